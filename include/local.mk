@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: MIT
+ibfsiminclude_HEADERS += include/ibfsim/ibfsim.h

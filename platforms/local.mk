@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: MIT
+platformsdir = $(pkgdatadir)/platforms
+dist_platforms_DATA = platforms/fabric.rng

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The subcommands of the ibfsim program. Each takes the arguments after its
+ * name (argv[0] is the subcommand) and returns the process exit status:
+ * 0 success, 1 the run failed, 2 bad usage or invalid input (SPEC).
+ */
+#ifndef IBFS_CLI_COMMANDS_H
+#define IBFS_CLI_COMMANDS_H
+
+enum { IBFS_EXIT_OK = 0, IBFS_EXIT_FAIL = 1, IBFS_EXIT_USAGE = 2 };
+
+int ibfs_cmd_run(int argc, char **argv);
+int ibfs_cmd_route(int argc, char **argv);
+int ibfs_cmd_topo(int argc, char **argv);
+int ibfs_cmd_perftest(int argc, char **argv);
+int ibfs_cmd_validate(int argc, char **argv);
+int ibfs_cmd_compare(int argc, char **argv);
+
+/* Prints "ibfsim: msg" to stderr (printf format). */
+void ibfs_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 1 if argv[i] is -h or --help. */
+int ibfs_cli_is_help(const char *arg);
+/* For commands not built yet: says so and returns IBFS_EXIT_USAGE. */
+int ibfs_cli_not_built(const char *what, const char *issue);
+
+#endif

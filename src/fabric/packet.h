@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An InfiniBand packet as it crosses the fabric: the fields of its headers
+ * (LRH, BTH and the extension headers, IBA chapters 7 and 9), its payload,
+ * its size on the wire and in credits, and simulation bookkeeping.
+ * Headers are kept as decoded fields; capture code encodes them into bytes.
+ *
+ * Wire size (IBA 7.7, 9.2): LRH 8 (+ GRH 40) + BTH 12 + extension headers +
+ * payload + pad to 4 bytes + ICRC 4 + VCRC 2. Credits count 64-byte blocks
+ * of the receiver's input buffer (IBA 7.9.4), rounded up.
+ */
+#ifndef IBFS_FABRIC_PACKET_H
+#define IBFS_FABRIC_PACKET_H
+
+#include <stdint.h>
+
+#include "fabric/time.h"
+
+/* Header and trailer sizes in bytes (IBA 7.7, 9.2-9.4). */
+enum {
+	IBFS_LRH_BYTES = 8,
+	IBFS_GRH_BYTES = 40,
+	IBFS_BTH_BYTES = 12,
+	IBFS_RDETH_BYTES = 4,
+	IBFS_DETH_BYTES = 8,
+	IBFS_RETH_BYTES = 16,
+	IBFS_AETH_BYTES = 4,
+	IBFS_IMMDT_BYTES = 4,
+	IBFS_ATOMICETH_BYTES = 28,
+	IBFS_ATOMICACKETH_BYTES = 8,
+	IBFS_ICRC_BYTES = 4,
+	IBFS_VCRC_BYTES = 2,
+	IBFS_MAD_BYTES = 256,
+	IBFS_CREDIT_BLOCK = 64,
+	/* A link-level flow control packet (IBA 7.9.4): 4 bytes + 2 LPCRC. */
+	IBFS_FCP_BYTES = 6,
+	IBFS_VL15 = 15,
+	IBFS_MAX_VLS = 16,
+};
+
+/* Which extension headers a packet carries (bit set). */
+enum ibfs_xh {
+	IBFS_XH_GRH = 1 << 0,
+	IBFS_XH_DETH = 1 << 1,
+	IBFS_XH_RETH = 1 << 2,
+	IBFS_XH_AETH = 1 << 3,
+	IBFS_XH_IMM = 1 << 4,
+	IBFS_XH_ATOMIC = 1 << 5,
+	IBFS_XH_ATOMICACK = 1 << 6,
+	IBFS_XH_IETH = 1 << 7,
+};
+
+/* What a packet is for, so devices and observers can tell them apart. */
+enum ibfs_pkt_kind {
+	IBFS_PKT_DATA = 0,  /* transport packet between HCAs */
+	IBFS_PKT_MGMT = 1,  /* subnet management (SMP on VL15, QP0) */
+	IBFS_PKT_RAW = 2,   /* a test or skeleton packet with no transport */
+};
+
+struct ibfs_packet {
+	struct ibfs_packet *next; /* queue link: input buffer, send queue */
+
+	/* LRH (IBA 7.7). */
+	uint8_t vl, sl, lnh;
+	uint16_t dlid, slid;
+
+	/* BTH (IBA 9.2). */
+	uint8_t opcode;
+	uint8_t se, mig, pad, tver, ack_req, fecn, becn;
+	uint16_t pkey;
+	uint32_t dest_qp; /* 24 bits */
+	uint32_t psn;     /* 24 bits */
+
+	/* Extension headers, present as flagged in xh. */
+	uint16_t xh;
+	struct {
+		uint64_t va;
+		uint32_t rkey;
+		uint32_t dma_len;
+	} reth;
+	struct {
+		uint8_t syndrome;
+		uint32_t msn; /* 24 bits */
+	} aeth;
+	struct {
+		uint32_t qkey;
+		uint32_t src_qp;
+	} deth;
+	uint32_t imm; /* ImmDt or IETH */
+	struct {
+		uint64_t va;
+		uint32_t rkey;
+		uint64_t swap_add;
+		uint64_t compare;
+	} atomic;
+	uint64_t atomic_ack; /* AtomicAckETH: the original remote data */
+
+	/* Payload: NULL when data is off or the packet has none. */
+	uint32_t payload_len;
+	uint8_t *payload;
+
+	/* Size on the wire and in the receiver's buffer. */
+	uint32_t wire_bytes;
+	uint16_t blocks;
+
+	uint8_t kind;    /* enum ibfs_pkt_kind */
+	uint8_t in_port; /* port it arrived on at the current device */
+	uint8_t hops;
+
+	/* Bookkeeping. */
+	uint64_t id;
+	ibfs_time_t injected;        /* left its source */
+	ibfs_time_t head_at;         /* header fully arrived at this input */
+	ibfs_time_t tail_at;         /* last byte arrived at this input */
+	void *ctx;                   /* owner's context (transport, SM MAD) */
+};
+
+/* Bytes of headers after the LRH/GRH and BTH, per the xh flags. */
+uint32_t ibfs__packet_ext_bytes(uint16_t xh);
+/*
+ * Computes wire_bytes, pad and blocks from lnh/xh/payload_len (raw packets:
+ * LRH + payload + VCRC). Call after filling the header fields.
+ */
+void ibfs__packet_finish(struct ibfs_packet *p);
+
+#endif

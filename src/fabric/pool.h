@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fixed-size object pools. Events, packets and payload buffers are taken from
+ * pools and given back, so a simulation in steady state allocates nothing:
+ * a pool grows by whole slabs when it runs dry and never shrinks until it is
+ * destroyed. get and put are O(1) pushes and pops on an intrusive free list.
+ */
+#ifndef IBFS_FABRIC_POOL_H
+#define IBFS_FABRIC_POOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ibfs_pool {
+	void *free_list;     /* singly linked through the first word */
+	size_t obj_size;     /* rounded up to a multiple of 16 */
+	size_t per_slab;     /* objects added each time the pool grows */
+	void **slabs;        /* every slab, freed by destroy */
+	size_t nslabs, slabs_cap;
+	size_t in_use;       /* objects handed out and not given back */
+	size_t capacity;     /* objects owned by the pool */
+	uint64_t grows;      /* number of slab allocations so far */
+};
+
+void ibfs__pool_init(struct ibfs_pool *p, size_t obj_size, size_t per_slab);
+void ibfs__pool_destroy(struct ibfs_pool *p);
+/* Adds one slab; returns 0 or -1 when memory is exhausted. */
+int ibfs__pool_grow(struct ibfs_pool *p);
+
+/* Returns an uninitialised object, or NULL when memory is exhausted. */
+static inline void *ibfs__pool_get(struct ibfs_pool *p)
+{
+	if (!p->free_list && ibfs__pool_grow(p) < 0)
+		return NULL;
+	void *obj = p->free_list;
+	p->free_list = *(void **)obj;
+	p->in_use++;
+	return obj;
+}
+
+static inline void ibfs__pool_put(struct ibfs_pool *p, void *obj)
+{
+	*(void **)obj = p->free_list;
+	p->free_list = obj;
+	p->in_use--;
+}
+
+#endif

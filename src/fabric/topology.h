@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The static description of a fabric: nodes (HCAs and switches), their
+ * ports, and the links between ports, as loaded from a fabric XML file,
+ * generated, or imported from an ibnetdiscover/.net file. Nothing here
+ * moves packets: the runtime (fabric.h) is built from a topology.
+ *
+ * Ports are numbered from 1 as in the IBA; a switch's port 0 is its
+ * management port and has no link. Node indices are dense from 0.
+ */
+#ifndef IBFS_FABRIC_TOPOLOGY_H
+#define IBFS_FABRIC_TOPOLOGY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabric/diag.h"
+#include "fabric/link_rate.h"
+#include "fabric/time.h"
+
+enum ibfs_node_type { IBFS_NODE_HCA = 1, IBFS_NODE_SWITCH = 2 };
+
+struct ibfs_topo_port {
+	int peer_node;  /* -1 when the port has no link */
+	int peer_port;
+	int link;       /* index into topo->links, -1 when none */
+	uint64_t guid;  /* port GUID (switch ports share the node GUID) */
+};
+
+struct ibfs_topo_node {
+	char *id;               /* unique name, e.g. "leaf1" */
+	char *desc;             /* NodeDescription; defaults to id */
+	enum ibfs_node_type type;
+	int nports;
+	uint64_t guid;          /* node GUID */
+	ibfs_time_t latency;    /* switch: routing latency (default 100 ns) */
+	uint64_t buffer;        /* input buffer of one port, bytes */
+	int store_forward;      /* switch: 1 = store-and-forward */
+	char *profile;          /* HCA: timing profile name */
+	long line;              /* source line, for diagnostics */
+	struct ibfs_topo_port *ports; /* [0..nports]; [0] unused for HCAs */
+};
+
+struct ibfs_topo_link {
+	int node_a, port_a, node_b, port_b;
+	enum ibfs_speed speed;
+	int width;              /* lanes */
+	struct ibfs_rate rate;  /* data rate after encoding */
+	uint64_t cable_mm;      /* cable length */
+	ibfs_time_t prop;       /* propagation delay, 5 ns per metre */
+	long line;
+};
+
+struct ibfs_topo_defaults {
+	enum ibfs_speed speed;  /* EDR */
+	int width;              /* 4 */
+	int mtu;                /* 4096 */
+	int data_vls;           /* 1, 2, 4, 8 or 15; default 1 */
+	uint64_t cable_mm;      /* 2 m */
+	ibfs_time_t latency;    /* switch routing latency: 100 ns */
+	uint64_t buffer;        /* per-port input buffer: 32 KiB */
+	char *profile;          /* HCA profile: "ideal" */
+};
+
+struct ibfs_topology {
+	char *name;
+	char *file;             /* where it was loaded from (for messages) */
+	struct ibfs_topo_defaults def;
+	struct ibfs_topo_node *nodes;
+	size_t nnodes, nodes_cap;
+	struct ibfs_topo_link *links;
+	size_t nlinks, links_cap;
+	struct ibfs_topo_index *index; /* id -> node, private */
+};
+
+struct ibfs_topology *ibfs__topo_new(const char *name);
+void ibfs__topo_free(struct ibfs_topology *t);
+void ibfs__topo_set_defaults(struct ibfs_topo_defaults *d);
+
+/* Adds a node; returns its index, or -1 (duplicate id -> diag). */
+int ibfs__topo_add_node(struct ibfs_topology *t, const char *id,
+			enum ibfs_node_type type, int nports, long line,
+			struct ibfs_diag *d);
+/* Index of node `id`, or -1. O(1) average. */
+int ibfs__topo_find(const struct ibfs_topology *t, const char *id);
+/*
+ * Connects node_a:port_a to node_b:port_b with the given speed, width and
+ * cable; checks ports are in range and free. Returns the link index or -1.
+ */
+int ibfs__topo_add_link(struct ibfs_topology *t, int node_a, int port_a,
+			int node_b, int port_b, enum ibfs_speed speed,
+			int width, uint64_t cable_mm, long line,
+			struct ibfs_diag *d);
+/* Parses "node:port" against t; returns 0 or -1 with diag. */
+int ibfs__topo_parse_endpoint(const struct ibfs_topology *t, const char *s,
+			      int *node, int *port, const char *file,
+			      long line, struct ibfs_diag *d);
+/* Assigns GUIDs the way ibsim does to nodes that have none (guid == 0). */
+void ibfs__topo_assign_guids(struct ibfs_topology *t, uint64_t switch_base,
+			     uint64_t ca_base);
+
+/* Counts by type. */
+size_t ibfs__topo_count(const struct ibfs_topology *t, enum ibfs_node_type ty);
+
+#endif
