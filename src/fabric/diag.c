@@ -1,1 +1,39 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Diagnostics for bad input. A loader that meets something it cannot accept
+ * writes one sentence "FILE:LINE: what is wrong" into a struct ibfs_diag and
+ * returns -1; the caller decides how to show it (the command line prints it
+ * with an "ibfsim: " prefix and exits 2). The library itself never prints.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fabric/diag.h"
+
+int ibfs__diag(struct ibfs_diag *d, const char *file, long line,
+	       const char *fmt, ...)
+{
+	if (!d)
+		return -1;
+
+	size_t cap = sizeof(d->msg);
+	int n;
+
+	if (file && line > 0)
+		n = snprintf(d->msg, cap, "%s:%ld: ", file, line);
+	else if (file)
+		n = snprintf(d->msg, cap, "%s: ", file);
+	else
+		n = 0;
+	/* A file name longer than the buffer still leaves a terminated msg. */
+	if (n < 0 || (size_t)n >= cap)
+		n = (int)strlen(d->msg);
+
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->msg + n, cap - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}

@@ -11,3 +11,15 @@ libibfs_fabric_la_SOURCES = \
 	src/fabric/link_rate.h src/fabric/link_rate.c \
 	src/fabric/exec.h
 libibfs_fabric_la_LIBADD = $(LIBXML_LIBS) -lm
+
+# Engine tests (Check, fork mode).
+check_PROGRAMS += tests/check_pool tests/check_rng tests/check_event_queue
+tests_check_pool_SOURCES = tests/check_pool.c
+tests_check_pool_CFLAGS = $(TEST_CFLAGS)
+tests_check_pool_LDADD = libibfs_fabric.la $(TEST_LIBS)
+tests_check_rng_SOURCES = tests/check_rng.c
+tests_check_rng_CFLAGS = $(TEST_CFLAGS)
+tests_check_rng_LDADD = libibfs_fabric.la $(TEST_LIBS)
+tests_check_event_queue_SOURCES = tests/check_event_queue.c
+tests_check_event_queue_CFLAGS = $(TEST_CFLAGS)
+tests_check_event_queue_LDADD = libibfs_fabric.la $(TEST_LIBS)

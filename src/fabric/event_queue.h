@@ -49,6 +49,7 @@ struct ibfs_eq {
 	struct ibfs_heap_entry *heap;
 	size_t size, cap;
 	size_t cancelled;      /* cancelled events still in the heap */
+	int hole;              /* the root is the running event (internal) */
 	struct ibfs_pool pool; /* struct ibfs_event storage */
 };
 

@@ -15,6 +15,12 @@ struct ibfs_rng {
 	uint64_t s[4];
 };
 
+/*
+ * One step of splitmix64 on the counter *x (advanced by the golden ratio);
+ * used for seeding and exposed for tests.
+ */
+uint64_t ibfs__splitmix64(uint64_t *x);
+
 void ibfs__rng_seed(struct ibfs_rng *r, uint64_t seed, uint64_t stream);
 uint64_t ibfs__rng_next(struct ibfs_rng *r);
 /* Uniform in [0, n) without modulo bias; n > 0. */

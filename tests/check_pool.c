@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tests of the fixed-size object pools (src/fabric/pool.c): size rounding,
+ * growth by whole slabs, LIFO reuse, distinct non-overlapping objects, and
+ * that a pool in steady use stops growing.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "fabric/pool.h"
+#include "check_common.h"
+
+START_TEST(test_rounding)
+{
+	struct ibfs_pool p;
+
+	/* Sizes round up to a multiple of 16, never below one pointer. */
+	static const size_t in[] = { 0, 1, 8, 15, 16, 17, 32, 48, 49 };
+	static const size_t out[] = { 16, 16, 16, 16, 16, 32, 32, 48, 64 };
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		ibfs__pool_init(&p, in[i], 4);
+		ck_assert_uint_eq(p.obj_size, out[i]);
+		ck_assert_uint_eq(p.per_slab, 4);
+		ck_assert_uint_eq(p.capacity, 0);
+		ck_assert_uint_eq(p.grows, 0);
+		ibfs__pool_destroy(&p);
+	}
+	/* per_slab 0 takes the documented default of 256. */
+	ibfs__pool_init(&p, 24, 0);
+	ck_assert_uint_eq(p.per_slab, 256);
+	ibfs__pool_destroy(&p);
+}
+END_TEST
+
+START_TEST(test_growth_and_reuse)
+{
+	struct ibfs_pool p;
+	void *objs[10];
+
+	ibfs__pool_init(&p, 40, 4);
+	for (int i = 0; i < 10; i++) {
+		objs[i] = ibfs__pool_get(&p);
+		ck_assert_ptr_nonnull(objs[i]);
+		ck_assert_uint_eq((uintptr_t)objs[i] % 16, 0);
+		ck_assert_uint_eq(p.in_use, (size_t)i + 1);
+		/* Slabs of 4: 1..4 need one slab, 5..8 two, 9..10 three. */
+		ck_assert_uint_eq(p.grows, (uint64_t)(i / 4 + 1));
+		ck_assert_uint_eq(p.capacity, 4 * (size_t)(i / 4 + 1));
+	}
+	ck_assert_uint_eq(p.nslabs, 3);
+	/* Inside a slab, objects are handed out in address order. */
+	ck_assert_ptr_eq((char *)objs[1], (char *)objs[0] + 48);
+	ck_assert_ptr_eq((char *)objs[3], (char *)objs[0] + 3 * 48);
+
+	/* Fill every object with its own pattern; none may overlap. */
+	for (int i = 0; i < 10; i++)
+		memset(objs[i], 0xa0 + i, 40);
+	for (int i = 0; i < 10; i++) {
+		unsigned char *b = objs[i];
+
+		for (int k = 0; k < 40; k++)
+			ck_assert_uint_eq(b[k], 0xa0 + i);
+	}
+
+	/* Put is LIFO: the last object given back is the next handed out. */
+	ibfs__pool_put(&p, objs[6]);
+	ibfs__pool_put(&p, objs[2]);
+	ck_assert_uint_eq(p.in_use, 8);
+	ck_assert_ptr_eq(ibfs__pool_get(&p), objs[2]);
+	ck_assert_ptr_eq(ibfs__pool_get(&p), objs[6]);
+	ck_assert_uint_eq(p.grows, 3);
+
+	/* The two spare objects of the third slab come before a new slab. */
+	ck_assert_ptr_nonnull(ibfs__pool_get(&p));
+	ck_assert_ptr_nonnull(ibfs__pool_get(&p));
+	ck_assert_uint_eq(p.grows, 3);
+	ck_assert_ptr_nonnull(ibfs__pool_get(&p));
+	ck_assert_uint_eq(p.grows, 4);
+	ck_assert_uint_eq(p.capacity, 16);
+	ck_assert_uint_eq(p.in_use, 13);
+	ibfs__pool_destroy(&p);
+	ck_assert_uint_eq(p.capacity, 0);
+	ck_assert_uint_eq(p.in_use, 0);
+	ck_assert_ptr_null(p.free_list);
+}
+END_TEST
+
+START_TEST(test_steady_state)
+{
+	struct ibfs_pool p;
+	void *held[100];
+
+	ibfs__pool_init(&p, 64, 32);
+	for (int i = 0; i < 100; i++)
+		held[i] = ibfs__pool_get(&p);
+	/* 100 objects need ceil(100 / 32) = 4 slabs. */
+	ck_assert_uint_eq(p.grows, 4);
+	/* A million get/put pairs with 100 held never grow the pool. */
+	for (int round = 0; round < 1000000; round++) {
+		int i = round % 100;
+
+		ibfs__pool_put(&p, held[i]);
+		held[i] = ibfs__pool_get(&p);
+	}
+	ck_assert_uint_eq(p.grows, 4);
+	ck_assert_uint_eq(p.capacity, 128);
+	ck_assert_uint_eq(p.in_use, 100);
+	for (int i = 0; i < 100; i++)
+		ibfs__pool_put(&p, held[i]);
+	ck_assert_uint_eq(p.in_use, 0);
+	ibfs__pool_destroy(&p);
+}
+END_TEST
+
+START_TEST(test_reinit_after_destroy)
+{
+	struct ibfs_pool p;
+
+	ibfs__pool_init(&p, 16, 2);
+	ck_assert_ptr_nonnull(ibfs__pool_get(&p));
+	ibfs__pool_destroy(&p);
+	/* A destroyed pool is empty but usable with its old object size. */
+	ck_assert_uint_eq(p.obj_size, 16);
+	void *o = ibfs__pool_get(&p);
+
+	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_eq(p.grows, 1);
+	ck_assert_uint_eq(p.capacity, 2);
+	ibfs__pool_destroy(&p);
+}
+END_TEST
+
+static Suite *pool_suite(void)
+{
+	Suite *s = suite_create("pool");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, test_rounding);
+	tcase_add_test(tc, test_growth_and_reuse);
+	tcase_add_test(tc, test_steady_state);
+	tcase_add_test(tc, test_reinit_after_destroy);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBFS_CHECK_MAIN(pool_suite)
