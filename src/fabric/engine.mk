@@ -23,3 +23,7 @@ tests_check_rng_LDADD = libibfs_fabric.la $(TEST_LIBS)
 tests_check_event_queue_SOURCES = tests/check_event_queue.c
 tests_check_event_queue_CFLAGS = $(TEST_CFLAGS)
 tests_check_event_queue_LDADD = libibfs_fabric.la $(TEST_LIBS)
+check_PROGRAMS += tests/check_units
+tests_check_units_SOURCES = tests/check_units.c
+tests_check_units_CFLAGS = $(TEST_CFLAGS)
+tests_check_units_LDADD = libibfs_fabric.la $(TEST_LIBS)

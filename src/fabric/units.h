@@ -5,6 +5,10 @@
  * and rates ("100Gbps"). Parsing is done on the decimal digits, never through
  * floating point, so "3.2us" is exactly 3,200,000 ps. A number without its
  * unit is an error, never a guess.
+ *
+ * Form: DIGITS [ "." DIGITS ] [ one space ] UNIT, units case-sensitive as
+ * listed below. "100ns" and "100 ns" are accepted; leading, trailing or
+ * repeated whitespace, signs, exponents and "1." or ".5" are refused.
  */
 #ifndef IBFS_FABRIC_UNITS_H
 #define IBFS_FABRIC_UNITS_H
