@@ -95,9 +95,20 @@ int ibfs__topo_add_link(struct ibfs_topology *t, int node_a, int port_a,
 int ibfs__topo_parse_endpoint(const struct ibfs_topology *t, const char *s,
 			      int *node, int *port, const char *file,
 			      long line, struct ibfs_diag *d);
-/* Assigns GUIDs the way ibsim does to nodes that have none (guid == 0). */
+/*
+ * Assigns GUIDs the way ibsim does to nodes that have none (guid == 0),
+ * in node order: switches take consecutive GUIDs from switch_base and every
+ * switch port (0 included) shares its node GUID; an HCA's port i has GUID
+ * node GUID + i and the next HCA's node GUID is this one + nports + 1.
+ * Port GUIDs still 0 are derived from their node's GUID the same way.
+ */
 void ibfs__topo_assign_guids(struct ibfs_topology *t, uint64_t switch_base,
 			     uint64_t ca_base);
+/* ibsim's default GUID bases (ibsim/sim_net.c, guids[] per node type). */
+#define IBFS_TOPO_CA_GUID_BASE ((uint64_t)0x100000)
+#define IBFS_TOPO_SWITCH_GUID_BASE ((uint64_t)0x200000)
+/* Ports a node may have: 1..254 (port 255 marks "no route" in an LFT). */
+#define IBFS_TOPO_MAX_PORTS 254
 
 /* Counts by type. */
 size_t ibfs__topo_count(const struct ibfs_topology *t, enum ibfs_node_type ty);
