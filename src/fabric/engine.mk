@@ -27,3 +27,7 @@ check_PROGRAMS += tests/check_units
 tests_check_units_SOURCES = tests/check_units.c
 tests_check_units_CFLAGS = $(TEST_CFLAGS)
 tests_check_units_LDADD = libibfs_fabric.la $(TEST_LIBS)
+check_PROGRAMS += tests/check_link_rate
+tests_check_link_rate_SOURCES = tests/check_link_rate.c
+tests_check_link_rate_CFLAGS = $(TEST_CFLAGS)
+tests_check_link_rate_LDADD = libibfs_fabric.la $(TEST_LIBS)

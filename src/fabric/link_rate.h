@@ -41,13 +41,17 @@ const char *ibfs__speed_str(enum ibfs_speed s);
 /* Parses "1x" "2x" "4x" "8x" "12x"; returns the lane count or -1. */
 int ibfs__width_parse(const char *s);
 
-/* The data rate of `width` lanes of `speed`. */
+/* The data rate of `width` lanes of `speed`, as a reduced fraction;
+ * {0, 1} for an unknown speed or a width other than 1, 2, 4, 8, 12. */
 struct ibfs_rate ibfs__link_rate(enum ibfs_speed speed, int width);
 /* A rate given directly in bit/s (e.g. from rate="100Gbps"). */
 struct ibfs_rate ibfs__rate_bps(uint64_t bps);
 /* Data rate in Gb/s as a double, for reports only. */
 double ibfs__rate_gbps(struct ibfs_rate r);
-/* Time to serialize `bytes` bytes, rounded up to the picosecond. */
+/*
+ * Time to serialize `bytes` bytes, rounded up to the picosecond; exact for
+ * any byte count. IBFS_TIME_NEVER for a zero rate or a time past 2^64 ps.
+ */
 ibfs_time_t ibfs__rate_ser_time(struct ibfs_rate r, uint64_t bytes);
 
 #endif
