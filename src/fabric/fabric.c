@@ -1,1 +1,276 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The runtime fabric built from a topology: one event queue, one port
+ * structure per topology port, the link parameters of each direction, the
+ * input buffers shared out among the data VLs, the initial credits, the
+ * packet and payload pools, and the conservation check of the run.
+ *
+ * Input buffers: a node's `buffer` bytes (SPEC: the input buffer of one
+ * port, shared out among the data VLs) are split into 64-byte blocks (IBA
+ * 7.9.4.1) and divided evenly among the data VLs; blocks left over by the
+ * division are unused. VL15 has a separate buffer (IBFS_VL15_BUF_BLOCKS).
+ * A sender's initial credits on a VL equal the blocks of its peer's input
+ * buffer on that VL.
+ */
+#include "fabric/fabric.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Default input buffer when neither the node nor the defaults give one. */
+#define FABRIC_DEFAULT_BUFFER (32 * 1024)
+
+static int fabric_data_vls(int n)
+{
+	/* IBA 7.6.1: a port supports 1, 2, 4, 8 or 15 data VLs. */
+	if (n == 1 || n == 2 || n == 4 || n == 8 || n == 15)
+		return n;
+	return 1;
+}
+
+static void fabric_init_port(struct ibfs_fabric *f, struct ibfs_port *port,
+			     int node, int num, uint64_t buffer, int data_vls)
+{
+	memset(port, 0, sizeof(*port));
+	port->fab = f;
+	port->node = node;
+	port->num = num;
+	port->link = -1;
+	port->data_vls = data_vls;
+	port->flow = &ibfs__ib_credit_flow;
+	uint64_t per_vl = buffer / IBFS_CREDIT_BLOCK / (uint64_t)data_vls;
+
+	if (per_vl > UINT32_MAX / 2)
+		per_vl = UINT32_MAX / 2;
+	for (int vl = 0; vl < data_vls; vl++)
+		port->buf_cap[vl] = (uint32_t)per_vl;
+	port->buf_cap[IBFS_VL15] = IBFS_VL15_BUF_BLOCKS;
+}
+
+struct ibfs_fabric *ibfs__fabric_new(const struct ibfs_topology *t,
+				     uint64_t seed, int data_mode)
+{
+	struct ibfs_fabric *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	if (ibfs__eq_init(&f->eq) < 0) {
+		free(f);
+		return NULL;
+	}
+	f->topo = t;
+	f->seed = seed;
+	f->data_mode = data_mode;
+	f->mtu = t->def.mtu > 0 ? (uint32_t)t->def.mtu : 4096;
+	size_t nn = t->nnodes ? t->nnodes : 1;
+
+	f->devices = calloc(nn, sizeof(*f->devices));
+	f->ports = calloc(nn, sizeof(*f->ports));
+	if (!f->devices || !f->ports)
+		goto fail;
+	int data_vls = fabric_data_vls(t->def.data_vls);
+
+	for (size_t n = 0; n < t->nnodes; n++) {
+		const struct ibfs_topo_node *tn = &t->nodes[n];
+		uint64_t buffer = tn->buffer ? tn->buffer :
+				  t->def.buffer ? t->def.buffer :
+						  FABRIC_DEFAULT_BUFFER;
+
+		f->ports[n] = calloc((size_t)tn->nports + 1,
+				     sizeof(struct ibfs_port));
+		if (!f->ports[n])
+			goto fail;
+		for (int i = 0; i <= tn->nports; i++)
+			fabric_init_port(f, &f->ports[n][i], (int)n, i,
+					 buffer, data_vls);
+	}
+	for (size_t l = 0; l < t->nlinks; l++) {
+		const struct ibfs_topo_link *tl = &t->links[l];
+		struct ibfs_port *a = &f->ports[tl->node_a][tl->port_a];
+		struct ibfs_port *b = &f->ports[tl->node_b][tl->port_b];
+		struct ibfs_port *ends[2] = { a, b };
+
+		a->peer = b;
+		b->peer = a;
+		for (int e = 0; e < 2; e++) {
+			ends[e]->link = (int)l;
+			ends[e]->up = 1;
+			ends[e]->rate = tl->rate;
+			ends[e]->prop = tl->prop;
+			ends[e]->ser_lrh = ibfs__rate_ser_time(tl->rate,
+							       IBFS_LRH_BYTES);
+			ends[e]->ser_fcp = ibfs__rate_ser_time(tl->rate,
+							       IBFS_FCP_BYTES);
+		}
+	}
+	for (size_t n = 0; n < t->nnodes; n++)
+		for (int i = 0; i <= t->nodes[n].nports; i++)
+			if (f->ports[n][i].peer)
+				f->ports[n][i].flow->init(&f->ports[n][i]);
+	ibfs__pool_init(&f->packets, sizeof(struct ibfs_packet), 1024);
+	ibfs__pool_init(&f->payloads, f->mtu, 64);
+	return f;
+fail:
+	ibfs__fabric_free(f);
+	return NULL;
+}
+
+void ibfs__fabric_free(struct ibfs_fabric *f)
+{
+	if (!f)
+		return;
+	if (f->ports)
+		for (size_t n = 0; n < f->topo->nnodes; n++)
+			free(f->ports[n]);
+	free(f->ports);
+	free(f->devices);
+	if (f->packets.obj_size)
+		ibfs__pool_destroy(&f->packets);
+	if (f->payloads.obj_size)
+		ibfs__pool_destroy(&f->payloads);
+	ibfs__eq_destroy(&f->eq);
+	free(f);
+}
+
+void ibfs__fabric_attach(struct ibfs_fabric *f, int node,
+			 struct ibfs_device *dev)
+{
+	dev->fab = f;
+	dev->node = node;
+	dev->nports = f->topo->nodes[node].nports;
+	dev->ports = f->ports[node];
+	for (int i = 0; i <= dev->nports; i++)
+		dev->ports[i].dev = dev;
+	f->devices[node] = dev;
+}
+
+void ibfs__fabric_observe(struct ibfs_fabric *f, struct ibfs_observer *o)
+{
+	o->next = f->observers;
+	f->observers = o;
+}
+
+struct ibfs_packet *ibfs__packet_new(struct ibfs_fabric *f)
+{
+	struct ibfs_packet *p = ibfs__pool_get(&f->packets);
+
+	if (!p)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	p->id = f->next_packet_id++;
+	return p;
+}
+
+uint8_t *ibfs__payload_new(struct ibfs_fabric *f)
+{
+	return ibfs__pool_get(&f->payloads);
+}
+
+void ibfs__packet_free(struct ibfs_fabric *f, struct ibfs_packet *p)
+{
+	/* A payload always comes from ibfs__payload_new. */
+	if (p->payload)
+		ibfs__pool_put(&f->payloads, p->payload);
+	ibfs__pool_put(&f->packets, p);
+}
+
+void ibfs__fabric_inject(struct ibfs_fabric *f, struct ibfs_packet *p)
+{
+	p->injected = f->eq.now;
+	f->pkts_injected++;
+}
+
+void ibfs__fabric_unhold(struct ibfs_fabric *f, struct ibfs_packet *p)
+{
+	if (p->held) {
+		p->held = 0;
+		f->pkts_buffered--;
+	}
+}
+
+void ibfs__fabric_deliver(struct ibfs_fabric *f, struct ibfs_packet *p)
+{
+	ibfs__fabric_unhold(f, p);
+	f->pkts_delivered++;
+}
+
+void ibfs__fabric_drop(struct ibfs_fabric *f, struct ibfs_packet *p)
+{
+	ibfs__fabric_unhold(f, p);
+	f->pkts_dropped++;
+}
+
+void ibfs__fabric_stop(struct ibfs_fabric *f)
+{
+	f->stopped = 1;
+	ibfs__eq_limit(&f->eq, f->eq.now);
+}
+
+int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len)
+{
+	uint64_t in = f->pkts_injected + f->pkts_replicated;
+	uint64_t out = f->pkts_delivered + f->pkts_dropped + f->pkts_retired +
+		       f->pkts_on_wire + f->pkts_buffered;
+
+	if (in != out) {
+		snprintf(msg, len,
+			 "packets: injected %" PRIu64 " + replicated %" PRIu64
+			 " != delivered %" PRIu64 " + dropped %" PRIu64
+			 " + retired %" PRIu64 " + on wire %" PRIu64
+			 " + buffered %" PRIu64,
+			 f->pkts_injected, f->pkts_replicated,
+			 f->pkts_delivered, f->pkts_dropped, f->pkts_retired,
+			 f->pkts_on_wire, f->pkts_buffered);
+		return -1;
+	}
+	if (f->packets.in_use < ibfs__fabric_in_flight(f)) {
+		snprintf(msg, len,
+			 "packets: %zu allocated but %" PRIu64 " in flight",
+			 f->packets.in_use, ibfs__fabric_in_flight(f));
+		return -1;
+	}
+	uint64_t wire = 0;
+	const struct ibfs_topology *t = f->topo;
+
+	for (size_t n = 0; n < t->nnodes; n++) {
+		for (int i = 0; i <= t->nodes[n].nports; i++) {
+			const struct ibfs_port *rx = &f->ports[n][i];
+			const struct ibfs_port *tx = rx->peer;
+
+			wire += rx->wire_pkts;
+			if (!tx)
+				continue;
+			for (int vl = 0; vl < rx->data_vls; vl++) {
+				int64_t sum = (int64_t)tx->credits[vl] +
+					      tx->wire_blocks[vl] +
+					      rx->buf_used[vl] +
+					      rx->fc_unsent[vl] +
+					      rx->fc_wire[vl];
+
+				if (sum == (int64_t)rx->buf_cap[vl])
+					continue;
+				snprintf(msg, len,
+					 "credits: %s:%d -> %s:%d VL%d: "
+					 "credits %d + on wire %u + occupied "
+					 "%u + unsent %u + in FCPs %u != "
+					 "buffer %u",
+					 t->nodes[tx->node].id, tx->num,
+					 t->nodes[n].id, i, vl,
+					 (int)tx->credits[vl],
+					 tx->wire_blocks[vl], rx->buf_used[vl],
+					 rx->fc_unsent[vl], rx->fc_wire[vl],
+					 rx->buf_cap[vl]);
+				return -1;
+			}
+		}
+	}
+	if (wire != f->pkts_on_wire) {
+		snprintf(msg, len,
+			 "packets: ports count %" PRIu64 " on wires, fabric %"
+			 PRIu64, wire, f->pkts_on_wire);
+		return -1;
+	}
+	return 0;
+}

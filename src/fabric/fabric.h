@@ -39,10 +39,25 @@ struct ibfs_fabric {
 	struct ibfs_pool payloads;     /* MTU-sized payload buffers */
 	uint64_t next_packet_id;
 
-	/* Conservation (issue: injected = delivered + in flight). */
+	/*
+	 * Conservation: injected + replicated = delivered + dropped + retired
+	 * + in flight, where in flight = on a wire (header not yet arrived)
+	 * + buffered (held by a device between header arrival and leaving).
+	 * Replicated counts multicast copies made by switches; retired counts
+	 * the originals they were copied from.
+	 */
 	uint64_t pkts_injected;
 	uint64_t pkts_delivered;
 	uint64_t pkts_dropped;
+	uint64_t pkts_replicated;
+	uint64_t pkts_retired;
+	uint64_t pkts_on_wire;
+	uint64_t pkts_buffered;
+	uint64_t pkt_sends;            /* every port_send: progress marker */
+	uint64_t fcps;                 /* flow-control packets sent */
+
+	/* Set by a device or monitor that stops the run (e.g. deadlock). */
+	int stopped;
 
 	struct ibfs_observer *observers;
 };
@@ -65,6 +80,38 @@ static inline ibfs_time_t ibfs__fabric_now(const struct ibfs_fabric *f)
 	return f->eq.now;
 }
 void ibfs__fabric_observe(struct ibfs_fabric *f, struct ibfs_observer *o);
+
+/*
+ * Bookkeeping calls for devices. inject: a source device created p and is
+ * about to send it (sets p->injected). deliver: p reached its destination
+ * device, which frees it afterwards. drop: a device discards p (not for want
+ * of buffer on a data VL: InfiniBand never does that). Each of deliver and
+ * drop also ends p's stay in an input buffer if it had one.
+ */
+void ibfs__fabric_inject(struct ibfs_fabric *f, struct ibfs_packet *p);
+void ibfs__fabric_deliver(struct ibfs_fabric *f, struct ibfs_packet *p);
+void ibfs__fabric_drop(struct ibfs_fabric *f, struct ibfs_packet *p);
+/* p stops being counted as buffered (it leaves a device other than by send). */
+void ibfs__fabric_unhold(struct ibfs_fabric *f, struct ibfs_packet *p);
+/* Stops the run in progress at now (the event queue's horizon). */
+void ibfs__fabric_stop(struct ibfs_fabric *f);
+
+/*
+ * Checks packet and credit conservation; returns 0, or -1 with a sentence
+ * in msg (of size len) naming the first quantity that does not add up:
+ * injected + replicated = delivered + dropped + retired + on wire +
+ * buffered; the packet pool holds at least the packets in flight; and for
+ * every connected port and data VL, credits held by the sender + blocks on
+ * the wire + blocks occupied in the receiver's buffer + blocks freed but not
+ * yet advertised + blocks advertised in flow-control packets on the wire =
+ * the receiver's buffer.
+ */
+int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len);
+/* Packets in flight: on a wire or held in an input buffer. */
+static inline uint64_t ibfs__fabric_in_flight(const struct ibfs_fabric *f)
+{
+	return f->pkts_on_wire + f->pkts_buffered;
+}
 
 /* A zeroed packet from the pool, with a fresh id; NULL on exhaustion. */
 struct ibfs_packet *ibfs__packet_new(struct ibfs_fabric *f);

@@ -1,1 +1,147 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The link layer: a packet leaving a port and reaching its peer.
+ *
+ * Timing model (one direction of a link, rate R, propagation delay P):
+ * a packet of W wire bytes started at time s occupies the transmitter until
+ * s + ser(W), where ser(n) = n * 8 / R rounded up to the picosecond; its
+ * header (the 8-byte LRH, which carries the DLID a switch routes on, IBA
+ * 7.7) has fully arrived at the peer at s + P + ser(LRH), and its last byte
+ * at s + P + ser(W). The receiving device is told at header arrival (so a
+ * switch can cut through) and reads the tail time from p->tail_at. Bytes
+ * travel at the line rate with no gaps: IBA packets have no inter-packet gap
+ * beyond their start and end delimiters, which sit inside the symbol
+ * encoding that the data rate already accounts for (IBA 5.6, 6.3).
+ *
+ * What the link may carry is decided by the port's flow-control hooks
+ * (credits.c for InfiniBand); this file only moves packets and keeps the
+ * per-port counters of IBA 16.1.3.5 (PortXmitData, PortRcvData,
+ * PortXmitPkts, PortRcvPkts, PortXmitWait).
+ */
+#include "fabric/link.h"
+
+#include "fabric/fabric.h"
+
+ibfs_time_t ibfs__port_ser(const struct ibfs_port *port, uint64_t bytes)
+{
+	return ibfs__rate_ser_time(port->rate, bytes);
+}
+
+/* The transmitter of `out` has gone idle. */
+static void link_tx_done(void *obj, uint64_t arg)
+{
+	struct ibfs_port *out = obj;
+
+	(void)arg;
+	out->tx_busy = 0;
+	if (out->flow && out->flow->on_tx_idle && out->flow->on_tx_idle(out))
+		return;
+	if (out->dev && out->dev->ops->tx_ready)
+		out->dev->ops->tx_ready(out->dev, out);
+}
+
+void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur)
+{
+	struct ibfs_eq *q = &out->fab->eq;
+
+	out->tx_busy = 1;
+	out->tx_free_at = q->now + dur;
+	ibfs__eq_schedule(q, out->tx_free_at, link_tx_done, out, 0);
+}
+
+/* The header of the packet in `arg` has arrived at port `obj`. */
+static void link_head_arrive(void *obj, uint64_t arg)
+{
+	struct ibfs_port *in = obj;
+	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
+	struct ibfs_port *from = in->peer;
+	struct ibfs_fabric *f = in->fab;
+
+	from->wire_blocks[p->vl] -= p->blocks;
+	from->wire_pkts--;
+	f->pkts_on_wire--;
+	if (!in->dev || in->flow->on_arrive(in, p) < 0) {
+		/* Only VL15 may be discarded for want of room (IBA 7.9.4). */
+		in->vl15_dropped++;
+		f->pkts_dropped++;
+		ibfs__packet_free(f, p);
+		return;
+	}
+	p->in_port = (uint8_t)in->num;
+	p->in_vl = p->vl;
+	p->head_at = f->eq.now;
+	p->hops++;
+	p->held = 1;
+	f->pkts_buffered++;
+	in->cnt.rcv_pkts++;
+	in->cnt.rcv_data += p->wire_bytes;
+	in->dev->ops->receive(in->dev, in, p);
+}
+
+int ibfs__port_can_send(const struct ibfs_port *out,
+			const struct ibfs_packet *p)
+{
+	return out->up && !out->tx_busy && out->flow->may_send(out, p);
+}
+
+void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
+{
+	struct ibfs_fabric *f = out->fab;
+	ibfs_time_t now = f->eq.now;
+	ibfs_time_t ser = ibfs__port_ser(out, p->wire_bytes);
+
+	out->flow->on_send(out, p);
+	if (p->held) {
+		p->held = 0;
+		f->pkts_buffered--;
+	}
+	out->wire_blocks[p->vl] += p->blocks;
+	out->wire_pkts++;
+	f->pkts_on_wire++;
+	f->pkt_sends++;
+	out->cnt.xmit_pkts++;
+	out->cnt.xmit_data += p->wire_bytes;
+	out->cnt.busy += ser;
+	for (struct ibfs_observer *o = f->observers; o; o = o->next)
+		o->on_tx(o->ctx, out, p, now);
+	p->tail_at = now + out->prop + ser;
+	ibfs__port_occupy(out, ser);
+	ibfs__eq_schedule(&f->eq, now + out->prop + out->ser_lrh,
+			  link_head_arrive, out->peer, (uint64_t)(uintptr_t)p);
+}
+
+void ibfs__port_consume_blocks(struct ibfs_port *in, int vl, uint32_t blocks)
+{
+	in->buf_used[vl] -= blocks;
+	in->flow->on_free(in, vl, blocks);
+}
+
+void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p)
+{
+	ibfs__port_consume_blocks(in, p->in_vl, p->blocks);
+}
+
+void ibfs__port_wait_start(struct ibfs_port *out)
+{
+	if (out->waiting)
+		return;
+	out->waiting = 1;
+	out->wait_since = out->fab->eq.now;
+}
+
+void ibfs__port_wait_stop(struct ibfs_port *out)
+{
+	if (!out->waiting)
+		return;
+	out->waiting = 0;
+	out->cnt.xmit_wait += out->fab->eq.now - out->wait_since;
+}
+
+ibfs_time_t ibfs__port_xmit_wait(const struct ibfs_port *out)
+{
+	ibfs_time_t w = out->cnt.xmit_wait;
+
+	if (out->waiting)
+		w += out->fab->eq.now - out->wait_since;
+	return w;
+}

@@ -25,6 +25,46 @@ struct ibfs_fabric;
 struct ibfs_device;
 struct ibfs_port;
 
+/*
+ * Link-level flow control, kept apart from the devices so that another link
+ * kind (Ethernet with PFC and drops) can replace InfiniBand's credits
+ * without touching the switch or the HCA. The link layer calls these hooks;
+ * credits.c implements them for InfiniBand (ibfs__ib_credit_flow).
+ */
+struct ibfs_flow_ops {
+	const char *name;
+	/* Start-up: sets credits and buffers of a freshly connected port. */
+	void (*init)(struct ibfs_port *port);
+	/* 1 if `out` may start p now as far as flow control is concerned. */
+	int (*may_send)(const struct ibfs_port *out,
+			const struct ibfs_packet *p);
+	/* p starts on `out`: take what it needs (credits). */
+	void (*on_send)(struct ibfs_port *out, const struct ibfs_packet *p);
+	/*
+	 * p's header reached `in`: occupy input buffer. Returns 0 to accept,
+	 * -1 to discard (only where the link kind allows it, e.g. VL15).
+	 */
+	int (*on_arrive)(struct ibfs_port *in, const struct ibfs_packet *p);
+	/* The device freed `blocks` of VL `vl` of `in`'s input buffer. */
+	void (*on_free)(struct ibfs_port *in, int vl, uint32_t blocks);
+	/*
+	 * `out`'s transmitter went idle: the hook may use it for a control
+	 * packet (returns 1; tx_ready is then called once it is idle again)
+	 * or leave it to the device (returns 0).
+	 */
+	int (*on_tx_idle)(struct ibfs_port *out);
+};
+
+extern const struct ibfs_flow_ops ibfs__ib_credit_flow;
+
+/*
+ * VL15 is not flow controlled (IBA 7.9.4) and has its own buffer; IBA asks
+ * for room for at least one 256-byte MAD packet. We give it room for four
+ * MAD packets of 290 wire bytes (LRH 8 + BTH 12 + DETH 8 + MAD 256 + ICRC 4
+ * + VCRC 2), i.e. 4 x 5 blocks: a choice, not an IBA number.
+ */
+#define IBFS_VL15_BUF_BLOCKS 20
+
 /* What the link layer asks of a device. */
 struct ibfs_device_ops {
 	const char *kind; /* "switch", "hca" */
@@ -58,7 +98,9 @@ struct ibfs_port_counters {
 };
 
 struct ibfs_port {
-	struct ibfs_device *dev;
+	struct ibfs_fabric *fab;
+	struct ibfs_device *dev; /* NULL until a device is attached */
+	int node;                /* topology node index */
 	int num;
 	struct ibfs_port *peer; /* NULL when unconnected */
 	int link;               /* topology link index, -1 when none */
@@ -83,6 +125,24 @@ struct ibfs_port {
 	int waiting;
 
 	struct ibfs_port_counters cnt;
+
+	/* Flow control of the link direction leaving this port. */
+	const struct ibfs_flow_ops *flow;
+	/* Sender side: blocks of packets on the wire, header not yet in. */
+	uint32_t wire_blocks[IBFS_MAX_VLS];
+	uint32_t wire_pkts;
+	/*
+	 * Receiver side: blocks freed and not yet advertised to the peer, and
+	 * blocks advertised in flow-control packets still on the wire.
+	 */
+	uint32_t fc_unsent[IBFS_MAX_VLS];
+	uint32_t fc_wire[IBFS_MAX_VLS];
+	uint16_t fc_pending;   /* VLs with fc_unsent > 0, one bit each */
+	uint64_t fcp_sent;     /* flow-control packets sent */
+	uint64_t vl15_dropped; /* VL15 packets discarded for want of room */
+
+	/* Cached serialization times of the LRH and of an FCP on this port. */
+	ibfs_time_t ser_lrh, ser_fcp;
 };
 
 /* 1 if `out` is idle, up, and holds credits for p on p->vl. */
@@ -101,8 +161,22 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p);
  * flow-control packet on the reverse direction.
  */
 void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p);
+/*
+ * The same with the input VL and block count given explicitly, for devices
+ * that rewrote p->vl (SL-to-VL at a switch output) before freeing the input.
+ */
+void ibfs__port_consume_blocks(struct ibfs_port *in, int vl, uint32_t blocks);
 /* PortXmitWait: the device has data for `out` but no credits / stops so. */
 void ibfs__port_wait_start(struct ibfs_port *out);
 void ibfs__port_wait_stop(struct ibfs_port *out);
+/* PortXmitWait so far, including a wait still in progress at now. */
+ibfs_time_t ibfs__port_xmit_wait(const struct ibfs_port *out);
+/* Serialization time of `bytes` on the port's link. */
+ibfs_time_t ibfs__port_ser(const struct ibfs_port *port, uint64_t bytes);
+/*
+ * Occupies `out`'s transmitter for `dur` from now without a data packet
+ * (flow-control packets); tx_ready follows when it is idle again.
+ */
+void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur);
 
 #endif

@@ -1,6 +1,16 @@
 # SPDX-License-Identifier: MIT
-# Runtime fabric: packets, ports and links, credit-based flow control.
+# Runtime fabric: packets, ports and links, credit-based flow control, and
+# the minimal end node used by link and switch tests and benchmarks.
 libibfs_fabric_la_SOURCES += \
 	src/fabric/packet.h src/fabric/packet.c \
-	src/fabric/link.h src/fabric/link.c \
-	src/fabric/fabric.h src/fabric/fabric.c
+	src/fabric/link.h src/fabric/link.c src/fabric/credits.c \
+	src/fabric/fabric.h src/fabric/fabric.c \
+	src/fabric/endpoint.h src/fabric/endpoint.c
+
+check_PROGRAMS += tests/check_packet tests/check_link
+tests_check_packet_SOURCES = tests/check_packet.c
+tests_check_packet_CFLAGS = $(TEST_CFLAGS)
+tests_check_packet_LDADD = libibfs_fabric.la $(TEST_LIBS)
+tests_check_link_SOURCES = tests/check_link.c
+tests_check_link_CFLAGS = $(TEST_CFLAGS)
+tests_check_link_LDADD = libibfs_fabric.la $(TEST_LIBS)

@@ -107,6 +107,20 @@ struct ibfs_packet {
 	uint8_t in_port; /* port it arrived on at the current device */
 	uint8_t hops;
 
+	/*
+	 * State of the device holding the packet, written when its header
+	 * arrives: the VL it arrived on, where the device will send it and
+	 * when it may leave (a switch's routing decision and latency).
+	 */
+	uint8_t in_vl;
+	uint8_t out_port;
+	uint8_t out_vl;
+	uint8_t held;    /* 1 while counted in the fabric's buffered packets */
+	ibfs_time_t ready_at;
+	/* Multicast: a replica points at the original it was copied from. */
+	struct ibfs_packet *mc_orig;
+	uint32_t mc_refs; /* original: replicas not yet fully sent */
+
 	/* Bookkeeping. */
 	uint64_t id;
 	ibfs_time_t injected;        /* left its source */

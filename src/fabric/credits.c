@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * InfiniBand credit-based link-level flow control (IBA 7.9.4), as the
+ * flow-control hooks of struct ibfs_flow_ops.
+ *
+ * - Each data VL of a receiving port has its own share of the port's input
+ *   buffer, counted in 64-byte blocks (IBA 7.9.4.1). At start-up the sender
+ *   holds as many credits as the receiver has blocks on that VL (the
+ *   initial FCCL of IBA 7.9.4.2, exchanged during link initialisation).
+ * - A sender starts a packet on a data VL only when it holds credits for
+ *   every block of the packet, and takes them when it starts. Nothing is
+ *   ever discarded for want of buffer on a data VL.
+ * - When a device frees blocks of its input buffer it owes the sender that
+ *   many credits. They travel back in a flow-control packet (FCP, 6 bytes:
+ *   IBA 7.9.4.2) on the reverse direction of the link, one FCP per VL. An
+ *   FCP is sent as soon as the reverse transmitter is idle: at once if it
+ *   is idle, else at the end of the packet it is sending, ahead of the next
+ *   data packet (IBA sends FCPs between packets). While an FCP waits, later
+ *   frees on the same VL join it: the real FCP carries absolute counts
+ *   (FCCL, FCTBS), so one FCP always tells everything freed so far. The
+ *   FCP occupies the reverse transmitter for ser(6 bytes) and its credits
+ *   reach the sender after that plus the propagation delay.
+ * - IBA also sends FCPs periodically (at least every 65,536 symbol times,
+ *   IBA 7.9.4.2) so that a corrupted FCP is repaired by the next one. The
+ *   simulator corrupts nothing, so a refresh would repeat counts the sender
+ *   already has: it is not modelled, and its bandwidth (6 bytes per 65,536
+ *   symbols, under 0.01%) is neglected.
+ * - VL15 is not flow controlled (IBA 7.9.4): it needs no credits, it has a
+ *   small buffer of its own (IBFS_VL15_BUF_BLOCKS), and a VL15 packet that
+ *   finds no room is discarded, as IBA allows for management packets.
+ */
+#include "fabric/fabric.h"
+#include "fabric/link.h"
+
+static void credit_init(struct ibfs_port *port)
+{
+	for (int vl = 0; vl < IBFS_MAX_VLS; vl++) {
+		port->credits[vl] = 0;
+		if (vl < port->data_vls && port->peer)
+			port->credits[vl] = (int32_t)port->peer->buf_cap[vl];
+	}
+}
+
+static int credit_may_send(const struct ibfs_port *out,
+			   const struct ibfs_packet *p)
+{
+	if (p->vl == IBFS_VL15)
+		return 1;
+	return out->credits[p->vl] >= (int32_t)p->blocks;
+}
+
+static void credit_on_send(struct ibfs_port *out, const struct ibfs_packet *p)
+{
+	if (p->vl != IBFS_VL15)
+		out->credits[p->vl] -= p->blocks;
+}
+
+static int credit_on_arrive(struct ibfs_port *in, const struct ibfs_packet *p)
+{
+	int vl = p->vl;
+
+	if (vl == IBFS_VL15 && in->buf_used[vl] + p->blocks > in->buf_cap[vl])
+		return -1;
+	in->buf_used[vl] += p->blocks;
+	if (in->buf_used[vl] > in->buf_peak[vl])
+		in->buf_peak[vl] = in->buf_used[vl];
+	return 0;
+}
+
+/* Credits advertised by an FCP reach the data sender `obj`. */
+static void credit_fcp_arrive(void *obj, uint64_t arg)
+{
+	struct ibfs_port *sender = obj;
+	int vl = (int)(arg & 0xff);
+	uint32_t n = (uint32_t)(arg >> 8);
+
+	sender->peer->fc_wire[vl] -= n;
+	sender->credits[vl] += (int32_t)n;
+	if (!sender->tx_busy && sender->dev && sender->dev->ops->tx_ready)
+		sender->dev->ops->tx_ready(sender->dev, sender);
+}
+
+/* Sends one FCP for the lowest VL with credits owed; port is idle. */
+static void credit_send_fcp(struct ibfs_port *port)
+{
+	int vl = __builtin_ctz(port->fc_pending);
+	uint32_t n = port->fc_unsent[vl];
+	struct ibfs_fabric *f = port->fab;
+
+	port->fc_pending &= (uint16_t)~(1u << vl);
+	port->fc_unsent[vl] = 0;
+	port->fc_wire[vl] += n;
+	port->fcp_sent++;
+	f->fcps++;
+	ibfs__port_occupy(port, port->ser_fcp);
+	ibfs__eq_schedule(&f->eq, f->eq.now + port->ser_fcp + port->prop,
+			  credit_fcp_arrive, port->peer,
+			  (uint64_t)vl | ((uint64_t)n << 8));
+}
+
+static void credit_on_free(struct ibfs_port *in, int vl, uint32_t blocks)
+{
+	if (vl == IBFS_VL15 || !in->peer)
+		return;
+	in->fc_unsent[vl] += blocks;
+	in->fc_pending |= (uint16_t)(1u << vl);
+	if (!in->tx_busy && in->up)
+		credit_send_fcp(in);
+}
+
+static int credit_on_tx_idle(struct ibfs_port *out)
+{
+	if (!out->fc_pending || !out->up)
+		return 0;
+	credit_send_fcp(out);
+	return 1;
+}
+
+const struct ibfs_flow_ops ibfs__ib_credit_flow = {
+	.name = "ib-credits",
+	.init = credit_init,
+	.may_send = credit_may_send,
+	.on_send = credit_on_send,
+	.on_arrive = credit_on_arrive,
+	.on_free = credit_on_free,
+	.on_tx_idle = credit_on_tx_idle,
+};

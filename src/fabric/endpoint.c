@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A minimal end node (see endpoint.h). Sending: flows take turns round
+ * robin, one packet each, at every moment the transmitter is idle; a flow
+ * whose VL lacks credits is skipped so another VL can go (VLs are
+ * independent, IBA 7.6), and when every ready flow lacks credits the port
+ * records PortXmitWait. A packet is built once and kept until it leaves.
+ * Receiving: zero processing time; the input buffer of a packet is freed
+ * when its last byte has arrived (the device cannot hand on a packet it
+ * does not hold in full), which is also when it counts as delivered.
+ * Payloads, when the fabric carries data, hold a pattern derived from the
+ * packet's sequence number in its flow, checked byte for byte on arrival.
+ */
+#include "fabric/endpoint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ep_flow {
+	struct ibfs_ep_flow_spec s;
+	uint64_t sent;
+	ibfs_time_t next_at;
+	struct ibfs_packet *pkt; /* built, waiting for the transmitter */
+};
+
+struct ep_arrival {
+	uint16_t slid;
+	ibfs_time_t head, tail;
+};
+
+struct ibfs_endpoint {
+	struct ibfs_device dev;
+	struct ibfs_port *port;
+	uint16_t lid;
+	uint8_t lmc;
+	uint8_t sl2vl[16];
+	struct ep_flow *flows;
+	int nflows, flows_cap;
+	int rr;
+	ibfs_time_t timer_at; /* pending wake-up, IBFS_TIME_NEVER if none */
+	struct ibfs_ep_stats st;
+	uint64_t *by_slid;
+	uint32_t by_slid_len;
+	struct ep_arrival *log;
+	uint32_t log_len, log_cap;
+};
+
+static void ep_pump(struct ibfs_endpoint *ep);
+
+static uint8_t ep_pattern(uint32_t seq, uint32_t i)
+{
+	return (uint8_t)(seq * 131u + i * 7u + (i >> 8));
+}
+
+static void ep_timer(void *obj, uint64_t arg)
+{
+	struct ibfs_endpoint *ep = obj;
+
+	if (arg != ep->timer_at)
+		return; /* superseded by an earlier wake-up */
+	ep->timer_at = IBFS_TIME_NEVER;
+	ep_pump(ep);
+}
+
+static void ep_arm(struct ibfs_endpoint *ep, ibfs_time_t t)
+{
+	if (t >= ep->timer_at)
+		return;
+	ep->timer_at = t;
+	ibfs__eq_schedule(&ep->dev.fab->eq, t, ep_timer, ep, t);
+}
+
+static struct ibfs_packet *ep_build(struct ibfs_endpoint *ep,
+				    struct ep_flow *fl)
+{
+	struct ibfs_fabric *f = ep->dev.fab;
+	uint16_t dlid = fl->s.dlid;
+	uint8_t sl = fl->s.sl;
+
+	if (fl->s.gen && fl->s.gen(fl->s.gen_ctx, ep, &dlid, &sl) < 0) {
+		fl->sent = fl->s.count; /* the generator ended the flow */
+		return NULL;
+	}
+	struct ibfs_packet *p = ibfs__packet_new(f);
+
+	if (!p)
+		return NULL;
+	p->kind = IBFS_PKT_RAW;
+	p->lnh = fl->s.lnh;
+	p->dlid = dlid;
+	p->slid = ep->lid;
+	p->sl = sl & 15;
+	p->vl = ep->sl2vl[p->sl];
+	p->psn = (uint32_t)fl->sent;
+	p->payload_len = fl->s.payload;
+	if (f->data_mode && fl->s.payload) {
+		p->payload = ibfs__payload_new(f);
+		if (p->payload)
+			for (uint32_t i = 0; i < fl->s.payload; i++)
+				p->payload[i] = ep_pattern(p->psn, i);
+	}
+	ibfs__packet_finish(p);
+	return p;
+}
+
+/* Sends one packet if any flow is ready and allowed; arms timers. */
+static void ep_pump(struct ibfs_endpoint *ep)
+{
+	struct ibfs_port *out = ep->port;
+	struct ibfs_fabric *f = ep->dev.fab;
+	ibfs_time_t now = f->eq.now;
+	ibfs_time_t wake = IBFS_TIME_NEVER;
+	int starved = 0;
+
+	if (!out->peer || out->tx_busy)
+		return;
+	for (int k = 0; k < ep->nflows; k++) {
+		int i = (ep->rr + k) % ep->nflows;
+		struct ep_flow *fl = &ep->flows[i];
+
+		if (fl->sent >= fl->s.count)
+			continue;
+		if (fl->next_at > now) {
+			if (fl->next_at < wake)
+				wake = fl->next_at;
+			continue;
+		}
+		if (!fl->pkt)
+			fl->pkt = ep_build(ep, fl);
+		if (!fl->pkt)
+			continue;
+		if (!ibfs__port_can_send(out, fl->pkt)) {
+			starved = 1;
+			continue;
+		}
+		struct ibfs_packet *p = fl->pkt;
+
+		fl->pkt = NULL;
+		fl->sent++;
+		if (fl->s.gap)
+			fl->next_at = fl->s.start + fl->sent * fl->s.gap;
+		ep->rr = (i + 1) % ep->nflows;
+		ibfs__port_wait_stop(out);
+		ibfs__fabric_inject(f, p);
+		ep->st.tx_pkts++;
+		ep->st.tx_payload += p->payload_len;
+		ibfs__port_send(out, p);
+		ep->st.last_tx_end = out->tx_free_at;
+		return;
+	}
+	if (starved)
+		ibfs__port_wait_start(out);
+	else
+		ibfs__port_wait_stop(out);
+	if (wake != IBFS_TIME_NEVER)
+		ep_arm(ep, wake);
+}
+
+/* The last byte of p has arrived: deliver it and free its buffer. */
+static void ep_tail(void *obj, uint64_t arg)
+{
+	struct ibfs_endpoint *ep = obj;
+	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
+	struct ibfs_fabric *f = ep->dev.fab;
+	struct ibfs_ep_stats *st = &ep->st;
+	uint16_t mask = (uint16_t)~((1u << ep->lmc) - 1);
+
+	if (ep->lid && (p->dlid & mask) != ep->lid)
+		st->misrouted++;
+	if (p->payload)
+		for (uint32_t i = 0; i < p->payload_len; i++)
+			if (p->payload[i] != ep_pattern(p->psn, i)) {
+				st->data_errors++;
+				break;
+			}
+	if (!st->rx_pkts) {
+		st->first_head = p->head_at;
+		st->first_tail = f->eq.now;
+	}
+	st->last_head = p->head_at;
+	st->last_tail = f->eq.now;
+	st->rx_pkts++;
+	st->rx_payload += p->payload_len;
+	st->rx_wire += p->wire_bytes;
+	if (p->slid < ep->by_slid_len)
+		ep->by_slid[p->slid]++;
+	if (ep->log_len < ep->log_cap)
+		ep->log[ep->log_len++] = (struct ep_arrival){
+			.slid = p->slid, .head = p->head_at, .tail = f->eq.now
+		};
+	ibfs__port_consume(ep->port, p);
+	ibfs__fabric_deliver(f, p);
+	ibfs__packet_free(f, p);
+}
+
+static void ep_receive(struct ibfs_device *dev, struct ibfs_port *in,
+		       struct ibfs_packet *p)
+{
+	(void)in;
+	ibfs__eq_schedule(&dev->fab->eq, p->tail_at, ep_tail, dev,
+			  (uint64_t)(uintptr_t)p);
+}
+
+static void ep_tx_ready(struct ibfs_device *dev, struct ibfs_port *out)
+{
+	(void)out;
+	ep_pump((struct ibfs_endpoint *)dev);
+}
+
+static const struct ibfs_device_ops ep_ops = {
+	.kind = "endpoint",
+	.receive = ep_receive,
+	.tx_ready = ep_tx_ready,
+};
+
+struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node)
+{
+	if (node < 0 || (size_t)node >= f->topo->nnodes ||
+	    f->topo->nodes[node].nports < 1 || f->devices[node])
+		return NULL;
+	struct ibfs_endpoint *ep = calloc(1, sizeof(*ep));
+
+	if (!ep)
+		return NULL;
+	ep->dev.ops = &ep_ops;
+	ibfs__fabric_attach(f, node, &ep->dev);
+	ep->port = &ep->dev.ports[1];
+	ep->timer_at = IBFS_TIME_NEVER;
+	for (int sl = 0; sl < 16; sl++)
+		ep->sl2vl[sl] = (uint8_t)(sl % ep->port->data_vls);
+	return ep;
+}
+
+void ibfs__endpoint_destroy(struct ibfs_endpoint *ep)
+{
+	if (!ep)
+		return;
+	for (int i = 0; i < ep->nflows; i++)
+		if (ep->flows[i].pkt)
+			ibfs__packet_free(ep->dev.fab, ep->flows[i].pkt);
+	free(ep->flows);
+	free(ep->by_slid);
+	free(ep->log);
+	free(ep);
+}
+
+void ibfs__endpoint_set_lid(struct ibfs_endpoint *ep, uint16_t lid,
+			    uint8_t lmc)
+{
+	ep->lid = lid;
+	ep->lmc = lmc > 7 ? 7 : lmc;
+}
+
+void ibfs__endpoint_set_sl2vl(struct ibfs_endpoint *ep, int sl, int vl)
+{
+	if (sl >= 0 && sl < 16 && vl >= 0 && vl < 16)
+		ep->sl2vl[sl] = (uint8_t)vl;
+}
+
+int ibfs__endpoint_add_flow(struct ibfs_endpoint *ep,
+			    const struct ibfs_ep_flow_spec *spec,
+			    struct ibfs_diag *d)
+{
+	struct ibfs_fabric *f = ep->dev.fab;
+
+	if (spec->payload > f->mtu)
+		return ibfs__diag(d, "endpoint", 0,
+				  "payload of %u bytes exceeds the MTU %u",
+				  spec->payload, f->mtu);
+	if (spec->sl > 15)
+		return ibfs__diag(d, "endpoint", 0, "SL %u out of range 0-15",
+				  spec->sl);
+	if (spec->lnh > 3)
+		return ibfs__diag(d, "endpoint", 0, "LNH %u out of range 0-3",
+				  spec->lnh);
+	if (ep->nflows == ep->flows_cap) {
+		int cap = ep->flows_cap ? 2 * ep->flows_cap : 4;
+		struct ep_flow *nf = realloc(ep->flows, cap * sizeof(*nf));
+
+		if (!nf)
+			return ibfs__diag(d, "endpoint", 0, "out of memory");
+		ep->flows = nf;
+		ep->flows_cap = cap;
+	}
+	struct ep_flow *fl = &ep->flows[ep->nflows++];
+	ibfs_time_t now = f->eq.now;
+
+	memset(fl, 0, sizeof(*fl));
+	fl->s = *spec;
+	if (fl->s.start < now)
+		fl->s.start = now;
+	fl->next_at = fl->s.start;
+	ep_arm(ep, fl->s.start);
+	return 0;
+}
+
+int ibfs__endpoint_track(struct ibfs_endpoint *ep, uint32_t max_lid,
+			 uint32_t cap)
+{
+	free(ep->by_slid);
+	free(ep->log);
+	ep->by_slid = calloc((size_t)max_lid + 1, sizeof(*ep->by_slid));
+	ep->log = cap ? calloc(cap, sizeof(*ep->log)) : NULL;
+	if (!ep->by_slid || (cap && !ep->log))
+		return -1;
+	ep->by_slid_len = max_lid + 1;
+	ep->log_cap = cap;
+	ep->log_len = 0;
+	return 0;
+}
+
+const struct ibfs_ep_stats *ibfs__endpoint_stats(const struct ibfs_endpoint *ep)
+{
+	return &ep->st;
+}
+
+uint64_t ibfs__endpoint_rx_from(const struct ibfs_endpoint *ep, uint16_t slid)
+{
+	return slid < ep->by_slid_len ? ep->by_slid[slid] : 0;
+}
+
+int ibfs__endpoint_arrival(const struct ibfs_endpoint *ep, uint32_t i,
+			   uint16_t *slid, ibfs_time_t *head,
+			   ibfs_time_t *tail)
+{
+	if (i >= ep->log_len)
+		return -1;
+	*slid = ep->log[i].slid;
+	*head = ep->log[i].head;
+	*tail = ep->log[i].tail;
+	return 0;
+}
+
+struct ibfs_port *ibfs__endpoint_port(struct ibfs_endpoint *ep)
+{
+	return ep->port;
+}

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The link layer and credit-based flow control between two endpoints
+ * joined by one cable. Every expected time is computed here from first
+ * principles: 4x EDR carries 4 x 25.78125 Gb/s x 64/66 = 100 Gb/s (IBA
+ * 6.3), so n bytes take n x 80 ps; a cable takes 5 ns per metre; an FCP is
+ * 6 bytes (IBA 7.9.4.2); credits are 64-byte blocks.
+ */
+#include "check_common.h"
+
+#include <string.h>
+
+#include "fabric/endpoint.h"
+#include "fabric/fabric.h"
+#include "fabric/topology.h"
+
+/* 4x EDR in bit/s, from the lane rate and 64b/66b encoding. */
+static const uint64_t EDR4X_BPS = 4ULL * 25781250000ULL * 64 / 66;
+
+static ibfs_time_t ser(uint64_t bytes)
+{
+	/* Rounded up to the picosecond, as the model does. */
+	return (bytes * 8 * 1000000000000ULL + EDR4X_BPS - 1) / EDR4X_BPS;
+}
+
+struct pair {
+	struct ibfs_topology *t;
+	struct ibfs_fabric *f;
+	struct ibfs_endpoint *a, *b;
+};
+
+static void pair_make(struct pair *x, uint64_t cable_mm, uint64_t buffer,
+		      int data_vls, int data_mode)
+{
+	struct ibfs_diag d;
+
+	x->t = ibfs__topo_new("pair");
+	ck_assert_ptr_nonnull(x->t);
+	x->t->def.buffer = buffer;
+	x->t->def.data_vls = data_vls;
+	int na = ibfs__topo_add_node(x->t, "a", IBFS_NODE_HCA, 1, 0, &d);
+	int nb = ibfs__topo_add_node(x->t, "b", IBFS_NODE_HCA, 1, 0, &d);
+
+	ck_assert_int_eq(na, 0);
+	ck_assert_int_eq(nb, 1);
+	ck_assert_int_ge(ibfs__topo_add_link(x->t, na, 1, nb, 1,
+					     IBFS_SPEED_EDR, 4, cable_mm, 0,
+					     &d), 0);
+	x->f = ibfs__fabric_new(x->t, 1, data_mode);
+	ck_assert_ptr_nonnull(x->f);
+	x->a = ibfs__endpoint_create(x->f, na);
+	x->b = ibfs__endpoint_create(x->f, nb);
+	ck_assert_ptr_nonnull(x->a);
+	ck_assert_ptr_nonnull(x->b);
+	ibfs__endpoint_set_lid(x->a, 1, 0);
+	ibfs__endpoint_set_lid(x->b, 2, 0);
+}
+
+static void pair_free(struct pair *x)
+{
+	ibfs__endpoint_destroy(x->a);
+	ibfs__endpoint_destroy(x->b);
+	ibfs__fabric_free(x->f);
+	ibfs__topo_free(x->t);
+}
+
+static void flow(struct ibfs_endpoint *ep, uint16_t dlid, uint8_t sl,
+		 uint32_t payload, uint64_t count, ibfs_time_t start)
+{
+	struct ibfs_diag d;
+	struct ibfs_ep_flow_spec s = {
+		.dlid = dlid, .sl = sl, .payload = payload, .count = count,
+		.start = start,
+	};
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(ep, &s, &d), 0);
+}
+
+static void conserved(const struct ibfs_fabric *f)
+{
+	char msg[512] = "";
+
+	ck_assert_msg(ibfs__fabric_check(f, msg, sizeof(msg)) == 0, "%s",
+		      msg);
+}
+
+START_TEST(one_packet_head_and_tail)
+{
+	struct pair x;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 1);
+	flow(x.a, 2, 0, 1000, 1, 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	const struct ibfs_ep_stats *st = ibfs__endpoint_stats(x.b);
+	ibfs_time_t prop = 2 * 5 * IBFS_NS;
+	uint32_t wire = 8 + 1000 + 2;
+
+	ck_assert_uint_eq(st->rx_pkts, 1);
+	ck_assert_uint_eq(st->rx_wire, wire);
+	ck_assert_uint_eq(st->first_head, prop + ser(8));
+	ck_assert_uint_eq(st->first_tail, prop + ser(wire));
+	ck_assert_uint_eq(st->first_tail, 10000 + 80800);
+	ck_assert_uint_eq(st->data_errors, 0);
+	ck_assert_uint_eq(st->misrouted, 0);
+	/* One FCP returned the 16 blocks: the sender holds 512 again. */
+	ck_assert_uint_eq(x.f->fcps, 1);
+	ck_assert_int_eq(ibfs__endpoint_port(x.a)->credits[0], 512);
+	ck_assert_uint_eq(x.f->pkts_injected, 1);
+	ck_assert_uint_eq(x.f->pkts_delivered, 1);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+	struct ibfs_port *pb = ibfs__endpoint_port(x.b);
+
+	ck_assert_uint_eq(pa->cnt.xmit_pkts, 1);
+	ck_assert_uint_eq(pa->cnt.xmit_data, wire);
+	ck_assert_uint_eq(pb->cnt.rcv_pkts, 1);
+	ck_assert_uint_eq(pb->cnt.rcv_data, wire);
+	ck_assert_uint_eq(pb->buf_peak[0], 16);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+START_TEST(saturating_stream)
+{
+	struct pair x;
+	const uint64_t n = 2000;
+	const uint32_t payload = 4092, wire = 8 + 4092 + 2;
+
+	/* 512 blocks hold 7 packets; a credit round trip is ~1.07 packets. */
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	flow(x.a, 2, 0, payload, n, 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	const struct ibfs_ep_stats *st = ibfs__endpoint_stats(x.b);
+	ibfs_time_t prop = 10 * IBFS_NS;
+
+	ck_assert_uint_eq(st->rx_pkts, n);
+	ck_assert_uint_eq(st->last_tail, prop + n * ser(wire));
+	double goodput = (double)st->rx_payload * 8 /
+			 ((double)(st->last_tail - prop) * 1e-12);
+	double expect = (double)EDR4X_BPS * payload / wire;
+
+	ck_assert_double_eq_tol(goodput, expect, expect * 0.001);
+	ck_assert_uint_eq(ibfs__port_xmit_wait(ibfs__endpoint_port(x.a)), 0);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+/*
+ * 1 km of cable, 8 KiB of buffer: 128 blocks, four packets of 2046 wire
+ * bytes (32 blocks). The sender sends four back to back, then waits for
+ * the credits of the first: its tail arrives at S + P, the receiver frees
+ * it and sends an FCP at once (its transmitter is idle), which arrives at
+ * S + 2P + F. So packet i starts at (i / 4) T + (i % 4) S with
+ * T = S + 2P + F, the credit round trip.
+ */
+START_TEST(long_cable_small_buffer)
+{
+	struct pair x;
+	const uint64_t cycles = 100, n = 4 * cycles;
+	const uint32_t payload = 2036, wire = 2046;
+
+	pair_make(&x, 1000 * 1000, 8 * 1024, 1, 0);
+	ck_assert_int_eq(ibfs__endpoint_track(x.b, 8, (uint32_t)n), 0);
+	flow(x.a, 2, 0, payload, n, 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	const struct ibfs_ep_stats *st = ibfs__endpoint_stats(x.b);
+	ibfs_time_t P = 5 * IBFS_US, S = ser(wire), F = ser(6);
+	ibfs_time_t T = S + 2 * P + F;
+
+	ck_assert_uint_eq(st->rx_pkts, n);
+	for (uint64_t i = 0; i < n; i++) {
+		uint16_t slid;
+		ibfs_time_t head, tail;
+		ibfs_time_t start = (i / 4) * T + (i % 4) * S;
+
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.b, (uint32_t)i,
+							&slid, &head, &tail),
+				 0);
+		ck_assert_uint_eq(slid, 1);
+		ck_assert_uint_eq(head, start + P + ser(8));
+		ck_assert_uint_eq(tail, start + P + S);
+	}
+	/* Throughput over whole cycles against min(rate, buffer / RTT). */
+	uint16_t slid;
+	ibfs_time_t h0, t0, h1, t1;
+
+	ibfs__endpoint_arrival(x.b, 0, &slid, &h0, &t0);
+	ibfs__endpoint_arrival(x.b, (uint32_t)(n - 4), &slid, &h1, &t1);
+	double thr = (double)(n - 4) * wire * 8 / ((double)(t1 - t0) * 1e-12);
+	double lim = 8.0 * 8192 / ((double)T * 1e-12);
+
+	if (lim > (double)EDR4X_BPS)
+		lim = (double)EDR4X_BPS;
+	ck_assert_double_eq_tol(thr, lim, lim * 0.01);
+	/* PortXmitWait: from the end of each fourth packet to T. */
+	ck_assert_uint_eq(ibfs__port_xmit_wait(ibfs__endpoint_port(x.a)),
+			  (cycles - 1) * (T - 4 * S));
+	ck_assert_int_eq(ibfs__endpoint_port(x.a)->credits[0], 128);
+	/* The receiver drains at line rate: one packet at a time. */
+	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->buf_peak[0], 32);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+START_TEST(conservation_mid_run)
+{
+	struct pair x;
+
+	pair_make(&x, 1000 * 1000, 8 * 1024, 1, 0);
+	flow(x.a, 2, 0, 2036, 50, 0);
+	/* At 3 us the first four packets are on the 5 us cable. */
+	ibfs__eq_run(&x.f->eq, 3 * IBFS_US);
+	ck_assert_uint_eq(ibfs__fabric_in_flight(x.f), 4);
+	ck_assert_uint_eq(x.f->pkts_on_wire, 4);
+	ck_assert_int_eq(ibfs__endpoint_port(x.a)->credits[0], 0);
+	conserved(x.f);
+	/* At 7 us they have arrived and their credits are in four FCPs. */
+	ibfs__eq_run(&x.f->eq, 7 * IBFS_US);
+	ck_assert_uint_eq(ibfs__fabric_in_flight(x.f), 0);
+	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->fc_wire[0], 128);
+	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->fcp_sent, 4);
+	conserved(x.f);
+	/* A credit that appears from nowhere is caught. */
+	ibfs__endpoint_port(x.a)->credits[0]++;
+	char msg[512];
+
+	ck_assert_int_eq(ibfs__fabric_check(x.f, msg, sizeof(msg)), -1);
+	ck_assert_ptr_nonnull(strstr(msg, "credits: a:1 -> b:1 VL0"));
+	ibfs__endpoint_port(x.a)->credits[0]--;
+	/* So is a packet that vanished. */
+	x.f->pkts_delivered++;
+	ck_assert_int_eq(ibfs__fabric_check(x.f, msg, sizeof(msg)), -1);
+	ck_assert_ptr_nonnull(strstr(msg, "packets: injected"));
+	x.f->pkts_delivered--;
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->rx_pkts, 50);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+START_TEST(buffer_shared_among_vls)
+{
+	struct pair x;
+
+	/* 10,000 bytes = 156 whole blocks; 15 data VLs get 10 each. */
+	pair_make(&x, 2000, 10000, 15, 0);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+
+	for (int vl = 0; vl < 15; vl++) {
+		ck_assert_uint_eq(pa->buf_cap[vl], 10);
+		ck_assert_int_eq(pa->credits[vl], 10);
+	}
+	ck_assert_uint_eq(pa->buf_cap[IBFS_VL15], IBFS_VL15_BUF_BLOCKS);
+	ck_assert_int_eq(pa->credits[IBFS_VL15], 0);
+	pair_free(&x);
+	/* 8 KiB over 2 VLs: 64 blocks each. */
+	pair_make(&x, 2000, 8192, 2, 0);
+	pa = ibfs__endpoint_port(x.a);
+	ck_assert_int_eq(pa->credits[0], 64);
+	ck_assert_int_eq(pa->credits[1], 64);
+	ck_assert_int_eq(pa->credits[2], 0);
+	pair_free(&x);
+}
+END_TEST
+
+/*
+ * A packet larger than the VL's whole buffer can never get credits: it is
+ * not dropped, it waits (and PortXmitWait grows) while the other VL flows.
+ */
+START_TEST(vls_are_independent)
+{
+	struct pair x;
+
+	/* 2 KiB over 2 VLs: 16 blocks each; 2046 wire bytes need 32. */
+	pair_make(&x, 2000, 2048, 2, 0);
+	flow(x.a, 2, 0, 2036, 1, 0);
+	flow(x.a, 2, 1, 500, 10, 0);
+	ibfs__eq_run(&x.f->eq, 100 * IBFS_US);
+	const struct ibfs_ep_stats *st = ibfs__endpoint_stats(x.b);
+	ibfs_time_t S = ser(8 + 500 + 2);
+
+	ck_assert_uint_eq(st->rx_pkts, 10);
+	ck_assert_uint_eq(st->last_tail, 10 * IBFS_NS + 10 * S);
+	ck_assert_uint_eq(x.f->pkts_dropped, 0);
+	/*
+	 * The run ends with the last FCP, at the tenth tail + F + P; the
+	 * VL0 packet has waited since the tenth VL1 packet went, at 10 S.
+	 */
+	ck_assert_uint_eq(x.f->eq.now, 10 * S + 20 * IBFS_NS + ser(6));
+	ck_assert_uint_eq(ibfs__port_xmit_wait(ibfs__endpoint_port(x.a)),
+			  x.f->eq.now - 10 * S);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+/* VL15 needs no credits: it flows even with data credits at zero. */
+START_TEST(vl15_not_flow_controlled)
+{
+	struct pair x;
+	const uint64_t n = 50;
+
+	pair_make(&x, 2000, 1024, 1, 1);
+	ibfs__endpoint_set_sl2vl(x.a, 0, IBFS_VL15);
+	ibfs__endpoint_port(x.a)->credits[0] = 0;
+	ibfs__endpoint_port(x.b)->buf_cap[0] = 0; /* keep the sum right */
+	flow(x.a, 2, 0, 280, n, 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	const struct ibfs_ep_stats *st = ibfs__endpoint_stats(x.b);
+
+	ck_assert_uint_eq(st->rx_pkts, n);
+	ck_assert_uint_eq(st->data_errors, 0);
+	ck_assert_uint_eq(st->last_tail, 10 * IBFS_NS + n * ser(290));
+	ck_assert_uint_eq(x.f->fcps, 0);
+	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->buf_peak[IBFS_VL15], 5);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+START_TEST(flow_errors)
+{
+	struct pair x;
+	struct ibfs_diag d;
+	struct ibfs_ep_flow_spec s = { .dlid = 2, .payload = 4097,
+				       .count = 1 };
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.a, &s, &d), -1);
+	ck_assert_ptr_nonnull(strstr(d.msg, "exceeds the MTU 4096"));
+	s.payload = 8;
+	s.sl = 16;
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.a, &s, &d), -1);
+	ck_assert_ptr_nonnull(strstr(d.msg, "SL 16"));
+	s.sl = 0;
+	s.lnh = 4;
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.a, &s, &d), -1);
+	ck_assert_ptr_nonnull(strstr(d.msg, "LNH 4"));
+	/* A second device on a node, or a node out of range, is refused. */
+	ck_assert_ptr_null(ibfs__endpoint_create(x.f, 0));
+	ck_assert_ptr_null(ibfs__endpoint_create(x.f, 2));
+	ck_assert_ptr_null(ibfs__endpoint_create(x.f, -1));
+	pair_free(&x);
+}
+END_TEST
+
+/* Packets to a LID that is not the receiver's are counted as misrouted. */
+START_TEST(misrouted_and_lmc)
+{
+	struct pair x;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	ibfs__endpoint_set_lid(x.b, 4, 2); /* answers to LIDs 4-7 */
+	flow(x.a, 4, 0, 64, 1, 0);
+	flow(x.a, 7, 0, 64, 1, 0);
+	flow(x.a, 8, 0, 64, 1, 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->rx_pkts, 3);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->misrouted, 1);
+	pair_free(&x);
+}
+END_TEST
+
+static Suite *link_suite(void)
+{
+	Suite *s = suite_create("link");
+	TCase *tc = tcase_create("link");
+
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, one_packet_head_and_tail);
+	tcase_add_test(tc, saturating_stream);
+	tcase_add_test(tc, long_cable_small_buffer);
+	tcase_add_test(tc, conservation_mid_run);
+	tcase_add_test(tc, buffer_shared_among_vls);
+	tcase_add_test(tc, vls_are_independent);
+	tcase_add_test(tc, vl15_not_flow_controlled);
+	tcase_add_test(tc, flow_errors);
+	tcase_add_test(tc, misrouted_and_lmc);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBFS_CHECK_MAIN(link_suite)
