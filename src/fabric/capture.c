@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pcap + ERF capture writer (see capture.h). Formats:
+ *  - pcap file header: magic 0xa1b23c4d (nanosecond timestamps), version
+ *    2.4, snaplen 65535, link type 197 (LINKTYPE_ERF); records carry
+ *    seconds, nanoseconds, captured and original lengths, host order.
+ *  - ERF record header (16 bytes): timestamp as 64-bit little-endian
+ *    fixed point (seconds in the upper 32 bits, binary fraction below),
+ *    type 21 (TYPE_INFINIBAND), flags (bit 2: variable-length record; the
+ *    low two bits: the interface, here the port number modulo 4), record
+ *    length and wire length big-endian, loss counter 0.
+ * A record's time is when the packet started on the wire at that port.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabric/capture.h"
+#include "fabric/packet_encode.h"
+
+#define ERF_TYPE_INFINIBAND 21
+#define ERF_FLAG_VLEN 0x04
+#define LINKTYPE_ERF 197
+
+struct ibfs_capture {
+	struct ibfs_fabric *fab;
+	FILE *out;
+	char *path, *part;
+	int (*select)(const struct ibfs_port *);
+	struct ibfs_observer obs;
+	uint64_t count;
+	int error;
+	uint8_t buf[16 + IBFS_MAX_WIRE_BYTES];
+};
+
+static int is_hca(const struct ibfs_port *p)
+{
+	return p && p->dev && p->dev->fab &&
+	       p->dev->fab->topo->nodes[p->dev->node].type == IBFS_NODE_HCA;
+}
+
+static int default_select(const struct ibfs_port *out)
+{
+	return is_hca(out) || is_hca(out->peer);
+}
+
+static void put_u32le(FILE *o, uint32_t v)
+{
+	uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
+			(uint8_t)(v >> 24)};
+	fwrite(b, 1, 4, o);
+}
+
+static void put_u16le(FILE *o, uint16_t v)
+{
+	uint8_t b[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+	fwrite(b, 1, 2, o);
+}
+
+static void write_file_header(FILE *o)
+{
+	put_u32le(o, 0xa1b23c4du);
+	put_u16le(o, 2);
+	put_u16le(o, 4);
+	put_u32le(o, 0); /* thiszone */
+	put_u32le(o, 0); /* sigfigs */
+	put_u32le(o, 65535);
+	put_u32le(o, LINKTYPE_ERF);
+}
+
+/* ERF time: seconds << 32 | fraction of a second in units of 2^-32 s. */
+static uint64_t erf_time(ibfs_time_t t)
+{
+	uint64_t sec = t / IBFS_S, ps = t % IBFS_S;
+	uint64_t frac = (uint64_t)(((unsigned __int128)ps << 32) / IBFS_S);
+	return (sec << 32) | frac;
+}
+
+static void on_tx(void *ctx, const struct ibfs_port *out,
+		  const struct ibfs_packet *p, ibfs_time_t start)
+{
+	struct ibfs_capture *c = ctx;
+	if (c->error || !c->select(out))
+		return;
+	uint8_t *b = c->buf;
+	size_t n = ibfs__packet_encode(p, b + 16, IBFS_MAX_WIRE_BYTES);
+	if (!n)
+		return;
+	uint64_t ts = erf_time(start);
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(ts >> (8 * i));
+	b[8] = ERF_TYPE_INFINIBAND;
+	b[9] = (uint8_t)(ERF_FLAG_VLEN | (out->num & 3));
+	size_t rlen = 16 + n;
+	b[10] = (uint8_t)(rlen >> 8);
+	b[11] = (uint8_t)rlen;
+	b[12] = b[13] = 0;
+	b[14] = (uint8_t)(n >> 8);
+	b[15] = (uint8_t)n;
+	put_u32le(c->out, (uint32_t)(start / IBFS_S));
+	put_u32le(c->out, (uint32_t)((start % IBFS_S) / IBFS_NS));
+	put_u32le(c->out, (uint32_t)rlen);
+	put_u32le(c->out, (uint32_t)rlen);
+	if (fwrite(b, 1, rlen, c->out) != rlen)
+		c->error = errno ? errno : EIO;
+	c->count++;
+}
+
+struct ibfs_capture *ibfs__capture_open(struct ibfs_fabric *f,
+					const char *path,
+					int (*select)(const struct ibfs_port *))
+{
+	struct ibfs_capture *c = calloc(1, sizeof(*c));
+	size_t len = strlen(path) + 6;
+	if (!c || !(c->path = strdup(path)) || !(c->part = malloc(len))) {
+		if (c)
+			free(c->path);
+		free(c);
+		errno = ENOMEM;
+		return NULL;
+	}
+	snprintf(c->part, len, "%s.part", path);
+	c->out = fopen(c->part, "wb");
+	if (!c->out) {
+		int e = errno;
+		free(c->part);
+		free(c->path);
+		free(c);
+		errno = e;
+		return NULL;
+	}
+	write_file_header(c->out);
+	c->fab = f;
+	c->select = select ? select : default_select;
+	c->obs = (struct ibfs_observer){.on_tx = on_tx, .ctx = c};
+	ibfs__fabric_observe(f, &c->obs);
+	return c;
+}
+
+static void capture_free(struct ibfs_capture *c)
+{
+	/* Unlink the observer from the fabric's list. */
+	for (struct ibfs_observer **o = &c->fab->observers; *o;
+	     o = &(*o)->next)
+		if (*o == &c->obs) {
+			*o = c->obs.next;
+			break;
+		}
+	free(c->part);
+	free(c->path);
+	free(c);
+}
+
+int ibfs__capture_close(struct ibfs_capture *c)
+{
+	int err = c->error;
+	if (fclose(c->out) != 0 && !err)
+		err = errno;
+	if (!err && rename(c->part, c->path) != 0)
+		err = errno;
+	if (err)
+		unlink(c->part);
+	capture_free(c);
+	errno = err;
+	return err ? -1 : 0;
+}
+
+void ibfs__capture_abort(struct ibfs_capture *c)
+{
+	fclose(c->out);
+	unlink(c->part);
+	capture_free(c);
+}
+
+uint64_t ibfs__capture_count(const struct ibfs_capture *c)
+{
+	return c->count;
+}

@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: MIT
+# Packet encoding (LRH..VCRC, ICRC and VCRC) and pcap/ERF captures.
+libibfs_fabric_la_SOURCES += \
+	src/fabric/packet_encode.h src/fabric/packet_encode.c \
+	src/fabric/capture.h src/fabric/capture.c
+
+check_PROGRAMS += tests/check_packet_encode tests/check_capture
+tests_check_packet_encode_SOURCES = tests/check_packet_encode.c
+tests_check_packet_encode_CFLAGS = $(TEST_CFLAGS)
+tests_check_packet_encode_LDADD = libibfs_fabric.la $(TEST_LIBS)
+tests_check_capture_SOURCES = tests/check_capture.c
+tests_check_capture_CFLAGS = $(TEST_CFLAGS)
+tests_check_capture_LDADD = libibfs_fabric.la $(TEST_LIBS)

@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Results of a run: statistics over message records and port counters, and
+ * the three ways they leave the program. Latency of a message is from the
+ * post of its work request to its completion at the requester (SPEC). Flows
+ * group messages by (src, dst, op): a flow starts at its first post and ends
+ * at its last completion. A link's utilization is the time its transmitter
+ * was busy over the simulated time.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scenario/results.h"
+
+int ibfs__results_add(struct ibfs_results *r, const struct ibfs_msg_record *m)
+{
+	if (r->nmsgs == r->msgs_cap) {
+		size_t cap = r->msgs_cap ? 2 * r->msgs_cap : 64;
+		void *v = realloc(r->msgs, cap * sizeof(*r->msgs));
+		if (!v)
+			return -1;
+		r->msgs = v;
+		r->msgs_cap = cap;
+	}
+	r->msgs[r->nmsgs++] = *m;
+	return 0;
+}
+
+void ibfs__results_free(struct ibfs_results *r)
+{
+	free(r->msgs);
+	r->msgs = NULL;
+	r->nmsgs = r->msgs_cap = 0;
+	if (r->cleanup)
+		r->cleanup(r->cleanup_arg);
+	r->cleanup = NULL;
+}
+
+static int cmp_time(const void *a, const void *b)
+{
+	ibfs_time_t x = *(const ibfs_time_t *)a, y = *(const ibfs_time_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of sorted v[0..n-1], n > 0. */
+static ibfs_time_t percentile(const ibfs_time_t *v, size_t n, unsigned pct)
+{
+	size_t rank = (n * pct + 99) / 100;
+	return v[rank ? rank - 1 : 0];
+}
+
+void ibfs__results_latency(const struct ibfs_results *r,
+			   struct ibfs_latency *out)
+{
+	memset(out, 0, sizeof(*out));
+	ibfs_time_t *v = malloc((r->nmsgs ? r->nmsgs : 1) * sizeof(*v));
+	if (!v)
+		return;
+	size_t n = 0;
+	double sum = 0;
+	for (size_t i = 0; i < r->nmsgs; i++) {
+		if (r->msgs[i].status) {
+			out->failed++;
+			continue;
+		}
+		v[n] = r->msgs[i].done - r->msgs[i].post;
+		sum += (double)v[n];
+		n++;
+	}
+	out->count = n;
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_time);
+		out->min = v[0];
+		out->max = v[n - 1];
+		out->p50 = percentile(v, n, 50);
+		out->p99 = percentile(v, n, 99);
+		out->mean = sum / (double)n;
+	}
+	free(v);
+}
+
+/* A flow: messages of one (src, dst, op). */
+struct flow {
+	int src, dst;
+	enum ibfs_sc_op op;
+	uint64_t bytes;
+	ibfs_time_t start, end;
+};
+
+static int cmp_flow_key(const void *a, const void *b)
+{
+	const struct ibfs_msg_record *x = a, *y = b;
+	if (x->src != y->src)
+		return x->src - y->src;
+	if (x->dst != y->dst)
+		return x->dst - y->dst;
+	return (int)x->op - (int)y->op;
+}
+
+/* Builds the flows of r (sorted by src, dst, op); returns the count. */
+static size_t make_flows(const struct ibfs_results *r, struct flow **out)
+{
+	*out = NULL;
+	if (!r->nmsgs)
+		return 0;
+	struct ibfs_msg_record *m = malloc(r->nmsgs * sizeof(*m));
+	struct flow *f = malloc(r->nmsgs * sizeof(*f));
+	if (!m || !f) {
+		free(m);
+		free(f);
+		return 0;
+	}
+	memcpy(m, r->msgs, r->nmsgs * sizeof(*m));
+	qsort(m, r->nmsgs, sizeof(*m), cmp_flow_key);
+	size_t n = 0;
+	for (size_t i = 0; i < r->nmsgs; i++) {
+		if (!n || cmp_flow_key(&m[i], &m[i - 1])) {
+			f[n] = (struct flow){m[i].src, m[i].dst, m[i].op, 0,
+					     m[i].post, m[i].done};
+			n++;
+		}
+		struct flow *cur = &f[n - 1];
+		if (!m[i].status)
+			cur->bytes += m[i].bytes;
+		if (m[i].post < cur->start)
+			cur->start = m[i].post;
+		if (m[i].done > cur->end)
+			cur->end = m[i].done;
+	}
+	free(m);
+	*out = f;
+	return n;
+}
+
+static double gbps(uint64_t bytes, ibfs_time_t span)
+{
+	/* bits per picosecond x 1000 = Gb/s. */
+	return span ? (double)bytes * 8.0 * 1000.0 / (double)span : 0.0;
+}
+
+/* Aggregate throughput: all bytes over first post to last completion. */
+static double aggregate_gbps(const struct ibfs_results *r)
+{
+	uint64_t bytes = 0;
+	ibfs_time_t lo = IBFS_TIME_NEVER, hi = 0;
+	for (size_t i = 0; i < r->nmsgs; i++) {
+		if (r->msgs[i].status)
+			continue;
+		bytes += r->msgs[i].bytes;
+		if (r->msgs[i].post < lo)
+			lo = r->msgs[i].post;
+		if (r->msgs[i].done > hi)
+			hi = r->msgs[i].done;
+	}
+	return hi > lo ? gbps(bytes, hi - lo) : 0.0;
+}
+
+static const char *node_id(const struct ibfs_results *r, int node)
+{
+	return r->sc->topo->nodes[node].id;
+}
+
+static double ns(ibfs_time_t ps)
+{
+	return (double)ps / 1000.0;
+}
+
+void ibfs__results_print(const struct ibfs_results *r, FILE *out)
+{
+	struct ibfs_latency l;
+	ibfs__results_latency(r, &l);
+	fprintf(out, "scenario %s, model %s, seed %llu\n", r->sc->name,
+		ibfs__sc_model_str(r->sc->model), (unsigned long long)r->seed);
+	fprintf(out, "simulated %.3f us in %.3f s (%llu events)\n",
+		ns(r->sim_time) / 1000.0, r->wall_s,
+		(unsigned long long)r->events);
+	fprintf(out, "messages: %llu completed, %llu failed\n",
+		(unsigned long long)l.count, (unsigned long long)l.failed);
+	if (l.count)
+		fprintf(out,
+			"latency (ns): min %.3f  p50 %.3f  p99 %.3f  max %.3f  "
+			"mean %.3f\n",
+			ns(l.min), ns(l.p50), ns(l.p99), ns(l.max),
+			l.mean / 1000.0);
+	struct flow *f;
+	size_t nf = make_flows(r, &f);
+	for (size_t i = 0; i < nf && i < 20; i++)
+		fprintf(out,
+			"  %s -> %s %s: %llu B, %.3f -> %.3f ns, %.3f Gb/s\n",
+			node_id(r, f[i].src), node_id(r, f[i].dst),
+			ibfs__sc_op_str(f[i].op),
+			(unsigned long long)f[i].bytes, ns(f[i].start),
+			ns(f[i].end), gbps(f[i].bytes, f[i].end - f[i].start));
+	if (nf > 20)
+		fprintf(out, "  ... %zu flows in all (see --json or --csv)\n",
+			nf);
+	free(f);
+	fprintf(out, "throughput: %.3f Gb/s aggregate\n", aggregate_gbps(r));
+	fprintf(out, "packets: %llu sent, %llu dropped\n",
+		(unsigned long long)r->fab->pkts_injected,
+		(unsigned long long)r->fab->pkts_dropped);
+	if (r->deadlock)
+		fprintf(out, "DEADLOCK: %s\n", r->deadlock_cycle);
+}
+
+/* JSON string output with the escapes RFC 8259 requires. */
+static void json_str(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(o, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(o, "\\u%04x", c);
+		else
+			fputc(c, o);
+	}
+	fputc('"', o);
+}
+
+static void endpoint_str(const struct ibfs_results *r, int node, int port,
+			 char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%d", node_id(r, node), port);
+}
+
+static void json_links(const struct ibfs_results *r, FILE *o)
+{
+	const struct ibfs_topology *t = r->sc->topo;
+	fputs("  \"links\": [", o);
+	for (size_t i = 0; i < t->nlinks; i++) {
+		const struct ibfs_topo_link *l = &t->links[i];
+		const struct ibfs_port *a = &r->fab->ports[l->node_a][l->port_a];
+		const struct ibfs_port *b = &r->fab->ports[l->node_b][l->port_b];
+		char ea[300], eb[300];
+		endpoint_str(r, l->node_a, l->port_a, ea, sizeof(ea));
+		endpoint_str(r, l->node_b, l->port_b, eb, sizeof(eb));
+		double span = r->sim_time ? (double)r->sim_time : 1.0;
+		fprintf(o, "%s\n    {\"a\": ", i ? "," : "");
+		json_str(o, ea);
+		fputs(", \"b\": ", o);
+		json_str(o, eb);
+		fprintf(o,
+			", \"tx_bytes_ab\": %llu, \"tx_bytes_ba\": %llu, "
+			"\"utilization_ab\": %.6f, \"utilization_ba\": %.6f, "
+			"\"xmit_wait_ns_ab\": %.3f, \"xmit_wait_ns_ba\": %.3f}",
+			(unsigned long long)a->cnt.xmit_data,
+			(unsigned long long)b->cnt.xmit_data,
+			(double)a->cnt.busy / span, (double)b->cnt.busy / span,
+			ns(a->cnt.xmit_wait), ns(b->cnt.xmit_wait));
+	}
+	fputs(t->nlinks ? "\n  ],\n" : "],\n", o);
+}
+
+static void json_flows(const struct ibfs_results *r, FILE *o)
+{
+	struct flow *f;
+	size_t nf = make_flows(r, &f);
+	fputs("  \"flows\": [", o);
+	for (size_t i = 0; i < nf; i++) {
+		fprintf(o, "%s\n    {\"src\": ", i ? "," : "");
+		json_str(o, node_id(r, f[i].src));
+		fputs(", \"dst\": ", o);
+		json_str(o, node_id(r, f[i].dst));
+		fprintf(o,
+			", \"op\": \"%s\", \"bytes\": %llu, \"start_ns\": %.3f, "
+			"\"end_ns\": %.3f, \"gbps\": %.6f}",
+			ibfs__sc_op_str(f[i].op),
+			(unsigned long long)f[i].bytes, ns(f[i].start),
+			ns(f[i].end), gbps(f[i].bytes, f[i].end - f[i].start));
+	}
+	fputs(nf ? "\n  ],\n" : "],\n", o);
+	free(f);
+}
+
+static void json_body(const struct ibfs_results *r, FILE *o)
+{
+	struct ibfs_latency l;
+	ibfs__results_latency(r, &l);
+	fputs("{\n  \"scenario\": ", o);
+	json_str(o, r->sc->name);
+	fprintf(o, ",\n  \"model\": \"%s\",\n  \"seed\": %llu,\n",
+		ibfs__sc_model_str(r->sc->model), (unsigned long long)r->seed);
+	fprintf(o,
+		"  \"sim_time_ns\": %.3f,\n  \"sim_time_ps\": %llu,\n"
+		"  \"wall_s\": %.6f,\n  \"events\": %llu,\n",
+		ns(r->sim_time), (unsigned long long)r->sim_time, r->wall_s,
+		(unsigned long long)r->events);
+	fprintf(o,
+		"  \"messages\": {\"completed\": %llu, \"failed\": %llu,\n"
+		"    \"latency_ns\": {\"min\": %.3f, \"p50\": %.3f, \"p99\": "
+		"%.3f, \"max\": %.3f, \"mean\": %.3f}},\n",
+		(unsigned long long)l.count, (unsigned long long)l.failed,
+		ns(l.min), ns(l.p50), ns(l.p99), ns(l.max), l.mean / 1000.0);
+	fprintf(o, "  \"throughput_gbps\": {\"aggregate\": %.6f},\n",
+		aggregate_gbps(r));
+	json_flows(r, o);
+	json_links(r, o);
+	fprintf(o, "  \"packets\": {\"sent\": %llu, \"dropped\": %llu},\n",
+		(unsigned long long)r->fab->pkts_injected,
+		(unsigned long long)r->fab->pkts_dropped);
+	fprintf(o, "  \"deadlock\": %s", r->deadlock ? "true" : "false");
+	if (r->deadlock) {
+		fputs(",\n  \"deadlock_cycle\": ", o);
+		json_str(o, r->deadlock_cycle);
+	}
+	fputs("\n}\n", o);
+}
+
+/*
+ * Writes through a temporary file in the same directory and renames it into
+ * place, so a reader never sees half a file.
+ */
+static int write_whole(const char *path,
+		       void (*body)(const struct ibfs_results *, FILE *),
+		       const struct ibfs_results *r)
+{
+	size_t len = strlen(path) + 16;
+	char *tmp = malloc(len);
+	if (!tmp)
+		return -1;
+	snprintf(tmp, len, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	FILE *o = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!o) {
+		int e = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		errno = e;
+		return -1;
+	}
+	body(r, o);
+	int bad = ferror(o);
+	bad |= fclose(o) != 0;
+	if (bad || rename(tmp, path) != 0) {
+		int e = errno;
+		unlink(tmp);
+		free(tmp);
+		errno = e ? e : EIO;
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+int ibfs__results_write_json(const struct ibfs_results *r, const char *path)
+{
+	return write_whole(path, json_body, r);
+}
+
+static void csv_messages(const struct ibfs_results *r, FILE *o)
+{
+	fputs("src,dst,op,bytes,post_ps,done_ps,latency_ps,status\n", o);
+	for (size_t i = 0; i < r->nmsgs; i++) {
+		const struct ibfs_msg_record *m = &r->msgs[i];
+		fprintf(o, "%s,%s,%s,%llu,%llu,%llu,%llu,%d\n",
+			node_id(r, m->src), node_id(r, m->dst),
+			ibfs__sc_op_str(m->op), (unsigned long long)m->bytes,
+			(unsigned long long)m->post,
+			(unsigned long long)m->done,
+			(unsigned long long)(m->done - m->post), m->status);
+	}
+}
+
+static void csv_flows(const struct ibfs_results *r, FILE *o)
+{
+	struct flow *f;
+	size_t nf = make_flows(r, &f);
+	fputs("src,dst,op,bytes,start_ps,end_ps,gbps\n", o);
+	for (size_t i = 0; i < nf; i++)
+		fprintf(o, "%s,%s,%s,%llu,%llu,%llu,%.6f\n",
+			node_id(r, f[i].src), node_id(r, f[i].dst),
+			ibfs__sc_op_str(f[i].op),
+			(unsigned long long)f[i].bytes,
+			(unsigned long long)f[i].start,
+			(unsigned long long)f[i].end,
+			gbps(f[i].bytes, f[i].end - f[i].start));
+	free(f);
+}
+
+static void csv_ports(const struct ibfs_results *r, FILE *o)
+{
+	const struct ibfs_topology *t = r->sc->topo;
+	fputs("node,port,peer,xmit_data_bytes,rcv_data_bytes,xmit_pkts,"
+	      "rcv_pkts,xmit_wait_ps,busy_ps,peak_buffer_blocks\n", o);
+	for (size_t n = 0; n < t->nnodes; n++) {
+		for (int p = 1; p <= t->nodes[n].nports; p++) {
+			const struct ibfs_port *pt = &r->fab->ports[n][p];
+			const struct ibfs_topo_port *tp = &t->nodes[n].ports[p];
+			if (tp->peer_node < 0)
+				continue;
+			uint32_t peak = 0;
+			for (int v = 0; v < IBFS_MAX_VLS; v++)
+				if (pt->buf_peak[v] > peak)
+					peak = pt->buf_peak[v];
+			fprintf(o, "%s,%d,%s:%d,%llu,%llu,%llu,%llu,%llu,%llu,%u\n",
+				t->nodes[n].id, p, t->nodes[tp->peer_node].id,
+				tp->peer_port,
+				(unsigned long long)pt->cnt.xmit_data,
+				(unsigned long long)pt->cnt.rcv_data,
+				(unsigned long long)pt->cnt.xmit_pkts,
+				(unsigned long long)pt->cnt.rcv_pkts,
+				(unsigned long long)pt->cnt.xmit_wait,
+				(unsigned long long)pt->cnt.busy, peak);
+		}
+	}
+}
+
+static void csv_links(const struct ibfs_results *r, FILE *o)
+{
+	const struct ibfs_topology *t = r->sc->topo;
+	fputs("a,b,tx_bytes_ab,tx_bytes_ba,busy_ps_ab,busy_ps_ba,"
+	      "xmit_wait_ps_ab,xmit_wait_ps_ba\n", o);
+	for (size_t i = 0; i < t->nlinks; i++) {
+		const struct ibfs_topo_link *l = &t->links[i];
+		const struct ibfs_port *a = &r->fab->ports[l->node_a][l->port_a];
+		const struct ibfs_port *b = &r->fab->ports[l->node_b][l->port_b];
+		fprintf(o, "%s:%d,%s:%d,%llu,%llu,%llu,%llu,%llu,%llu\n",
+			node_id(r, l->node_a), l->port_a, node_id(r, l->node_b),
+			l->port_b, (unsigned long long)a->cnt.xmit_data,
+			(unsigned long long)b->cnt.xmit_data,
+			(unsigned long long)a->cnt.busy,
+			(unsigned long long)b->cnt.busy,
+			(unsigned long long)a->cnt.xmit_wait,
+			(unsigned long long)b->cnt.xmit_wait);
+	}
+}
+
+int ibfs__results_write_csv(const struct ibfs_results *r, const char *dir)
+{
+	static const struct {
+		const char *name;
+		void (*body)(const struct ibfs_results *, FILE *);
+	} tables[] = {{"messages.csv", csv_messages},
+		      {"flows.csv", csv_flows},
+		      {"links.csv", csv_links},
+		      {"ports.csv", csv_ports}};
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return -1;
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", dir, tables[i].name);
+		if (write_whole(path, tables[i].body, r) < 0)
+			return -1;
+	}
+	return 0;
+}

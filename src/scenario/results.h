@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The results of a run (SPEC "Results"): per-message records, flows, links,
+ * packets and the deadlock verdict, with writers for the human summary
+ * (stdout), JSON (--json) and CSV tables (--csv DIR).
+ */
+#ifndef IBFS_SCENARIO_RESULTS_H
+#define IBFS_SCENARIO_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fabric/fabric.h"
+#include "fabric/time.h"
+#include "scenario/scenario.h"
+
+/* One message: posted at `post`, completed at the requester at `done`. */
+struct ibfs_msg_record {
+	int src, dst;
+	enum ibfs_sc_op op;
+	uint64_t bytes;
+	ibfs_time_t post, done;
+	int status;          /* 0 success, else the completion status */
+};
+
+struct ibfs_results {
+	const struct ibfs_scenario *sc;
+	const struct ibfs_fabric *fab;
+	uint64_t seed;
+	ibfs_time_t sim_time;
+	double wall_s;
+	uint64_t events;
+	struct ibfs_msg_record *msgs;
+	size_t nmsgs, msgs_cap;
+	int deadlock;
+	char deadlock_cycle[1024];
+	/* Frees what the run kept alive for the results (fabric, devices). */
+	void (*cleanup)(void *arg);
+	void *cleanup_arg;
+};
+
+/* Appends a record; returns 0 or -1 when memory is exhausted. */
+int ibfs__results_add(struct ibfs_results *r, const struct ibfs_msg_record *m);
+void ibfs__results_free(struct ibfs_results *r);
+
+/* Latency statistics over successful messages, in ps. */
+struct ibfs_latency {
+	uint64_t count, failed;
+	ibfs_time_t min, p50, p99, max;
+	double mean;
+};
+void ibfs__results_latency(const struct ibfs_results *r,
+			   struct ibfs_latency *out);
+
+void ibfs__results_print(const struct ibfs_results *r, FILE *out);
+/* Write JSON / CSV; return 0 or -1 with errno. Files are written whole. */
+int ibfs__results_write_json(const struct ibfs_results *r, const char *path);
+int ibfs__results_write_csv(const struct ibfs_results *r, const char *dir);
+
+#endif

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A scenario (SPEC "Scenario XML"): the fabric, the subnet manager's
+ * settings, the transport model, the traffic (explicit messages and seeded
+ * patterns), faults and a stop time. Loading it checks everything before
+ * anything runs: a bad file runs nothing.
+ */
+#ifndef IBFS_SCENARIO_SCENARIO_H
+#define IBFS_SCENARIO_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fabric/diag.h"
+#include "fabric/time.h"
+#include "fabric/topology.h"
+
+/* Operations, by SPEC's names (libibverbs' IBV_WR_* in meaning). */
+enum ibfs_sc_op {
+	IBFS_SC_SEND,
+	IBFS_SC_SEND_IMM,
+	IBFS_SC_WRITE,
+	IBFS_SC_WRITE_IMM,
+	IBFS_SC_READ,
+	IBFS_SC_CMP_SWAP,
+	IBFS_SC_FETCH_ADD,
+	IBFS_SC_OP_COUNT
+};
+
+enum ibfs_sc_qp { IBFS_SC_RC, IBFS_SC_UC, IBFS_SC_UD };
+
+enum ibfs_sc_pattern_kind {
+	IBFS_PAT_PERMUTATION,
+	IBFS_PAT_UNIFORM,
+	IBFS_PAT_ALL_TO_ALL,
+	IBFS_PAT_INCAST,
+	IBFS_PAT_SHIFT,
+	IBFS_PAT_BISECTION,
+	IBFS_PAT_COUNT
+};
+
+enum ibfs_sc_model { IBFS_MODEL_IB, IBFS_MODEL_ROCE, IBFS_MODEL_IWARP,
+		     IBFS_MODEL_TCP };
+
+/* One <message>: `count` messages of `size` bytes from src to dst. */
+struct ibfs_sc_message {
+	int src, dst;          /* topology node indices (HCAs) */
+	enum ibfs_sc_op op;
+	enum ibfs_sc_qp qp;
+	uint64_t size;
+	uint32_t count;
+	ibfs_time_t start;
+	long line;
+};
+
+/* One <pattern>: expands into messages with the run's seed. */
+struct ibfs_sc_pattern {
+	enum ibfs_sc_pattern_kind kind;
+	int dst;               /* incast target, -1 otherwise */
+	uint64_t shift;        /* shift distance */
+	enum ibfs_sc_op op;
+	enum ibfs_sc_qp qp;
+	uint64_t size;
+	uint32_t count;
+	ibfs_time_t start;
+	long line;
+};
+
+struct ibfs_sc_fault {
+	ibfs_time_t at;
+	int node, port;        /* port 0: the whole switch */
+	int up;                /* 1: action="up", 0: "down" */
+	long line;
+};
+
+struct ibfs_scenario {
+	char *name;
+	char *file;
+	struct ibfs_topology *topo;
+	/* <subnet-manager> */
+	char *routing;         /* OpenSM engine name, default "minhop" */
+	int sm_node;           /* default: the first HCA */
+	int lmc;
+	enum ibfs_sc_model model;
+	struct ibfs_sc_message *msgs;
+	size_t nmsgs;
+	struct ibfs_sc_pattern *pats;
+	size_t npats;
+	struct ibfs_sc_fault *faults;
+	size_t nfaults;
+	ibfs_time_t stop_at;   /* IBFS_TIME_NEVER when absent */
+};
+
+/* Loads and checks a scenario file; NULL with d filled on any error. */
+struct ibfs_scenario *ibfs__scenario_load(const char *path,
+					  struct ibfs_diag *d);
+void ibfs__scenario_free(struct ibfs_scenario *s);
+
+const char *ibfs__sc_op_str(enum ibfs_sc_op op);
+const char *ibfs__sc_qp_str(enum ibfs_sc_qp qp);
+const char *ibfs__sc_pattern_str(enum ibfs_sc_pattern_kind k);
+const char *ibfs__sc_model_str(enum ibfs_sc_model m);
+
+#endif

@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading scenario XML (SPEC "Scenario XML") with libxml2. The document is
+ * validated against platforms/scenario.rng first (which includes the fabric
+ * grammar for inline fabrics), then each element is read and checked against
+ * the fabric: names must be HCAs, sizes and times carry units, and every
+ * error names the file and line. Nothing is returned half built.
+ */
+#include <libgen.h>
+#include <libxml/parser.h>
+#include <libxml/relaxng.h>
+#include <libxml/tree.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/units.h"
+#include "fabric/xml_fabric.h"
+#include "scenario/scenario.h"
+
+/* Parsing context: the file being read and where errors go. */
+struct sx {
+	const char *file;
+	struct ibfs_diag *d;
+	struct ibfs_scenario *s;
+};
+
+static const char *const op_names[IBFS_SC_OP_COUNT] = {
+	"send", "send-imm", "write", "write-imm", "read", "cmp-swap",
+	"fetch-add"};
+static const char *const qp_names[] = {"rc", "uc", "ud"};
+static const char *const pattern_names[IBFS_PAT_COUNT] = {
+	"permutation", "uniform", "all-to-all", "incast", "shift",
+	"bisection"};
+static const char *const model_names[] = {"ib", "roce", "iwarp", "tcp"};
+
+const char *ibfs__sc_op_str(enum ibfs_sc_op op)
+{
+	return op < IBFS_SC_OP_COUNT ? op_names[op] : "?";
+}
+
+const char *ibfs__sc_qp_str(enum ibfs_sc_qp qp)
+{
+	return qp <= IBFS_SC_UD ? qp_names[qp] : "?";
+}
+
+const char *ibfs__sc_pattern_str(enum ibfs_sc_pattern_kind k)
+{
+	return k < IBFS_PAT_COUNT ? pattern_names[k] : "?";
+}
+
+const char *ibfs__sc_model_str(enum ibfs_sc_model m)
+{
+	return m <= IBFS_MODEL_TCP ? model_names[m] : "?";
+}
+
+static int lookup(const char *const *names, int n, const char *v)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], v))
+			return i;
+	return -1;
+}
+
+/* The attribute's value (caller frees with xmlFree), or NULL. */
+static char *attr(xmlNode *n, const char *name)
+{
+	return (char *)xmlGetProp(n, (const xmlChar *)name);
+}
+
+static long line_of(xmlNode *n)
+{
+	return xmlGetLineNo(n);
+}
+
+/* Parses attribute `name` with `parse`; absent -> *out = dflt. */
+static int unit_attr(struct sx *x, xmlNode *n, const char *name,
+		     int (*parse)(const char *, uint64_t *),
+		     const char *quantity, uint64_t dflt, uint64_t *out)
+{
+	char *v = attr(n, name);
+	if (!v) {
+		*out = dflt;
+		return 0;
+	}
+	int err = parse(v, out);
+	if (err) {
+		ibfs__diag(x->d, x->file, line_of(n), "%s=\"%s\": %s", name, v,
+			   ibfs__unit_strerror(-err, quantity));
+		xmlFree(v);
+		return -1;
+	}
+	xmlFree(v);
+	return 0;
+}
+
+/* Resolves attribute `name` to an HCA node index. */
+static int hca_attr(struct sx *x, xmlNode *n, const char *name, int *out)
+{
+	char *v = attr(n, name);
+	if (!v) {
+		*out = -1;
+		return 0;
+	}
+	int idx = ibfs__topo_find(x->s->topo, v);
+	int rc = 0;
+	if (idx < 0)
+		rc = ibfs__diag(x->d, x->file, line_of(n),
+				"%s=\"%s\": no such node in the fabric", name,
+				v);
+	else if (x->s->topo->nodes[idx].type != IBFS_NODE_HCA)
+		rc = ibfs__diag(x->d, x->file, line_of(n),
+				"%s=\"%s\" is a switch; traffic runs between "
+				"HCAs", name, v);
+	xmlFree(v);
+	*out = idx;
+	return rc;
+}
+
+static int enum_attr(struct sx *x, xmlNode *n, const char *name,
+		     const char *const *names, int count, int dflt, int *out)
+{
+	char *v = attr(n, name);
+	if (!v) {
+		*out = dflt;
+		return 0;
+	}
+	*out = lookup(names, count, v);
+	int rc = 0;
+	if (*out < 0) {
+		char list[256] = "";
+		for (int i = 0; i < count; i++) {
+			strncat(list, names[i], sizeof(list) - strlen(list) - 1);
+			if (i + 1 < count)
+				strncat(list, ", ",
+					sizeof(list) - strlen(list) - 1);
+		}
+		rc = ibfs__diag(x->d, x->file, line_of(n),
+				"%s=\"%s\" is not one of: %s", name, v, list);
+	}
+	xmlFree(v);
+	return rc;
+}
+
+static int count_attr(struct sx *x, xmlNode *n, uint32_t *out)
+{
+	uint64_t c;
+	if (unit_attr(x, n, "count", ibfs__parse_uint, "count", 1, &c) < 0)
+		return -1;
+	if (c == 0 || c > UINT32_MAX)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "count must be between 1 and %u", UINT32_MAX);
+	*out = (uint32_t)c;
+	return 0;
+}
+
+/* Checks that op, qp and size go together (IBA 9.4, 9.7, 10.2.3). */
+static int check_op(struct sx *x, long line, enum ibfs_sc_op op,
+		    enum ibfs_sc_qp qp, uint64_t *size, int size_given)
+{
+	int atomic = op == IBFS_SC_CMP_SWAP || op == IBFS_SC_FETCH_ADD;
+	if (qp == IBFS_SC_UD && op != IBFS_SC_SEND && op != IBFS_SC_SEND_IMM)
+		return ibfs__diag(x->d, x->file, line,
+				  "qp=\"ud\" carries only send and send-imm, "
+				  "not %s", ibfs__sc_op_str(op));
+	if (qp == IBFS_SC_UC && (op == IBFS_SC_READ || atomic))
+		return ibfs__diag(x->d, x->file, line,
+				  "qp=\"uc\" has no %s (RDMA READ and atomics "
+				  "need a reliable connection)",
+				  ibfs__sc_op_str(op));
+	if (atomic) {
+		if (size_given && *size != 8)
+			return ibfs__diag(x->d, x->file, line,
+					  "%s operates on 8 bytes; size must "
+					  "be 8B", ibfs__sc_op_str(op));
+		*size = 8;
+	}
+	if (qp == IBFS_SC_UD && *size > (uint64_t)x->s->topo->def.mtu)
+		return ibfs__diag(x->d, x->file, line,
+				  "a UD message is at most one MTU (%d B), "
+				  "not %llu B", x->s->topo->def.mtu,
+				  (unsigned long long)*size);
+	if (*size > ((uint64_t)1 << 31))
+		return ibfs__diag(x->d, x->file, line,
+				  "a message is at most 2 GiB (IBA 9.4.1: "
+				  "DMA length is 31 bits)");
+	return 0;
+}
+
+static int read_message(struct sx *x, xmlNode *n)
+{
+	struct ibfs_sc_message m = {.line = line_of(n)};
+	int op, qp;
+	char *sz = attr(n, "size");
+	int size_given = sz != NULL;
+	xmlFree(sz);
+	if (hca_attr(x, n, "src", &m.src) < 0 ||
+	    hca_attr(x, n, "dst", &m.dst) < 0 ||
+	    enum_attr(x, n, "op", op_names, IBFS_SC_OP_COUNT, IBFS_SC_WRITE,
+		      &op) < 0 ||
+	    enum_attr(x, n, "qp", qp_names, 3, IBFS_SC_RC, &qp) < 0 ||
+	    unit_attr(x, n, "size", ibfs__parse_size, "size", 0, &m.size) < 0 ||
+	    unit_attr(x, n, "start", ibfs__parse_time, "time", 0, &m.start) <
+		    0 ||
+	    count_attr(x, n, &m.count) < 0)
+		return -1;
+	m.op = op;
+	m.qp = qp;
+	if (m.src < 0 || m.dst < 0)
+		return ibfs__diag(x->d, x->file, m.line,
+				  "<message> needs src and dst");
+	if (m.src == m.dst)
+		return ibfs__diag(x->d, x->file, m.line,
+				  "src and dst are the same HCA");
+	if (check_op(x, m.line, m.op, m.qp, &m.size, size_given) < 0)
+		return -1;
+	struct ibfs_sc_message *v =
+		realloc(x->s->msgs, (x->s->nmsgs + 1) * sizeof(*v));
+	if (!v)
+		return ibfs__diag(x->d, x->file, m.line, "out of memory");
+	x->s->msgs = v;
+	v[x->s->nmsgs++] = m;
+	return 0;
+}
+
+static int read_pattern(struct sx *x, xmlNode *n)
+{
+	struct ibfs_sc_pattern p = {.line = line_of(n)};
+	int kind, op, qp;
+	char *sz = attr(n, "size");
+	int size_given = sz != NULL;
+	xmlFree(sz);
+	if (enum_attr(x, n, "kind", pattern_names, IBFS_PAT_COUNT, -1,
+		      &kind) < 0 ||
+	    hca_attr(x, n, "dst", &p.dst) < 0 ||
+	    enum_attr(x, n, "op", op_names, IBFS_SC_OP_COUNT, IBFS_SC_WRITE,
+		      &op) < 0 ||
+	    enum_attr(x, n, "qp", qp_names, 3, IBFS_SC_RC, &qp) < 0 ||
+	    unit_attr(x, n, "size", ibfs__parse_size, "size", 0, &p.size) < 0 ||
+	    unit_attr(x, n, "start", ibfs__parse_time, "time", 0, &p.start) <
+		    0 ||
+	    unit_attr(x, n, "shift", ibfs__parse_uint, "count", 1, &p.shift) <
+		    0 ||
+	    count_attr(x, n, &p.count) < 0)
+		return -1;
+	if (kind < 0)
+		return ibfs__diag(x->d, x->file, p.line,
+				  "<pattern> needs kind");
+	p.kind = kind;
+	p.op = op;
+	p.qp = qp;
+	if (p.kind == IBFS_PAT_INCAST && p.dst < 0)
+		return ibfs__diag(x->d, x->file, p.line,
+				  "an incast pattern needs dst");
+	if (p.kind != IBFS_PAT_INCAST && p.dst >= 0)
+		return ibfs__diag(x->d, x->file, p.line,
+				  "dst applies only to kind=\"incast\"");
+	if (ibfs__topo_count(x->s->topo, IBFS_NODE_HCA) < 2)
+		return ibfs__diag(x->d, x->file, p.line,
+				  "a pattern needs at least two HCAs");
+	if (check_op(x, p.line, p.op, p.qp, &p.size, size_given) < 0)
+		return -1;
+	struct ibfs_sc_pattern *v =
+		realloc(x->s->pats, (x->s->npats + 1) * sizeof(*v));
+	if (!v)
+		return ibfs__diag(x->d, x->file, p.line, "out of memory");
+	x->s->pats = v;
+	v[x->s->npats++] = p;
+	return 0;
+}
+
+static int read_fault(struct sx *x, xmlNode *n)
+{
+	struct ibfs_sc_fault f = {.line = line_of(n)};
+	int action;
+	static const char *const actions[] = {"down", "up"};
+	if (unit_attr(x, n, "at", ibfs__parse_time, "time", 0, &f.at) < 0 ||
+	    enum_attr(x, n, "action", actions, 2, 0, &action) < 0)
+		return -1;
+	f.up = action;
+	char *link = attr(n, "link"), *sw = attr(n, "switch");
+	int rc = 0;
+	if (!!link == !!sw) {
+		rc = ibfs__diag(x->d, x->file, f.line,
+				"<fault> needs exactly one of link=\"node:port\" "
+				"and switch=\"id\"");
+	} else if (link) {
+		rc = ibfs__topo_parse_endpoint(x->s->topo, link, &f.node,
+					       &f.port, x->file, f.line, x->d);
+		if (!rc && x->s->topo->nodes[f.node].ports[f.port].link < 0)
+			rc = ibfs__diag(x->d, x->file, f.line,
+					"link=\"%s\": that port has no link",
+					link);
+	} else {
+		f.node = ibfs__topo_find(x->s->topo, sw);
+		f.port = 0;
+		if (f.node < 0 ||
+		    x->s->topo->nodes[f.node].type != IBFS_NODE_SWITCH)
+			rc = ibfs__diag(x->d, x->file, f.line,
+					"switch=\"%s\": no such switch", sw);
+	}
+	xmlFree(link);
+	xmlFree(sw);
+	if (rc < 0)
+		return -1;
+	struct ibfs_sc_fault *v =
+		realloc(x->s->faults, (x->s->nfaults + 1) * sizeof(*v));
+	if (!v)
+		return ibfs__diag(x->d, x->file, f.line, "out of memory");
+	x->s->faults = v;
+	v[x->s->nfaults++] = f;
+	return 0;
+}
+
+static int read_sm(struct sx *x, xmlNode *n)
+{
+	char *routing = attr(n, "routing");
+	if (routing) {
+		free(x->s->routing);
+		x->s->routing = strdup(routing);
+		xmlFree(routing);
+	}
+	uint64_t lmc;
+	if (hca_attr(x, n, "host", &x->s->sm_node) < 0 ||
+	    unit_attr(x, n, "lmc", ibfs__parse_uint, "count", 0, &lmc) < 0)
+		return -1;
+	if (lmc > 7)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "lmc must be 0 to 7 (IBA 14.2.5.6)");
+	x->s->lmc = (int)lmc;
+	return 0;
+}
+
+/* The <fabric> of a scenario: a file (relative to the scenario) or inline. */
+static int read_fabric(struct sx *x, xmlNode *n)
+{
+	if (x->s->topo)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "a scenario has one <fabric>");
+	char *ref = attr(n, "file");
+	if (!ref) {
+		x->s->topo = ibfs__fabric_xml_read(n, x->file, x->d);
+		return x->s->topo ? 0 : -1;
+	}
+	char path[4096];
+	if (ref[0] == '/') {
+		snprintf(path, sizeof(path), "%s", ref);
+	} else {
+		char *copy = strdup(x->file);
+		snprintf(path, sizeof(path), "%s/%s", copy ? dirname(copy) : ".",
+			 ref);
+		free(copy);
+	}
+	xmlFree(ref);
+	struct ibfs_diag inner;
+	x->s->topo = ibfs__fabric_xml_load(path, &inner);
+	if (!x->s->topo)
+		return ibfs__diag(x->d, x->file, line_of(n), "in fabric: %s",
+				  inner.msg);
+	return 0;
+}
+
+static int read_children(struct sx *x, xmlNode *parent)
+{
+	for (xmlNode *n = parent->children; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		const char *name = (const char *)n->name;
+		int rc = 0;
+		if (!strcmp(name, "message"))
+			rc = read_message(x, n);
+		else if (!strcmp(name, "pattern"))
+			rc = read_pattern(x, n);
+		else
+			rc = ibfs__diag(x->d, x->file, line_of(n),
+					"unexpected <%s> in <traffic>", name);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int read_scenario(struct sx *x, xmlNode *root)
+{
+	/* The fabric first: every other element refers to its nodes. */
+	for (xmlNode *n = root->children; n; n = n->next)
+		if (n->type == XML_ELEMENT_NODE &&
+		    !strcmp((const char *)n->name, "fabric") &&
+		    read_fabric(x, n) < 0)
+			return -1;
+	if (!x->s->topo)
+		return ibfs__diag(x->d, x->file, line_of(root),
+				  "a scenario needs a <fabric>");
+	x->s->sm_node = -1;
+	for (xmlNode *n = root->children; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		const char *name = (const char *)n->name;
+		int rc = 0, model;
+		if (!strcmp(name, "fabric"))
+			continue;
+		if (!strcmp(name, "subnet-manager")) {
+			rc = read_sm(x, n);
+		} else if (!strcmp(name, "transport")) {
+			rc = enum_attr(x, n, "model", model_names, 4, 0, &model);
+			x->s->model = model;
+		} else if (!strcmp(name, "traffic")) {
+			rc = read_children(x, n);
+		} else if (!strcmp(name, "fault")) {
+			rc = read_fault(x, n);
+		} else if (!strcmp(name, "stop")) {
+			rc = unit_attr(x, n, "at", ibfs__parse_time, "time",
+				       IBFS_TIME_NEVER, &x->s->stop_at);
+		} else {
+			rc = ibfs__diag(x->d, x->file, line_of(n),
+					"unknown element <%s>", name);
+		}
+		if (rc < 0)
+			return -1;
+	}
+	if (x->s->sm_node < 0)
+		for (size_t i = 0; i < x->s->topo->nnodes; i++)
+			if (x->s->topo->nodes[i].type == IBFS_NODE_HCA) {
+				x->s->sm_node = (int)i;
+				break;
+			}
+	return 0;
+}
+
+/* Collects libxml2's messages so the first one can be reported. */
+struct xml_err {
+	const char *file;
+	struct ibfs_diag *d;
+	int seen;
+};
+
+static void on_structured_error(void *ctx, xmlErrorPtr e)
+{
+	struct xml_err *xe = ctx;
+	if (xe->seen++)
+		return;
+	char msg[512];
+	snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "error");
+	size_t len = strlen(msg);
+	while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
+		msg[--len] = 0;
+	ibfs__diag(xe->d, xe->file, e->line, "%s", msg);
+}
+
+static int validate(xmlDoc *doc, const char *file, struct ibfs_diag *d)
+{
+	char rng[4096];
+	snprintf(rng, sizeof(rng), "%s/scenario.rng", ibfs__platforms_dir());
+	xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewParserCtxt(rng);
+	xmlRelaxNGPtr schema = pc ? xmlRelaxNGParse(pc) : NULL;
+	xmlRelaxNGFreeParserCtxt(pc);
+	if (!schema)
+		return ibfs__diag(d, rng, 0, "cannot load the scenario schema");
+	xmlRelaxNGValidCtxtPtr vc = xmlRelaxNGNewValidCtxt(schema);
+	struct xml_err xe = {file, d, 0};
+	xmlRelaxNGSetValidStructuredErrors(vc, on_structured_error, &xe);
+	int rc = xmlRelaxNGValidateDoc(vc, doc);
+	xmlRelaxNGFreeValidCtxt(vc);
+	xmlRelaxNGFree(schema);
+	if (rc != 0 && !xe.seen)
+		ibfs__diag(d, file, 0, "does not match the scenario schema");
+	return rc == 0 ? 0 : -1;
+}
+
+void ibfs__scenario_free(struct ibfs_scenario *s)
+{
+	if (!s)
+		return;
+	ibfs__topo_free(s->topo);
+	free(s->name);
+	free(s->file);
+	free(s->routing);
+	free(s->msgs);
+	free(s->pats);
+	free(s->faults);
+	free(s);
+}
+
+struct ibfs_scenario *ibfs__scenario_load(const char *path,
+					  struct ibfs_diag *d)
+{
+	struct xml_err xe = {path, d, 0};
+	xmlParserCtxtPtr pc = xmlNewParserCtxt();
+	if (!pc) {
+		ibfs__diag(d, path, 0, "out of memory");
+		return NULL;
+	}
+	xmlSetStructuredErrorFunc(&xe, on_structured_error);
+	xmlDoc *doc = xmlCtxtReadFile(pc, path, NULL,
+				      XML_PARSE_NONET | XML_PARSE_NOWARNING);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	xmlFreeParserCtxt(pc);
+	if (!doc) {
+		if (!xe.seen)
+			ibfs__diag(d, path, 0, "cannot read the file");
+		return NULL;
+	}
+	xmlNode *root = xmlDocGetRootElement(doc);
+	struct ibfs_scenario *s = NULL;
+	if (!root || strcmp((const char *)root->name, "scenario")) {
+		ibfs__diag(d, path, root ? line_of(root) : 0,
+			   "the root element must be <scenario>");
+		goto out;
+	}
+	if (validate(doc, path, d) < 0)
+		goto out;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		ibfs__diag(d, path, 0, "out of memory");
+		goto out;
+	}
+	s->file = strdup(path);
+	char *name = attr(root, "name");
+	s->name = strdup(name ? name : "scenario");
+	xmlFree(name);
+	s->routing = strdup("minhop");
+	s->stop_at = IBFS_TIME_NEVER;
+	struct sx x = {path, d, s};
+	if (!s->file || !s->name || !s->routing || read_scenario(&x, root) < 0) {
+		if (!s->file || !s->name || !s->routing)
+			ibfs__diag(d, path, 0, "out of memory");
+		ibfs__scenario_free(s);
+		s = NULL;
+	}
+out:
+	xmlFreeDoc(doc);
+	return s;
+}
