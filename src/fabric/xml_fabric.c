@@ -1,1 +1,706 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The fabric XML loader (SPEC "Fabric XML"). A file is parsed safely (no
+ * network, no external entities), validated against platforms/fabric.rng,
+ * then read element by element into a struct ibfs_topology, checking what a
+ * grammar cannot: unique ids, link endpoints naming existing nodes and free
+ * ports in range, and values that must parse exactly (units.h).
+ *
+ * The reader repeats the grammar's checks of names and values, so an inline
+ * <fabric> inside a scenario gets the same messages, and when the schema
+ * rejects a file the reader's sentence (which names the attribute and the
+ * rule) is reported in place of libxml2's terser one when it finds the
+ * fault; the schema's own message is kept for anything else.
+ *
+ * Every error leaves nothing behind: the half-built topology is freed and
+ * the caller gets NULL and one "FILE:LINE: what is wrong" in the diag.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/globals.h>
+#include <libxml/parser.h>
+#include <libxml/relaxng.h>
+#include <libxml/xmlerror.h>
+
+#include "fabric/topo_gen.h"
+#include "fabric/units.h"
+#include "fabric/xml_fabric.h"
+
+#ifndef IBFS_PLATFORMS_DIR
+#define IBFS_PLATFORMS_DIR "platforms"
+#endif
+
+/* At most this many attributes on one element (generate has the most). */
+#define FX_MAX_ATTRS 32
+
+const char *ibfs__platforms_dir(void)
+{
+	const char *env = getenv("IBFSIM_PLATFORMS");
+	return env && *env ? env : IBFS_PLATFORMS_DIR;
+}
+
+long ibfs__xml_line(const xmlNode *n)
+{
+	return n ? xmlGetLineNo(n) : 0;
+}
+
+/* Collects the first error libxml2 reports, as "FILE:LINE: message". */
+struct fx_err {
+	const char *file;
+	struct ibfs_diag *d;
+	int seen;
+};
+
+static void fx_on_error(void *ctx, xmlErrorPtr e)
+{
+	struct fx_err *xe = ctx;
+	if (xe->seen || !e || e->level < XML_ERR_ERROR)
+		return;
+	xe->seen = 1;
+	char msg[512];
+	snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "error");
+	size_t len = strlen(msg);
+	while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
+		msg[--len] = 0;
+	long line = e->line;
+	if (line <= 0 && e->node)
+		line = xmlGetLineNo((xmlNode *)e->node);
+	ibfs__diag(xe->d, xe->file, line, "%s", msg);
+}
+
+xmlDoc *ibfs__xml_parse_file(const char *path, struct ibfs_diag *d)
+{
+	FILE *probe = fopen(path, "r");
+	if (!probe) {
+		ibfs__diag(d, path, 0, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	fclose(probe);
+
+	/*
+	 * No XML_PARSE_NOENT or DTDLOAD: external entities are never fetched
+	 * or expanded; NONET forbids the network outright. BIG_LINES keeps
+	 * line numbers right past 65535 (generated fabrics are long).
+	 */
+	struct fx_err xe = {path, d, 0};
+	xmlStructuredErrorFunc old = xmlStructuredError;
+	void *old_ctx = xmlStructuredErrorContext;
+	xmlSetStructuredErrorFunc(&xe, fx_on_error);
+	xmlDoc *doc = xmlReadFile(path, NULL,
+				  XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	xmlSetStructuredErrorFunc(old_ctx, old);
+	if (doc && !xe.seen && !xmlDocGetRootElement(doc))
+		ibfs__diag(d, path, 0, "the document has no root element");
+	else if (doc && !xe.seen)
+		return doc;
+	else if (!xe.seen)
+		ibfs__diag(d, path, 0, "not well-formed XML");
+	xmlFreeDoc(doc);
+	return NULL;
+}
+
+int ibfs__xml_check_schema(xmlDoc *doc, const char *schema_name,
+			   const char *file, struct ibfs_diag *d)
+{
+	char rng[4096];
+	snprintf(rng, sizeof(rng), "%s/%s", ibfs__platforms_dir(),
+		 schema_name);
+	/* Problems with the schema itself are summed up in one sentence. */
+	struct ibfs_diag ignored;
+	struct fx_err pe = {rng, &ignored, 0};
+	xmlStructuredErrorFunc old = xmlStructuredError;
+	void *old_ctx = xmlStructuredErrorContext;
+	xmlSetStructuredErrorFunc(&pe, fx_on_error);
+	xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewParserCtxt(rng);
+	if (pc)
+		xmlRelaxNGSetParserStructuredErrors(pc, fx_on_error, &pe);
+	xmlRelaxNGPtr schema = pc ? xmlRelaxNGParse(pc) : NULL;
+	xmlRelaxNGFreeParserCtxt(pc);
+	xmlSetStructuredErrorFunc(old_ctx, old);
+	if (!schema)
+		return ibfs__diag(d, rng, 0,
+				  "cannot load the schema (set IBFSIM_PLATFORMS "
+				  "to the directory that holds %s)",
+				  schema_name);
+	xmlRelaxNGValidCtxtPtr vc = xmlRelaxNGNewValidCtxt(schema);
+	struct fx_err xe = {file, d, 0};
+	int rc = -1;
+	if (vc) {
+		xmlRelaxNGSetValidStructuredErrors(vc, fx_on_error, &xe);
+		rc = xmlRelaxNGValidateDoc(vc, doc);
+		xmlRelaxNGFreeValidCtxt(vc);
+	}
+	xmlRelaxNGFree(schema);
+	if (rc != 0 && !xe.seen)
+		ibfs__diag(d, file, 0, "does not match the schema %s",
+			   schema_name);
+	return rc == 0 ? 0 : -1;
+}
+
+/* The state of one read: the topology being built and where to complain. */
+struct fx {
+	struct ibfs_topology *t;
+	const char *file;
+	struct ibfs_diag *d;
+};
+
+/* The attributes of one element, copied out of the tree. */
+struct fx_attrs {
+	const xmlNode *el;
+	int n;
+	const char *name[FX_MAX_ATTRS];
+	char *value[FX_MAX_ATTRS];
+};
+
+static void fx_attrs_free(struct fx_attrs *a)
+{
+	for (int i = 0; i < a->n; i++)
+		xmlFree(a->value[i]);
+	a->n = 0;
+}
+
+/*
+ * Copies el's attributes into a, refusing names not in `allowed` (a NULL
+ * terminated list; NULL allows any name). Returns 0 or -1 with diag.
+ */
+static int fx_attrs_get(struct fx *x, const xmlNode *el,
+			const char *const *allowed, struct fx_attrs *a)
+{
+	long line = ibfs__xml_line(el);
+	a->el = el;
+	a->n = 0;
+	for (const xmlAttr *at = el->properties; at; at = at->next) {
+		const char *name = (const char *)at->name;
+		int ok = !allowed || at->ns;
+		for (int i = 0; allowed && allowed[i] && !ok; i++)
+			ok = !strcmp(allowed[i], name);
+		if (!ok || at->ns) {
+			fx_attrs_free(a);
+			return ibfs__diag(x->d, x->file, line,
+					  "unknown attribute '%s' on <%s>",
+					  name, (const char *)el->name);
+		}
+		if (a->n == FX_MAX_ATTRS) {
+			fx_attrs_free(a);
+			return ibfs__diag(x->d, x->file, line,
+					  "more than %d attributes on <%s>",
+					  FX_MAX_ATTRS,
+					  (const char *)el->name);
+		}
+		xmlChar *v = xmlNodeListGetString(el->doc, at->children, 1);
+		a->name[a->n] = name;
+		a->value[a->n++] = v ? (char *)v : (char *)xmlStrdup(
+							 BAD_CAST "");
+	}
+	return 0;
+}
+
+static const char *fx_get(const struct fx_attrs *a, const char *name)
+{
+	for (int i = 0; i < a->n; i++)
+		if (!strcmp(a->name[i], name))
+			return a->value[i];
+	return NULL;
+}
+
+static int fx_need(struct fx *x, const struct fx_attrs *a, const char *name,
+		   const char **out)
+{
+	*out = fx_get(a, name);
+	if (*out)
+		return 0;
+	return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+			  "<%s> needs a '%s' attribute",
+			  (const char *)a->el->name, name);
+}
+
+/* Reports a units.h parse error for attribute `name`. */
+static int fx_unit_err(struct fx *x, const struct fx_attrs *a,
+		       const char *name, const char *v, int err,
+		       const char *quantity)
+{
+	return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+			  "<%s> %s=\"%s\": %s", (const char *)a->el->name,
+			  name, v, ibfs__unit_strerror(err, quantity));
+}
+
+/*
+ * Each fx_opt_* reads an optional attribute into *out when present and
+ * leaves *out alone otherwise. They return 0 or -1 with diag.
+ */
+static int fx_opt_time(struct fx *x, const struct fx_attrs *a,
+		       const char *name, ibfs_time_t *out)
+{
+	const char *v = fx_get(a, name);
+	uint64_t ps;
+	int err;
+	if (!v)
+		return 0;
+	if ((err = ibfs__parse_time(v, &ps)) < 0)
+		return fx_unit_err(x, a, name, v, err, "time");
+	*out = ps;
+	return 0;
+}
+
+static int fx_opt_size(struct fx *x, const struct fx_attrs *a,
+		       const char *name, uint64_t *out)
+{
+	const char *v = fx_get(a, name);
+	uint64_t bytes;
+	int err;
+	if (!v)
+		return 0;
+	if ((err = ibfs__parse_size(v, &bytes)) < 0)
+		return fx_unit_err(x, a, name, v, err, "size");
+	if (bytes == 0)
+		return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+				  "<%s> %s=\"%s\": a buffer of 0 bytes holds "
+				  "no credits", (const char *)a->el->name,
+				  name, v);
+	*out = bytes;
+	return 0;
+}
+
+static int fx_opt_length(struct fx *x, const struct fx_attrs *a,
+			 const char *name, uint64_t *out)
+{
+	const char *v = fx_get(a, name);
+	uint64_t mm;
+	int err;
+	if (!v)
+		return 0;
+	if ((err = ibfs__parse_length(v, &mm)) < 0)
+		return fx_unit_err(x, a, name, v, err, "length");
+	*out = mm;
+	return 0;
+}
+
+static int fx_opt_speed(struct fx *x, const struct fx_attrs *a,
+			enum ibfs_speed *out)
+{
+	const char *v = fx_get(a, "speed");
+	if (v && ibfs__speed_parse(v, out) < 0)
+		return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+				  "<%s> speed=\"%s\": unknown speed (SDR, DDR, "
+				  "QDR, FDR10, FDR, EDR, HDR, NDR or XDR)",
+				  (const char *)a->el->name, v);
+	return 0;
+}
+
+static int fx_opt_width(struct fx *x, const struct fx_attrs *a, int *out)
+{
+	const char *v = fx_get(a, "width");
+	if (!v)
+		return 0;
+	int lanes = ibfs__width_parse(v);
+	if (lanes < 0)
+		return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+				  "<%s> width=\"%s\": unknown width (1x, 2x, "
+				  "4x, 8x or 12x)", (const char *)a->el->name,
+				  v);
+	*out = lanes;
+	return 0;
+}
+
+/*
+ * A plain count that must be one of `set` (n values), or in [lo, hi] when
+ * set is NULL. `rule` completes the sentence of the error.
+ */
+static int fx_opt_count(struct fx *x, const struct fx_attrs *a,
+			const char *name, const int *set, int n, long lo,
+			long hi, const char *rule, int *out)
+{
+	const char *v = fx_get(a, name);
+	uint64_t u;
+	int err;
+	if (!v)
+		return 0;
+	if ((err = ibfs__parse_uint(v, &u)) < 0)
+		return fx_unit_err(x, a, name, v, err, "number");
+	int ok = 0;
+	for (int i = 0; set && i < n; i++)
+		ok |= u == (uint64_t)set[i];
+	if (!set)
+		ok = u >= (uint64_t)lo && u <= (uint64_t)hi;
+	if (!ok)
+		return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+				  "<%s> %s=\"%s\": %s",
+				  (const char *)a->el->name, name, v, rule);
+	*out = (int)u;
+	return 0;
+}
+
+static int fx_opt_profile(struct fx *x, const struct fx_attrs *a,
+			  char **out)
+{
+	const char *v = fx_get(a, "profile");
+	if (!v)
+		return 0;
+	if (!*v)
+		return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+				  "<%s> profile=\"\": a profile needs a name",
+				  (const char *)a->el->name);
+	char *p = strdup(v);
+	if (!p)
+		return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+				  "out of memory");
+	free(*out);
+	*out = p;
+	return 0;
+}
+
+/* MTUs of the IBA (PortInfo NeighborMTU, IBA 14.2.5.6). */
+static const int fx_mtus[] = {256, 512, 1024, 2048, 4096};
+/* Data VL counts the PortInfo VLCap encodings allow (IBA 14.2.5.6). */
+static const int fx_vls[] = {1, 2, 4, 8, 15};
+
+static int fx_defaults(struct fx *x, const xmlNode *el)
+{
+	static const char *const allowed[] = {
+		"speed", "width", "mtu", "data-vls", "cable", "latency",
+		"buffer", "profile", NULL};
+	struct fx_attrs a;
+	if (fx_attrs_get(x, el, allowed, &a) < 0)
+		return -1;
+	struct ibfs_topo_defaults *def = &x->t->def;
+	int rc = fx_opt_speed(x, &a, &def->speed);
+	if (!rc)
+		rc = fx_opt_width(x, &a, &def->width);
+	if (!rc)
+		rc = fx_opt_count(x, &a, "mtu", fx_mtus, 5, 0, 0,
+				  "the MTU is 256, 512, 1024, 2048 or 4096",
+				  &def->mtu);
+	if (!rc)
+		rc = fx_opt_count(x, &a, "data-vls", fx_vls, 5, 0, 0,
+				  "a port has 1, 2, 4, 8 or 15 data VLs",
+				  &def->data_vls);
+	if (!rc)
+		rc = fx_opt_length(x, &a, "cable", &def->cable_mm);
+	if (!rc)
+		rc = fx_opt_time(x, &a, "latency", &def->latency);
+	if (!rc)
+		rc = fx_opt_size(x, &a, "buffer", &def->buffer);
+	if (!rc)
+		rc = fx_opt_profile(x, &a, &def->profile);
+	fx_attrs_free(&a);
+	return rc;
+}
+
+static const char fx_ports_rule[] = "a node has 1 to 254 ports";
+
+/* Ids are single words: no white space, no ':' (it ends the node part). */
+static int fx_check_id(struct fx *x, const struct fx_attrs *a, const char *id)
+{
+	if (*id && !strpbrk(id, " \t\r\n:"))
+		return 0;
+	return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+			  "<%s> id=\"%s\": an id is one word, without spaces "
+			  "or ':'", (const char *)a->el->name, id);
+}
+
+static int fx_switch(struct fx *x, const xmlNode *el)
+{
+	static const char *const allowed[] = {
+		"id", "ports", "latency", "buffer", "store-and-forward", NULL};
+	struct fx_attrs a;
+	if (fx_attrs_get(x, el, allowed, &a) < 0)
+		return -1;
+	long line = ibfs__xml_line(el);
+	const char *id, *ports_s, *sf;
+	int ports = 0;
+	int rc = fx_need(x, &a, "id", &id);
+	if (!rc)
+		rc = fx_check_id(x, &a, id);
+	if (!rc)
+		rc = fx_need(x, &a, "ports", &ports_s);
+	if (!rc)
+		rc = fx_opt_count(x, &a, "ports", NULL, 0, 1,
+				  IBFS_TOPO_MAX_PORTS, fx_ports_rule, &ports);
+	struct ibfs_topo_node n = {.latency = x->t->def.latency,
+				   .buffer = x->t->def.buffer};
+	if (!rc)
+		rc = fx_opt_time(x, &a, "latency", &n.latency);
+	if (!rc)
+		rc = fx_opt_size(x, &a, "buffer", &n.buffer);
+	sf = fx_get(&a, "store-and-forward");
+	if (!rc && sf) {
+		if (!strcmp(sf, "true") || !strcmp(sf, "1"))
+			n.store_forward = 1;
+		else if (strcmp(sf, "false") && strcmp(sf, "0"))
+			rc = ibfs__diag(x->d, x->file, line,
+					"<switch> store-and-forward=\"%s\": "
+					"neither true nor false", sf);
+	}
+	int idx = -1;
+	if (!rc)
+		idx = ibfs__topo_add_node(x->t, id, IBFS_NODE_SWITCH, ports,
+					  line, x->d);
+	if (idx >= 0) {
+		struct ibfs_topo_node *tn = &x->t->nodes[idx];
+		tn->latency = n.latency;
+		tn->buffer = n.buffer;
+		tn->store_forward = n.store_forward;
+	}
+	fx_attrs_free(&a);
+	return idx < 0 ? -1 : 0;
+}
+
+static int fx_hca(struct fx *x, const xmlNode *el)
+{
+	static const char *const allowed[] = {"id", "ports", "profile",
+					      "buffer", NULL};
+	struct fx_attrs a;
+	if (fx_attrs_get(x, el, allowed, &a) < 0)
+		return -1;
+	long line = ibfs__xml_line(el);
+	const char *id;
+	int ports = 1;
+	uint64_t buffer = x->t->def.buffer;
+	char *profile = NULL;
+	int rc = fx_need(x, &a, "id", &id);
+	if (!rc)
+		rc = fx_check_id(x, &a, id);
+	if (!rc)
+		rc = fx_opt_count(x, &a, "ports", NULL, 0, 1,
+				  IBFS_TOPO_MAX_PORTS, fx_ports_rule, &ports);
+	if (!rc)
+		rc = fx_opt_size(x, &a, "buffer", &buffer);
+	if (!rc)
+		rc = fx_opt_profile(x, &a, &profile);
+	int idx = -1;
+	if (!rc)
+		idx = ibfs__topo_add_node(x->t, id, IBFS_NODE_HCA, ports,
+					  line, x->d);
+	if (idx >= 0) {
+		struct ibfs_topo_node *tn = &x->t->nodes[idx];
+		tn->buffer = buffer;
+		if (profile) {
+			free(tn->profile);
+			tn->profile = profile;
+			profile = NULL;
+		}
+	}
+	free(profile);
+	fx_attrs_free(&a);
+	return idx < 0 ? -1 : 0;
+}
+
+static int fx_link(struct fx *x, const xmlNode *el)
+{
+	static const char *const allowed[] = {"a", "b", "speed", "width",
+					      "cable", NULL};
+	struct fx_attrs a;
+	if (fx_attrs_get(x, el, allowed, &a) < 0)
+		return -1;
+	long line = ibfs__xml_line(el);
+	const char *ea, *eb;
+	int na, pa, nb, pb;
+	enum ibfs_speed speed = x->t->def.speed;
+	int width = x->t->def.width;
+	uint64_t cable = x->t->def.cable_mm;
+	int rc = fx_need(x, &a, "a", &ea);
+	if (!rc)
+		rc = fx_need(x, &a, "b", &eb);
+	if (!rc)
+		rc = ibfs__topo_parse_endpoint(x->t, ea, &na, &pa, x->file,
+					       line, x->d);
+	if (!rc)
+		rc = ibfs__topo_parse_endpoint(x->t, eb, &nb, &pb, x->file,
+					       line, x->d);
+	if (!rc)
+		rc = fx_opt_speed(x, &a, &speed);
+	if (!rc)
+		rc = fx_opt_width(x, &a, &width);
+	if (!rc)
+		rc = fx_opt_length(x, &a, "cable", &cable);
+	if (!rc && ibfs__topo_add_link(x->t, na, pa, nb, pb, speed, width,
+				       cable, line, x->d) < 0)
+		rc = -1;
+	fx_attrs_free(&a);
+	return rc;
+}
+
+static int fx_generate(struct fx *x, const xmlNode *el)
+{
+	struct fx_attrs a;
+	if (fx_attrs_get(x, el, NULL, &a) < 0)
+		return -1;
+	const char *kind;
+	int rc = fx_need(x, &a, "topology", &kind);
+	const char *prefix = fx_get(&a, "prefix");
+	struct ibfs_gen_param params[FX_MAX_ATTRS];
+	int n = 0;
+	for (int i = 0; i < a.n; i++)
+		if (strcmp(a.name[i], "topology") &&
+		    strcmp(a.name[i], "prefix"))
+			params[n++] = (struct ibfs_gen_param){a.name[i],
+							      a.value[i]};
+	if (!rc)
+		rc = ibfs__topo_generate(x->t, kind, params, n,
+					 prefix ? prefix : "", x->file,
+					 ibfs__xml_line(el), x->d);
+	fx_attrs_free(&a);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Text other than white space between elements is an error. */
+static int fx_blank(const xmlNode *n)
+{
+	for (const xmlChar *c = n->content; c && *c; c++)
+		if (*c != ' ' && *c != '\t' && *c != '\n' && *c != '\r')
+			return 0;
+	return 1;
+}
+
+static int fx_children_empty(struct fx *x, const xmlNode *el)
+{
+	for (const xmlNode *c = el->children; c; c = c->next) {
+		if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE ||
+		    (c->type == XML_TEXT_NODE && fx_blank(c)))
+			continue;
+		return ibfs__diag(x->d, x->file,
+				  ibfs__xml_line(c->type == XML_ELEMENT_NODE
+							 ? c : el),
+				  "<%s> has no content, found %s%s%s",
+				  (const char *)el->name,
+				  c->type == XML_ELEMENT_NODE ? "<" : "text",
+				  c->type == XML_ELEMENT_NODE
+					  ? (const char *)c->name : "",
+				  c->type == XML_ELEMENT_NODE ? ">" : "");
+	}
+	return 0;
+}
+
+static int fx_read(struct fx *x, const xmlNode *fabric)
+{
+	static const char *const allowed[] = {"version", "name", NULL};
+	struct fx_attrs a;
+	if (fx_attrs_get(x, fabric, allowed, &a) < 0)
+		return -1;
+	const char *version;
+	int rc = fx_need(x, &a, "version", &version);
+	if (!rc && strcmp(version, "1"))
+		rc = ibfs__diag(x->d, x->file, ibfs__xml_line(fabric),
+				"fabric version \"%s\" is not supported (this "
+				"ibfsim reads version 1)", version);
+	const char *name = fx_get(&a, "name");
+	if (!rc && name) {
+		char *copy = strdup(name);
+		if (!copy)
+			rc = ibfs__diag(x->d, x->file, 0, "out of memory");
+		else {
+			free(x->t->name);
+			x->t->name = copy;
+		}
+	}
+	fx_attrs_free(&a);
+
+	int others = 0;
+	for (const xmlNode *c = fabric->children; c && !rc; c = c->next) {
+		if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE ||
+		    (c->type == XML_TEXT_NODE && fx_blank(c)))
+			continue;
+		long line = ibfs__xml_line(c);
+		if (c->type != XML_ELEMENT_NODE) {
+			rc = ibfs__diag(x->d, x->file, line ? line
+						  : ibfs__xml_line(fabric),
+					"unexpected text in <fabric>");
+			break;
+		}
+		const char *el = (const char *)c->name;
+		rc = fx_children_empty(x, c);
+		if (rc)
+			break;
+		if (!strcmp(el, "defaults")) {
+			if (others)
+				rc = ibfs__diag(x->d, x->file, line,
+						"<defaults> must come first in "
+						"<fabric>, once");
+			else
+				rc = fx_defaults(x, c);
+			others = 1;
+			continue;
+		}
+		others = 1;
+		if (!strcmp(el, "switch"))
+			rc = fx_switch(x, c);
+		else if (!strcmp(el, "hca"))
+			rc = fx_hca(x, c);
+		else if (!strcmp(el, "link"))
+			rc = fx_link(x, c);
+		else if (!strcmp(el, "generate"))
+			rc = fx_generate(x, c);
+		else
+			rc = ibfs__diag(x->d, x->file, line,
+					"unknown element <%s> in <fabric>",
+					el);
+	}
+	if (rc)
+		return -1;
+	ibfs__topo_assign_guids(x->t, IBFS_TOPO_SWITCH_GUID_BASE,
+				IBFS_TOPO_CA_GUID_BASE);
+	return 0;
+}
+
+struct ibfs_topology *ibfs__fabric_xml_read(xmlNode *fabric, const char *file,
+					    struct ibfs_diag *d)
+{
+	if (!fabric || fabric->type != XML_ELEMENT_NODE ||
+	    strcmp((const char *)fabric->name, "fabric")) {
+		ibfs__diag(d, file, ibfs__xml_line(fabric),
+			   "expected a <fabric> element, found <%s>",
+			   fabric ? (const char *)fabric->name : "");
+		return NULL;
+	}
+	struct ibfs_topology *t = ibfs__topo_new(NULL);
+	if (t && file)
+		t->file = strdup(file);
+	if (!t || (file && !t->file)) {
+		ibfs__topo_free(t);
+		ibfs__diag(d, file, 0, "out of memory");
+		return NULL;
+	}
+	struct fx x = {t, file, d};
+	if (fx_read(&x, fabric) < 0) {
+		ibfs__topo_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+struct ibfs_topology *ibfs__fabric_xml_load_doc(xmlDoc *doc,
+						const char *file,
+						struct ibfs_diag *d)
+{
+	xmlNode *root = xmlDocGetRootElement(doc);
+	if (!root || strcmp((const char *)root->name, "fabric")) {
+		ibfs__diag(d, file, ibfs__xml_line(root),
+			   "the root element is <%s>, not <fabric>",
+			   root ? (const char *)root->name : "");
+		return NULL;
+	}
+	struct ibfs_diag schema_diag;
+	int valid = ibfs__xml_check_schema(doc, "fabric.rng", file,
+					   &schema_diag) == 0;
+	struct ibfs_topology *t = ibfs__fabric_xml_read(root, file, d);
+	if (valid || !t)
+		return t;
+	/* The reader found nothing wrong: the schema's words stand. */
+	ibfs__topo_free(t);
+	*d = schema_diag;
+	return NULL;
+}
+
+struct ibfs_topology *ibfs__fabric_xml_load(const char *path,
+					    struct ibfs_diag *d)
+{
+	xmlDoc *doc = ibfs__xml_parse_file(path, d);
+	if (!doc)
+		return NULL;
+	struct ibfs_topology *t = ibfs__fabric_xml_load_doc(doc, path, d);
+	xmlFreeDoc(doc);
+	return t;
+}
