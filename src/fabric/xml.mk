@@ -12,6 +12,10 @@ tests_check_xml_fabric_SOURCES = tests/check_xml_fabric.c
 tests_check_xml_fabric_CFLAGS = $(TEST_CFLAGS)
 tests_check_xml_fabric_LDADD = libibfs_fabric.la $(TEST_LIBS)
 
+# `ibfsim validate` on good and bad files, checked against xmllint.
+TESTS += tests/validate.sh
+EXTRA_DIST += tests/validate.sh
+
 # Good and bad fabric files (one bad file per class of error).
 EXTRA_DIST += \
 	tests/data/fabric/bad-attribute.xml \
