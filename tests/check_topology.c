@@ -272,14 +272,16 @@ START_TEST(test_endpoint)
 		{"sw", "g.xml:5: 'sw' is not NODE:PORT"},
 		{":3", "g.xml:5: ':3' is not NODE:PORT"},
 		{"sw:", "g.xml:5: 'sw:' is not NODE:PORT"},
-		{"sw:x", "g.xml:5: 'sw:x': the port 'x' is not a decimal number"},
+		{"sw:x", "g.xml:5: 'sw:x': the port 'x' is not a decimal "
+			 "number"},
 		{"sw:-1", "g.xml:5: 'sw:-1': the port '-1' is not a decimal "
 			  "number"},
 		{"nope:1", "g.xml:5: 'nope:1': no node 'nope'"},
-		{"sw:0", "g.xml:5: 'sw:0': port 0 of a switch is its management "
-			 "port and takes no link"},
+		{"sw:0", "g.xml:5: 'sw:0': port 0 of a switch is its "
+			 "management port and takes no link"},
 		{"h1:0", "g.xml:5: 'h1:0': HCA ports are numbered from 1"},
-		{"h1:2", "g.xml:5: 'h1:2': port out of range ('h1' has 1 port)"},
+		{"h1:2", "g.xml:5: 'h1:2': port out of range ('h1' has 1 "
+			 "port)"},
 		{"sw:99999999999999999999", "g.xml:5: 'sw:99999999999999999999'"
 					    ": port out of range ('sw' has 8 "
 					    "ports)"},

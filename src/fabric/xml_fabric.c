@@ -122,8 +122,9 @@ int ibfs__xml_check_schema(xmlDoc *doc, const char *schema_name,
 	xmlSetStructuredErrorFunc(old_ctx, old);
 	if (!schema)
 		return ibfs__diag(d, rng, 0,
-				  "cannot load the schema (set IBFSIM_PLATFORMS "
-				  "to the directory that holds %s)",
+				  "cannot load the schema (set "
+				  "IBFSIM_PLATFORMS to the directory that "
+				  "holds %s)",
 				  schema_name);
 	xmlRelaxNGValidCtxtPtr vc = xmlRelaxNGNewValidCtxt(schema);
 	struct fx_err xe = {file, d, 0};
@@ -174,9 +175,10 @@ static int fx_attrs_get(struct fx *x, const xmlNode *el,
 	a->n = 0;
 	for (const xmlAttr *at = el->properties; at; at = at->next) {
 		const char *name = (const char *)at->name;
-		int ok = !allowed || at->ns;
+		int ok = !allowed;
 		for (int i = 0; allowed && allowed[i] && !ok; i++)
 			ok = !strcmp(allowed[i], name);
+		/* The format has no namespaces: "x:name" is unknown too. */
 		if (!ok || at->ns) {
 			fx_attrs_free(a);
 			return ibfs__diag(x->d, x->file, line,
