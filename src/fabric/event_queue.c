@@ -45,7 +45,11 @@ enum {
 static inline int eq_less(const struct ibfs_heap_entry *a,
 			  const struct ibfs_heap_entry *b)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	/* Equal times are the rare case: branch on them and let the common
+	 * comparison compile to a flag set, with no branch to mispredict. */
+	if (__builtin_expect(a->time == b->time, 0))
+		return a->seq < b->seq;
+	return a->time < b->time;
 }
 
 static inline void eq_sift_up(struct ibfs_heap_entry *h, size_t i,
@@ -62,25 +66,63 @@ static inline void eq_sift_up(struct ibfs_heap_entry *h, size_t i,
 	h[i] = e;
 }
 
-/* Places e at index i of the n-entry heap h and sifts it down. */
+/* The index of the least of the EQ_ARITY children starting at c, all
+ * present; written so that the compiler selects with conditional moves
+ * rather than branches, which mispredict half the time here. */
+static inline size_t eq_min_child(const struct ibfs_heap_entry *h, size_t c)
+{
+#if EQ_ARITY == 4
+	/* A tournament: two independent pairs, then the winners. */
+	size_t a = c + eq_less(&h[c + 1], &h[c]);
+	size_t b = c + 2 + eq_less(&h[c + 3], &h[c + 2]);
+
+	return eq_less(&h[b], &h[a]) ? b : a;
+#else
+	size_t best = c;
+
+	for (size_t k = c + 1; k < c + EQ_ARITY; k++)
+		best = eq_less(&h[k], &h[best]) ? k : best;
+	return best;
+#endif
+}
+
+/*
+ * Places e at index i of the n-entry heap h, where i is a hole, and restores
+ * the heap order. Bottom-up, as Floyd's and Wegener's heapsort variants: the
+ * hole first descends along the least children to a leaf (one comparison
+ * fewer per level, since e is not compared on the way), then e rises from
+ * there. A newly scheduled event usually belongs near the bottom, so the
+ * rise is short.
+ */
 static inline void eq_sift_down(struct ibfs_heap_entry *h, size_t n, size_t i,
 				struct ibfs_heap_entry e)
 {
+	size_t start = i;
+
 	for (;;) {
 		size_t c = EQ_ARITY * i + 1;
+		size_t best;
 
-		if (c >= n)
+		if (c + EQ_ARITY <= n) {
+			best = eq_min_child(h, c);
+		} else if (c < n) {
+			best = c;
+			for (size_t k = c + 1; k < n; k++)
+				if (eq_less(&h[k], &h[best]))
+					best = k;
+		} else {
 			break;
-		size_t best = c;
-		size_t end = c + EQ_ARITY < n ? c + EQ_ARITY : n;
-
-		for (size_t k = c + 1; k < end; k++)
-			if (eq_less(&h[k], &h[best]))
-				best = k;
-		if (!eq_less(&h[best], &e))
-			break;
+		}
 		h[i] = h[best];
 		i = best;
+	}
+	while (i > start) {
+		size_t parent = (i - 1) / EQ_ARITY;
+
+		if (!eq_less(&e, &h[parent]))
+			break;
+		h[i] = h[parent];
+		i = parent;
 	}
 	h[i] = e;
 }
