@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/globals.h>
 #include <libxml/parser.h>
@@ -29,6 +30,10 @@
 #include "fabric/units.h"
 #include "fabric/xml_fabric.h"
 
+/*
+ * The build defines IBFS_PLATFORMS_DIR (the source tree's platforms/) and
+ * may define IBFS_INSTALLED_PLATFORMS_DIR ($(pkgdatadir)/platforms).
+ */
 #ifndef IBFS_PLATFORMS_DIR
 #define IBFS_PLATFORMS_DIR "platforms"
 #endif
@@ -39,7 +44,14 @@
 const char *ibfs__platforms_dir(void)
 {
 	const char *env = getenv("IBFSIM_PLATFORMS");
-	return env && *env ? env : IBFS_PLATFORMS_DIR;
+	if (env && *env)
+		return env;
+#ifdef IBFS_INSTALLED_PLATFORMS_DIR
+	/* Once the source tree is gone, the installed copy serves. */
+	if (access(IBFS_PLATFORMS_DIR "/fabric.rng", R_OK) != 0)
+		return IBFS_INSTALLED_PLATFORMS_DIR;
+#endif
+	return IBFS_PLATFORMS_DIR;
 }
 
 long ibfs__xml_line(const xmlNode *n)
