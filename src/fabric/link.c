@@ -34,6 +34,13 @@ static void link_tx_done(void *obj, uint64_t arg)
 
 	(void)arg;
 	out->tx_busy = 0;
+	if (out->tx_data) {
+		out->tx_data = 0;
+		if (out->dev && out->dev->ops->tx_done)
+			out->dev->ops->tx_done(out->dev, out);
+		if (out->tx_busy)
+			return; /* the device started the next packet */
+	}
 	if (out->flow && out->flow->on_tx_idle && out->flow->on_tx_idle(out))
 		return;
 	if (out->dev && out->dev->ops->tx_ready)
@@ -106,6 +113,7 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 		o->on_tx(o->ctx, out, p, now);
 	p->tail_at = now + out->prop + ser;
 	ibfs__port_occupy(out, ser);
+	out->tx_data = 1;
 	ibfs__eq_schedule(&f->eq, now + out->prop + out->ser_lrh,
 			  link_head_arrive, out->peer, (uint64_t)(uintptr_t)p);
 }

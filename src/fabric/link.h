@@ -77,6 +77,12 @@ struct ibfs_device_ops {
 			struct ibfs_packet *p);
 	/* Port `out` may now send: its transmitter went idle or got credits. */
 	void (*tx_ready)(struct ibfs_device *dev, struct ibfs_port *out);
+	/*
+	 * Optional: the last byte of the data packet sent on `out` has left,
+	 * now. Called before flow control may take the idle transmitter for a
+	 * flow-control packet, and before tx_ready.
+	 */
+	void (*tx_done)(struct ibfs_device *dev, struct ibfs_port *out);
 };
 
 struct ibfs_device {
@@ -112,6 +118,7 @@ struct ibfs_port {
 	/* Transmitter. */
 	ibfs_time_t tx_free_at;   /* the transmitter is idle from then on */
 	int tx_busy;
+	int tx_data;              /* the transmitter is sending a data packet */
 
 	/* Credits held for the peer's input buffer, per VL, in blocks. */
 	int32_t credits[IBFS_MAX_VLS];

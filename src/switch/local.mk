@@ -1,3 +1,13 @@
 # SPDX-License-Identifier: MIT
+# The switch: input buffers, crossbar and output arbiters, VL arbitration,
+# SL-to-VL, forwarding tables, deadlock detection.
 noinst_LTLIBRARIES += libibfs_switch.la
-libibfs_switch_la_SOURCES =
+libibfs_switch_la_SOURCES = \
+	src/switch/switch.h src/switch/switch_int.h src/switch/switch.c \
+	src/switch/crossbar.c src/switch/vl_arbiter.c src/switch/sl2vl.c \
+	src/switch/forwarding.c src/switch/deadlock.c
+
+check_PROGRAMS += tests/check_switch
+tests_check_switch_SOURCES = tests/check_switch.c
+tests_check_switch_CFLAGS = $(TEST_CFLAGS)
+tests_check_switch_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)

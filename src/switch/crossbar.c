@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The crossbar of a switch and the arbiter of each output port.
+ *
+ * Each input port keeps one FIFO per VL (switch.c); only the packet at the
+ * head of a FIFO may leave, so a head waiting for a busy or credit-starved
+ * output holds back everything behind it on that input VL: head-of-line
+ * blocking comes from this structure, nothing scripts it. A head whose
+ * routing decision is done (ready_at) requests its output.
+ *
+ * An output grants a request when its transmitter is idle, when the
+ * output VL holds credits for the whole packet (virtual cut-through: the
+ * packet must fit in the next buffer, IBA 7.9.4), and when the packet's
+ * tail can arrive in time: the output must not finish before the input
+ * tail has arrived, so it starts no earlier than tail_in - ser_out (this
+ * only bites when the output is faster than the input). The crossbar joins
+ * each input to at most one output at a time, for the whole packet, as in
+ * an input-queued crossbar without speedup; the input's buffer space is
+ * freed (and credits go back upstream) when the packet's last byte has
+ * left the output.
+ *
+ * Among the requests of one output: VL15 first, then VL arbitration
+ * (vl_arbiter.c) picks the VL, and within a VL a round-robin pointer over
+ * the (input, VL) requests picks the input, which makes the arbiter fair
+ * (each backlogged input gets one packet in turn).
+ *
+ * Requests are bit sets per output and output VL, so one arbitration costs
+ * a scan of a few 64-bit words rather than of every input.
+ */
+#include "switch/switch_int.h"
+
+static void xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t);
+
+static void xb_request(struct ibfs_switch *sw, int in, int slot,
+		       const struct ibfs_packet *p)
+{
+	struct sw_out *so = &sw->out[p->out_port];
+	int os = ibfs__sw_slot(sw, p->out_vl);
+	uint32_t bit = (uint32_t)(in * sw->nslots + slot);
+	uint64_t *w = &so->req[(size_t)os * (size_t)sw->nw + bit / 64];
+	uint64_t m = 1ULL << (bit % 64);
+
+	if (!(*w & m)) {
+		*w |= m;
+		so->nreq++;
+	}
+}
+
+/* The head of (in, slot) has made its routing decision. */
+static void xb_ready_ev(void *obj, uint64_t arg)
+{
+	struct ibfs_switch *sw = obj;
+	int in = (int)(arg / (uint64_t)sw->nslots);
+	int slot = (int)(arg % (uint64_t)sw->nslots);
+	struct ibfs_packet *p = sw->in[in].q[slot].head;
+
+	if (!p)
+		return;
+	xb_request(sw, in, slot, p);
+	if (!sw->in[in].busy)
+		ibfs__sw_arbitrate(sw, p->out_port);
+}
+
+void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
+{
+	struct ibfs_packet *p = sw->in[in].q[slot].head;
+
+	if (!p)
+		return;
+	if (p->ready_at > sw->f->eq.now) {
+		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw,
+				  (uint64_t)(in * sw->nslots + slot));
+		return;
+	}
+	xb_request(sw, in, slot, p);
+	if (!sw->in[in].busy)
+		ibfs__sw_arbitrate(sw, p->out_port);
+}
+
+static void xb_wake_ev(void *obj, uint64_t arg)
+{
+	struct ibfs_switch *sw = obj;
+	struct sw_out *so = &sw->out[arg];
+
+	if (so->wake_at != sw->f->eq.now)
+		return; /* superseded */
+	so->wake_at = IBFS_TIME_NEVER;
+	ibfs__sw_arbitrate(sw, (int)arg);
+}
+
+static void xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t)
+{
+	struct sw_out *so = &sw->out[o];
+
+	if (t >= so->wake_at && so->wake_at > sw->f->eq.now)
+		return;
+	so->wake_at = t;
+	ibfs__eq_schedule(&sw->f->eq, t, xb_wake_ev, sw, (uint64_t)o);
+}
+
+/*
+ * The first request of output VL slot `os` of output o, in round-robin
+ * order, that may go now; -1 if none. Sets *starved when a request waits
+ * for credits only, and lowers *wake to when a request held back by the
+ * tail rule may go.
+ */
+static int xb_scan(struct ibfs_switch *sw, int o, int os, int *starved,
+		   ibfs_time_t *wake)
+{
+	struct sw_out *so = &sw->out[o];
+	struct ibfs_port *port = &sw->dev.ports[o];
+	const uint64_t *bits = so->req + (size_t)os * (size_t)sw->nw;
+	uint32_t total = (uint32_t)((sw->n + 1) * sw->nslots);
+	uint32_t from = so->rr[os] % total;
+	int w0 = (int)(from / 64);
+	ibfs_time_t now = sw->f->eq.now;
+
+	for (int k = 0; k <= sw->nw; k++) {
+		int w = (w0 + k) % sw->nw;
+		uint64_t m = bits[w];
+
+		if (k == 0)
+			m &= ~0ULL << (from % 64);
+		else if (k == sw->nw)
+			m &= (1ULL << (from % 64)) - 1;
+		while (m) {
+			int b = w * 64 + __builtin_ctzll(m);
+			int in = b / sw->nslots;
+			int slot = b % sw->nslots;
+
+			m &= m - 1;
+			if (sw->in[in].busy)
+				continue;
+			struct ibfs_packet *p = sw->in[in].q[slot].head;
+
+			if (!port->flow->may_send(port, p)) {
+				*starved = 1;
+				continue;
+			}
+			ibfs_time_t ser = ibfs__port_ser(port, p->wire_bytes);
+
+			if (now + ser < p->tail_at) {
+				if (p->tail_at - ser < *wake)
+					*wake = p->tail_at - ser;
+				continue;
+			}
+			return b;
+		}
+	}
+	return -1;
+}
+
+static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
+{
+	struct sw_out *so = &sw->out[o];
+	struct ibfs_port *port = &sw->dev.ports[o];
+	int in = b / sw->nslots;
+	int slot = b % sw->nslots;
+	struct sw_queue *q = &sw->in[in].q[slot];
+	struct ibfs_packet *p = q->head;
+
+	q->head = p->next;
+	if (!q->head)
+		q->tail = NULL;
+	q->len--;
+	sw->buffered--;
+	p->next = NULL;
+	so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=
+		~(1ULL << (b % 64));
+	so->nreq--;
+	so->rr[os] = (uint32_t)(b + 1);
+	so->cur = 1;
+	so->cur_in = in;
+	so->cur_in_vl = p->in_vl;
+	so->cur_blocks = p->blocks;
+	so->cur_orig = p->mc_orig;
+	sw->in[in].busy = 1;
+	if (high >= 0)
+		ibfs__sw_vlarb_charge(&so->arb, high, p->wire_bytes);
+	ibfs__port_wait_stop(port);
+	ibfs__port_send(port, p);
+	ibfs__sw_head_changed(sw, in, slot);
+}
+
+void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
+{
+	struct sw_out *so = &sw->out[o];
+	struct ibfs_port *port = &sw->dev.ports[o];
+
+	if (so->cur || port->tx_busy)
+		return;
+	if (!so->nreq) {
+		ibfs__port_wait_stop(port);
+		return;
+	}
+	int cand[IBFS_MAX_VLS + 1] = { 0 };
+	uint32_t ready = 0;
+	int starved = 0;
+	ibfs_time_t wake = IBFS_TIME_NEVER;
+
+	for (int os = 0; os < sw->nslots; os++) {
+		cand[os] = xb_scan(sw, o, os, &starved, &wake);
+		if (cand[os] >= 0)
+			ready |= 1u << ibfs__sw_slot_vl(sw, os);
+	}
+	if (wake != IBFS_TIME_NEVER)
+		xb_arm_wake(sw, o, wake);
+	int vl15 = sw->data_vls;
+
+	if (cand[vl15] >= 0) {
+		xb_send(sw, o, vl15, cand[vl15], -1);
+		return;
+	}
+	int high = 0;
+	int vl = ready ? ibfs__sw_vlarb_pick(&so->arb, ready, &high) : -1;
+
+	if (vl < 0) {
+		if (starved)
+			ibfs__port_wait_start(port);
+		else
+			ibfs__port_wait_stop(port);
+		return;
+	}
+	xb_send(sw, o, vl, cand[vl], high);
+}
+
+void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
+{
+	struct ibfs_switch *sw = (struct ibfs_switch *)dev;
+	struct sw_out *so = &sw->out[out->num];
+
+	if (!so->cur)
+		return;
+	so->cur = 0;
+	int in = so->cur_in;
+	struct ibfs_port *inp = &dev->ports[in];
+
+	sw->in[in].busy = 0;
+	if (so->cur_orig) {
+		struct ibfs_packet *orig = so->cur_orig;
+
+		if (--orig->mc_refs == 0) {
+			ibfs__port_consume_blocks(inp, so->cur_in_vl,
+						  so->cur_blocks);
+			sw->f->pkts_retired++;
+			ibfs__packet_free(sw->f, orig);
+		}
+	} else {
+		ibfs__port_consume_blocks(inp, so->cur_in_vl, so->cur_blocks);
+	}
+	/* The input is free again: the outputs its heads want may use it. */
+	for (int s = 0; s < sw->nslots; s++) {
+		struct ibfs_packet *p = sw->in[in].q[s].head;
+
+		if (p && p->out_port != out->num && p->ready_at <= dev->fab->eq.now)
+			ibfs__sw_arbitrate(sw, p->out_port);
+	}
+}
+
+void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out)
+{
+	ibfs__sw_arbitrate((struct ibfs_switch *)dev, out->num);
+}

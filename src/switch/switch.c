@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The switch as a device: creation, and what happens when a packet's header
+ * arrives on an input port.
+ *
+ * On header arrival the switch looks up the output port (LFT by DLID, IBA
+ * 18.2.4.3.2; MFT for multicast DLIDs, IBA 18.2.4.3.3), maps the packet's
+ * SL to the output VL with the SL-to-VL table of its (input, output) pair
+ * (IBA 7.6.6), and queues it in the FIFO of its input port and VL. It may
+ * leave once its routing decision is made, `latency` after its header
+ * arrived (virtual cut-through) or after its tail arrived
+ * (store-and-forward); crossbar.c decides when it actually goes.
+ *
+ * Packets the switch cannot route are discarded and counted, as IBA
+ * switches do for an LFT entry that is invalid or points back to the input
+ * port (IBA 18.2.4.3.2; PortRcvSwitchRelayErrors, IBA 16.1.3.5). VL15
+ * packets stay on VL15 (IBA 7.6.6: SL-to-VL does not apply to them).
+ */
+#include "switch/switch_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Releases p's input buffer space: it will never be forwarded. */
+static void sw_discard_ev(void *obj, uint64_t arg)
+{
+	struct ibfs_switch *sw = obj;
+	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
+
+	ibfs__port_consume(&sw->dev.ports[p->in_port], p);
+	ibfs__fabric_drop(sw->f, p);
+	ibfs__packet_free(sw->f, p);
+}
+
+/* A packet for the switch itself, its tail now in. */
+static void sw_local_ev(void *obj, uint64_t arg)
+{
+	struct ibfs_switch *sw = obj;
+	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
+
+	ibfs__port_consume(&sw->dev.ports[p->in_port], p);
+	if (!sw->local) {
+		ibfs__fabric_drop(sw->f, p);
+		ibfs__packet_free(sw->f, p);
+		return;
+	}
+	ibfs__fabric_deliver(sw->f, p);
+	sw->local(sw->local_ctx, sw, p);
+}
+
+/* Drops p once its tail is in, so its buffer blocks are really held. */
+static void sw_discard(struct ibfs_switch *sw, struct ibfs_packet *p)
+{
+	sw->relay_errors++;
+	ibfs__eq_schedule(&sw->f->eq, p->tail_at, sw_discard_ev, sw,
+			  (uint64_t)(uintptr_t)p);
+}
+
+static void sw_enqueue(struct ibfs_switch *sw, int in,
+		       struct ibfs_packet *p)
+{
+	int slot = ibfs__sw_slot(sw, p->in_vl);
+	struct sw_queue *q = &sw->in[in].q[slot];
+
+	p->ready_at = (sw->store_forward ? p->tail_at : p->head_at) +
+		      sw->latency;
+	/* From here on p->vl is its VL on the output; in_vl keeps the input. */
+	p->vl = p->out_vl;
+	p->next = NULL;
+	if (q->tail)
+		q->tail->next = p;
+	else
+		q->head = p;
+	q->tail = p;
+	q->len++;
+	sw->buffered++;
+	if (q->head == p)
+		ibfs__sw_head_changed(sw, in, slot);
+}
+
+/* Sets p's output VL for output `out`; returns -1 if it is not usable. */
+static int sw_map_vl(struct ibfs_switch *sw, struct ibfs_packet *p, int in,
+		     int out)
+{
+	if (p->vl == IBFS_VL15) {
+		p->out_vl = IBFS_VL15;
+		return 0;
+	}
+	uint8_t vl = ibfs__sw_sl2vl(sw, in, out, p->sl);
+
+	/* IBA 7.6.6: a VL of 15 or beyond the port's data VLs discards. */
+	if (vl >= sw->data_vls)
+		return -1;
+	p->out_vl = vl;
+	return 0;
+}
+
+/* Replicates multicast packet p to every MFT port but its input. */
+static void sw_multicast(struct ibfs_switch *sw, int in,
+			 struct ibfs_packet *p, const uint64_t *mask)
+{
+	struct ibfs_fabric *f = sw->f;
+	struct ibfs_packet *copies[256];
+	int k = 0;
+
+	for (int o = 1; o <= sw->n; o++) {
+		if (o == in || !(mask[o / 64] >> (o % 64) & 1) ||
+		    !sw->dev.ports[o].up)
+			continue;
+		if (sw_map_vl(sw, p, in, o) < 0)
+			continue;
+		struct ibfs_packet *c = ibfs__packet_new(f);
+
+		if (!c)
+			break;
+		uint64_t id = c->id;
+
+		*c = *p;
+		c->id = id;
+		c->payload = NULL;
+		if (p->payload) {
+			c->payload = ibfs__payload_new(f);
+			if (c->payload)
+				memcpy(c->payload, p->payload,
+				       p->payload_len);
+		}
+		c->out_port = (uint8_t)o;
+		c->mc_orig = p;
+		c->held = 1;
+		f->pkts_buffered++;
+		f->pkts_replicated++;
+		copies[k++] = c;
+	}
+	if (!k) {
+		sw_discard(sw, p);
+		return;
+	}
+	/* The original stays aside until every copy has left. */
+	ibfs__fabric_unhold(f, p);
+	p->mc_refs = (uint32_t)k;
+	for (int i = 0; i < k; i++)
+		sw_enqueue(sw, in, copies[i]);
+}
+
+static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
+		       struct ibfs_packet *p)
+{
+	struct ibfs_switch *sw = (struct ibfs_switch *)dev;
+	int in = inp->num;
+	uint16_t dlid = p->dlid;
+	uint16_t lmask = (uint16_t)~((1u << sw->lmc) - 1);
+
+	if (dlid == IBFS_PERMISSIVE_LID ||
+	    (sw->lid && (dlid & lmask) == sw->lid)) {
+		ibfs__eq_schedule(&sw->f->eq, p->tail_at, sw_local_ev, sw,
+				  (uint64_t)(uintptr_t)p);
+		return;
+	}
+	if (dlid >= IBFS_MCAST_LID_BASE) {
+		const uint64_t *mask = ibfs__sw_mft_get(sw, dlid);
+
+		if (!mask)
+			sw_discard(sw, p);
+		else
+			sw_multicast(sw, in, p, mask);
+		return;
+	}
+	uint8_t out = ibfs__switch_get_lft(sw, dlid);
+
+	if (out == IBFS_LFT_NONE || out == 0 || out > sw->n || out == in ||
+	    !dev->ports[out].up || sw_map_vl(sw, p, in, out) < 0) {
+		sw_discard(sw, p);
+		return;
+	}
+	p->out_port = out;
+	sw_enqueue(sw, in, p);
+}
+
+const struct ibfs_device_ops ibfs__switch_ops = {
+	.kind = "switch",
+	.receive = sw_receive,
+	.tx_ready = ibfs__sw_tx_ready,
+	.tx_done = ibfs__sw_tx_done,
+};
+
+struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
+					struct ibfs_diag *d)
+{
+	const struct ibfs_topology *t = f->topo;
+
+	if (node < 0 || (size_t)node >= t->nnodes) {
+		ibfs__diag(d, t->file ? t->file : "fabric", 0,
+			   "switch node %d does not exist", node);
+		return NULL;
+	}
+	const struct ibfs_topo_node *tn = &t->nodes[node];
+
+	if (tn->type != IBFS_NODE_SWITCH || f->devices[node]) {
+		ibfs__diag(d, t->file ? t->file : "fabric", tn->line,
+			   "node '%s' is %s", tn->id,
+			   tn->type != IBFS_NODE_SWITCH ? "not a switch" :
+							  "already attached");
+		return NULL;
+	}
+	struct ibfs_switch *sw = calloc(1, sizeof(*sw));
+
+	if (!sw)
+		goto oom;
+	sw->f = f;
+	sw->n = tn->nports;
+	sw->data_vls = f->ports[node][0].data_vls;
+	sw->nslots = sw->data_vls + 1;
+	sw->nw = ((sw->n + 1) * sw->nslots + 63) / 64;
+	sw->pw = (sw->n + 1 + 63) / 64;
+	sw->latency = tn->latency;
+	sw->store_forward = tn->store_forward;
+	sw->in = calloc((size_t)sw->n + 1, sizeof(*sw->in));
+	sw->out = calloc((size_t)sw->n + 1, sizeof(*sw->out));
+	if (!sw->in || !sw->out)
+		goto oom;
+	for (int i = 0; i <= sw->n; i++) {
+		struct sw_out *o = &sw->out[i];
+
+		sw->in[i].q = calloc((size_t)sw->nslots, sizeof(struct sw_queue));
+		o->req = calloc((size_t)sw->nslots * (size_t)sw->nw,
+				sizeof(uint64_t));
+		o->rr = calloc((size_t)sw->nslots, sizeof(uint32_t));
+		if (!sw->in[i].q || !o->req || !o->rr)
+			goto oom;
+		o->wake_at = IBFS_TIME_NEVER;
+		ibfs__sw_vlarb_default(&o->arb, sw->data_vls);
+	}
+	if (ibfs__sw_fwd_init(sw) < 0 || ibfs__sw_sl2vl_init(sw) < 0)
+		goto oom;
+	sw->dev.ops = &ibfs__switch_ops;
+	ibfs__fabric_attach(f, node, &sw->dev);
+	return sw;
+oom:
+	ibfs__switch_destroy(sw);
+	ibfs__diag(d, t->file ? t->file : "fabric", tn->line,
+		   "out of memory creating switch '%s'", tn->id);
+	return NULL;
+}
+
+void ibfs__switch_destroy(struct ibfs_switch *sw)
+{
+	if (!sw)
+		return;
+	for (int i = 0; sw->in && i <= sw->n; i++) {
+		for (int s = 0; sw->in[i].q && s < sw->nslots; s++) {
+			struct ibfs_packet *p = sw->in[i].q[s].head;
+
+			while (p) {
+				struct ibfs_packet *next = p->next;
+
+				if (p->mc_orig && --p->mc_orig->mc_refs == 0)
+					ibfs__packet_free(sw->f, p->mc_orig);
+				ibfs__packet_free(sw->f, p);
+				p = next;
+			}
+		}
+		free(sw->in[i].q);
+	}
+	for (int i = 0; sw->out && i <= sw->n; i++) {
+		free(sw->out[i].req);
+		free(sw->out[i].rr);
+	}
+	if (sw->dev.fab && sw->f->devices[sw->dev.node] == &sw->dev)
+		sw->f->devices[sw->dev.node] = NULL;
+	free(sw->in);
+	free(sw->out);
+	ibfs__sw_fwd_free(sw);
+	free(sw->sl2vl);
+	free(sw);
+}
+
+void ibfs__switch_set_lid(struct ibfs_switch *sw, uint16_t lid)
+{
+	sw->lid = lid;
+}
+
+void ibfs__switch_set_lmc(struct ibfs_switch *sw, uint8_t lmc)
+{
+	sw->lmc = lmc > 7 ? 7 : lmc;
+}
+
+uint16_t ibfs__switch_get_lid(const struct ibfs_switch *sw)
+{
+	return sw->lid;
+}
+
+void ibfs__switch_set_latency(struct ibfs_switch *sw, ibfs_time_t latency)
+{
+	sw->latency = latency;
+}
+
+void ibfs__switch_set_store_forward(struct ibfs_switch *sw, int on)
+{
+	sw->store_forward = !!on;
+}
+
+void ibfs__switch_set_local(struct ibfs_switch *sw, ibfs_switch_local_fn fn,
+			    void *ctx)
+{
+	sw->local = fn;
+	sw->local_ctx = ctx;
+}
+
+int ibfs__switch_counters(const struct ibfs_switch *sw, int port,
+			  struct ibfs_port_counters *c)
+{
+	if (port < 0 || port > sw->n)
+		return -1;
+	const struct ibfs_port *p = &sw->dev.ports[port];
+
+	*c = p->cnt;
+	c->xmit_wait = ibfs__port_xmit_wait(p);
+	return 0;
+}
+
+uint64_t ibfs__switch_relay_errors(const struct ibfs_switch *sw)
+{
+	return sw->relay_errors;
+}
+
+uint64_t ibfs__switch_buffered(const struct ibfs_switch *sw)
+{
+	return sw->buffered;
+}
+
+struct ibfs_device *ibfs__switch_device(struct ibfs_switch *sw)
+{
+	return &sw->dev;
+}
+
+struct ibfs_switch *ibfs__switch_of(struct ibfs_device *dev)
+{
+	if (!dev || dev->ops != &ibfs__switch_ops)
+		return NULL;
+	return (struct ibfs_switch *)dev;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An InfiniBand switch (IBA chapter 18): input buffers per port and VL, a
+ * crossbar with a fair arbiter per output, VL arbitration, SL-to-VL tables,
+ * linear and multicast forwarding tables, virtual cut-through (or
+ * store-and-forward) timing, PortCounters, and a deadlock monitor.
+ *
+ * This is the interface for the assembly code and the subnet manager; the
+ * switch attaches itself to its fabric node as a struct ibfs_device.
+ */
+#ifndef IBFS_SWITCH_SWITCH_H
+#define IBFS_SWITCH_SWITCH_H
+
+#include <stdint.h>
+
+#include "fabric/diag.h"
+#include "fabric/fabric.h"
+
+struct ibfs_switch;
+
+/* Port number in an LFT entry meaning "no route" (IBA 18.2.4.3.2). */
+#define IBFS_LFT_NONE 255
+/* Unicast LIDs end below the multicast range 0xC000-0xFFFE (IBA 4.1.2). */
+#define IBFS_MCAST_LID_BASE 0xC000
+#define IBFS_PERMISSIVE_LID 0xFFFF
+
+/*
+ * Creates the switch of fabric node `node` (a switch in the topology) and
+ * attaches it. Its routing latency and store-and-forward option come from
+ * the topology node. Returns NULL with a sentence in d on bad input.
+ */
+struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
+					struct ibfs_diag *d);
+void ibfs__switch_destroy(struct ibfs_switch *sw);
+
+/* Port 0's LID and LMC: DLIDs lid..lid+2^lmc-1 are the switch itself. */
+void ibfs__switch_set_lid(struct ibfs_switch *sw, uint16_t lid);
+void ibfs__switch_set_lmc(struct ibfs_switch *sw, uint8_t lmc);
+uint16_t ibfs__switch_get_lid(const struct ibfs_switch *sw);
+void ibfs__switch_set_latency(struct ibfs_switch *sw, ibfs_time_t latency);
+void ibfs__switch_set_store_forward(struct ibfs_switch *sw, int on);
+
+/*
+ * Linear forwarding table (IBA 18.2.4.3.2): one output port per unicast
+ * LID; with LMC each of an end port's 2^LMC LIDs has its own entry.
+ * Returns 0, or -1 for a LID outside 1..0xBFFF or a port outside
+ * 0..nports (IBFS_LFT_NONE clears an entry).
+ */
+int ibfs__switch_set_lft(struct ibfs_switch *sw, uint16_t lid, uint8_t port);
+/* LFT block `block` holds LIDs 64 * block .. 64 * block + 63 (SMP LFT). */
+int ibfs__switch_set_lft_block(struct ibfs_switch *sw, unsigned block,
+			       const uint8_t ports[64]);
+/* The port for `lid`, or IBFS_LFT_NONE. */
+uint8_t ibfs__switch_get_lft(const struct ibfs_switch *sw, uint16_t lid);
+/*
+ * Multicast forwarding table (IBA 18.2.4.3.3): the ports a packet to
+ * `mlid` (0xC000-0xFFFE) is replicated to, never back out of the port it
+ * came in on. n == 0 clears the entry. Returns 0 or -1.
+ */
+int ibfs__switch_set_mft(struct ibfs_switch *sw, uint16_t mlid,
+			 const uint8_t *ports, int n);
+
+/*
+ * SL-to-VL mapping table of (in, out) (IBA 7.6.6): vls[sl] for each SL.
+ * in or out = -1 sets every input or output. Default: VL = SL mod data
+ * VLs. Returns 0, or -1 for a port or a VL out of range.
+ */
+int ibfs__switch_set_sl2vl(struct ibfs_switch *sw, int in, int out,
+			   const uint8_t vls[16]);
+
+/* One entry of a VL arbitration table (IBA 7.6.9): VL and weight. */
+struct ibfs_vlarb_entry {
+	uint8_t vl;
+	uint8_t weight; /* in 64-byte units; 0 skips the entry */
+};
+
+/*
+ * VL arbitration of output `out` (-1: every output): high- and
+ * low-priority tables of up to 64 entries each and LimitOfHighPriority
+ * (in 4 KiB units; 255 = unlimited). Returns 0 or -1.
+ */
+int ibfs__switch_set_vlarb(struct ibfs_switch *sw, int out,
+			   const struct ibfs_vlarb_entry *high, int nhigh,
+			   const struct ibfs_vlarb_entry *low, int nlow,
+			   uint8_t limit_high);
+
+/*
+ * PortCounters of a port (IBA 16.1.3.5), xmit_wait including a wait in
+ * progress. Returns 0 or -1 for a port out of range.
+ */
+int ibfs__switch_counters(const struct ibfs_switch *sw, int port,
+			  struct ibfs_port_counters *c);
+/* Packets discarded for want of a route (PortRcvSwitchRelayErrors). */
+uint64_t ibfs__switch_relay_errors(const struct ibfs_switch *sw);
+/* Packets held in the input buffers now. */
+uint64_t ibfs__switch_buffered(const struct ibfs_switch *sw);
+struct ibfs_device *ibfs__switch_device(struct ibfs_switch *sw);
+/* The switch attached to a device, or NULL if it is not a switch. */
+struct ibfs_switch *ibfs__switch_of(struct ibfs_device *dev);
+
+/*
+ * Packets addressed to the switch itself (its LIDs) are handed to this
+ * hook once their tail has arrived (the subnet management agent of port 0
+ * lives above this layer). The hook owns the packet and frees it. Without
+ * a hook such packets are dropped.
+ */
+typedef void (*ibfs_switch_local_fn)(void *ctx, struct ibfs_switch *sw,
+				     struct ibfs_packet *p);
+void ibfs__switch_set_local(struct ibfs_switch *sw, ibfs_switch_local_fn fn,
+			    void *ctx);
+
+/* Deadlock detection (deadlock.c). */
+struct ibfs_deadlock_elem {
+	int node; /* switch node index */
+	int port; /* input port whose buffer is stuck */
+	int vl;   /* VL of that buffer */
+};
+
+struct ibfs_deadlock {
+	int deadlock;    /* 1 once the monitor stopped the run */
+	ibfs_time_t at;  /* when it decided */
+	int ncycle;      /* 0: stuck without a cycle (e.g. no credits ever) */
+	struct ibfs_deadlock_elem cycle[64];
+	uint64_t stuck;  /* packets buffered when it decided */
+};
+
+struct ibfs_deadlock_monitor;
+
+/*
+ * Watches the fabric: if packets sit in switch input buffers and no packet
+ * has started on any link for `timeout`, the monitor stops the run
+ * (ibfs__fabric_stop) and records the verdict with the cycle of (switch,
+ * input port, VL) buffers whose head packets wait for each other's
+ * credits. Checks happen every `timeout`, so a stall is found between
+ * one and two timeouts after the last packet moved.
+ */
+struct ibfs_deadlock_monitor *ibfs__deadlock_monitor_new(struct ibfs_fabric *f,
+							 ibfs_time_t timeout);
+void ibfs__deadlock_monitor_free(struct ibfs_deadlock_monitor *m);
+const struct ibfs_deadlock *
+ibfs__deadlock_verdict(const struct ibfs_deadlock_monitor *m);
+/* Formats the cycle as "leaf1:3/VL0 -> leaf2:5/VL0 -> ..."; returns buf. */
+char *ibfs__deadlock_format(const struct ibfs_fabric *f,
+			    const struct ibfs_deadlock *v, char *buf,
+			    size_t len);
+
+#endif

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals shared by the files of src/switch: the switch structure, its
+ * input queues and output state, and the functions each file provides to
+ * the others. Not for use outside src/switch.
+ */
+#ifndef IBFS_SWITCH_SWITCH_INT_H
+#define IBFS_SWITCH_SWITCH_INT_H
+
+#include "switch/switch.h"
+
+/*
+ * VL arbitration state of one output (IBA 7.6.9): the two tables, the
+ * entry each is at and the bytes that entry may still send, and the
+ * high-priority bytes sent since a low-priority packet last went.
+ */
+struct sw_vlarb {
+	struct ibfs_vlarb_entry high[64], low[64];
+	int nhigh, nlow;
+	uint8_t limit;
+	int hi_at, lo_at;
+	int64_t hi_left, lo_left;
+	uint64_t hi_sent;
+};
+
+/* A FIFO of packets linked through p->next: one per input port and VL. */
+struct sw_queue {
+	struct ibfs_packet *head, *tail;
+	uint32_t len;
+};
+
+struct sw_in {
+	struct sw_queue *q;  /* [nslots] */
+	int busy;            /* crossbar input feeding an output */
+};
+
+struct sw_out {
+	uint64_t *req;       /* [nslots][nw]: bit in*nslots+slot requests */
+	uint32_t *rr;        /* [nslots]: round-robin start bit */
+	uint32_t nreq;       /* requests set, all slots */
+	/* The packet on the wire: where its input buffer space is. */
+	int cur;             /* 1 while a packet is being sent */
+	int cur_in, cur_in_vl;
+	uint32_t cur_blocks;
+	struct ibfs_packet *cur_orig; /* multicast original, else NULL */
+	ibfs_time_t wake_at; /* pending re-arbitration, or NEVER */
+	struct sw_vlarb arb;
+};
+
+struct ibfs_switch {
+	struct ibfs_device dev;
+	struct ibfs_fabric *f;
+	int n;               /* ports 1..n; 0 is the management port */
+	int data_vls;
+	int nslots;          /* data VLs + VL15 */
+	int nw;              /* 64-bit words of one request bitset */
+	int pw;              /* 64-bit words of one port mask (MFT) */
+	ibfs_time_t latency;
+	int store_forward;
+	uint16_t lid;
+	uint8_t lmc;
+
+	uint8_t *lft;        /* [lft_len] by LID */
+	uint32_t lft_len;
+	uint64_t *mft;       /* [mft_len][pw] by MLID - 0xC000 */
+	uint32_t mft_len;
+	uint8_t *sl2vl;      /* [(in * (n + 1) + out) * 16 + sl] */
+
+	struct sw_in *in;    /* [n + 1] */
+	struct sw_out *out;  /* [n + 1] */
+	uint64_t buffered;
+	uint64_t relay_errors;
+
+	ibfs_switch_local_fn local;
+	void *local_ctx;
+};
+
+extern const struct ibfs_device_ops ibfs__switch_ops;
+
+static inline int ibfs__sw_slot(const struct ibfs_switch *sw, int vl)
+{
+	return vl == IBFS_VL15 ? sw->data_vls : vl;
+}
+
+static inline int ibfs__sw_slot_vl(const struct ibfs_switch *sw, int slot)
+{
+	return slot == sw->data_vls ? IBFS_VL15 : slot;
+}
+
+/* forwarding.c */
+int ibfs__sw_fwd_init(struct ibfs_switch *sw);
+void ibfs__sw_fwd_free(struct ibfs_switch *sw);
+/* The MFT port mask of mlid, or NULL when it has none. */
+const uint64_t *ibfs__sw_mft_get(const struct ibfs_switch *sw, uint16_t mlid);
+
+/* sl2vl.c */
+int ibfs__sw_sl2vl_init(struct ibfs_switch *sw);
+static inline uint8_t ibfs__sw_sl2vl(const struct ibfs_switch *sw, int in,
+				     int out, int sl)
+{
+	return sw->sl2vl[((size_t)in * (size_t)(sw->n + 1) + (size_t)out) *
+			 16 + (size_t)sl];
+}
+
+/* vl_arbiter.c */
+void ibfs__sw_vlarb_default(struct sw_vlarb *a, int data_vls);
+/*
+ * Picks the data VL to send next among `ready` (bit v: VL v has a packet
+ * that may go now). Returns the VL, with *high set when it came from the
+ * high-priority table, or -1 when the tables allow none of them.
+ */
+int ibfs__sw_vlarb_pick(struct sw_vlarb *a, uint32_t ready, int *high);
+/* Charges `bytes` sent on `vl` to the entry that picked it. */
+void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);
+
+/* crossbar.c */
+void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot);
+void ibfs__sw_arbitrate(struct ibfs_switch *sw, int out);
+void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);
+void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out);
+
+#endif
