@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 
@@ -405,6 +406,50 @@ START_TEST(test_read_inline)
 }
 END_TEST
 
+/*
+ * libxml2 keeps element lines in 16 bits: a fault on line 70003 must still
+ * be reported there. Line 1 is the declaration, 2 <fabric>, then one HCA a
+ * line: n0 is on line 3, so n69999 is on line 70002 and the duplicate of
+ * n5 (line 8) on line 70003; line 70004 holds a link on a missing port.
+ */
+START_TEST(test_big_lines)
+{
+	char path[] = "/tmp/ibfsim-bigXXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("<?xml version=\"1.0\"?>\n<fabric version=\"1\">\n", f);
+	for (int i = 0; i < 70000; i++)
+		fprintf(f, "<hca id=\"n%d\"/>\n", i);
+	fputs("<hca id=\"n5\"/>\n</fabric>\n", f);
+	fclose(f);
+	struct ibfs_diag d = {{0}};
+	ck_assert_ptr_null(ibfs__fabric_xml_load(path, &d));
+	char want[256];
+	snprintf(want, sizeof(want), "%s:70003: duplicate id 'n5' (first "
+		 "defined at line 8)", path);
+	ck_assert_str_eq(d.msg, want);
+
+	/* The schema's complaint about line 70003 names it too. */
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("<?xml version=\"1.0\"?>\n<fabric version=\"1\">\n", f);
+	for (int i = 0; i < 70000; i++)
+		fprintf(f, "<hca id=\"n%d\"/>\n", i);
+	fputs("<hca id=\"x y\"/>\n</fabric>\n", f);
+	fclose(f);
+	xmlDoc *doc = ibfs__xml_parse_file(path, &d);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(ibfs__xml_check_schema(doc, "fabric.rng", path, &d),
+			 -1);
+	snprintf(want, sizeof(want), "%s:70003: ", path);
+	ck_assert_msg(!strncmp(d.msg, want, strlen(want)), "%s", d.msg);
+	xmlFreeDoc(doc);
+	unlink(path);
+}
+END_TEST
+
 static Suite *xml_fabric_suite(void)
 {
 	Suite *s = suite_create("xml_fabric");
@@ -422,6 +467,7 @@ static Suite *xml_fabric_suite(void)
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_schema);
 	tcase_add_test(tc, test_schema_missing);
+	tcase_add_test(tc, test_big_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -54,9 +54,27 @@ const char *ibfs__platforms_dir(void)
 	return IBFS_PLATFORMS_DIR;
 }
 
+/* libxml2 keeps node lines in 16 bits; 65535 means "that or later". */
+#define FX_LINE_SATURATED 65535
+
 long ibfs__xml_line(const xmlNode *n)
 {
-	return n ? xmlGetLineNo(n) : 0;
+	if (!n)
+		return 0;
+	if (n->type != XML_ELEMENT_NODE || n->line != FX_LINE_SATURATED)
+		return xmlGetLineNo(n);
+	/*
+	 * Past line 65535, XML_PARSE_BIG_LINES keeps the true line on text
+	 * nodes only, taken where the text ends. The text just before an
+	 * element ends where the element starts, so its line is the
+	 * element's; xmlGetLineNo would take the text after it instead.
+	 * Elements with no text between them (a few, at most) share a line.
+	 */
+	int steps = 0;
+	for (const xmlNode *p = n->prev; p && steps < 64; p = p->prev, steps++)
+		if (p->type == XML_TEXT_NODE)
+			return xmlGetLineNo(p);
+	return xmlGetLineNo(n);
 }
 
 /* Collects the first error libxml2 reports, as "FILE:LINE: message". */
@@ -77,9 +95,10 @@ static void fx_on_error(void *ctx, xmlErrorPtr e)
 	size_t len = strlen(msg);
 	while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
 		msg[--len] = 0;
+	/* Validity errors name a node; parse errors carry the true line. */
 	long line = e->line;
-	if (line <= 0 && e->node)
-		line = xmlGetLineNo((xmlNode *)e->node);
+	if (e->node && (line <= 0 || e->domain == XML_FROM_RELAXNGV))
+		line = ibfs__xml_line(e->node);
 	ibfs__diag(xe->d, xe->file, line, "%s", msg);
 }
 
