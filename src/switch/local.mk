@@ -11,3 +11,10 @@ check_PROGRAMS += tests/check_switch
 tests_check_switch_SOURCES = tests/check_switch.c
 tests_check_switch_CFLAGS = $(TEST_CFLAGS)
 tests_check_switch_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
+
+check_PROGRAMS += tests/check_switch_deadlock
+tests_check_switch_deadlock_SOURCES = tests/check_switch_deadlock.c
+tests_check_switch_deadlock_CFLAGS = $(TEST_CFLAGS)
+tests_check_switch_deadlock_LDADD = libibfs_switch.la libibfs_fabric.la \
+	$(TEST_LIBS)
+EXTRA_DIST += tests/data/switch/ring4.xml
