@@ -1,3 +1,16 @@
 # SPDX-License-Identifier: MIT
+# The HCA, the IBA transport and the verbs API (issue 4).
 noinst_LTLIBRARIES += libibfs_hca.la
-libibfs_hca_la_SOURCES =
+libibfs_hca_la_SOURCES = \
+	src/hca/hca.h src/hca/hca.c src/hca/ib_link.c \
+	src/hca/profile.c src/hca/opcodes.c src/hca/mr.c src/hca/cq.c \
+	src/hca/qp.c src/hca/sq.c src/hca/rc_requester.c \
+	src/hca/rc_responder.c src/hca/rc_retry.c src/hca/ud.c \
+	src/hca/verbs.c src/hca/direct_exec.h src/hca/direct_exec.c \
+	src/hca/pair.h src/hca/pair.c
+ibfsiminclude_HEADERS += include/ibfsim/verbs.h
+
+check_PROGRAMS += tests/check_hca
+tests_check_hca_SOURCES = tests/check_hca.c
+tests_check_hca_CFLAGS = $(TEST_CFLAGS)
+tests_check_hca_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)

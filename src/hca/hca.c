@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The HCA as a device on the fabric: construction, LIDs, the transmit
+ * scheduler of each port and the receive dispatch.
+ *
+ * Transmit: each port keeps a circular list of the QPs that have something
+ * to send (request packets, ACKs, READ responses). When the transmitter is
+ * idle the port picks, round robin, the first QP whose next packet is ready
+ * (its DMA and send pipeline are done), builds that one packet and sends
+ * it; the transmitter's tx_ready starts the next pick. Packets are built
+ * only when they can leave, so a long message never sits in memory as
+ * packets and QPs share the link packet by packet, as an HCA's send
+ * arbiter does. A pick scans the active list: O(active QPs).
+ *
+ * Receive: the link reports a packet's header; the HCA is store and
+ * forward (it checks the ICRC), so it processes the packet when its tail
+ * has arrived plus the receive pipeline delay, frees its buffer, checks
+ * DLID and P_Key (IBA 9.6, 10.9) and hands it to its QP.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hca/hca.h"
+
+static void hca_receive(struct ibfs_device *dev, struct ibfs_port *in,
+			struct ibfs_packet *p);
+static void hca_tx_ready(struct ibfs_device *dev, struct ibfs_port *out);
+
+static const struct ibfs_device_ops hca_ops = {
+	.kind = "hca",
+	.receive = hca_receive,
+	.tx_ready = hca_tx_ready,
+};
+
+struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
+				  const char *profile, struct ibfs_exec exec,
+				  struct ibfs_diag *d)
+{
+	const struct ibfs_topology *t = f->topo;
+	const char *file = t->file ? t->file : "fabric";
+	if (node < 0 || (size_t)node >= t->nnodes ||
+	    t->nodes[node].type != IBFS_NODE_HCA) {
+		ibfs__diag(d, file, 0, "node %d is not an HCA", node);
+		return NULL;
+	}
+	const struct ibfs_topo_node *n = &t->nodes[node];
+	if (!profile)
+		profile = n->profile ? n->profile : t->def.profile;
+	const struct ibfs_hca_profile *prof = ibfs__hca_profile(profile);
+	if (!prof) {
+		ibfs__diag(d, file, n->line,
+			   "unknown HCA profile '%s' for '%s' (known: ideal, "
+			   "connectx-4-edr, connectx-6-hdr, connectx-7-ndr)",
+			   profile, n->id);
+		return NULL;
+	}
+	struct ibfs_hca *h = calloc(1, sizeof(*h));
+	if (!h) {
+		ibfs__diag(d, file, n->line, "out of memory");
+		return NULL;
+	}
+	h->dev.ops = &hca_ops;
+	ibfs__fabric_attach(f, node, &h->dev);
+	h->hp = calloc((size_t)h->dev.nports + 1, sizeof(*h->hp));
+	if (!h->hp) {
+		free(h);
+		ibfs__diag(d, file, n->line, "out of memory");
+		return NULL;
+	}
+	for (int i = 1; i <= h->dev.nports; i++) {
+		h->hp[i].hca = h;
+		h->hp[i].num = i;
+		h->hp[i].port = ibfs__fabric_port(f, node, i);
+	}
+	h->prof = prof;
+	h->lops = &ibfs__ib_link_ops;
+	h->exec = exec;
+	h->ctx.node = node;
+	h->ctx.hca = h;
+	if (prof->pcie_bps)
+		h->pcie = ibfs__rate_bps(prof->pcie_bps);
+	return h;
+}
+
+void ibfs__hca_free(struct ibfs_hca *h)
+{
+	if (!h)
+		return;
+	for (uint32_t i = 0; i < h->nqps; i++)
+		if (h->qps[i])
+			ibfs__qp_free(h->qps[i]);
+	free(h->qps);
+	ibfs__mr_free_all(h);
+	for (int i = 1; i <= h->dev.nports; i++)
+		if (h->hp[i].held)
+			ibfs__packet_free(h->dev.fab, h->hp[i].held);
+	if (h->dev.fab && h->dev.fab->devices &&
+	    h->dev.fab->devices[h->dev.node] == &h->dev)
+		h->dev.fab->devices[h->dev.node] = NULL;
+	free(h->hp);
+	free(h);
+}
+
+struct ibfs_hca *ibfs__hca_of_node(struct ibfs_fabric *f, int node)
+{
+	if (!f || node < 0 || (size_t)node >= f->topo->nnodes)
+		return NULL;
+	struct ibfs_device *dev = f->devices[node];
+	if (!dev || dev->ops != &hca_ops)
+		return NULL;
+	return (struct ibfs_hca *)dev;
+}
+
+int ibfs__hca_set_lid(struct ibfs_hca *h, int port, uint16_t lid,
+		      uint8_t lmc)
+{
+	/* Unicast LIDs are 0x0001-0xbfff (IBA 4.1.3); LMC is 0-7. */
+	if (port < 1 || port > h->dev.nports || lid == 0 || lid >= 0xc000 ||
+	    lmc > 7)
+		return -1;
+	h->hp[port].lid = lid;
+	h->hp[port].lmc = lmc;
+	return 0;
+}
+
+struct ibfs_context *ibfs__hca_context(struct ibfs_hca *h)
+{
+	return &h->ctx;
+}
+
+ibfs_time_t ibfs__hca_pcie_ser(const struct ibfs_hca *h, uint64_t len)
+{
+	if (!h->prof->pcie_bps || !len)
+		return 0;
+	return ibfs__rate_ser_time(h->pcie, len);
+}
+
+ibfs_time_t ibfs__hca_dma_write(struct ibfs_hca *h, ibfs_time_t t,
+				uint64_t len)
+{
+	ibfs_time_t start = t > h->pcie_wr_free ? t : h->pcie_wr_free;
+	h->pcie_wr_free = start + ibfs__hca_pcie_ser(h, len);
+	return h->pcie_wr_free + h->prof->dma_write;
+}
+
+struct ibfs_packet *ibfs__hca_packet(struct ibfs_hca *h, uint32_t len)
+{
+	struct ibfs_fabric *f = h->dev.fab;
+	struct ibfs_packet *p = ibfs__packet_new(f);
+	if (!p)
+		return NULL;
+	p->kind = IBFS_PKT_DATA;
+	p->payload_len = len;
+	if (len && f->data_mode)
+		p->payload = ibfs__payload_new(f);
+	return p;
+}
+
+/* Transmit scheduling. */
+
+static ibfs_time_t hca_qp_ready(struct ibfs_hca_qp *qp)
+{
+	ibfs_time_t t = IBFS_TIME_NEVER, r;
+	if (ibfs__rc_resp_pending(qp, &r))
+		t = r;
+	if (qp->req_ready_valid && qp->req_ready < t) {
+		r = qp->req_ready > qp->hold_until ? qp->req_ready :
+						     qp->hold_until;
+		if (r < t)
+			t = r;
+	}
+	return t;
+}
+
+static void hca_unlink(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
+{
+	if (!qp->active)
+		return;
+	if (qp->act_next == qp) {
+		hp->act = NULL;
+	} else {
+		qp->act_prev->act_next = qp->act_next;
+		qp->act_next->act_prev = qp->act_prev;
+		if (hp->act == qp)
+			hp->act = qp->act_next;
+	}
+	qp->active = 0;
+	qp->act_next = qp->act_prev = NULL;
+}
+
+static void hca_kick_ev(void *obj, uint64_t arg);
+
+static void hca_schedule(struct ibfs_hca_port *hp, ibfs_time_t t)
+{
+	struct ibfs_eq *q = &hp->hca->dev.fab->eq;
+	if (t < q->now)
+		t = q->now;
+	if (hp->kick) {
+		if (hp->kick_at <= t)
+			return;
+		ibfs__eq_cancel(q, hp->kick);
+	}
+	hp->kick = ibfs__eq_schedule(q, t, hca_kick_ev, hp, 0);
+	hp->kick_at = t;
+}
+
+static void hca_run(struct ibfs_hca_port *hp)
+{
+	struct ibfs_hca *h = hp->hca;
+	ibfs_time_t now = ibfs__hca_now(h);
+	for (;;) {
+		if (hp->held) {
+			if (!h->lops->can_send(hp, hp->held))
+				return;
+			struct ibfs_packet *p = hp->held;
+			hp->held = NULL;
+			h->lops->send(hp, p);
+			continue;
+		}
+		if (!h->lops->can_send(hp, NULL) || !hp->act)
+			return;
+		struct ibfs_hca_qp *qp = hp->act, *pick = NULL;
+		ibfs_time_t next = IBFS_TIME_NEVER;
+		do {
+			struct ibfs_hca_qp *nx = qp->act_next;
+			ibfs_time_t r = hca_qp_ready(qp);
+			if (r == IBFS_TIME_NEVER) {
+				hca_unlink(hp, qp);
+			} else if (r <= now) {
+				pick = qp;
+				break;
+			} else if (r < next) {
+				next = r;
+			}
+			qp = nx;
+		} while (hp->act && qp != hp->act);
+		if (!pick) {
+			if (next != IBFS_TIME_NEVER)
+				hca_schedule(hp, next);
+			return;
+		}
+		hp->act = pick->act_next;
+		ibfs_time_t rr;
+		struct ibfs_packet *p;
+		if (ibfs__rc_resp_pending(pick, &rr) && rr <= now)
+			p = ibfs__rc_resp_build(pick);
+		else
+			p = ibfs__sq_build(pick);
+		if (!p)
+			continue;
+		h->st.tx_pkts++;
+		if (h->lops->can_send(hp, p))
+			h->lops->send(hp, p);
+		else
+			hp->held = p;
+	}
+}
+
+static void hca_kick_ev(void *obj, uint64_t arg)
+{
+	(void)arg;
+	struct ibfs_hca_port *hp = obj;
+	hp->kick = NULL;
+	hca_run(hp);
+}
+
+void ibfs__hca_qp_wake(struct ibfs_hca_qp *qp)
+{
+	if (qp->destroyed)
+		return;
+	struct ibfs_hca_port *hp = &qp->hca->hp[qp->port];
+	ibfs_time_t r = hca_qp_ready(qp);
+	if (r == IBFS_TIME_NEVER)
+		return;
+	if (!qp->active) {
+		if (!hp->act) {
+			qp->act_next = qp->act_prev = qp;
+			hp->act = qp;
+		} else {
+			struct ibfs_hca_qp *a = hp->act;
+			qp->act_prev = a->act_prev;
+			qp->act_next = a;
+			a->act_prev->act_next = qp;
+			a->act_prev = qp;
+		}
+		qp->active = 1;
+	}
+	hca_schedule(hp, r);
+}
+
+/* Called when a QP is destroyed: it leaves its port's list. */
+void ibfs__hca_qp_gone(struct ibfs_hca_qp *qp);
+void ibfs__hca_qp_gone(struct ibfs_hca_qp *qp)
+{
+	if (qp->port >= 1 && qp->port <= qp->hca->dev.nports)
+		hca_unlink(&qp->hca->hp[qp->port], qp);
+}
+
+static void hca_tx_ready(struct ibfs_device *dev, struct ibfs_port *out)
+{
+	struct ibfs_hca *h = (struct ibfs_hca *)dev;
+	hca_run(&h->hp[out->num]);
+}
+
+/* Receive. */
+
+static void hca_rx_ev(void *obj, uint64_t arg)
+{
+	struct ibfs_hca_port *hp = obj;
+	struct ibfs_hca *h = hp->hca;
+	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
+	h->lops->consume(hp, p);
+	h->st.rx_pkts++;
+	uint16_t mask = (uint16_t)~((1u << hp->lmc) - 1);
+	const struct ibfs_hca_opinfo *oi = ibfs__hca_opinfo(p->opcode);
+	struct ibfs_hca_qp *qp = NULL;
+	if (p->kind == IBFS_PKT_DATA && oi && hp->lid &&
+	    (p->dlid & mask) == hp->lid &&
+	    (p->pkey & 0x7fff) == 0x7fff)
+		qp = ibfs__qp_lookup(h, p->dest_qp);
+	if (qp && qp->port == hp->num && h->drop_next_rx > 0 &&
+	    !(oi->flags & IBFS_OPF_RESP)) {
+		/* Test hook: lose this request packet. */
+		h->drop_next_rx--;
+		qp = NULL;
+	}
+	struct ibfs_fabric *f = h->dev.fab;
+	if (!qp || qp->port != hp->num) {
+		h->st.dropped++;
+		ibfs__fabric_drop(f, p);
+		ibfs__packet_free(f, p);
+		return;
+	}
+	ibfs__fabric_deliver(f, p);
+	if (qp->pub.qp_type == IBFS_QPT_UD) {
+		if ((p->opcode & 0xe0) == IBFS_OP_UD)
+			ibfs__ud_rx(qp, p);
+		else
+			h->st.dropped++;
+	} else if (qp->pub.qp_type == IBFS_QPT_UC) {
+		if ((p->opcode & 0xe0) == IBFS_OP_UC)
+			ibfs__uc_rx(qp, p);
+		else
+			h->st.dropped++;
+	} else if ((p->opcode & 0xe0) != IBFS_OP_RC) {
+		h->st.dropped++;
+	} else if (oi->flags & IBFS_OPF_RESP) {
+		ibfs__rc_req_rx(qp, p);
+	} else {
+		ibfs__rc_resp_rx(qp, p);
+	}
+	ibfs__packet_free(f, p);
+}
+
+static void hca_receive(struct ibfs_device *dev, struct ibfs_port *in,
+			struct ibfs_packet *p)
+{
+	struct ibfs_hca *h = (struct ibfs_hca *)dev;
+	ibfs_time_t t = p->tail_at + h->prof->rx_pkt;
+	ibfs__eq_schedule(&dev->fab->eq, t, hca_rx_ev, &h->hp[in->num],
+			  (uint64_t)(uintptr_t)p);
+}

@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Host Channel Adapter: its internal objects and the functions the
+ * files of src/hca share. An HCA is a struct ibfs_device on the fabric. It
+ * holds protection domains, memory regions, completion queues and queue
+ * pairs, and runs the IBA transport layer (IBA chapter 9): segmentation of
+ * messages into path-MTU packets, PSNs, acknowledgements, retries and
+ * errors, for RC, UC and UD queue pairs.
+ *
+ * The transport is kept apart from the InfiniBand link specifics (LRH, VLs,
+ * credits): it hands finished transport packets to a struct
+ * ibfs_hca_link_ops (ib_link.c for InfiniBand), so RoCEv2 and iWARP can
+ * reuse QPs, PSNs, retries, MRs and CQs over an Ethernet link.
+ */
+#ifndef IBFS_HCA_HCA_H
+#define IBFS_HCA_HCA_H
+
+#include <stdint.h>
+
+#include "fabric/diag.h"
+#include "fabric/exec.h"
+#include "fabric/fabric.h"
+#include "ibfsim/verbs.h"
+
+struct ibfs_hca;
+struct ibfs_hca_qp;
+
+/*
+ * HCA timing (profile.c). Every delay is a pipeline latency in ps; the two
+ * PCIe rates are throughput limits (0 = unlimited).
+ */
+struct ibfs_hca_profile {
+	const char *name;
+	ibfs_time_t doorbell;   /* post_send until the HCA holds the WQE */
+	ibfs_time_t dma_read;   /* PCIe read round trip (gather, READ data) */
+	ibfs_time_t dma_write;  /* posted write until visible to the CPU */
+	ibfs_time_t tx_pkt;     /* send pipeline, data ready to wire */
+	ibfs_time_t rx_pkt;     /* receive pipeline, tail in to processed */
+	ibfs_time_t mem_xlate;  /* rkey and address translation (RETH) */
+	ibfs_time_t read_resp;  /* responder READ/atomic response setup */
+	ibfs_time_t ack_gen;    /* ACK/NAK generation */
+	ibfs_time_t cqe;        /* CQE formation and CPU poll pick-up */
+	uint64_t pcie_bps;      /* PCIe payload rate, bit/s (0: unlimited) */
+	uint32_t max_inline;    /* largest inline send, bytes */
+	uint32_t ack_every;     /* AckReq at least every N packets */
+	uint8_t max_rd_atomic;  /* initiator depth and responder resources */
+};
+
+/* Looks a profile up by name; NULL if unknown. */
+const struct ibfs_hca_profile *ibfs__hca_profile(const char *name);
+/* The names, NULL-terminated, for messages and --help. */
+extern const char *const ibfs__hca_profile_names[];
+
+/* IBA 9.2 Table 38: opcodes (low 5 bits) and transport prefixes. */
+enum {
+	IBFS_OP_RC = 0x00,
+	IBFS_OP_UC = 0x20,
+	IBFS_OP_UD = 0x60,
+	IBFS_OP_SEND_FIRST = 0x00,
+	IBFS_OP_SEND_MIDDLE = 0x01,
+	IBFS_OP_SEND_LAST = 0x02,
+	IBFS_OP_SEND_LAST_IMM = 0x03,
+	IBFS_OP_SEND_ONLY = 0x04,
+	IBFS_OP_SEND_ONLY_IMM = 0x05,
+	IBFS_OP_WRITE_FIRST = 0x06,
+	IBFS_OP_WRITE_MIDDLE = 0x07,
+	IBFS_OP_WRITE_LAST = 0x08,
+	IBFS_OP_WRITE_LAST_IMM = 0x09,
+	IBFS_OP_WRITE_ONLY = 0x0a,
+	IBFS_OP_WRITE_ONLY_IMM = 0x0b,
+	IBFS_OP_READ_REQ = 0x0c,
+	IBFS_OP_READ_RESP_FIRST = 0x0d,
+	IBFS_OP_READ_RESP_MIDDLE = 0x0e,
+	IBFS_OP_READ_RESP_LAST = 0x0f,
+	IBFS_OP_READ_RESP_ONLY = 0x10,
+	IBFS_OP_ACK = 0x11,
+	IBFS_OP_ATOMIC_ACK = 0x12,
+	IBFS_OP_CMP_SWAP = 0x13,
+	IBFS_OP_FETCH_ADD = 0x14,
+};
+
+/* What an opcode is (opcodes.c). */
+enum {
+	IBFS_OPF_FIRST = 1 << 0,  /* starts a message */
+	IBFS_OPF_LAST = 1 << 1,   /* ends a message */
+	IBFS_OPF_DATA = 1 << 2,   /* carries payload */
+	IBFS_OPF_SEND = 1 << 3,
+	IBFS_OPF_WRITE = 1 << 4,
+	IBFS_OPF_READ = 1 << 5,   /* READ request */
+	IBFS_OPF_ATOMIC = 1 << 6, /* CmpSwap, FetchAdd */
+	IBFS_OPF_RESP = 1 << 7,   /* a response: ACK, READ response, atomic */
+	IBFS_OPF_IMM = 1 << 8,
+};
+struct ibfs_hca_opinfo {
+	const char *name;
+	uint16_t flags;  /* IBFS_OPF_* */
+	uint16_t xh;     /* extension headers (enum ibfs_xh), without DETH */
+};
+/* The IBA 9.2 description of a full 8-bit opcode; NULL if not valid. */
+const struct ibfs_hca_opinfo *ibfs__hca_opinfo(uint8_t opcode);
+/* The request opcode of packet `first`/`last` of a message of wr opcode. */
+uint8_t ibfs__hca_req_opcode(enum ibfs_qp_type t, enum ibfs_wr_opcode op,
+			     int first, int last);
+
+/* AETH syndromes (IBA 9.7.5.1 Table 43). */
+enum {
+	IBFS_AETH_ACK = 0x00,     /* | credit count (0x1f: not limited) */
+	IBFS_AETH_RNR = 0x20,     /* | RNR timer code */
+	IBFS_AETH_NAK = 0x60,     /* | NAK code */
+	IBFS_NAK_PSN_SEQ = 0,
+	IBFS_NAK_INV_REQ = 1,
+	IBFS_NAK_REM_ACCESS = 2,
+	IBFS_NAK_REM_OP = 3,
+};
+
+/* 24-bit PSN arithmetic (IBA 9.7.1). */
+static inline uint32_t ibfs__psn_add(uint32_t psn, uint32_t n)
+{
+	return (psn + n) & 0xffffff;
+}
+/* <0, 0, >0 as a is before, equal to, after b (modulo 2^24). */
+static inline int32_t ibfs__psn_cmp(uint32_t a, uint32_t b)
+{
+	return (int32_t)((a - b) << 8) >> 8;
+}
+
+/* Memory (mr.c). */
+struct ibfs_hca_pd {
+	struct ibfs_pd pub;
+	int refs;
+};
+
+struct ibfs_hca_mr {
+	struct ibfs_mr pub;
+	struct ibfs_hca_pd *pd;
+	int access;
+	uint8_t tag;
+	int live;
+};
+
+struct ibfs_ah {
+	struct ibfs_pd *pd;
+	struct ibfs_ah_attr attr;
+};
+
+/* The memory region for key, if it covers [va, va+len) with `access`. */
+enum { IBFS_MR_OK, IBFS_MR_BAD_KEY, IBFS_MR_BOUNDS, IBFS_MR_ACCESS };
+int ibfs__mr_check(struct ibfs_hca *h, uint32_t key, struct ibfs_hca_pd *pd,
+		   uint64_t va, uint64_t len, int access);
+/* Checks a whole scatter/gather list (local keys). IBFS_MR_OK or error. */
+int ibfs__mr_check_sgl(struct ibfs_hca *h, struct ibfs_hca_pd *pd,
+		       const struct ibfs_sge *sg, int n, int access);
+/* Copies len bytes at message offset off out of / into a scatter list. */
+void ibfs__sgl_gather(const struct ibfs_sge *sg, int n, uint32_t off,
+		      uint8_t *dst, uint32_t len);
+void ibfs__sgl_scatter(const struct ibfs_sge *sg, int n, uint32_t off,
+		       const uint8_t *src, uint32_t len);
+void ibfs__mr_free_all(struct ibfs_hca *h);
+
+/* Completion queues (cq.c). */
+struct ibfs_hca_cqe {
+	struct ibfs_wc wc;
+	ibfs_time_t vis;   /* when a polling CPU sees it */
+};
+
+struct ibfs_hca_cq {
+	struct ibfs_cq pub;
+	struct ibfs_hca *hca;
+	struct ibfs_hca_cqe *ring;
+	uint32_t cap, head, count;
+	ibfs_time_t last_vis;
+	uint64_t overflows;
+	struct ibfs_waiter *waiter;
+	/* Event-driven consumers (perftest, tests): called at each CQE's vis. */
+	void (*notify)(void *arg, struct ibfs_hca_cq *cq);
+	void *notify_arg;
+};
+
+/* Writes a CQE through PCIe now; it becomes visible after the profile's
+ * DMA write and CQE delays. Wakes a blocked waiter at that time. */
+void ibfs__cq_push(struct ibfs_hca_cq *cq, const struct ibfs_wc *wc);
+/* As push, visible no earlier than not_before (data it completes). */
+void ibfs__cq_push_after(struct ibfs_hca_cq *cq, const struct ibfs_wc *wc,
+			 ibfs_time_t not_before);
+int ibfs__cq_poll(struct ibfs_hca_cq *cq, int num, struct ibfs_wc *wc,
+		  ibfs_time_t now);
+void ibfs__cq_set_notify(struct ibfs_cq *cq,
+			 void (*fn)(void *arg, struct ibfs_hca_cq *cq),
+			 void *arg);
+
+/* Queue pairs (qp.c). */
+enum { IBFS_HCA_MAX_SGE = 4 };
+
+struct ibfs_swqe {
+	uint64_t wr_id;
+	uint8_t opcode;      /* enum ibfs_wr_opcode */
+	uint8_t signaled, inl, fence, solicited;
+	uint8_t num_sge;
+	uint8_t done;        /* the transport finished it */
+	uint8_t status;      /* enum ibfs_wc_status when done */
+	uint8_t failed;      /* completes with status when the QP errs */
+	uint32_t len;
+	uint32_t imm;
+	uint64_t raddr;
+	uint32_t rkey;
+	uint64_t cmp_add, swap;
+	uint16_t dlid;       /* UD destination */
+	uint8_t sl;
+	uint32_t dqpn, qkey;
+	uint32_t first_psn;
+	uint32_t npsn;       /* PSNs the request uses (READ: responses) */
+	ibfs_time_t ready_at;
+	struct ibfs_sge sge[IBFS_HCA_MAX_SGE];
+};
+
+struct ibfs_rwqe {
+	uint64_t wr_id;
+	uint32_t len;
+	uint8_t num_sge;
+	struct ibfs_sge sge[IBFS_HCA_MAX_SGE];
+};
+
+/* A pending responder response: READ data or an atomic result. */
+struct ibfs_resp {
+	uint8_t atomic;
+	uint32_t psn;       /* PSN of the next response packet */
+	uint32_t last_psn;
+	uint64_t va;        /* next byte to read */
+	uint32_t left;      /* bytes still to send */
+	uint32_t total;
+	uint64_t orig;      /* atomic: the original value */
+	ibfs_time_t ready;  /* the next packet can go to the wire */
+	ibfs_time_t dma_end;
+};
+
+struct ibfs_hca_qp {
+	struct ibfs_qp pub;
+	struct ibfs_hca *hca;
+	struct ibfs_qp_attr attr;
+	struct ibfs_qp_init_attr init;
+	uint32_t mtu;
+	int port;
+
+	/* Send queue: indices grow for ever; slot = index % sq_cap. */
+	struct ibfs_swqe *sq;
+	uint8_t *inl;            /* max_inline bytes per slot */
+	uint32_t sq_cap;
+	uint64_t sq_head;        /* oldest not completed */
+	uint64_t sq_next;        /* next to (re)transmit */
+	uint64_t sq_tail;        /* next free */
+
+	/* Requester. */
+	uint32_t tx_off;         /* bytes of sq_next already packetized */
+	uint32_t next_psn;
+	uint32_t una_psn;        /* oldest PSN not yet acknowledged */
+	uint32_t resp_psn;       /* READ: next expected response PSN */
+	int rd_out;              /* READs and atomics in flight */
+	int req_ready_valid;
+	ibfs_time_t req_ready;   /* next request packet may go then */
+	ibfs_time_t dma_end;     /* its payload has been read from memory */
+	ibfs_time_t hold_until;  /* RNR wait */
+	int fresh;               /* next packet restarts a WQE: fetch again */
+	uint32_t pkts_since_ack;
+	struct ibfs_event *timer;
+	ibfs_time_t timer_at;
+	int retry_left, rnr_left;
+
+	/* Receive queue. */
+	struct ibfs_rwqe *rq;
+	uint32_t rq_cap;
+	uint64_t rq_head, rq_tail;
+
+	/* Responder. */
+	uint32_t epsn;
+	uint32_t msn;
+	int nak_sent;
+	int in_send;             /* a multi-packet SEND is being received */
+	uint32_t recv_off;
+	int recv_err;            /* its receive WQE failed */
+	int in_write;
+	uint64_t w_va;
+	uint32_t w_rkey;
+	uint32_t w_left;
+	struct ibfs_resp *resp;  /* ring of max_dest_rd_atomic entries */
+	uint32_t resp_cap, resp_head, resp_count;
+	int ack_pending;
+	uint32_t ack_psn;
+	uint8_t ack_syn;
+	ibfs_time_t ack_ready;
+	ibfs_time_t last_data_vis;
+	int err_pending;         /* enter ERR once the NAK has left */
+	int at_valid;            /* the last atomic's result, for replay */
+	uint32_t at_psn;
+	uint64_t at_orig;
+
+	/* Port scheduler: circular list of QPs with something to send. */
+	struct ibfs_hca_qp *act_next, *act_prev;
+	int active;
+	int destroyed;
+};
+
+struct ibfs_hca_qp *ibfs__qp_lookup(struct ibfs_hca *h, uint32_t qpn);
+/* Moves qp to ERR: the current WQE completes with status, the rest and
+ * every receive WQE flush with IBFS_WC_WR_FLUSH_ERR. */
+void ibfs__qp_error(struct ibfs_hca_qp *qp, enum ibfs_wc_status status);
+/* Completes send WQEs from the head of the SQ while they are done. */
+void ibfs__qp_complete_sq(struct ibfs_hca_qp *qp, ibfs_time_t not_before);
+static inline struct ibfs_swqe *ibfs__sq_at(struct ibfs_hca_qp *qp,
+					    uint64_t i)
+{
+	return &qp->sq[i % qp->sq_cap];
+}
+int ibfs__qp_modify(struct ibfs_hca_qp *qp, struct ibfs_qp_attr *a, int mask);
+void ibfs__qp_free(struct ibfs_hca_qp *qp);
+
+/* Requester send engine (sq.c). */
+/* Computes when the next request packet can leave, if there is one. */
+void ibfs__sq_prepare(struct ibfs_hca_qp *qp);
+/* Builds that packet (now >= req_ready). */
+struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp);
+/* Rewinds the send queue to retransmit from psn (go-back-N, IBA 9.7.5). */
+void ibfs__sq_rewind(struct ibfs_hca_qp *qp, uint32_t psn);
+
+/* RC requester: responses (rc_requester.c). */
+void ibfs__rc_req_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
+/* RC responder: requests (rc_responder.c). */
+void ibfs__rc_resp_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
+int ibfs__rc_resp_pending(const struct ibfs_hca_qp *qp, ibfs_time_t *when);
+struct ibfs_packet *ibfs__rc_resp_build(struct ibfs_hca_qp *qp);
+void ibfs__rc_queue_ack(struct ibfs_hca_qp *qp, uint8_t syn, uint32_t psn);
+/* Retry timers (rc_retry.c). */
+void ibfs__rc_timer_arm(struct ibfs_hca_qp *qp);
+void ibfs__rc_timer_stop(struct ibfs_hca_qp *qp);
+void ibfs__rc_nak(struct ibfs_hca_qp *qp, uint8_t syn, uint32_t psn);
+/* RNR timer code to picoseconds (IBA 9.7.5.2.8 Table 45). */
+ibfs_time_t ibfs__rnr_time(uint8_t code);
+/* Local ACK timeout 4.096 us x 2^t (IBA 9.7.6.1.3); 0: never. */
+ibfs_time_t ibfs__ack_timeout(uint8_t t);
+/* UD and UC receive (ud.c). */
+void ibfs__ud_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
+void ibfs__uc_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
+
+/* The link underneath the transport (ib_link.c for InfiniBand). */
+struct ibfs_hca_port;
+struct ibfs_hca_link_ops {
+	/* Adds link headers for dlid/sl and computes the wire size. */
+	void (*frame)(struct ibfs_hca_port *hp, struct ibfs_packet *p,
+		      uint16_t dlid, uint8_t sl);
+	int (*can_send)(struct ibfs_hca_port *hp, const struct ibfs_packet *p);
+	void (*send)(struct ibfs_hca_port *hp, struct ibfs_packet *p);
+	/* The device is done with a received packet's buffer. */
+	void (*consume)(struct ibfs_hca_port *hp, struct ibfs_packet *p);
+};
+extern const struct ibfs_hca_link_ops ibfs__ib_link_ops;
+
+struct ibfs_hca_port {
+	struct ibfs_hca *hca;
+	struct ibfs_port *port;
+	int num;
+	uint16_t lid;
+	uint8_t lmc;
+	struct ibfs_hca_qp *act;   /* round-robin position */
+	struct ibfs_packet *held;  /* built, waiting for credits */
+	struct ibfs_event *kick;
+	ibfs_time_t kick_at;
+};
+
+struct ibfs_hca_stats {
+	uint64_t tx_pkts, rx_pkts, retransmits, timeouts, rnr_naks, seq_naks;
+	uint64_t dropped;     /* bad LID, P_Key, Q_Key or QP */
+	uint64_t duplicates;
+};
+
+struct ibfs_hca {
+	struct ibfs_device dev;    /* first: the fabric sees a device */
+	struct ibfs_context ctx;
+	const struct ibfs_hca_profile *prof;
+	const struct ibfs_hca_link_ops *lops;
+	struct ibfs_exec exec;
+	struct ibfs_hca_port *hp;  /* [1..nports] */
+	struct ibfs_rate pcie;
+	ibfs_time_t pcie_rd_free, pcie_wr_free;
+
+	struct ibfs_hca_mr **mrs;
+	uint32_t nmrs, mrs_cap;
+	uint32_t next_pd;
+	struct ibfs_hca_qp **qps;  /* by qpn - IBFS_HCA_QPN_BASE */
+	uint32_t nqps, qps_cap;
+
+	/* Observers of placed RDMA WRITE data (perftest's memory polling). */
+	void (*write_hook)(void *arg, struct ibfs_hca_qp *qp, uint64_t va,
+			   uint32_t len, ibfs_time_t vis);
+	void *write_hook_arg;
+	int drop_next_rx;          /* tests: drop the next N data packets */
+	struct ibfs_hca_stats st;
+};
+
+enum { IBFS_HCA_QPN_BASE = 0x11 };
+
+struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
+				  const char *profile, struct ibfs_exec exec,
+				  struct ibfs_diag *d);
+void ibfs__hca_free(struct ibfs_hca *h);
+struct ibfs_hca *ibfs__hca_of_node(struct ibfs_fabric *f, int node);
+int ibfs__hca_set_lid(struct ibfs_hca *h, int port, uint16_t lid,
+		      uint8_t lmc);
+/* The verbs context of an HCA (what ibfs_open_device returns). */
+struct ibfs_context *ibfs__hca_context(struct ibfs_hca *h);
+/* ibfs_open_device asks this to find the calling actor's HCA. */
+void ibfs__verbs_set_locator(struct ibfs_hca *(*fn)(void *arg), void *arg);
+
+static inline ibfs_time_t ibfs__hca_now(const struct ibfs_hca *h)
+{
+	return h->dev.fab->eq.now;
+}
+/* Time a PCIe transfer of len bytes occupies the bus. */
+ibfs_time_t ibfs__hca_pcie_ser(const struct ibfs_hca *h, uint64_t len);
+/* Reserves the PCIe write channel: returns when len bytes written at or
+ * after t are visible to the CPU. */
+ibfs_time_t ibfs__hca_dma_write(struct ibfs_hca *h, ibfs_time_t t,
+				uint64_t len);
+/* A QP has (or may have) a packet to send: schedule its port. */
+void ibfs__hca_qp_wake(struct ibfs_hca_qp *qp);
+/* A fresh transport packet from the fabric pool (NULL: exhausted). */
+struct ibfs_packet *ibfs__hca_packet(struct ibfs_hca *h, uint32_t len);
+
+#endif

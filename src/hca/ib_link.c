@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The InfiniBand link under the HCA transport: the Local Route Header
+ * (IBA 7.7: DLID, SLID, SL, VL, LNH), the packet's wire size, and sending
+ * through a fabric port with its credits (IBA 7.9). Until the subnet
+ * manager programs SL-to-VL tables, an HCA maps SL s to data VL
+ * s mod (number of data VLs). A port whose link is down accepts packets
+ * and loses them, as a real port that is not Active does not transmit:
+ * the transport's timers then see the loss.
+ */
+#include "hca/hca.h"
+
+static void ibl_frame(struct ibfs_hca_port *hp, struct ibfs_packet *p,
+		      uint16_t dlid, uint8_t sl)
+{
+	struct ibfs_port *port = hp->port;
+	p->dlid = dlid;
+	p->slid = hp->lid;
+	p->sl = sl;
+	p->vl = port->data_vls > 0 ? sl % port->data_vls : 0;
+	p->lnh = 2; /* IBA local: BTH follows the LRH (IBA 7.7.1) */
+	p->pkey = 0xffff;
+	ibfs__packet_finish(p);
+}
+
+static int ibl_can_send(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
+{
+	struct ibfs_port *port = hp->port;
+	if (!port->peer || !port->up)
+		return 1; /* the packet will be lost */
+	if (!p)
+		return !port->tx_busy;
+	return ibfs__port_can_send(port, p);
+}
+
+static void ibl_send(struct ibfs_hca_port *hp, struct ibfs_packet *p)
+{
+	struct ibfs_port *port = hp->port;
+	struct ibfs_fabric *f = hp->hca->dev.fab;
+	ibfs__fabric_inject(f, p);
+	if (!port->peer || !port->up) {
+		hp->hca->st.dropped++;
+		ibfs__fabric_drop(f, p);
+		ibfs__packet_free(f, p);
+		return;
+	}
+	ibfs__port_send(port, p);
+}
+
+static void ibl_consume(struct ibfs_hca_port *hp, struct ibfs_packet *p)
+{
+	ibfs__port_consume(hp->port, p);
+}
+
+const struct ibfs_hca_link_ops ibfs__ib_link_ops = {
+	.frame = ibl_frame,
+	.can_send = ibl_can_send,
+	.send = ibl_send,
+	.consume = ibl_consume,
+};

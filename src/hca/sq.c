@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The requester's send engine: it turns send WQEs into request packets,
+ * one path-MTU packet at a time (IBA 9.7.2, segmentation), with each
+ * packet's timing:
+ *   - the WQE reaches the HCA a doorbell delay after post_send;
+ *   - unless the data is inline, the payload is read from host memory by
+ *     DMA: the first read waits a PCIe round trip (dma_read), and every
+ *     packet occupies the shared PCIe read channel for its length at the
+ *     profile's rate, so a stream of packets runs at min(PCIe, wire);
+ *   - the send pipeline adds tx_pkt before the packet can take the wire.
+ * Only the next packet of a QP is timed ahead (one packet of prefetch);
+ * the port's scheduler (hca.c) builds it when it is ready and the link is
+ * free. RC rewinds here for go-back-N (IBA 9.7.5.1.4).
+ */
+#include <string.h>
+
+#include "hca/hca.h"
+
+static int sq_is_rdatomic(uint8_t op)
+{
+	return op == IBFS_WR_RDMA_READ || op == IBFS_WR_ATOMIC_CMP_AND_SWP ||
+	       op == IBFS_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+static int sq_has_payload(uint8_t op)
+{
+	return !sq_is_rdatomic(op);
+}
+
+void ibfs__sq_prepare(struct ibfs_hca_qp *qp)
+{
+	if (qp->req_ready_valid || qp->pub.state != IBFS_QPS_RTS ||
+	    qp->sq_next == qp->sq_tail)
+		return;
+	struct ibfs_hca *h = qp->hca;
+	struct ibfs_swqe *w = ibfs__sq_at(qp, qp->sq_next);
+	if (qp->pub.qp_type == IBFS_QPT_RC) {
+		int depth = qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1;
+		if (sq_is_rdatomic(w->opcode) && qp->rd_out >= depth)
+			return; /* initiator depth reached (IBA 9.5) */
+		if (w->fence && qp->rd_out > 0)
+			return; /* fence: wait for READs and atomics */
+	}
+	ibfs_time_t now = ibfs__hca_now(h);
+	int start = qp->tx_off == 0 || qp->fresh;
+	ibfs_time_t t = start ? (w->ready_at > now ? w->ready_at : now) : now;
+	if (sq_has_payload(w->opcode) && !w->inl && w->len) {
+		uint32_t plen = w->len - qp->tx_off;
+		if (plen > qp->mtu)
+			plen = qp->mtu;
+		ibfs_time_t ds = start ? t + h->prof->dma_read : qp->dma_end;
+		if (ds < h->pcie_rd_free)
+			ds = h->pcie_rd_free;
+		qp->dma_end = ds + ibfs__hca_pcie_ser(h, plen);
+		h->pcie_rd_free = qp->dma_end;
+		t = qp->dma_end;
+	}
+	qp->req_ready = t + h->prof->tx_pkt;
+	qp->req_ready_valid = 1;
+	qp->fresh = 0;
+}
+
+static uint32_t sq_npsn(const struct ibfs_hca_qp *qp,
+			const struct ibfs_swqe *w)
+{
+	if (w->opcode == IBFS_WR_ATOMIC_CMP_AND_SWP ||
+	    w->opcode == IBFS_WR_ATOMIC_FETCH_AND_ADD || w->len == 0)
+		return 1;
+	return (w->len + qp->mtu - 1) / qp->mtu;
+}
+
+/* Local protection checks when a WQE starts (IBA 10.6.3, C10-?). */
+static int sq_check_local(struct ibfs_hca_qp *qp, struct ibfs_swqe *w)
+{
+	if (w->inl)
+		return 0;
+	int acc = sq_is_rdatomic(w->opcode) ? IBFS_ACCESS_LOCAL_WRITE : 0;
+	struct ibfs_hca_pd *pd = (struct ibfs_hca_pd *)qp->pub.pd;
+	return ibfs__mr_check_sgl(qp->hca, pd, w->sge, w->num_sge, acc) !=
+	       IBFS_MR_OK;
+}
+
+struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
+{
+	struct ibfs_hca *h = qp->hca;
+	struct ibfs_swqe *w = ibfs__sq_at(qp, qp->sq_next);
+	enum ibfs_qp_type type = qp->pub.qp_type;
+	qp->req_ready_valid = 0;
+	if (qp->tx_off == 0 && sq_check_local(qp, w)) {
+		w->done = 1;
+		w->failed = 1;
+		w->status = IBFS_WC_LOC_PROT_ERR;
+		ibfs__qp_error(qp, IBFS_WC_LOC_PROT_ERR);
+		return NULL;
+	}
+	uint32_t plen = 0, npsn = 1;
+	int first = qp->tx_off == 0, last = 1;
+	if (sq_has_payload(w->opcode)) {
+		plen = w->len - qp->tx_off;
+		if (plen > qp->mtu)
+			plen = qp->mtu;
+		last = qp->tx_off + plen == w->len;
+	} else if (w->opcode == IBFS_WR_RDMA_READ) {
+		uint32_t rest = w->len - qp->tx_off;
+		npsn = rest ? (rest + qp->mtu - 1) / qp->mtu : 1;
+	}
+	struct ibfs_packet *p = ibfs__hca_packet(h, plen);
+	if (!p) {
+		ibfs__qp_error(qp, IBFS_WC_GENERAL_ERR);
+		return NULL;
+	}
+	if (first) {
+		w->first_psn = qp->next_psn;
+		w->npsn = sq_npsn(qp, w);
+	}
+	p->opcode = ibfs__hca_req_opcode(type, (enum ibfs_wr_opcode)w->opcode,
+					 first, last);
+	const struct ibfs_hca_opinfo *oi = ibfs__hca_opinfo(p->opcode);
+	p->xh = oi->xh;
+	p->psn = qp->next_psn;
+	p->dest_qp = type == IBFS_QPT_UD ? w->dqpn : qp->attr.dest_qp_num;
+	p->se = w->solicited && last;
+	if (p->payload) {
+		if (w->inl)
+			memcpy(p->payload, qp->inl + (qp->sq_next % qp->sq_cap) *
+				       qp->init.cap.max_inline_data + qp->tx_off,
+			       plen);
+		else
+			ibfs__sgl_gather(w->sge, w->num_sge, qp->tx_off,
+					 p->payload, plen);
+	}
+	if (p->xh & IBFS_XH_RETH) {
+		p->reth.va = w->raddr + qp->tx_off;
+		p->reth.rkey = w->rkey;
+		p->reth.dma_len = w->len - qp->tx_off;
+	}
+	if (p->xh & IBFS_XH_IMM)
+		p->imm = w->imm;
+	if (p->xh & IBFS_XH_ATOMIC) {
+		p->atomic.va = w->raddr;
+		p->atomic.rkey = w->rkey;
+		p->atomic.swap_add = w->opcode == IBFS_WR_ATOMIC_CMP_AND_SWP ?
+					     w->swap : w->cmp_add;
+		p->atomic.compare = w->cmp_add;
+	}
+	uint16_t dlid = qp->attr.ah_attr.dlid;
+	uint8_t sl = qp->attr.ah_attr.sl;
+	if (type == IBFS_QPT_UD) {
+		p->xh |= IBFS_XH_DETH;
+		/* IBA 10.2.5: a WR Q_Key with its high bit set means "use
+		 * the QP's own Q_Key". */
+		p->deth.qkey = (w->qkey & 0x80000000u) ? qp->attr.qkey : w->qkey;
+		p->deth.src_qp = qp->pub.qp_num;
+		dlid = w->dlid;
+		sl = w->sl;
+	}
+	qp->next_psn = ibfs__psn_add(qp->next_psn, npsn);
+	if (type == IBFS_QPT_RC) {
+		qp->pkts_since_ack++;
+		if (last || qp->pkts_since_ack >= h->prof->ack_every) {
+			p->ack_req = 1;
+			qp->pkts_since_ack = 0;
+		}
+		/* Counted on each (re)issue: a rewind recounts the rest. */
+		if (sq_is_rdatomic(w->opcode))
+			qp->rd_out++;
+		if (w->opcode == IBFS_WR_RDMA_READ)
+			qp->tx_off = w->len;
+	}
+	h->lops->frame(&h->hp[qp->port], p, dlid, sl);
+	if (sq_has_payload(w->opcode))
+		qp->tx_off += plen;
+	else
+		qp->tx_off = w->len;
+	if (last || !sq_has_payload(w->opcode)) {
+		qp->sq_next++;
+		qp->tx_off = 0;
+		if (type != IBFS_QPT_RC) {
+			/* UC and UD complete when the last packet leaves. */
+			w->done = 1;
+			w->status = IBFS_WC_SUCCESS;
+			ibfs__qp_complete_sq(qp, 0);
+		}
+	}
+	if (type == IBFS_QPT_RC)
+		ibfs__rc_timer_arm(qp);
+	ibfs__sq_prepare(qp);
+	return p;
+}
+
+void ibfs__sq_rewind(struct ibfs_hca_qp *qp, uint32_t psn)
+{
+	uint64_t end = qp->sq_next + (qp->tx_off ? 1 : 0);
+	if (end > qp->sq_tail)
+		end = qp->sq_tail;
+	for (uint64_t i = qp->sq_head; i < end; i++) {
+		struct ibfs_swqe *w = ibfs__sq_at(qp, i);
+		if (ibfs__psn_cmp(psn, w->first_psn) < 0 ||
+		    ibfs__psn_cmp(psn, ibfs__psn_add(w->first_psn, w->npsn)) >= 0)
+			continue;
+		uint32_t k = (uint32_t)ibfs__psn_cmp(psn, w->first_psn);
+		qp->sq_next = i;
+		qp->tx_off = sq_is_rdatomic(w->opcode) &&
+					     w->opcode != IBFS_WR_RDMA_READ ?
+				     0 : k * qp->mtu;
+		if (k == 0)
+			qp->tx_off = 0;
+		qp->next_psn = psn;
+		qp->rd_out = 0;
+		for (uint64_t j = qp->sq_head; j < i; j++) {
+			struct ibfs_swqe *x = ibfs__sq_at(qp, j);
+			if (sq_is_rdatomic(x->opcode) && !x->done)
+				qp->rd_out++;
+		}
+		qp->req_ready_valid = 0;
+		qp->fresh = 1;
+		qp->pkts_since_ack = 0;
+		ibfs__sq_prepare(qp);
+		ibfs__hca_qp_wake(qp);
+		return;
+	}
+}

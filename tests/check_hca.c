@@ -1,0 +1,782 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The HCA transport through the verbs API, two HCAs back to back with the
+ * `ideal` profile (no HCA delays), so every completion time is computed
+ * here in closed form from the link alone: 4x EDR carries exactly
+ * 4 x 25.78125 Gb/s x 64/66 = 100 Gb/s, so n bytes take n x 80 ps; the
+ * 2 m cable takes 10 ns. Wire sizes come from the IBA header sizes: LRH 8,
+ * BTH 12, RETH 16, AETH 4, ImmDt 4, AtomicETH 28, AtomicAckETH 8, DETH 8,
+ * payload padded to 4 bytes, ICRC 4, VCRC 2 (IBA 7.7, 9.2-9.4). A receiver
+ * that frees a packet's buffer first sends a 6-byte flow-control packet on
+ * the reverse direction (IBA 7.9.4.2), which delays an ACK by its 480 ps.
+ */
+#include "check_common.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "hca/pair.h"
+#include "ibfsim/verbs.h"
+
+#define PROP (10 * IBFS_NS)
+#define FCP 6
+#define ACK_BYTES (8 + 12 + 4 + 4 + 2)
+#define BUFSZ 16384
+
+static ibfs_time_t ser(uint64_t bytes)
+{
+	return bytes * 80; /* 100 Gb/s: 80 ps a byte */
+}
+
+/* Wire bytes of a transport packet with `ext` header bytes and a payload. */
+static uint64_t wire(uint32_t ext, uint32_t payload)
+{
+	return 8 + 12 + ext + payload + ((4 - (payload & 3)) & 3) + 4 + 2;
+}
+
+struct side {
+	struct ibfs_context *ctx;
+	struct ibfs_pd *pd;
+	struct ibfs_cq *scq, *rcq;
+	struct ibfs_qp *qp;
+	struct ibfs_mr *mr;
+	uint8_t *buf;
+};
+
+static struct ibfs_hca_pair P;
+static struct side A, B;
+
+static void side_open(struct side *s, struct ibfs_hca *h,
+		      enum ibfs_qp_type type)
+{
+	s->ctx = ibfs__hca_context(h);
+	s->pd = ibfs_alloc_pd(s->ctx);
+	s->scq = ibfs_create_cq(s->ctx, 256, NULL, NULL, 0);
+	s->rcq = ibfs_create_cq(s->ctx, 256, NULL, NULL, 0);
+	ck_assert_ptr_nonnull(s->pd);
+	ck_assert_ptr_nonnull(s->scq);
+	s->buf = calloc(1, BUFSZ);
+	s->mr = ibfs_reg_mr(s->pd, s->buf, BUFSZ,
+			    IBFS_ACCESS_LOCAL_WRITE | IBFS_ACCESS_REMOTE_WRITE |
+				    IBFS_ACCESS_REMOTE_READ |
+				    IBFS_ACCESS_REMOTE_ATOMIC);
+	ck_assert_ptr_nonnull(s->mr);
+	struct ibfs_qp_init_attr ia = {
+		.send_cq = s->scq,
+		.recv_cq = s->rcq,
+		.cap = {.max_send_wr = 64, .max_recv_wr = 64,
+			.max_send_sge = 2, .max_recv_sge = 2,
+			.max_inline_data = 64},
+		.qp_type = type,
+	};
+	s->qp = ibfs_create_qp(s->pd, &ia);
+	ck_assert_ptr_nonnull(s->qp);
+}
+
+struct conn {
+	enum ibfs_mtu mtu;
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer, rd_atomic;
+};
+
+static void qp_connect(struct side *s, uint16_t dlid, uint32_t dqpn,
+		       const struct conn *c)
+{
+	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = 1,
+				 .qp_access_flags = 0xf};
+	ck_assert_int_eq(ibfs_modify_qp(s->qp, &a, IBFS_QP_STATE |
+				IBFS_QP_PKEY_INDEX | IBFS_QP_PORT |
+				IBFS_QP_ACCESS_FLAGS), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBFS_QPS_RTR;
+	a.path_mtu = c->mtu;
+	a.dest_qp_num = dqpn;
+	a.rq_psn = 100;
+	a.max_dest_rd_atomic = c->rd_atomic;
+	a.min_rnr_timer = c->min_rnr_timer;
+	a.ah_attr.dlid = dlid;
+	a.ah_attr.port_num = 1;
+	ck_assert_int_eq(ibfs_modify_qp(s->qp, &a, IBFS_QP_STATE | IBFS_QP_AV |
+				IBFS_QP_PATH_MTU | IBFS_QP_DEST_QPN |
+				IBFS_QP_RQ_PSN | IBFS_QP_MAX_DEST_RD_ATOMIC |
+				IBFS_QP_MIN_RNR_TIMER), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBFS_QPS_RTS;
+	a.sq_psn = 100;
+	a.timeout = c->timeout;
+	a.retry_cnt = c->retry_cnt;
+	a.rnr_retry = c->rnr_retry;
+	a.max_rd_atomic = c->rd_atomic;
+	ck_assert_int_eq(ibfs_modify_qp(s->qp, &a, IBFS_QP_STATE |
+				IBFS_QP_SQ_PSN | IBFS_QP_TIMEOUT |
+				IBFS_QP_RETRY_CNT | IBFS_QP_RNR_RETRY |
+				IBFS_QP_MAX_QP_RD_ATOMIC), 0);
+}
+
+static const struct conn CONN_DEFAULT = {
+	.mtu = IBFS_MTU_4096, .timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+	.min_rnr_timer = 1, .rd_atomic = 4,
+};
+
+static void setup_rc_cfg(int data_mode, uint32_t mtu, const struct conn *c)
+{
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg cfg = {.profile = "ideal", .mtu = mtu,
+					.data_mode = data_mode};
+	ck_assert_int_eq(ibfs__hca_pair_new(&P, &cfg, &d), 0);
+	side_open(&A, P.h[0], IBFS_QPT_RC);
+	side_open(&B, P.h[1], IBFS_QPT_RC);
+	qp_connect(&A, 2, B.qp->qp_num, c);
+	qp_connect(&B, 1, A.qp->qp_num, c);
+	for (int i = 0; i < BUFSZ; i++)
+		A.buf[i] = (uint8_t)(i * 7 + 3);
+}
+
+static void setup_rc(void)
+{
+	setup_rc_cfg(1, 4096, &CONN_DEFAULT);
+}
+
+static void post_send(struct side *s, uint64_t id, enum ibfs_wr_opcode op,
+		      uint32_t off, uint32_t len, uint64_t raddr,
+		      uint32_t rkey, unsigned flags)
+{
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)(s->buf + off),
+			      .length = len, .lkey = s->mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = id, .sg_list = &sg, .num_sge = 1,
+				  .opcode = op, .send_flags = flags,
+				  .imm_data = 0xabcd0000u + (uint32_t)id};
+	wr.wr.rdma.remote_addr = raddr;
+	wr.wr.rdma.rkey = rkey;
+	struct ibfs_send_wr *bad = NULL;
+	ck_assert_int_eq(ibfs_post_send(s->qp, &wr, &bad), 0);
+	ck_assert_ptr_null(bad);
+}
+
+static void post_recv(struct side *s, uint64_t id, uint32_t off,
+		      uint32_t len)
+{
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)(s->buf + off),
+			      .length = len, .lkey = s->mr->lkey};
+	struct ibfs_recv_wr wr = {.wr_id = id, .sg_list = &sg, .num_sge = 1};
+	struct ibfs_recv_wr *bad = NULL;
+	ck_assert_int_eq(ibfs_post_recv(s->qp, &wr, &bad), 0);
+}
+
+static uint64_t raddr(struct side *s, uint32_t off)
+{
+	return (uint64_t)(uintptr_t)(s->buf + off);
+}
+
+static void wait1(struct ibfs_cq *cq, struct ibfs_wc *wc)
+{
+	ck_assert_int_eq(ibfs_wait_cq(cq, 1, wc), 1);
+}
+
+static ibfs_time_t now(void)
+{
+	return P.f->eq.now;
+}
+
+static void teardown(void)
+{
+	ibfs__hca_pair_free(&P);
+	free(A.buf);
+	free(B.buf);
+	/* CQs, PDs and QPs are the test's; their memory goes with the
+	 * process (each test runs in its own process). */
+}
+
+START_TEST(write_one_packet_closed_form)
+{
+	setup_rc();
+	post_send(&A, 1, IBFS_WR_RDMA_WRITE, 0, 32, raddr(&B, 100),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	/* WRITE Only: RETH, 32 B. Responder frees its buffer: FCP, ACK. */
+	ibfs_time_t t = ser(wire(16, 32)) + PROP + ser(FCP) + ser(ACK_BYTES) +
+			PROP;
+	ck_assert_uint_eq(now(), t);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_int_eq(wc.opcode, IBFS_WC_RDMA_WRITE);
+	ck_assert_uint_eq(wc.wr_id, 1);
+	ck_assert_uint_eq(wc.qp_num, A.qp->qp_num);
+	ck_assert_uint_eq(wc.byte_len, 32);
+	ck_assert_mem_eq(B.buf + 100, A.buf, 32);
+	ck_assert_int_eq(B.buf[99], 0);
+	ck_assert_int_eq(B.buf[132], 0);
+	teardown();
+}
+END_TEST
+
+START_TEST(send_three_packets_closed_form)
+{
+	setup_rc_cfg(1, 1024, &(struct conn){.mtu = IBFS_MTU_1024,
+		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+		.min_rnr_timer = 1, .rd_atomic = 4});
+	post_recv(&B, 77, 1000, 4000);
+	post_send(&A, 5, IBFS_WR_SEND_WITH_IMM, 10, 2500, 0, 0,
+		  IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(B.rcq, &wc);
+	/* First and Middle carry 1024 B; Last 452 B and ImmDt. */
+	ibfs_time_t t3 = 2 * ser(wire(0, 1024)) + ser(wire(4, 452)) + PROP;
+	ck_assert_uint_eq(now(), t3);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_int_eq(wc.opcode, IBFS_WC_RECV);
+	ck_assert_uint_eq(wc.wr_id, 77);
+	ck_assert_uint_eq(wc.byte_len, 2500);
+	ck_assert_uint_eq(wc.qp_num, B.qp->qp_num);
+	ck_assert_uint_eq(wc.slid, 1);
+	ck_assert_uint_eq(wc.sl, 0);
+	ck_assert_uint_eq(wc.wc_flags, IBFS_WC_WITH_IMM);
+	ck_assert_uint_eq(wc.imm_data, 0xabcd0005u);
+	ck_assert_mem_eq(B.buf + 1000, A.buf + 10, 2500);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(now(), t3 + ser(FCP) + ser(ACK_BYTES) + PROP);
+	ck_assert_int_eq(wc.opcode, IBFS_WC_SEND);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	teardown();
+}
+END_TEST
+
+START_TEST(read_two_packets_closed_form)
+{
+	setup_rc();
+	for (int i = 0; i < 5000; i++)
+		B.buf[2000 + i] = (uint8_t)(i ^ 0x5a);
+	/* Read B[2000..7000) into A[8000..). */
+	struct ibfs_sge sg = {.addr = raddr(&A, 8000), .length = 5000,
+			      .lkey = A.mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = 9, .sg_list = &sg, .num_sge = 1,
+				  .opcode = IBFS_WR_RDMA_READ,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	wr.wr.rdma.remote_addr = raddr(&B, 2000);
+	wr.wr.rdma.rkey = B.mr->rkey;
+	struct ibfs_send_wr *bad;
+	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	/* Request (RETH), FCP, Response First 4096 B and Last 904 B, each
+	 * with an AETH. */
+	ibfs_time_t t = ser(wire(16, 0)) + PROP + ser(FCP) +
+			ser(wire(4, 4096)) + ser(wire(4, 904)) + PROP;
+	ck_assert_uint_eq(now(), t);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_int_eq(wc.opcode, IBFS_WC_RDMA_READ);
+	ck_assert_uint_eq(wc.byte_len, 5000);
+	ck_assert_mem_eq(A.buf + 8000, B.buf + 2000, 5000);
+	teardown();
+}
+END_TEST
+
+START_TEST(atomics_on_real_bytes)
+{
+	setup_rc();
+	uint64_t v = 1000;
+	memcpy(B.buf + 64, &v, 8);
+	struct ibfs_sge sg = {.addr = raddr(&A, 0), .length = 8,
+			      .lkey = A.mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = 1, .sg_list = &sg, .num_sge = 1,
+				  .opcode = IBFS_WR_ATOMIC_FETCH_AND_ADD,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	wr.wr.atomic.remote_addr = raddr(&B, 64);
+	wr.wr.atomic.rkey = B.mr->rkey;
+	wr.wr.atomic.compare_add = 234;
+	struct ibfs_send_wr *bad;
+	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_int_eq(wc.opcode, IBFS_WC_FETCH_ADD);
+	/* AtomicETH request, FCP, Atomic ACK with AETH and AtomicAckETH. */
+	ck_assert_uint_eq(now(), ser(wire(28, 0)) + PROP + ser(FCP) +
+					 ser(wire(12, 0)) + PROP);
+	uint64_t got, mem;
+	memcpy(&got, A.buf, 8);
+	memcpy(&mem, B.buf + 64, 8);
+	ck_assert_uint_eq(got, 1000);
+	ck_assert_uint_eq(mem, 1234);
+	/* Compare and swap: a miss leaves memory, a hit swaps. */
+	wr.wr_id = 2;
+	wr.opcode = IBFS_WR_ATOMIC_CMP_AND_SWP;
+	wr.wr.atomic.compare_add = 1;
+	wr.wr.atomic.swap = 77;
+	sg.addr = raddr(&A, 8);
+	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	wr.wr_id = 3;
+	wr.wr.atomic.compare_add = 1234;
+	sg.addr = raddr(&A, 16);
+	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 2);
+	ck_assert_int_eq(wc.opcode, IBFS_WC_COMP_SWAP);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 3);
+	memcpy(&got, A.buf + 8, 8);
+	ck_assert_uint_eq(got, 1234);
+	memcpy(&got, A.buf + 16, 8);
+	ck_assert_uint_eq(got, 1234);
+	memcpy(&mem, B.buf + 64, 8);
+	ck_assert_uint_eq(mem, 77);
+	teardown();
+}
+END_TEST
+
+START_TEST(write_with_imm_consumes_recv)
+{
+	setup_rc();
+	post_recv(&B, 31, 0, 0);
+	post_send(&A, 4, IBFS_WR_RDMA_WRITE_WITH_IMM, 0, 6000,
+		  raddr(&B, 5000), B.mr->rkey, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(B.rcq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_int_eq(wc.opcode, IBFS_WC_RECV_RDMA_WITH_IMM);
+	ck_assert_uint_eq(wc.wr_id, 31);
+	ck_assert_uint_eq(wc.imm_data, 0xabcd0004u);
+	ck_assert_uint_eq(wc.wc_flags, IBFS_WC_WITH_IMM);
+	/* WRITE First (RETH, 4096 B) then Last with ImmDt (1904 B). */
+	ck_assert_uint_eq(now(), ser(wire(16, 4096)) + ser(wire(4, 1904)) +
+					 PROP);
+	ck_assert_mem_eq(B.buf + 5000, A.buf, 6000);
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	teardown();
+}
+END_TEST
+
+START_TEST(inline_send_and_unsignaled)
+{
+	setup_rc();
+	post_recv(&B, 1, 0, 100);
+	post_recv(&B, 2, 100, 100);
+	post_send(&A, 10, IBFS_WR_SEND, 0, 40, 0, 0, IBFS_SEND_INLINE);
+	/* Inline data is copied at post time: changing it is harmless. */
+	uint8_t keep[40];
+	memcpy(keep, A.buf, 40);
+	memset(A.buf, 0xee, 40);
+	post_send(&A, 11, IBFS_WR_SEND, 0, 40, 0, 0,
+		  IBFS_SEND_SIGNALED | IBFS_SEND_INLINE);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	/* Only the signaled WR completes. */
+	ck_assert_uint_eq(wc.wr_id, 11);
+	ck_assert_int_eq(ibfs_poll_cq(A.scq, 1, &wc), 0);
+	ck_assert_mem_eq(B.buf, keep, 40);
+	memset(keep, 0xee, 40);
+	ck_assert_mem_eq(B.buf + 100, keep, 40);
+	teardown();
+}
+END_TEST
+
+START_TEST(bad_rkey_remote_access_error_and_flush)
+{
+	setup_rc();
+	post_send(&A, 1, IBFS_WR_RDMA_WRITE, 0, 32, raddr(&B, 0),
+		  B.mr->rkey ^ 0x100, IBFS_SEND_SIGNALED);
+	post_send(&A, 2, IBFS_WR_RDMA_WRITE, 0, 32, raddr(&B, 0),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 1);
+	ck_assert_int_eq(wc.status, IBFS_WC_REM_ACCESS_ERR);
+	ck_assert_str_eq(ibfs_wc_status_str(wc.status), "remote access error");
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 2);
+	ck_assert_int_eq(wc.status, IBFS_WC_WR_FLUSH_ERR);
+	ck_assert_int_eq(A.qp->state, IBFS_QPS_ERR);
+	/* A WR posted in the error state is flushed too. */
+	post_send(&A, 3, IBFS_WR_SEND, 0, 4, 0, 0, IBFS_SEND_SIGNALED);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 3);
+	ck_assert_int_eq(wc.status, IBFS_WC_WR_FLUSH_ERR);
+	/* Nothing reached B's memory; its QP went to error after the NAK. */
+	for (int i = 0; i < 32; i++)
+		ck_assert_int_eq(B.buf[i], 0);
+	ibfs__direct_exec_drain(&P.dx);
+	ck_assert_int_eq(B.qp->state, IBFS_QPS_ERR);
+	teardown();
+}
+END_TEST
+
+START_TEST(out_of_bounds_and_no_permission)
+{
+	setup_rc();
+	/* One byte past the end of B's region. */
+	post_send(&A, 1, IBFS_WR_RDMA_WRITE, 0, 32, raddr(&B, BUFSZ - 31),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_REM_ACCESS_ERR);
+	teardown();
+
+	/* A region without remote read, read from. */
+	setup_rc();
+	struct ibfs_mr *ro = ibfs_reg_mr(B.pd, B.buf, 64,
+					 IBFS_ACCESS_LOCAL_WRITE);
+	ck_assert_ptr_nonnull(ro);
+	struct ibfs_sge sg = {.addr = raddr(&A, 0), .length = 16,
+			      .lkey = A.mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = 5, .sg_list = &sg, .num_sge = 1,
+				  .opcode = IBFS_WR_RDMA_READ,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	wr.wr.rdma.remote_addr = raddr(&B, 0);
+	wr.wr.rdma.rkey = ro->rkey;
+	struct ibfs_send_wr *bad;
+	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 5);
+	ck_assert_int_eq(wc.status, IBFS_WC_REM_ACCESS_ERR);
+	teardown();
+}
+END_TEST
+
+START_TEST(bad_lkey_local_protection_error)
+{
+	setup_rc();
+	struct ibfs_sge sg = {.addr = raddr(&A, 0), .length = 32,
+			      .lkey = A.mr->lkey + 1};
+	struct ibfs_send_wr wr = {.wr_id = 8, .sg_list = &sg, .num_sge = 1,
+				  .opcode = IBFS_WR_RDMA_WRITE,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	wr.wr.rdma.remote_addr = raddr(&B, 0);
+	wr.wr.rdma.rkey = B.mr->rkey;
+	struct ibfs_send_wr *bad;
+	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 8);
+	ck_assert_int_eq(wc.status, IBFS_WC_LOC_PROT_ERR);
+	ck_assert_int_eq(A.qp->state, IBFS_QPS_ERR);
+	/* Nothing left the HCA. */
+	ck_assert_uint_eq(P.h[0]->st.tx_pkts, 0);
+	teardown();
+}
+END_TEST
+
+START_TEST(rnr_retry_exhausted_closed_form)
+{
+	struct conn c = CONN_DEFAULT;
+	c.rnr_retry = 2;
+	c.min_rnr_timer = 1; /* 0.01 ms, IBA Table 45 */
+	setup_rc_cfg(1, 4096, &c);
+	post_send(&A, 1, IBFS_WR_SEND, 0, 64, 0, 0, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_RNR_RETRY_EXC_ERR);
+	/* Three tries (the first and two retries), each answered by an RNR
+	 * NAK one round trip later, with 10 us of RNR wait between. */
+	ibfs_time_t rt = ser(wire(0, 64)) + PROP + ser(FCP) +
+			 ser(ACK_BYTES) + PROP;
+	ck_assert_uint_eq(now(), 3 * rt + 2 * 10 * IBFS_US);
+	ck_assert_uint_eq(P.h[0]->st.rnr_naks, 3);
+	ck_assert_int_eq(A.qp->state, IBFS_QPS_ERR);
+	teardown();
+}
+END_TEST
+
+START_TEST(rnr_then_recv_posted_recovers)
+{
+	setup_rc(); /* rnr_retry 7: retry for ever */
+	post_send(&A, 1, IBFS_WR_SEND, 0, 64, 0, 0, IBFS_SEND_SIGNALED);
+	ibfs__direct_exec_advance(&P.dx, 25 * IBFS_US);
+	post_recv(&B, 2, 0, 64);
+	struct ibfs_wc wc;
+	wait1(B.rcq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_mem_eq(B.buf, A.buf, 64);
+	/* Tries at 0, rt + 10 us, 2 rt + 20 us, 3 rt + 30 us: the fourth
+	 * finds the receive posted at 25 us. */
+	ibfs_time_t rt = ser(wire(0, 64)) + PROP + ser(FCP) +
+			 ser(ACK_BYTES) + PROP;
+	ck_assert_uint_eq(now(), 3 * rt + 30 * IBFS_US + ser(wire(0, 64)) +
+					 PROP);
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_uint_eq(P.h[0]->st.rnr_naks, 3);
+	teardown();
+}
+END_TEST
+
+START_TEST(cut_link_retry_exhausted)
+{
+	struct conn c = CONN_DEFAULT;
+	c.timeout = 1;   /* 4.096 us x 2 = 8.192 us */
+	c.retry_cnt = 2;
+	setup_rc_cfg(1, 4096, &c);
+	ibfs__fabric_port(P.f, 0, 1)->up = 0;
+	post_send(&A, 1, IBFS_WR_RDMA_WRITE, 0, 32, raddr(&B, 0),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	post_send(&A, 2, IBFS_WR_SEND, 0, 32, 0, 0, 0);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 1);
+	ck_assert_int_eq(wc.status, IBFS_WC_RETRY_EXC_ERR);
+	/* Sent at 0 and lost; timeouts at T, 2T (retries), 3T (give up). */
+	ck_assert_uint_eq(now(), 3 * 8192 * IBFS_NS);
+	ck_assert_int_eq(A.qp->state, IBFS_QPS_ERR);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 2);
+	ck_assert_int_eq(wc.status, IBFS_WC_WR_FLUSH_ERR);
+	ck_assert_uint_eq(P.h[0]->st.timeouts, 3);
+	teardown();
+}
+END_TEST
+
+START_TEST(dropped_packet_seq_nak_go_back_n)
+{
+	setup_rc_cfg(1, 1024, &(struct conn){.mtu = IBFS_MTU_1024,
+		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+		.min_rnr_timer = 1, .rd_atomic = 4});
+	P.h[1]->drop_next_rx = 1; /* lose the first packet at B */
+	post_send(&A, 1, IBFS_WR_RDMA_WRITE, 0, 3000, raddr(&B, 100),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_mem_eq(B.buf + 100, A.buf, 3000);
+	ck_assert_uint_eq(P.h[0]->st.seq_naks, 1);
+	ck_assert_uint_eq(P.h[1]->st.dropped, 1);
+	/* The NAK for PSN 100 answers the Middle packet: it leaves B when
+	 * the Middle's tail is in, after an FCP. A frees the NAK's buffer
+	 * (an FCP once its transmitter is free), then resends First,
+	 * Middle and Last back to back. */
+	ibfs_time_t w1 = ser(wire(16, 1024)), w2 = ser(wire(0, 1024)),
+		    w3 = ser(wire(0, 952));
+	ibfs_time_t nak = w1 + w2 + PROP + ser(FCP) + ser(ACK_BYTES) + PROP;
+	ibfs_time_t start = (nak > w1 + w2 + w3 ? nak : w1 + w2 + w3) +
+			    ser(FCP);
+	ibfs_time_t last_in = start + w1 + w2 + w3 + PROP;
+	ck_assert_uint_eq(now(), last_in + ser(FCP) + ser(ACK_BYTES) + PROP);
+	teardown();
+}
+END_TEST
+
+START_TEST(rc_ordering)
+{
+	setup_rc();
+	for (int i = 0; i < 20; i++)
+		post_recv(&B, 100 + i, 8000 + 100 * i, 100);
+	for (int i = 0; i < 40; i++) {
+		if (i % 2)
+			post_send(&A, i, IBFS_WR_SEND, 50 * i, 50, 0, 0,
+				  IBFS_SEND_SIGNALED);
+		else
+			post_send(&A, i, IBFS_WR_RDMA_WRITE, 50 * i, 50,
+				  raddr(&B, 50 * i), B.mr->rkey,
+				  IBFS_SEND_SIGNALED);
+	}
+	struct ibfs_wc wc;
+	for (int i = 0; i < 40; i++) {
+		wait1(A.scq, &wc);
+		ck_assert_uint_eq(wc.wr_id, i);
+		ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	}
+	for (int i = 0; i < 20; i++) {
+		wait1(B.rcq, &wc);
+		ck_assert_uint_eq(wc.wr_id, 100 + i);
+		ck_assert_mem_eq(B.buf + 8000 + 100 * i, A.buf + 50 * (2 * i + 1),
+				 50);
+	}
+	for (int i = 0; i < 40; i += 2)
+		ck_assert_mem_eq(B.buf + 50 * i, A.buf + 50 * i, 50);
+	teardown();
+}
+END_TEST
+
+/* Times of every completion of a mixed workload. */
+static void mixed_run(int data_mode, ibfs_time_t *times, int n)
+{
+	setup_rc_cfg(data_mode, 1024, &(struct conn){.mtu = IBFS_MTU_1024,
+		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+		.min_rnr_timer = 1, .rd_atomic = 4});
+	post_recv(&B, 50, 0, 8000);
+	post_send(&A, 0, IBFS_WR_SEND, 0, 7000, 0, 0, IBFS_SEND_SIGNALED);
+	post_send(&A, 1, IBFS_WR_RDMA_WRITE, 0, 3333, raddr(&B, 8000),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	post_send(&A, 2, IBFS_WR_RDMA_READ, 8000, 2222, raddr(&B, 0),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	for (int i = 0; i < n; i++) {
+		wait1(A.scq, &wc);
+		ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+		times[i] = now();
+	}
+	if (data_mode)
+		ck_assert_mem_eq(A.buf + 8000, B.buf, 2222);
+	teardown();
+}
+
+START_TEST(data_on_off_same_times)
+{
+	ibfs_time_t on[3], off[3];
+	mixed_run(1, on, 3);
+	mixed_run(0, off, 3);
+	for (int i = 0; i < 3; i++)
+		ck_assert_uint_eq(on[i], off[i]);
+	ck_assert_uint_gt(on[2], on[1]);
+}
+END_TEST
+
+START_TEST(outstanding_read_limit)
+{
+	struct conn c = CONN_DEFAULT;
+	c.rd_atomic = 1;
+	setup_rc_cfg(1, 4096, &c);
+	post_send(&A, 1, IBFS_WR_RDMA_READ, 0, 16, raddr(&B, 0), B.mr->rkey,
+		  IBFS_SEND_SIGNALED);
+	post_send(&A, 2, IBFS_WR_RDMA_READ, 16, 16, raddr(&B, 0), B.mr->rkey,
+		  IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	ibfs_time_t rt = ser(wire(16, 0)) + PROP + ser(FCP) +
+			 ser(wire(4, 16)) + PROP;
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(now(), rt);
+	/* The second READ waits for the first response (depth 1); A frees
+	 * that response's buffer first, so its FCP goes ahead. */
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 2);
+	ck_assert_uint_eq(now(), rt + ser(FCP) + rt);
+	teardown();
+}
+END_TEST
+
+static void ud_setup(uint32_t qkey_b)
+{
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg cfg = {.profile = "ideal", .data_mode = 1,
+					.mtu = 2048};
+	ck_assert_int_eq(ibfs__hca_pair_new(&P, &cfg, &d), 0);
+	side_open(&A, P.h[0], IBFS_QPT_UD);
+	side_open(&B, P.h[1], IBFS_QPT_UD);
+	struct side *s[2] = {&A, &B};
+	for (int i = 0; i < 2; i++) {
+		struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT,
+					 .port_num = 1,
+					 .qkey = i ? qkey_b : 0x1111};
+		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE |
+				IBFS_QP_PKEY_INDEX | IBFS_QP_PORT |
+				IBFS_QP_QKEY), 0);
+		a.qp_state = IBFS_QPS_RTR;
+		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE), 0);
+		a.qp_state = IBFS_QPS_RTS;
+		a.sq_psn = 0;
+		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE |
+				IBFS_QP_SQ_PSN), 0);
+	}
+	for (int i = 0; i < BUFSZ; i++)
+		A.buf[i] = (uint8_t)(i * 13 + 1);
+}
+
+static int ud_post(struct ibfs_ah *ah, uint32_t len, uint32_t qkey,
+		   struct ibfs_send_wr **bad)
+{
+	struct ibfs_sge sg = {.addr = raddr(&A, 0), .length = len,
+			      .lkey = A.mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = 3, .sg_list = &sg, .num_sge = 1,
+				  .opcode = IBFS_WR_SEND,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = B.qp->qp_num;
+	wr.wr.ud.remote_qkey = qkey;
+	return ibfs_post_send(A.qp, &wr, bad);
+}
+
+START_TEST(ud_send_mtu_limit_and_qkey)
+{
+	ud_setup(0x2222);
+	struct ibfs_ah_attr aa = {.dlid = 2, .sl = 3, .port_num = 1};
+	struct ibfs_ah *ah = ibfs_create_ah(A.pd, &aa);
+	ck_assert_ptr_nonnull(ah);
+	post_recv(&B, 40, 0, 2048 + 40);
+	struct ibfs_send_wr *bad = NULL;
+	/* One byte over the MTU is refused at post time. */
+	ck_assert_int_eq(ud_post(ah, 2049, 0x2222, &bad), EINVAL);
+	ck_assert_ptr_nonnull(bad);
+	/* A wrong Q_Key is dropped silently by B. */
+	ck_assert_int_eq(ud_post(ah, 100, 0x2223, &bad), 0);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ibfs__direct_exec_drain(&P.dx);
+	ck_assert_int_eq(ibfs_poll_cq(B.rcq, 1, &wc), 0);
+	ck_assert_uint_eq(P.h[1]->st.dropped, 1);
+	/* The right Q_Key, a full MTU: GRH space, then the data. */
+	ibfs_time_t t0 = now();
+	ck_assert_int_eq(ud_post(ah, 2048, 0x2222, &bad), 0);
+	wait1(B.rcq, &wc);
+	ck_assert_uint_eq(now() - t0, ser(wire(8, 2048)) + PROP);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_uint_eq(wc.byte_len, 2048 + 40);
+	ck_assert_uint_eq(wc.src_qp, A.qp->qp_num);
+	ck_assert_uint_eq(wc.slid, 1);
+	ck_assert_uint_eq(wc.sl, 3);
+	ck_assert_mem_eq(B.buf + 40, A.buf, 2048);
+	teardown();
+}
+END_TEST
+
+START_TEST(flush_recv_on_error_transition)
+{
+	setup_rc();
+	post_recv(&B, 1, 0, 10);
+	post_recv(&B, 2, 10, 10);
+	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_ERR};
+	ck_assert_int_eq(ibfs_modify_qp(B.qp, &a, IBFS_QP_STATE), 0);
+	struct ibfs_wc wc[2];
+	ck_assert_int_eq(ibfs_wait_cq(B.rcq, 2, wc), 2);
+	ck_assert_uint_eq(wc[0].wr_id, 1);
+	ck_assert_uint_eq(wc[1].wr_id, 2);
+	ck_assert_int_eq(wc[0].status, IBFS_WC_WR_FLUSH_ERR);
+	ck_assert_int_eq(wc[1].opcode, IBFS_WC_RECV);
+	teardown();
+}
+END_TEST
+
+START_TEST(recv_too_small_length_error)
+{
+	setup_rc();
+	post_recv(&B, 1, 0, 16);
+	post_send(&A, 1, IBFS_WR_SEND, 0, 17, 0, 0, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(B.rcq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_LOC_LEN_ERR);
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_REM_INV_REQ_ERR);
+	teardown();
+}
+END_TEST
+
+static Suite *hca_suite(void)
+{
+	Suite *s = suite_create("hca");
+	TCase *tc = tcase_create("transport");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, write_one_packet_closed_form);
+	tcase_add_test(tc, send_three_packets_closed_form);
+	tcase_add_test(tc, read_two_packets_closed_form);
+	tcase_add_test(tc, atomics_on_real_bytes);
+	tcase_add_test(tc, write_with_imm_consumes_recv);
+	tcase_add_test(tc, inline_send_and_unsignaled);
+	tcase_add_test(tc, rc_ordering);
+	tcase_add_test(tc, data_on_off_same_times);
+	tcase_add_test(tc, outstanding_read_limit);
+	tcase_add_test(tc, ud_send_mtu_limit_and_qkey);
+	suite_add_tcase(s, tc);
+	TCase *te = tcase_create("errors");
+	tcase_set_timeout(te, 20);
+	tcase_add_test(te, bad_rkey_remote_access_error_and_flush);
+	tcase_add_test(te, out_of_bounds_and_no_permission);
+	tcase_add_test(te, bad_lkey_local_protection_error);
+	tcase_add_test(te, rnr_retry_exhausted_closed_form);
+	tcase_add_test(te, rnr_then_recv_posted_recovers);
+	tcase_add_test(te, cut_link_retry_exhausted);
+	tcase_add_test(te, dropped_packet_seq_nak_go_back_n);
+	tcase_add_test(te, flush_recv_on_error_transition);
+	tcase_add_test(te, recv_too_small_length_error);
+	suite_add_tcase(s, te);
+	return s;
+}
+
+IBFS_CHECK_MAIN(hca_suite)
