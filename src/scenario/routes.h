@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Programming the LIDs, forwarding tables and SL-to-VL tables of a run's
+ * devices from a routing engine (see routes.c).
+ */
+#ifndef IBFS_SCENARIO_ROUTES_H
+#define IBFS_SCENARIO_ROUTES_H
+
+#include "fabric/fabric.h"
+
+struct ibfs_routes {
+	char engine[16];    /* the engine that built the tables */
+	unsigned max_lid;
+};
+
+/* Returns 0, or -1 with d filled (unknown engine, unroutable fabric). */
+int ibfs__routes_program(struct ibfs_fabric *fab, const char *engine,
+			 int lmc, struct ibfs_routes *out, struct ibfs_diag *d);
+
+#endif

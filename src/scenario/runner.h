@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running a scenario: assembles the simulation (fabric, switches, HCAs,
+ * routes, SimGrid bridge), runs its traffic through the verbs API in
+ * application actors, and fills the results.
+ */
+#ifndef IBFS_SCENARIO_RUNNER_H
+#define IBFS_SCENARIO_RUNNER_H
+
+#include "scenario/results.h"
+#include "scenario/scenario.h"
+
+struct ibfs_run_opts {
+	uint64_t seed;          /* --seed, default 1 */
+	int data;               /* 0 with --no-data: same timing, no bytes */
+	ibfs_time_t until;      /* --until; IBFS_TIME_NEVER when absent */
+	int quiet;
+	const char *pcap;       /* --pcap FILE or NULL */
+	const char *trace;      /* --trace FILE or NULL */
+};
+
+/*
+ * Runs sc. Returns 0 when the run completed, 1 when it failed (deadlock,
+ * unexpected failed completions), -1 when it could not start (d filled).
+ */
+int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
+		       struct ibfs_results *r, struct ibfs_diag *d);
+
+#endif

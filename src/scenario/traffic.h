@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A scenario's traffic as application programs: explicit messages and
+ * seeded patterns are expanded into a plan, and each HCA runs two SimGrid
+ * actors written against the public verbs API exactly as a user's program
+ * would be: one sets up queue pairs (exchanging QP numbers, LIDs and rkeys
+ * out of band) and posts each message at its start time, the other waits
+ * for completions and timestamps them.
+ */
+#ifndef IBFS_SCENARIO_TRAFFIC_H
+#define IBFS_SCENARIO_TRAFFIC_H
+
+#include "bridge/bridge.h"
+#include "scenario/results.h"
+#include "scenario/scenario.h"
+
+struct ibfs_traffic;
+
+/* Expands sc's messages and patterns with `seed`; NULL with d on error. */
+struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
+					uint64_t seed, struct ibfs_diag *d);
+/* Number of messages (each <message count=N> counts N). */
+size_t ibfs__traffic_messages(const struct ibfs_traffic *t);
+/* Spawns the actors of every HCA that sends or receives. */
+int ibfs__traffic_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,
+			int data, struct ibfs_diag *d);
+/* Appends one record per message to r (after the run). */
+int ibfs__traffic_collect(const struct ibfs_traffic *t,
+			  struct ibfs_results *r);
+void ibfs__traffic_free(struct ibfs_traffic *t);
+
+#endif

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The traffic of a scenario as application programs, written against the
+ * public API only (ibfsim/verbs.h and ibfsim/sim.h), as a user would write
+ * them with libibverbs: each HCA runs
+ *   - a poster: opens the device, registers one buffer, creates the queue
+ *     pairs of its connections, swaps (QPN, LID, address, rkey) with each
+ *     peer out of band, brings the QPs to RTS, posts the receives its peers'
+ *     SENDs need, waits until its peers have posted theirs, then posts each
+ *     message at its start time;
+ *   - a completer: waits on the completion queue and timestamps each
+ *     completion; a message's latency runs from its post to its completion
+ *     at the requester (SPEC).
+ * Queue pair settings are perftest's defaults: timeout 14 (4.096 us x 2^14
+ * = 67 ms), retry_cnt 7, rnr_retry 7, 16 outstanding RDMA READs/atomics.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ibfsim/sim.h>
+
+#include "scenario/traffic_int.h"
+
+/* The plan of the running simulation: actors receive only argc/argv. */
+static struct ibfs_traffic *g_traffic;
+
+#define RECV_FLAG (1ull << 63)
+#define FAKE_ADDR ((uintptr_t)1 << 32)
+#define QKEY 0x11111111u
+
+static enum ibfs_mtu mtu_enum(int bytes)
+{
+	switch (bytes) {
+	case 256: return IBFS_MTU_256;
+	case 512: return IBFS_MTU_512;
+	case 1024: return IBFS_MTU_1024;
+	case 2048: return IBFS_MTU_2048;
+	default: return IBFS_MTU_4096;
+	}
+}
+
+static void key_of(char *buf, size_t len, const char *what, size_t conn,
+		   int end)
+{
+	snprintf(buf, len, "ibfsim/%s/%zu/%c", what, conn, end ? 'd' : 's');
+}
+
+static struct ibfs_qp *make_qp(struct tr_node *n, enum ibfs_qp_type type,
+			       uint32_t send, uint32_t recv)
+{
+	struct ibfs_qp_init_attr a = {
+		.send_cq = n->cq, .recv_cq = n->cq, .qp_type = type,
+		.cap = {.max_send_wr = send ? send : 1,
+			.max_recv_wr = recv ? recv : 1, .max_send_sge = 1,
+			.max_recv_sge = 1}};
+	return ibfs_create_qp(n->pd, &a);
+}
+
+static int to_init(struct ibfs_qp *qp, enum ibfs_qp_type type)
+{
+	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = 1,
+				 .qkey = QKEY,
+				 .qp_access_flags = IBFS_ACCESS_LOCAL_WRITE |
+						    IBFS_ACCESS_REMOTE_WRITE |
+						    IBFS_ACCESS_REMOTE_READ |
+						    IBFS_ACCESS_REMOTE_ATOMIC};
+	int mask = IBFS_QP_STATE | IBFS_QP_PKEY_INDEX | IBFS_QP_PORT;
+	mask |= type == IBFS_QPT_UD ? IBFS_QP_QKEY : IBFS_QP_ACCESS_FLAGS;
+	return ibfs_modify_qp(qp, &a, mask);
+}
+
+/* INIT -> RTR -> RTS towards the peer `p` (connected QPs). */
+static int connect_qp(struct ibfs_qp *qp, enum ibfs_qp_type type,
+		      const struct tr_endpoint *p, int mtu)
+{
+	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_RTR,
+				 .path_mtu = mtu_enum(mtu),
+				 .dest_qp_num = p->qpn,
+				 .ah_attr = {.dlid = p->lid, .port_num = 1},
+				 .max_dest_rd_atomic = 16, .min_rnr_timer = 12};
+	int mask = IBFS_QP_STATE | IBFS_QP_AV | IBFS_QP_PATH_MTU |
+		   IBFS_QP_DEST_QPN | IBFS_QP_RQ_PSN;
+	if (type == IBFS_QPT_RC)
+		mask |= IBFS_QP_MAX_DEST_RD_ATOMIC | IBFS_QP_MIN_RNR_TIMER;
+	if (ibfs_modify_qp(qp, &a, mask))
+		return -1;
+	a = (struct ibfs_qp_attr){.qp_state = IBFS_QPS_RTS, .timeout = 14,
+				  .retry_cnt = 7, .rnr_retry = 7,
+				  .max_rd_atomic = 16};
+	mask = IBFS_QP_STATE | IBFS_QP_SQ_PSN;
+	if (type == IBFS_QPT_RC)
+		mask |= IBFS_QP_TIMEOUT | IBFS_QP_RETRY_CNT |
+			IBFS_QP_RNR_RETRY | IBFS_QP_MAX_QP_RD_ATOMIC;
+	return ibfs_modify_qp(qp, &a, mask);
+}
+
+static int ud_ready(struct ibfs_qp *qp)
+{
+	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_RTR};
+	if (ibfs_modify_qp(qp, &a, IBFS_QP_STATE))
+		return -1;
+	a.qp_state = IBFS_QPS_RTS;
+	return ibfs_modify_qp(qp, &a, IBFS_QP_STATE | IBFS_QP_SQ_PSN);
+}
+
+static int post_recvs(struct tr_node *n, struct ibfs_qp *qp, uint32_t count,
+		      uint32_t extra)
+{
+	struct ibfs_sge sge = {.addr = (uintptr_t)n->mr->addr,
+			       .length = (uint32_t)(n->bufsize + extra),
+			       .lkey = n->mr->lkey};
+	for (uint32_t i = 0; i < count; i++) {
+		struct ibfs_recv_wr wr = {.wr_id = RECV_FLAG | i,
+					  .sg_list = &sge, .num_sge = 1},
+				    *bad;
+		if (ibfs_post_recv(qp, &wr, &bad))
+			return -1;
+	}
+	return 0;
+}
+
+static enum ibfs_qp_type qpt(enum ibfs_sc_qp q)
+{
+	return q == IBFS_SC_RC ? IBFS_QPT_RC
+	       : q == IBFS_SC_UC ? IBFS_QPT_UC : IBFS_QPT_UD;
+}
+
+/* Opens the device, registers the buffer, creates the CQ. */
+static int open_node(struct ibfs_traffic *t, struct tr_node *n)
+{
+	n->ctx = ibfs_open_device();
+	if (!n->ctx || !(n->pd = ibfs_alloc_pd(n->ctx)))
+		return -1;
+	struct ibfs_port_attr pa;
+	if (ibfs_query_port(n->ctx, 1, &pa))
+		return -1;
+	n->lid = pa.lid;
+	/* UD receives carry 40 bytes of GRH space first (IBA 11.4.1.2). */
+	size_t len = n->bufsize + 40;
+	void *addr = (void *)FAKE_ADDR;
+	if (t->data) {
+		n->buf = calloc(1, len);
+		if (!n->buf)
+			return -1;
+		addr = n->buf;
+	}
+	n->mr = ibfs_reg_mr(n->pd, addr, len,
+			    IBFS_ACCESS_LOCAL_WRITE | IBFS_ACCESS_REMOTE_WRITE |
+				    IBFS_ACCESS_REMOTE_READ |
+				    IBFS_ACCESS_REMOTE_ATOMIC);
+	int cqe = (int)(n->expected + 16 < 1u << 30 ? n->expected + 16
+						    : 1u << 30);
+	n->cq = ibfs_create_cq(n->ctx, cqe, NULL, NULL, 0);
+	return n->mr && n->cq ? 0 : -1;
+}
+
+/* Counts the sends a node posts on connection c. */
+static uint32_t sends_on(const struct ibfs_traffic *t, const struct tr_node *n,
+			 size_t c)
+{
+	uint64_t s = 0;
+	for (size_t i = 0; i < n->nmsgs; i++)
+		if (t->msgs[n->msgs[i]].conn == c)
+			s += t->msgs[n->msgs[i]].count;
+	return s > (1u << 20) ? 1u << 20 : (uint32_t)s;
+}
+
+/* Creates the QPs of every connection of `node` and publishes them. */
+static int create_qps(struct ibfs_traffic *t, int node)
+{
+	struct tr_node *n = &t->nodes[node];
+	char key[96];
+	for (size_t i = 0; i < n->nconns; i++) {
+		struct tr_conn *c = &t->conns[n->conns[i]];
+		int dst_end = c->dst == node;
+		struct ibfs_qp *qp =
+			make_qp(n, qpt(c->qp),
+				dst_end ? 1 : sends_on(t, n, n->conns[i]),
+				dst_end ? c->recvs : 1);
+		if (!qp || to_init(qp, qpt(c->qp)))
+			return -1;
+		*(dst_end ? &c->qp_dst : &c->qp_src) = qp;
+		struct tr_endpoint e = {qp->qp_num, n->lid, n->mr->rkey,
+					(uintptr_t)n->mr->addr};
+		key_of(key, sizeof(key), "qp", n->conns[i], dst_end);
+		if (ibfs_oob_put(key, &e, sizeof(e)))
+			return -1;
+	}
+	if (n->uses_ud) {
+		n->ud_qp = make_qp(n, IBFS_QPT_UD, 1u << 16, n->ud_recvs);
+		if (!n->ud_qp || to_init(n->ud_qp, IBFS_QPT_UD) ||
+		    ud_ready(n->ud_qp))
+			return -1;
+		struct tr_endpoint e = {n->ud_qp->qp_num, n->lid, 0, 0};
+		key_of(key, sizeof(key), "ud", (size_t)node, 0);
+		if (ibfs_oob_put(key, &e, sizeof(e)))
+			return -1;
+	}
+	return 0;
+}
+
+/* Connects every RC/UC QP of `node` and posts the receives it needs. */
+static int connect_all(struct ibfs_traffic *t, int node)
+{
+	struct tr_node *n = &t->nodes[node];
+	char key[96];
+	for (size_t i = 0; i < n->nconns; i++) {
+		struct tr_conn *c = &t->conns[n->conns[i]];
+		int dst_end = c->dst == node;
+		struct tr_endpoint peer;
+		key_of(key, sizeof(key), "qp", n->conns[i], !dst_end);
+		if (ibfs_oob_get(key, &peer, sizeof(peer)))
+			return -1;
+		struct ibfs_qp *qp = dst_end ? c->qp_dst : c->qp_src;
+		if (connect_qp(qp, qpt(c->qp), &peer, t->sc->topo->def.mtu))
+			return -1;
+		if (dst_end && c->recvs && post_recvs(n, qp, c->recvs, 0))
+			return -1;
+	}
+	if (n->ud_qp && n->ud_recvs && post_recvs(n, n->ud_qp, n->ud_recvs, 40))
+		return -1;
+	snprintf(key, sizeof(key), "ibfsim/rx/%d", node);
+	return ibfs_oob_put(key, "", 1);
+}
+
+static enum ibfs_wr_opcode wr_op(enum ibfs_sc_op op)
+{
+	static const enum ibfs_wr_opcode map[IBFS_SC_OP_COUNT] = {
+		IBFS_WR_SEND, IBFS_WR_SEND_WITH_IMM, IBFS_WR_RDMA_WRITE,
+		IBFS_WR_RDMA_WRITE_WITH_IMM, IBFS_WR_RDMA_READ,
+		IBFS_WR_ATOMIC_CMP_AND_SWP, IBFS_WR_ATOMIC_FETCH_AND_ADD};
+	return map[op];
+}
+
+/* Posts record `rec` of message m; retries while the send queue is full. */
+static int post_one(struct ibfs_traffic *t, struct tr_node *n,
+		    const struct tr_msg *m, size_t rec)
+{
+	const struct tr_conn *c = &t->conns[m->conn];
+	char key[96];
+	struct tr_endpoint peer;
+	key_of(key, sizeof(key), c->qp == IBFS_SC_UD ? "ud" : "qp",
+	       c->qp == IBFS_SC_UD ? (size_t)c->dst : m->conn, 1);
+	if (ibfs_oob_get(key, &peer, sizeof(peer)))
+		return -1;
+	struct ibfs_sge sge = {.addr = (uintptr_t)n->mr->addr,
+			       .length = (uint32_t)m->size,
+			       .lkey = n->mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = rec, .sg_list = &sge,
+				  .num_sge = 1, .opcode = wr_op(m->op),
+				  .send_flags = IBFS_SEND_SIGNALED,
+				  .imm_data = (uint32_t)rec},
+			    *bad;
+	struct ibfs_ah *ah = NULL;
+	if (c->qp == IBFS_SC_UD) {
+		struct ibfs_ah_attr aa = {.dlid = peer.lid, .port_num = 1};
+		ah = ibfs_create_ah(n->pd, &aa);
+		if (!ah)
+			return -1;
+		wr.wr.ud.ah = ah;
+		wr.wr.ud.remote_qpn = peer.qpn;
+		wr.wr.ud.remote_qkey = QKEY;
+	} else if (m->op == IBFS_SC_CMP_SWAP || m->op == IBFS_SC_FETCH_ADD) {
+		wr.wr.atomic.remote_addr = peer.addr;
+		wr.wr.atomic.rkey = peer.rkey;
+		wr.wr.atomic.compare_add = 1;
+		wr.wr.atomic.swap = rec;
+	} else {
+		wr.wr.rdma.remote_addr = peer.addr;
+		wr.wr.rdma.rkey = peer.rkey;
+	}
+	struct ibfs_qp *qp = c->qp == IBFS_SC_UD ? n->ud_qp : c->qp_src;
+	int rc;
+	t->recs[rec].post = ibfs_now();
+	while ((rc = ibfs_post_send(qp, &wr, &bad)) == ENOMEM) {
+		ibfs_sleep(100 * IBFS_TIME_PS_PER_NS);
+		t->recs[rec].post = ibfs_now();
+	}
+	/* The address handle is only read while posting (IBA 11.2.4.3). */
+	if (ah)
+		ibfs_destroy_ah(ah);
+	return rc ? -1 : 0;
+}
+
+static void poster(int argc, char **argv)
+{
+	struct ibfs_traffic *t = g_traffic;
+	int node = atoi(argv[1]);
+	struct tr_node *n = &t->nodes[node];
+	char key[64];
+	if (open_node(t, n) || create_qps(t, node) || connect_all(t, node)) {
+		fprintf(stderr, "ibfsim: traffic on %s: setup failed\n",
+			t->sc->topo->nodes[node].id);
+		return;
+	}
+	snprintf(key, sizeof(key), "ibfsim/ready/%d", node);
+	ibfs_oob_put(key, "", 1);
+	/* Wait until each destination has posted its receives. */
+	for (size_t i = 0; i < n->nmsgs; i++) {
+		char one;
+		snprintf(key, sizeof(key), "ibfsim/rx/%d",
+			 t->conns[t->msgs[n->msgs[i]].conn].dst);
+		ibfs_oob_get(key, &one, 1);
+	}
+	for (size_t i = 0; i < n->nmsgs; i++) {
+		const struct tr_msg *m = &t->msgs[n->msgs[i]];
+		ibfs_time_ps now = ibfs_now();
+		if (m->start > now)
+			ibfs_sleep(m->start - now);
+		for (uint32_t k = 0; k < m->count; k++)
+			if (post_one(t, n, m, m->first + k))
+				return;
+	}
+}
+
+static void completer(int argc, char **argv)
+{
+	struct ibfs_traffic *t = g_traffic;
+	int node = atoi(argv[1]);
+	struct tr_node *n = &t->nodes[node];
+	char key[64], one;
+	snprintf(key, sizeof(key), "ibfsim/ready/%d", node);
+	ibfs_oob_get(key, &one, 1);
+	struct ibfs_wc wc[16];
+	for (uint64_t seen = 0; seen < n->expected;) {
+		int got = ibfs_wait_cq(n->cq, 16, wc);
+		if (got <= 0)
+			return;
+		ibfs_time_ps now = ibfs_now();
+		for (int i = 0; i < got; i++, seen++) {
+			if (wc[i].wr_id & RECV_FLAG)
+				continue;
+			struct ibfs_msg_record *r = &t->recs[wc[i].wr_id];
+			r->done = now;
+			r->status = wc[i].status;
+		}
+	}
+}
+
+int ibfs__traffic_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,
+			int data, struct ibfs_diag *d)
+{
+	g_traffic = t;
+	t->data = data;
+	const struct ibfs_topology *topo = t->sc->topo;
+	for (size_t i = 0; i < topo->nnodes; i++) {
+		const struct tr_node *n = &t->nodes[i];
+		if (!n->nmsgs && !n->nconns && !n->uses_ud)
+			continue;
+		char idx[24], name[300];
+		snprintf(idx, sizeof(idx), "%zu", i);
+		char *argv[] = {name, idx, NULL};
+		snprintf(name, sizeof(name), "post-%s", topo->nodes[i].id);
+		if (ibfs__bridge_spawn(b, topo->nodes[i].id, name, poster, 2,
+				       argv) < 0)
+			return ibfs__diag(d, t->sc->file, 0,
+					  "cannot start traffic on %s",
+					  topo->nodes[i].id);
+		snprintf(name, sizeof(name), "cq-%s", topo->nodes[i].id);
+		if (ibfs__bridge_spawn(b, topo->nodes[i].id, name, completer, 2,
+				       argv) < 0)
+			return ibfs__diag(d, t->sc->file, 0,
+					  "cannot start traffic on %s",
+					  topo->nodes[i].id);
+	}
+	return 0;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The traffic plan shared by traffic_plan.c (expansion) and traffic_app.c
+ * (the application actors). A connection joins a source and a destination
+ * HCA with one queue pair at each end (RC, UC); UD traffic uses one UD
+ * queue pair per HCA. Each message of a <message count=N> is one record.
+ */
+#ifndef IBFS_SCENARIO_TRAFFIC_INT_H
+#define IBFS_SCENARIO_TRAFFIC_INT_H
+
+#include <ibfsim/verbs.h>
+
+#include "scenario/traffic.h"
+
+struct tr_conn {
+	int src, dst;
+	enum ibfs_sc_qp qp;
+	uint32_t recvs;         /* receives the destination posts (SENDs) */
+	struct ibfs_qp *qp_src, *qp_dst; /* filled by the actors */
+};
+
+struct tr_msg {
+	size_t conn;
+	enum ibfs_sc_op op;
+	uint64_t size;
+	uint32_t count;
+	ibfs_time_t start;
+	size_t first;           /* index of its first record */
+};
+
+/* What one HCA's actors need and share. */
+struct tr_node {
+	size_t *msgs;           /* messages it sends, by start time */
+	size_t nmsgs, msgs_cap;
+	size_t *conns;          /* connections it is an end of */
+	size_t nconns, conns_cap;
+	uint64_t expected;      /* completions its CQ will see */
+	uint64_t bufsize;       /* bytes of its registered buffer */
+	uint32_t ud_recvs;      /* receives to post on its UD QP */
+	int uses_ud;
+	/* Runtime, owned by the actors. */
+	struct ibfs_context *ctx;
+	struct ibfs_pd *pd;
+	struct ibfs_cq *cq;
+	struct ibfs_mr *mr;
+	struct ibfs_qp *ud_qp;
+	uint8_t *buf;
+	uint16_t lid;
+};
+
+struct ibfs_traffic {
+	const struct ibfs_scenario *sc;
+	struct tr_conn *conns;
+	size_t nconns, conns_cap;
+	struct tr_msg *msgs;
+	size_t nmsgs, msgs_cap;
+	struct ibfs_msg_record *recs;
+	size_t nrecs;
+	struct tr_node *nodes;  /* by topology node index */
+	size_t *conn_index;     /* open addressing: (src, dst, qp) -> conn+1 */
+	size_t index_cap;
+	int data;
+};
+
+/* Out-of-band record an end publishes for its peer. */
+struct tr_endpoint {
+	uint32_t qpn;
+	uint16_t lid;
+	uint32_t rkey;
+	uint64_t addr;
+};
+
+#endif

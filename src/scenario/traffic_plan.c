@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Expanding a scenario's traffic into connections, messages and records.
+ * Patterns draw from the run's seed, on a stream of their own per pattern
+ * (so adding a pattern does not change the draws of the others):
+ *   permutation  a random cyclic permutation (Sattolo): each HCA sends to
+ *                exactly one other and receives from exactly one;
+ *   uniform      each HCA sends `count` messages, each to an HCA drawn
+ *                uniformly among the others;
+ *   all-to-all   every ordered pair of distinct HCAs;
+ *   incast       every other HCA sends to dst;
+ *   shift        HCA i sends to HCA (i + shift) mod N, in topology order;
+ *   bisection    a random half of the HCAs paired one to one with the
+ *                other half, both directions.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/rng.h"
+#include "scenario/traffic_int.h"
+
+#define PUSH(vec, n, cap, val)                                          \
+	do {                                                            \
+		if ((n) == (cap)) {                                     \
+			size_t c_ = (cap) ? 2 * (cap) : 16;             \
+			void *v_ = realloc((vec), c_ * sizeof(*(vec))); \
+			if (!v_)                                        \
+				return -1;                              \
+			(vec) = v_;                                     \
+			(cap) = c_;                                     \
+		}                                                       \
+		(vec)[(n)++] = (val);                                   \
+	} while (0)
+
+static size_t conn_hash(int src, int dst, int qp, size_t cap)
+{
+	uint64_t k = ((uint64_t)(uint32_t)src << 34) ^
+		     ((uint64_t)(uint32_t)dst << 2) ^ (uint64_t)qp;
+	k *= 0x9E3779B97F4A7C15ull;
+	return (size_t)(k >> 20) & (cap - 1);
+}
+
+static int index_grow(struct ibfs_traffic *t)
+{
+	size_t cap = t->index_cap ? 2 * t->index_cap : 64;
+	size_t *idx = calloc(cap, sizeof(*idx));
+	if (!idx)
+		return -1;
+	for (size_t i = 0; i < t->nconns; i++) {
+		const struct tr_conn *c = &t->conns[i];
+		size_t h = conn_hash(c->src, c->dst, c->qp, cap);
+		while (idx[h])
+			h = (h + 1) & (cap - 1);
+		idx[h] = i + 1;
+	}
+	free(t->conn_index);
+	t->conn_index = idx;
+	t->index_cap = cap;
+	return 0;
+}
+
+static int node_add_conn(struct tr_node *n, size_t conn)
+{
+	PUSH(n->conns, n->nconns, n->conns_cap, conn);
+	return 0;
+}
+
+/* The connection (src, dst, qp), created on first use; -1 on no memory. */
+static long conn_get(struct ibfs_traffic *t, int src, int dst,
+		     enum ibfs_sc_qp qp)
+{
+	if (2 * (t->nconns + 1) > t->index_cap && index_grow(t) < 0)
+		return -1;
+	size_t h = conn_hash(src, dst, qp, t->index_cap);
+	for (; t->conn_index[h]; h = (h + 1) & (t->index_cap - 1)) {
+		const struct tr_conn *c = &t->conns[t->conn_index[h] - 1];
+		if (c->src == src && c->dst == dst && c->qp == qp)
+			return (long)(t->conn_index[h] - 1);
+	}
+	struct tr_conn c = {.src = src, .dst = dst, .qp = qp};
+	PUSH(t->conns, t->nconns, t->conns_cap, c);
+	t->conn_index[h] = t->nconns;
+	if (qp != IBFS_SC_UD &&
+	    (node_add_conn(&t->nodes[src], t->nconns - 1) < 0 ||
+	     node_add_conn(&t->nodes[dst], t->nconns - 1) < 0))
+		return -1;
+	return (long)(t->nconns - 1);
+}
+
+static int is_send(enum ibfs_sc_op op)
+{
+	return op == IBFS_SC_SEND || op == IBFS_SC_SEND_IMM;
+}
+
+static int is_recv_imm(enum ibfs_sc_op op)
+{
+	/* RDMA WRITE with immediate consumes a receive (IBA 9.4.3). */
+	return is_send(op) || op == IBFS_SC_WRITE_IMM;
+}
+
+static int add_message(struct ibfs_traffic *t, int src, int dst,
+		       enum ibfs_sc_op op, enum ibfs_sc_qp qp, uint64_t size,
+		       uint32_t count, ibfs_time_t start)
+{
+	long c = conn_get(t, src, dst, qp);
+	if (c < 0)
+		return -1;
+	struct tr_msg m = {(size_t)c, op, size, count, start, t->nrecs};
+	PUSH(t->msgs, t->nmsgs, t->msgs_cap, m);
+	t->nrecs += count;
+	struct tr_node *s = &t->nodes[src], *d = &t->nodes[dst];
+	PUSH(s->msgs, s->nmsgs, s->msgs_cap, t->nmsgs - 1);
+	s->expected += count;
+	uint64_t need = size < 8 ? 8 : size;
+	if (need > s->bufsize)
+		s->bufsize = need;
+	if (need > d->bufsize)
+		d->bufsize = need;
+	if (qp == IBFS_SC_UD) {
+		s->uses_ud = d->uses_ud = 1;
+		d->ud_recvs += count;
+		d->expected += count;
+	} else if (is_recv_imm(op)) {
+		t->conns[c].recvs += count;
+		d->expected += count;
+	}
+	return 0;
+}
+
+/* HCAs in topology order. */
+static int *hca_list(const struct ibfs_topology *topo, size_t *n)
+{
+	int *v = malloc((topo->nnodes ? topo->nnodes : 1) * sizeof(*v));
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < topo->nnodes; i++)
+		if (topo->nodes[i].type == IBFS_NODE_HCA)
+			v[(*n)++] = (int)i;
+	return v;
+}
+
+static void shuffle(int *v, size_t n, struct ibfs_rng *r)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)ibfs__rng_below(r, i);
+		int x = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = x;
+	}
+}
+
+static int expand_pattern(struct ibfs_traffic *t,
+			  const struct ibfs_sc_pattern *p, const int *h,
+			  size_t n, struct ibfs_rng *r)
+{
+	int *v = malloc(n * sizeof(*v));
+	if (!v)
+		return -1;
+	memcpy(v, h, n * sizeof(*v));
+	int rc = 0;
+#define MSG(s, d, cnt)                                                       \
+	do {                                                                 \
+		if (!rc)                                                     \
+			rc = add_message(t, (s), (d), p->op, p->qp, p->size, \
+					 (cnt), p->start);                   \
+	} while (0)
+	switch (p->kind) {
+	case IBFS_PAT_PERMUTATION:
+		/* Sattolo: one cycle through all HCAs, so no fixed point. */
+		for (size_t i = n - 1; i > 0; i--) {
+			size_t j = (size_t)ibfs__rng_below(r, i);
+			int x = v[i];
+			v[i] = v[j];
+			v[j] = x;
+		}
+		for (size_t i = 0; i < n; i++)
+			MSG(h[i], v[i], p->count);
+		break;
+	case IBFS_PAT_UNIFORM:
+		for (size_t i = 0; i < n; i++)
+			for (uint32_t k = 0; k < p->count; k++) {
+				size_t j = (size_t)ibfs__rng_below(r, n - 1);
+				MSG(h[i], h[j >= i ? j + 1 : j], 1);
+			}
+		break;
+	case IBFS_PAT_ALL_TO_ALL:
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < n; j++)
+				if (i != j)
+					MSG(h[i], h[j], p->count);
+		break;
+	case IBFS_PAT_INCAST:
+		for (size_t i = 0; i < n; i++)
+			if (h[i] != p->dst)
+				MSG(h[i], p->dst, p->count);
+		break;
+	case IBFS_PAT_SHIFT:
+		if (p->shift % n == 0)
+			break;
+		for (size_t i = 0; i < n; i++)
+			MSG(h[i], h[(i + p->shift) % n], p->count);
+		break;
+	case IBFS_PAT_BISECTION:
+		shuffle(v, n, r);
+		for (size_t i = 0; i + n / 2 < n && i < n / 2; i++) {
+			MSG(v[i], v[i + n / 2], p->count);
+			MSG(v[i + n / 2], v[i], p->count);
+		}
+		break;
+	default:
+		break;
+	}
+#undef MSG
+	free(v);
+	return rc;
+}
+
+static int cmp_start_ctx_less(const struct ibfs_traffic *t, size_t a,
+			      size_t b)
+{
+	const struct tr_msg *x = &t->msgs[a], *y = &t->msgs[b];
+	return x->start < y->start || (x->start == y->start && a < b);
+}
+
+/* Insertion into start order is stable; messages mostly arrive sorted. */
+static void sort_node_msgs(const struct ibfs_traffic *t, struct tr_node *n)
+{
+	for (size_t i = 1; i < n->nmsgs; i++) {
+		size_t m = n->msgs[i], j = i;
+		while (j > 0 && cmp_start_ctx_less(t, m, n->msgs[j - 1])) {
+			n->msgs[j] = n->msgs[j - 1];
+			j--;
+		}
+		n->msgs[j] = m;
+	}
+}
+
+struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
+					uint64_t seed, struct ibfs_diag *d)
+{
+	struct ibfs_traffic *t = calloc(1, sizeof(*t));
+	size_t nh = 0;
+	int *h = hca_list(sc->topo, &nh);
+	if (!t || !h ||
+	    !(t->nodes = calloc(sc->topo->nnodes, sizeof(*t->nodes))))
+		goto oom;
+	t->sc = sc;
+	for (size_t i = 0; i < sc->nmsgs; i++) {
+		const struct ibfs_sc_message *m = &sc->msgs[i];
+		if (add_message(t, m->src, m->dst, m->op, m->qp, m->size,
+				m->count, m->start) < 0)
+			goto oom;
+	}
+	for (size_t i = 0; i < sc->npats; i++) {
+		struct ibfs_rng r;
+		/* Stream 1000 + i: patterns do not share draws. */
+		ibfs__rng_seed(&r, seed, 1000 + i);
+		if (expand_pattern(t, &sc->pats[i], h, nh, &r) < 0)
+			goto oom;
+	}
+	t->recs = calloc(t->nrecs ? t->nrecs : 1, sizeof(*t->recs));
+	if (!t->recs)
+		goto oom;
+	for (size_t i = 0; i < t->nmsgs; i++) {
+		const struct tr_msg *m = &t->msgs[i];
+		const struct tr_conn *c = &t->conns[m->conn];
+		for (uint32_t k = 0; k < m->count; k++)
+			t->recs[m->first + k] = (struct ibfs_msg_record){
+				.src = c->src, .dst = c->dst, .op = m->op,
+				.bytes = m->size, .status = -1};
+	}
+	for (size_t i = 0; i < sc->topo->nnodes; i++)
+		sort_node_msgs(t, &t->nodes[i]);
+	free(h);
+	return t;
+oom:
+	free(h);
+	ibfs__traffic_free(t);
+	ibfs__diag(d, sc->file, 0, "out of memory expanding the traffic");
+	return NULL;
+}
+
+size_t ibfs__traffic_messages(const struct ibfs_traffic *t)
+{
+	return t->nrecs;
+}
+
+int ibfs__traffic_collect(const struct ibfs_traffic *t,
+			  struct ibfs_results *r)
+{
+	for (size_t i = 0; i < t->nrecs; i++)
+		if (ibfs__results_add(r, &t->recs[i]) < 0)
+			return -1;
+	return 0;
+}
+
+void ibfs__traffic_free(struct ibfs_traffic *t)
+{
+	if (!t)
+		return;
+	if (t->nodes && t->sc)
+		for (size_t i = 0; i < t->sc->topo->nnodes; i++) {
+			free(t->nodes[i].msgs);
+			free(t->nodes[i].conns);
+			free(t->nodes[i].buf);
+		}
+	free(t->nodes);
+	free(t->conns);
+	free(t->msgs);
+	free(t->recs);
+	free(t->conn_index);
+	free(t);
+}
