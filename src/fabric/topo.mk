@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 # Topology generators and interchange formats.
 libibfs_fabric_la_SOURCES += \
-	src/fabric/topo_gen.h src/fabric/topo_gen.c
+	src/fabric/topo_gen.h src/fabric/topo_gen.c \
+	src/fabric/topo_netfile.h src/fabric/topo_netfile.c \
+	src/fabric/topo_export.h src/fabric/topo_export.c \
+	src/fabric/topo_info.h src/fabric/topo_info.c
 
 check_PROGRAMS += tests/check_topo_gen
 tests_check_topo_gen_SOURCES = tests/check_topo_gen.c

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Exporters of a topology (see topo_export.h). Links whose speed, width
+ * or cable differ from the defaults carry them as attributes in XML. The
+ * .net writer lists each link at both ends, as ibnetdiscover does, and
+ * gives the width as ibsim's 'w=N'.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "fabric/topo_export.h"
+
+/* Writes s with XML's five special characters escaped. */
+static void exp_xml_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* Lengths in the largest exact unit (mm, m or km). */
+static void exp_length(FILE *f, uint64_t mm)
+{
+	if (mm % 1000)
+		fprintf(f, "%" PRIu64 "mm", mm);
+	else
+		fprintf(f, "%" PRIu64 "m", mm / 1000);
+}
+
+int ibfs__topo_write_xml(const struct ibfs_topology *t, FILE *f)
+{
+	const struct ibfs_topo_defaults *df = &t->def;
+	fputs("<?xml version=\"1.0\"?>\n<fabric version=\"1\" name=\"", f);
+	exp_xml_str(f, t->name && *t->name ? t->name : "fabric");
+	fprintf(f, "\">\n  <defaults speed=\"%s\" width=\"%dx\" mtu=\"%d\" data-vls=\"%d\" cable=\"",
+		ibfs__speed_str(df->speed), df->width, df->mtu, df->data_vls);
+	exp_length(f, df->cable_mm);
+	fputs("\"/>\n", f);
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct ibfs_topo_node *n = &t->nodes[i];
+		fprintf(f, "  <%s id=\"",
+			n->type == IBFS_NODE_SWITCH ? "switch" : "hca");
+		exp_xml_str(f, n->id);
+		fprintf(f, "\" ports=\"%d\"/>\n", n->nports);
+	}
+	for (size_t i = 0; i < t->nlinks; i++) {
+		const struct ibfs_topo_link *l = &t->links[i];
+		fputs("  <link a=\"", f);
+		exp_xml_str(f, t->nodes[l->node_a].id);
+		fprintf(f, ":%d\" b=\"", l->port_a);
+		exp_xml_str(f, t->nodes[l->node_b].id);
+		fprintf(f, ":%d\"", l->port_b);
+		if (l->speed != df->speed)
+			fprintf(f, " speed=\"%s\"", ibfs__speed_str(l->speed));
+		if (l->width != df->width)
+			fprintf(f, " width=\"%dx\"", l->width);
+		if (l->cable_mm != df->cable_mm) {
+			fputs(" cable=\"", f);
+			exp_length(f, l->cable_mm);
+			fputc('"', f);
+		}
+		fputs("/>\n", f);
+	}
+	fputs("</fabric>\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+int ibfs__topo_write_netfile(const struct ibfs_topology *t, FILE *f)
+{
+	fprintf(f, "# Written by ibfsim from fabric '%s'.\n",
+		t->name ? t->name : "");
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct ibfs_topo_node *n = &t->nodes[i];
+		int sw = n->type == IBFS_NODE_SWITCH;
+		fprintf(f, "\n%s=0x%016" PRIx64 "\n%s\t%d \"%s\"\t\t# \"%s\"\n",
+			sw ? "switchguid" : "caguid", n->guid,
+			sw ? "Switch" : "Ca", n->nports, n->id,
+			n->desc ? n->desc : n->id);
+		for (int p = 1; p <= n->nports; p++) {
+			const struct ibfs_topo_port *tp = &n->ports[p];
+			if (tp->peer_node < 0)
+				continue;
+			const struct ibfs_topo_link *l = &t->links[tp->link];
+			fprintf(f, "[%d]\t\"%s\"[%d]\tw=%d\t# %dx%s\n", p,
+				t->nodes[tp->peer_node].id, tp->peer_port,
+				l->width, l->width, ibfs__speed_str(l->speed));
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* A dot quoted string: backslash and double quote escaped. */
+static void exp_dot_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int ibfs__topo_write_dot(const struct ibfs_topology *t, FILE *f)
+{
+	fputs("graph ", f);
+	exp_dot_str(f, t->name ? t->name : "");
+	fputs(" {\n", f);
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct ibfs_topo_node *n = &t->nodes[i];
+		fputc('\t', f);
+		exp_dot_str(f, n->id);
+		fprintf(f, " [shape=%s];\n",
+			n->type == IBFS_NODE_SWITCH ? "box" : "ellipse");
+	}
+	for (size_t i = 0; i < t->nlinks; i++) {
+		const struct ibfs_topo_link *l = &t->links[i];
+		fputc('\t', f);
+		exp_dot_str(f, t->nodes[l->node_a].id);
+		fputs(" -- ", f);
+		exp_dot_str(f, t->nodes[l->node_b].id);
+		fprintf(f, " [taillabel=\"%d\", headlabel=\"%d\"];\n",
+			l->port_a, l->port_b);
+	}
+	fputs("}\n", f);
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing a topology out: as fabric XML (SPEC "Fabric XML", what `topo gen`
+ * and `topo import` produce), as an ibnetdiscover/.net file that ibsim
+ * loads (every record preceded by its switchguid=/caguid= line so GUIDs
+ * stay exactly ours), and as a Graphviz dot graph.
+ */
+#ifndef IBFS_FABRIC_TOPO_EXPORT_H
+#define IBFS_FABRIC_TOPO_EXPORT_H
+
+#include <stdio.h>
+
+#include "fabric/topology.h"
+
+/* Each returns 0, or -1 on a write error. */
+int ibfs__topo_write_xml(const struct ibfs_topology *t, FILE *f);
+int ibfs__topo_write_netfile(const struct ibfs_topology *t, FILE *f);
+int ibfs__topo_write_dot(const struct ibfs_topology *t, FILE *f);
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Figures of a topology for `ibfsim topo info`: counts, diameter (links on
+ * the longest shortest path between two HCA ports) and, for the families
+ * `topo gen` names, the bisection width in links by its closed form.
+ */
+#ifndef IBFS_FABRIC_TOPO_INFO_H
+#define IBFS_FABRIC_TOPO_INFO_H
+
+#include "fabric/topology.h"
+
+struct ibfs_topo_info {
+	size_t switches, hcas, links;
+	size_t hca_ports;      /* linked HCA ports */
+	int diameter;          /* -1: some HCA ports cannot reach others */
+	long bisection;        /* links; -1 when not known */
+	const char *family;    /* the family the bisection is for, or NULL */
+};
+
+/* Fills in. Returns 0, or -1 when out of memory. */
+int ibfs__topo_info(const struct ibfs_topology *t, struct ibfs_topo_info *in);
+/*
+ * The bisection width of a generated fabric from its name as `topo gen`
+ * writes it ("fat-tree-k36-l3", "torus-4x4", "mesh-3x2", "hypercube-d3",
+ * "ring-n4", "dragonfly-a4-p2-h2"); -1 for any other name.
+ */
+long ibfs__topo_bisection_by_name(const char *name, const char **family);
+
+#endif

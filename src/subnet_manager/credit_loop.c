@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The channel dependency graph and its cycle search (see credit_loop.h).
+ * Channels are the switch ports that lead to another switch. The edges out
+ * of channel (s, p), whose far end is switch v, are a bit set over v's
+ * ports, so the whole graph takes one bit per (channel, port of the next
+ * switch): about 216 KiB for the 3-level fat tree of 36-port switches.
+ * The search is an iterative depth-first search, O(channels + edges).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "subnet_manager/credit_loop.h"
+
+struct ibfs_cdg {
+	const struct ibfs_subnet *sn;
+	int stride;        /* max ports + 1 */
+	int *chan;         /* (switch, port) -> channel, -1 if none */
+	int nchan;
+	int *ch_sw, *ch_port, *ch_peer; /* per channel: s, p, next switch */
+	uint32_t *base;    /* first bit of each channel's edge set */
+	uint8_t *bits;
+};
+
+static int cdg_peer_sw(const struct ibfs_subnet *sn, int s, int p)
+{
+	const struct ibfs_sn_port *pp = &sn->nodes[sn->sw_node[s]].ports[p];
+	if (pp->peer < 0 || sn->nodes[pp->peer].type != IBFS_NODE_SWITCH)
+		return -1;
+	return sn->nodes[pp->peer].sw;
+}
+
+struct ibfs_cdg *ibfs__cdg_new(const struct ibfs_subnet *sn)
+{
+	struct ibfs_cdg *g = calloc(1, sizeof(*g));
+	if (!g)
+		return NULL;
+	g->sn = sn;
+	int maxp = 0, n = 0;
+	for (int s = 0; s < sn->nsw; s++) {
+		int np = sn->nodes[sn->sw_node[s]].nports;
+		maxp = np > maxp ? np : maxp;
+	}
+	g->stride = maxp + 1;
+	size_t cells = (size_t)(sn->nsw ? sn->nsw : 1) * (size_t)g->stride;
+	g->chan = malloc(cells * sizeof(int));
+	if (!g->chan)
+		goto fail;
+	for (size_t i = 0; i < cells; i++)
+		g->chan[i] = -1;
+	for (int s = 0; s < sn->nsw; s++)
+		for (int p = 1; p <= sn->nodes[sn->sw_node[s]].nports; p++)
+			if (cdg_peer_sw(sn, s, p) >= 0)
+				g->chan[(size_t)s * (size_t)g->stride + p] = n++;
+	g->nchan = n;
+	size_t nc = (size_t)(n ? n : 1);
+	g->ch_sw = malloc(nc * sizeof(int));
+	g->ch_port = malloc(nc * sizeof(int));
+	g->ch_peer = malloc(nc * sizeof(int));
+	g->base = malloc((nc + 1) * sizeof(uint32_t));
+	if (!g->ch_sw || !g->ch_port || !g->ch_peer || !g->base)
+		goto fail;
+	uint64_t bit = 0;
+	for (int s = 0; s < sn->nsw; s++)
+		for (int p = 1; p <= sn->nodes[sn->sw_node[s]].nports; p++) {
+			int c = g->chan[(size_t)s * (size_t)g->stride + p];
+			if (c < 0)
+				continue;
+			int v = cdg_peer_sw(sn, s, p);
+			g->ch_sw[c] = s;
+			g->ch_port[c] = p;
+			g->ch_peer[c] = v;
+			g->base[c] = (uint32_t)bit;
+			bit += (uint64_t)sn->nodes[sn->sw_node[v]].nports + 1;
+		}
+	if (bit >= UINT32_MAX)
+		goto fail;
+	g->base[n] = (uint32_t)bit;
+	g->bits = calloc(bit / 8 + 1, 1);
+	if (!g->bits)
+		goto fail;
+	return g;
+fail:
+	ibfs__cdg_free(g);
+	return NULL;
+}
+
+void ibfs__cdg_free(struct ibfs_cdg *g)
+{
+	if (!g)
+		return;
+	free(g->chan);
+	free(g->ch_sw);
+	free(g->ch_port);
+	free(g->ch_peer);
+	free(g->base);
+	free(g->bits);
+	free(g);
+}
+
+int ibfs__cdg_add_lid(struct ibfs_cdg *g, unsigned lid, uint32_t *added)
+{
+	const struct ibfs_subnet *sn = g->sn;
+	int n = 0;
+	for (int s = 0; s < sn->nsw; s++) {
+		int p = *ibfs__subnet_lft(sn, s, lid);
+		if (p == IBFS_LFT_NO_PATH || p == 0)
+			continue;
+		int c = g->chan[(size_t)s * (size_t)g->stride + p];
+		if (c < 0)
+			continue;
+		int v = g->ch_peer[c];
+		int q = *ibfs__subnet_lft(sn, v, lid);
+		if (q == IBFS_LFT_NO_PATH || q == 0 ||
+		    g->chan[(size_t)v * (size_t)g->stride + q] < 0)
+			continue;
+		uint32_t b = g->base[c] + (uint32_t)q;
+		if (g->bits[b >> 3] & (1u << (b & 7)))
+			continue;
+		g->bits[b >> 3] |= (uint8_t)(1u << (b & 7));
+		if (added)
+			added[n] = b;
+		n++;
+	}
+	return n;
+}
+
+void ibfs__cdg_remove(struct ibfs_cdg *g, const uint32_t *added, int n)
+{
+	for (int i = 0; i < n; i++)
+		g->bits[added[i] >> 3] &= (uint8_t)~(1u << (added[i] & 7));
+}
+
+int ibfs__cdg_find_cycle(struct ibfs_cdg *g, int *sw, int *port, int max)
+{
+	int n = g->nchan;
+	size_t nc = (size_t)(n ? n : 1);
+	uint8_t *color = calloc(nc, 1);
+	int *stk = malloc(nc * sizeof(int)), *next = malloc(nc * sizeof(int));
+	int found = -1;
+	if (!color || !stk || !next)
+		goto out;
+	found = 0;
+	for (int r = 0; r < n && !found; r++) {
+		if (color[r])
+			continue;
+		int top = 0;
+		stk[0] = r;
+		next[0] = 0;
+		color[r] = 1;
+		while (top >= 0 && !found) {
+			int c = stk[top];
+			int v = g->ch_peer[c];
+			int np = g->sn->nodes[g->sn->sw_node[v]].nports;
+			int q = next[top];
+			int succ = -1;
+			for (q = q + 1; q <= np; q++) {
+				uint32_t b = g->base[c] + (uint32_t)q;
+				if (g->bits[b >> 3] & (1u << (b & 7))) {
+					succ = g->chan[(size_t)v *
+							       (size_t)g->stride +
+						       q];
+					break;
+				}
+			}
+			next[top] = q;
+			if (succ < 0) {
+				color[c] = 2;
+				top--;
+				continue;
+			}
+			if (color[succ] == 1) {
+				int k = top;
+				while (stk[k] != succ)
+					k--;
+				int len = 0;
+				for (int i = k; i <= top && len < max; i++) {
+					sw[len] = g->ch_sw[stk[i]];
+					port[len] = g->ch_port[stk[i]];
+					len++;
+				}
+				found = len ? len : 1;
+			} else if (!color[succ]) {
+				color[succ] = 1;
+				stk[++top] = succ;
+				next[top] = 0;
+			}
+		}
+	}
+out:
+	free(color);
+	free(stk);
+	free(next);
+	return found;
+}
+
+int ibfs__credit_loops(const struct ibfs_subnet *sn, char *buf, size_t len)
+{
+	int vls = sn->data_vls > 0 ? sn->data_vls : 1;
+	for (int vl = 0; vl < vls; vl++) {
+		struct ibfs_cdg *g = ibfs__cdg_new(sn);
+		if (!g)
+			return -1;
+		int any = 0;
+		for (unsigned lid = 1; lid <= sn->max_lid; lid++)
+			if (sn->lid_node[lid] >= 0 &&
+			    sn->nodes[sn->lid_node[lid]].type !=
+				    IBFS_NODE_SWITCH &&
+			    sn->sl2vl[sn->dst_sl[lid] & 15] == vl) {
+				ibfs__cdg_add_lid(g, lid, NULL);
+				any = 1;
+			}
+		int sw[64], port[64];
+		int n = any ? ibfs__cdg_find_cycle(g, sw, port, 64) : 0;
+		ibfs__cdg_free(g);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			continue;
+		size_t o = (size_t)snprintf(buf, len, "credit loop on VL %d: ",
+					    vl);
+		for (int i = 0; i <= n && o < len; i++) {
+			int k = i % n;
+			o += (size_t)snprintf(buf + o, len - o, "%s%s:%d",
+					      i ? " -> " : "",
+					      sn->nodes[sn->sw_node[sw[k]]].name,
+					      port[k]);
+		}
+		return 1;
+	}
+	snprintf(buf, len, "deadlock-free (no credit loop on %d VL%s)", vls,
+		 vls > 1 ? "s" : "");
+	return 0;
+}

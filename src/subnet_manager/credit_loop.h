@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Credit-loop (deadlock) analysis. A channel is one direction of a
+ * switch-to-switch link on one VL; a packet holding channel (s, p) and
+ * waiting for (v, q) makes a dependency (s, p) -> (v, q). With credit-based
+ * flow control a cycle of dependencies can deadlock (Dally and Seitz, "
+ * Deadlock-free message routing in multiprocessor interconnection
+ * networks", 1987); no cycle on any VL means deadlock-free routing.
+ * Dependencies are read off the LFTs: for every destination LID, switch s
+ * forwards through p to v, and v through q. Channels towards CAs end every
+ * path and cannot be in a cycle, so they are left out. The verdict counts
+ * the routes to CA LIDs only: traffic to a switch LID is subnet management
+ * on VL15, which has no link-level flow control (IBA vol. 1, 7.6.3 and
+ * 7.9.4), so it cannot hold credits in a loop.
+ */
+#ifndef IBFS_SM_CREDIT_LOOP_H
+#define IBFS_SM_CREDIT_LOOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "subnet_manager/subnet.h"
+
+struct ibfs_cdg;
+
+/* A dependency graph on the channels of sn (one VL), empty. */
+struct ibfs_cdg *ibfs__cdg_new(const struct ibfs_subnet *sn);
+void ibfs__cdg_free(struct ibfs_cdg *g);
+/*
+ * Adds the dependencies of the routes to `lid`. The bit numbers of edges
+ * that were not there before go to added[] (room for nsw entries) so that
+ * ibfs__cdg_remove can take them back. Returns how many were added.
+ */
+int ibfs__cdg_add_lid(struct ibfs_cdg *g, unsigned lid, uint32_t *added);
+void ibfs__cdg_remove(struct ibfs_cdg *g, const uint32_t *added, int n);
+/*
+ * Looks for a cycle. Returns its length (<= max; the switch index and
+ * egress port of each channel in sw[], port[]), 0 if there is none, -1 on
+ * out of memory.
+ */
+int ibfs__cdg_find_cycle(struct ibfs_cdg *g, int *sw, int *port, int max);
+
+/*
+ * The verdict for a routed subnet: builds one graph per VL from the LFTs,
+ * dst_sl and sl2vl. Writes "deadlock-free ..." or "credit loop on VL v:
+ * a:p -> b:q -> ... -> a:p" into buf. Returns 0 (deadlock-free), 1 (loop)
+ * or -1 (out of memory).
+ */
+int ibfs__credit_loops(const struct ibfs_subnet *sn, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ftree, fat-tree routing (after OpenSM's osm_ucast_ftree.c, Zahavi's
+ * algorithm). It first checks that the fabric is a fat tree: leaves are
+ * the switches with CAs; a switch's level is one more than its distance
+ * to the nearest leaf; every switch-to-switch link must join adjacent
+ * levels, every switch below the top needs an up link, and every top
+ * switch must reach every leaf going only down. k-ary n-trees and XGFTs
+ * (complete or with oversubscription) pass; anything else gets an error
+ * line naming the switch and port, and the manager falls back to minhop
+ * as OpenSM does.
+ *
+ * Routing, for each CA LID in leaf order: the switches above its leaf
+ * (those reachable from it going only up) route it down; every other
+ * switch routes it up, through its up port with the fewest CA LIDs so
+ * far. Going up never leaves a switch farther from the LID than the
+ * common ancestor level, so in an XGFT every route is shortest; all are
+ * up*-down*, hence deadlock-free, and each switch spreads its up-going
+ * LIDs over its up ports to within one (the d-mod-k balance). Switch
+ * LIDs take the lowest shortest port.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "subnet_manager/routing.h"
+
+struct ft {
+	struct ibfs_subnet *sn;
+	int *level;
+	int stride;
+	uint32_t *count;  /* CA LIDs per (switch, port) */
+	char *anc;        /* ancestors of the current leaf */
+	char *dcand;      /* down ports towards the current leaf */
+	int *q;
+};
+
+static int ft_peer_sw(const struct ibfs_subnet *sn, int s, int p)
+{
+	const struct ibfs_sn_port *pp = &sn->nodes[sn->sw_node[s]].ports[p];
+	if (pp->peer < 0 || sn->nodes[pp->peer].type != IBFS_NODE_SWITCH)
+		return -1;
+	return sn->nodes[pp->peer].sw;
+}
+
+static const struct ibfs_sn_node *ft_node(const struct ft *f, int s)
+{
+	return &f->sn->nodes[f->sn->sw_node[s]];
+}
+
+/* Marks the ancestors of leaf l and the down ports leading to it. */
+static int ft_ancestors(struct ft *f, int l)
+{
+	const struct ibfs_subnet *sn = f->sn;
+	memset(f->anc, 0, (size_t)sn->nsw);
+	memset(f->dcand, 0, (size_t)sn->nsw * (size_t)f->stride);
+	int h = 0, t = 0;
+	f->anc[l] = 1;
+	f->q[t++] = l;
+	while (h < t) {
+		int x = f->q[h++];
+		const struct ibfs_sn_node *n = ft_node(f, x);
+		for (int p = 1; p <= n->nports; p++) {
+			int v = ft_peer_sw(sn, x, p);
+			if (v < 0 || f->level[v] != f->level[x] + 1)
+				continue;
+			f->dcand[(size_t)v * (size_t)f->stride +
+				 n->ports[p].peer_port] = 1;
+			if (!f->anc[v]) {
+				f->anc[v] = 1;
+				f->q[t++] = v;
+			}
+		}
+	}
+	return t;
+}
+
+static int ft_check(struct ft *f, int *top)
+{
+	struct ibfs_subnet *sn = f->sn;
+	char *leaf = calloc((size_t)sn->nsw, 1);
+	int nleaf = 0;
+	if (!leaf)
+		return -1;
+	for (int s = 0; s < sn->nsw; s++) {
+		const struct ibfs_sn_node *n = ft_node(f, s);
+		for (int p = 1; p <= n->nports; p++) {
+			int peer = n->ports[p].peer;
+			if (peer >= 0 &&
+			    sn->nodes[peer].type != IBFS_NODE_SWITCH)
+				leaf[s] = 1;
+		}
+		nleaf += leaf[s];
+	}
+	ibfs__route_multi_bfs(sn, leaf, f->level);
+	free(leaf);
+	if (!nleaf) {
+		ibfs__subnet_log(sn,
+				 "ERR AB01: ftree: no switch has a CA: not a fat tree");
+		return -1;
+	}
+	*top = 0;
+	for (int s = 0; s < sn->nsw; s++) {
+		const struct ibfs_sn_node *n = ft_node(f, s);
+		if (f->level[s] >= IBFS_DIST_INF) {
+			ibfs__subnet_log(sn,
+					 "ERR AB02: ftree: switch '%s' GUID 0x%016" PRIx64 " port 0 cannot reach any CA: not a fat tree",
+					 n->name, n->guid);
+			return -1;
+		}
+		f->level[s]++;
+		if (f->level[s] > *top)
+			*top = f->level[s];
+	}
+	for (int s = 0; s < sn->nsw; s++) {
+		const struct ibfs_sn_node *n = ft_node(f, s);
+		int up = 0;
+		for (int p = 1; p <= n->nports; p++) {
+			int v = ft_peer_sw(sn, s, p);
+			if (v < 0)
+				continue;
+			int dl = f->level[v] - f->level[s];
+			if (dl != 1 && dl != -1) {
+				const struct ibfs_sn_node *m = ft_node(f, v);
+				ibfs__subnet_log(sn,
+						 "ERR AB03: ftree: switch '%s' GUID 0x%016" PRIx64 " port %d links to '%s' GUID 0x%016" PRIx64 " port %d on level %d, not an adjacent level (%d): not a fat tree",
+						 n->name, n->guid, p, m->name,
+						 m->guid, n->ports[p].peer_port,
+						 f->level[v], f->level[s]);
+				return -1;
+			}
+			up += dl == 1;
+		}
+		if (!up && f->level[s] != *top) {
+			ibfs__subnet_log(sn,
+					 "ERR AB04: ftree: switch '%s' GUID 0x%016" PRIx64 " on level %d has no up port but the top level is %d: not a fat tree",
+					 n->name, n->guid, f->level[s], *top);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The least loaded port among those flagged (or all up ports). */
+static int ft_pick(struct ft *f, int s, int down)
+{
+	const struct ibfs_sn_node *n = ft_node(f, s);
+	const uint32_t *cnt = &f->count[(size_t)s * (size_t)f->stride];
+	const char *dc = &f->dcand[(size_t)s * (size_t)f->stride];
+	int best = IBFS_LFT_NO_PATH;
+	for (int p = 1; p <= n->nports; p++) {
+		if (down) {
+			if (!dc[p])
+				continue;
+		} else {
+			int v = ft_peer_sw(f->sn, s, p);
+			if (v < 0 || f->level[v] != f->level[s] + 1)
+				continue;
+		}
+		if (best == IBFS_LFT_NO_PATH || cnt[p] < cnt[best])
+			best = p;
+	}
+	return best;
+}
+
+static int ft_route_switch_lids(struct ft *f)
+{
+	struct ibfs_subnet *sn = f->sn;
+	int *dist = malloc(sizeof(int) * (size_t)sn->nsw);
+	if (!dist)
+		return -1;
+	for (int t = 0; t < sn->nsw; t++) {
+		unsigned lid = ft_node(f, t)->ports[0].lid;
+		ibfs__route_bfs(NULL, sn, t, dist);
+		for (int s = 0; s < sn->nsw; s++) {
+			uint8_t *e = ibfs__subnet_lft(sn, s, lid);
+			if (s == t) {
+				*e = 0;
+				continue;
+			}
+			const struct ibfs_sn_node *n = ft_node(f, s);
+			for (int p = 1; p <= n->nports; p++) {
+				int v = ft_peer_sw(sn, s, p);
+				if (v >= 0 && dist[s] < IBFS_DIST_INF &&
+				    dist[v] + 1 == dist[s]) {
+					*e = (uint8_t)p;
+					break;
+				}
+			}
+		}
+	}
+	free(dist);
+	return 0;
+}
+
+static int ft_build(void *ctx)
+{
+	struct ft *f = ctx;
+	struct ibfs_subnet *sn = f->sn;
+	size_t nsw = (size_t)(sn->nsw ? sn->nsw : 1);
+	int maxp = 0, top, rc = -1;
+	for (int s = 0; s < sn->nsw; s++)
+		if (ft_node(f, s)->nports > maxp)
+			maxp = ft_node(f, s)->nports;
+	f->stride = maxp + 1;
+	f->level = malloc(nsw * sizeof(int));
+	f->count = calloc(nsw * (size_t)f->stride, sizeof(uint32_t));
+	f->anc = malloc(nsw);
+	f->dcand = malloc(nsw * (size_t)f->stride);
+	f->q = malloc(nsw * sizeof(int));
+	if (!f->level || !f->count || !f->anc || !f->dcand || !f->q) {
+		ibfs__subnet_log(sn, "ERR AB05: ftree: out of memory");
+		return -1;
+	}
+	if (ft_check(f, &top))
+		return -1;
+	int ntop = 0;
+	for (int s = 0; s < sn->nsw; s++)
+		ntop += f->level[s] == top;
+	unsigned step = 1u << sn->lmc;
+	for (int l = 0; l < sn->nsw; l++) {
+		if (f->level[l] != 1)
+			continue;
+		ft_ancestors(f, l);
+		int reach = 0;
+		for (int s = 0; s < sn->nsw; s++)
+			reach += f->anc[s] && f->level[s] == top;
+		if (reach != ntop) {
+			const struct ibfs_sn_node *n = ft_node(f, l);
+			ibfs__subnet_log(sn,
+					 "ERR AB06: ftree: leaf '%s' GUID 0x%016" PRIx64 " port 0 is below %d of the %d top switches only: not a complete fat tree",
+					 n->name, n->guid, reach, ntop);
+			return -1;
+		}
+		const struct ibfs_sn_node *ln = ft_node(f, l);
+		for (int hp = 1; hp <= ln->nports; hp++) {
+			const struct ibfs_sn_port *pp = &ln->ports[hp];
+			if (pp->peer < 0 ||
+			    sn->nodes[pp->peer].type == IBFS_NODE_SWITCH)
+				continue;
+			unsigned base =
+				sn->nodes[pp->peer].ports[pp->peer_port].lid;
+			for (unsigned k = 0; base && k < step; k++)
+				for (int s = 0; s < sn->nsw; s++) {
+					int p = s == l ? hp
+						       : ft_pick(f, s, f->anc[s]);
+					*ibfs__subnet_lft(sn, s, base + k) =
+						(uint8_t)p;
+					if (p != IBFS_LFT_NO_PATH)
+						f->count[(size_t)s *
+								 (size_t)f->stride +
+							 p]++;
+				}
+		}
+	}
+	rc = ft_route_switch_lids(f);
+	return rc;
+}
+
+static void ft_destroy(void *ctx)
+{
+	struct ft *f = ctx;
+	free(f->level);
+	free(f->count);
+	free(f->anc);
+	free(f->dcand);
+	free(f->q);
+	free(f);
+}
+
+int ibfs__route_ftree_setup(struct ibfs_routing_engine *re)
+{
+	struct ft *f = calloc(1, sizeof(*f));
+	if (!f)
+		return -1;
+	f->sn = re->sn;
+	re->ctx = f;
+	re->ucast_build_fwd_tables = ft_build;
+	re->destroy = ft_destroy;
+	return 0;
+}
