@@ -1,9 +1,182 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * ibfsim run SCENARIO.xml: loads the scenario (a bad file runs nothing),
+ * runs it, prints a short summary on stdout and writes the requested
+ * result files.
+ */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/commands.h"
+#include "fabric/units.h"
+#include "scenario/runner.h"
+
+static const char run_usage[] =
+	"Usage: ibfsim run SCENARIO.xml [options]\n"
+	"\n"
+	"Runs a scenario and prints a summary of its results.\n"
+	"\n"
+	"Options:\n"
+	"  --model ib|roce|iwarp|tcp  transport model (default: the scenario's)\n"
+	"  --seed N        seed of every random choice (default 1)\n"
+	"  --json FILE     write the results as JSON\n"
+	"  --csv DIR       write messages, flows, links and ports as CSV\n"
+	"  --pcap FILE     capture packets (pcap, LINKTYPE_ERF)\n"
+	"  --trace FILE    write a timeline (Chrome/Perfetto trace JSON)\n"
+	"  --until TIME    stop at this simulated time (e.g. 10ms)\n"
+	"  --no-data       do not move real bytes (same timing)\n"
+	"  --quiet         no progress line\n"
+	"\n"
+	"Exit status: 0 success, 1 the run failed (deadlock, failed messages),\n"
+	"2 bad usage or invalid input.\n";
+
+struct run_args {
+	const char *scenario, *json, *csv, *model;
+	struct ibfs_run_opts o;
+};
+
+/* Takes the value of option argv[*i]; NULL (and a message) when missing. */
+static const char *value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc) {
+		ibfs_cli_error("%s needs a value", argv[*i]);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int parse_args(int argc, char **argv, struct run_args *a)
+{
+	a->o = (struct ibfs_run_opts){.seed = 1, .data = 1,
+				      .until = IBFS_TIME_NEVER};
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *v = NULL;
+		if (!strcmp(arg, "--no-data")) {
+			a->o.data = 0;
+		} else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+			a->o.quiet = 1;
+		} else if (!strcmp(arg, "--seed")) {
+			if (!(v = value(argc, argv, &i)))
+				return -1;
+			if (ibfs__parse_uint(v, &a->o.seed)) {
+				ibfs_cli_error("--seed takes a whole number, "
+					       "not '%s'", v);
+				return -1;
+			}
+		} else if (!strcmp(arg, "--until")) {
+			if (!(v = value(argc, argv, &i)))
+				return -1;
+			int err = ibfs__parse_time(v, &a->o.until);
+			if (err) {
+				ibfs_cli_error("--until %s: %s", v,
+					       ibfs__unit_strerror(-err, "time"));
+				return -1;
+			}
+		} else if (!strcmp(arg, "--json") || !strcmp(arg, "--csv") ||
+			   !strcmp(arg, "--pcap") || !strcmp(arg, "--trace") ||
+			   !strcmp(arg, "--model")) {
+			if (!(v = value(argc, argv, &i)))
+				return -1;
+			if (!strcmp(arg, "--json"))
+				a->json = v;
+			else if (!strcmp(arg, "--csv"))
+				a->csv = v;
+			else if (!strcmp(arg, "--pcap"))
+				a->o.pcap = v;
+			else if (!strcmp(arg, "--trace"))
+				a->o.trace = v;
+			else
+				a->model = v;
+		} else if (arg[0] == '-' && arg[1]) {
+			ibfs_cli_error("run: unknown option '%s'", arg);
+			return -1;
+		} else if (!a->scenario) {
+			a->scenario = arg;
+		} else {
+			ibfs_cli_error("run: one scenario at a time ('%s')", arg);
+			return -1;
+		}
+	}
+	if (!a->scenario) {
+		ibfs_cli_error("run: which scenario? (ibfsim run --help)");
+		return -1;
+	}
+	return 0;
+}
+
+/* --model overrides the scenario's; only ib is built so far. */
+static int apply_model(struct ibfs_scenario *sc, const char *model)
+{
+	static const char *const names[] = {"ib", "roce", "iwarp", "tcp"};
+	if (model) {
+		int found = -1;
+		for (int i = 0; i < 4; i++)
+			if (!strcmp(model, names[i]))
+				found = i;
+		if (found < 0) {
+			ibfs_cli_error("--model %s: not one of ib, roce, "
+				       "iwarp, tcp", model);
+			return -1;
+		}
+		sc->model = found;
+	}
+	if (sc->model != IBFS_MODEL_IB) {
+		ibfs_cli_error("model %s is not built yet (only ib)",
+			       ibfs__sc_model_str(sc->model));
+		return -1;
+	}
+	return 0;
+}
+
+static int write_outputs(const struct run_args *a, struct ibfs_results *r)
+{
+	if (a->json && ibfs__results_write_json(r, a->json) < 0) {
+		ibfs_cli_error("%s: %s", a->json, strerror(errno));
+		return -1;
+	}
+	if (a->csv && ibfs__results_write_csv(r, a->csv) < 0) {
+		ibfs_cli_error("%s: %s", a->csv, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
 
 int ibfs_cmd_run(int argc, char **argv)
 {
-	return ibfs_cli_not_built("'ibfsim run'", "issue 2");
+	for (int i = 1; i < argc; i++)
+		if (ibfs_cli_is_help(argv[i])) {
+			fputs(run_usage, stdout);
+			return IBFS_EXIT_OK;
+		}
+	struct run_args a = {0};
+	if (parse_args(argc, argv, &a) < 0)
+		return IBFS_EXIT_USAGE;
+	struct ibfs_diag d;
+	struct ibfs_scenario *sc = ibfs__scenario_load(a.scenario, &d);
+	if (!sc) {
+		ibfs_cli_error("%s", d.msg);
+		return IBFS_EXIT_USAGE;
+	}
+	if (apply_model(sc, a.model) < 0) {
+		ibfs__scenario_free(sc);
+		return IBFS_EXIT_USAGE;
+	}
+	struct ibfs_results r = {0};
+	int rc = ibfs__scenario_run(sc, &a.o, &r, &d);
+	int status = IBFS_EXIT_OK;
+	if (rc < 0) {
+		ibfs_cli_error("%s", d.msg);
+		status = IBFS_EXIT_USAGE;
+	} else {
+		ibfs__results_print(&r, stdout);
+		if (write_outputs(&a, &r) < 0)
+			status = IBFS_EXIT_FAIL;
+		else if (rc > 0)
+			status = IBFS_EXIT_FAIL;
+	}
+	ibfs__results_free(&r);
+	ibfs__scenario_free(sc);
+	return status;
 }

@@ -4,3 +4,27 @@ noinst_LTLIBRARIES += libibfs_scenario.la
 libibfs_scenario_la_SOURCES = \
 	src/scenario/scenario.h src/scenario/scenario_xml.c \
 	src/scenario/results.h src/scenario/results.c
+libibfs_scenario_la_SOURCES += \
+	src/scenario/runner.h src/scenario/runner.c \
+	src/scenario/routes.h src/scenario/routes.c \
+	src/scenario/traffic.h src/scenario/traffic_int.h \
+	src/scenario/traffic_plan.c src/scenario/traffic_app.c
+EXTRA_DIST += examples/rdma_write.xml
+TESTS += tests/run_scenarios.sh
+EXTRA_DIST += tests/run_scenarios.sh \
+	tests/data/scenario/bad_element.xml \
+	tests/data/scenario/bad_fabric_missing.xml \
+	tests/data/scenario/bad_fault.xml \
+	tests/data/scenario/bad_incast.xml \
+	tests/data/scenario/bad_inline_fabric.xml \
+	tests/data/scenario/bad_lmc.xml \
+	tests/data/scenario/bad_malformed.xml \
+	tests/data/scenario/bad_node.xml \
+	tests/data/scenario/bad_op.xml \
+	tests/data/scenario/bad_switch_dst.xml \
+	tests/data/scenario/bad_time.xml \
+	tests/data/scenario/bad_ud_read.xml \
+	tests/data/scenario/bad_ud_size.xml \
+	tests/data/scenario/bad_unit.xml \
+	tests/data/scenario/good_inline.xml \
+	tests/data/scenario/skeleton_one.xml

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# ibfsim run: bad scenario files give "ibfsim: FILE:LINE: ..." and exit 2
+# with nothing run; the walking skeleton moves a message and reports its
+# completion at the closed-form picosecond; runs are deterministic and the
+# same with data on and off.
+: "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
+data="$top_srcdir/tests/data/scenario"
+out=$(mktemp -d) || exit 99
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# file:line and a phrase that must appear.
+while IFS='|' read -r file line phrase; do
+	[ -n "$file" ] || continue
+	"$IBFSIM" run "$data/$file" >"$out/stdout" 2>"$out/stderr"
+	rc=$?
+	msg=$(cat "$out/stderr")
+	[ "$rc" -eq 2 ] || { bad "$file: exit $rc, want 2"; continue; }
+	case "$msg" in
+	"ibfsim: $data/$file:$line: "*"$phrase"*) ok ;;
+	*) bad "$file: got '$msg', want line $line and '$phrase'" ;;
+	esac
+	[ -s "$out/stdout" ] && bad "$file: printed results"
+done <<'LIST'
+bad_node.xml|5|no such node
+bad_unit.xml|5|needs a unit
+bad_time.xml|5|negative
+bad_op.xml|5|not one of
+bad_ud_read.xml|5|carries only send
+bad_ud_size.xml|5|at most one MTU
+bad_switch_dst.xml|5|is a switch
+bad_element.xml|4|messages
+bad_fault.xml|4|out of range
+bad_incast.xml|5|needs dst
+bad_lmc.xml|4|lmc
+bad_fabric_missing.xml|3|cannot open
+bad_malformed.xml|6|
+bad_inline_fabric.xml|6|no node 'c'
+LIST
+
+# Usage errors.
+"$IBFSIM" run >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "run without a file"
+"$IBFSIM" run "$data/good_inline.xml" --bogus >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "unknown option"
+"$IBFSIM" run "$data/good_inline.xml" --until 5 >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "--until without unit"
+"$IBFSIM" run "$data/good_inline.xml" --model tcp >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "model not built"
+
+# The walking skeleton, in closed form (EDR 4x: 80 ps a byte; 2 m cables:
+# 10,000 ps; switch: 100,000 ps; ideal HCAs). The WRITE Only packet is
+# LRH 8 + BTH 12 + RETH 16 + 1000 + ICRC 4 + VCRC 2 = 1042 bytes.
+#   leaves node1 at 0; header (LRH, 8 B) at the switch 640 + 10,000;
+#   forwarded at 110,640; tail at node2 110,640 + 83,360 + 10,000 = 204,000.
+# node2 frees its buffer at once and owes node1's switch port credits: the
+# 6-byte flow-control packet goes first (480 ps), then the 30-byte ACK
+# (LRH 8 + BTH 12 + AETH 4 + ICRC 4 + VCRC 2) at 204,480: header at the
+# switch 204,480 + 640 + 10,000, forwarded at 315,120, tail at node1
+# 315,120 + 2,400 + 10,000 = 327,520 ps: the completion.
+"$IBFSIM" run "$data/skeleton_one.xml" --json "$out/a.json" >"$out/a.txt"
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "skeleton: exit $rc"
+grep -q '"latency_ns": {"min": 327.520, "p50": 327.520, "p99": 327.520, "max": 327.520' "$out/a.json" &&
+	ok || bad "skeleton: completion is not 327,520 ps: $(grep latency "$out/a.json")"
+grep -q '"completed": 1, "failed": 0' "$out/a.json" && ok || bad "skeleton: not completed"
+grep -q '"tx_bytes_ab": 1042' "$out/a.json" && ok || bad "skeleton: 1042 wire bytes"
+grep -q 'latency (ns): min 327.520' "$out/a.txt" && ok || bad "skeleton: summary"
+
+# Same seed, same results (wall time aside); data off, same timing.
+"$IBFSIM" run "$data/skeleton_one.xml" --json "$out/b.json" >/dev/null
+"$IBFSIM" run "$data/skeleton_one.xml" --no-data --json "$out/c.json" >/dev/null
+for f in a b c; do grep -v '"wall_s"' "$out/$f.json" >"$out/$f.cmp"; done
+cmp -s "$out/a.cmp" "$out/b.cmp" && ok || bad "two runs differ"
+cmp -s "$out/a.cmp" "$out/c.cmp" && ok || bad "--no-data changes the results"
+
+# Inline fabric, SENDs with receives posted by the program.
+"$IBFSIM" run "$data/good_inline.xml" --json "$out/d.json" --csv "$out/csv" >/dev/null
+[ $? -eq 0 ] && ok || bad "inline scenario failed"
+grep -q '"completed": 3, "failed": 0' "$out/d.json" && ok || bad "inline: 3 sends"
+for t in messages flows links ports; do
+	[ -s "$out/csv/$t.csv" ] && ok || bad "csv $t missing"
+done
+[ "$(wc -l <"$out/csv/messages.csv")" -eq 4 ] && ok || bad "csv: 3 messages"
+
+echo "run_scenarios: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
