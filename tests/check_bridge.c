@@ -146,6 +146,29 @@ START_TEST(single_post_exact)
 }
 END_TEST
 
+/*
+ * Past 2^13 s the spacing of SimGrid's double clock exceeds 1 ps: a
+ * completion must still be seen at its exact picosecond.
+ */
+
+static void app_far(int argc, char **argv)
+{
+	seen[nseen++] = post_wait(fake_complete, 10000 * IBFS_S + 1, 0);
+	seen[nseen++] = post_wait(fake_complete, 1, 0);
+	seen[nseen++] = post_wait(fake_complete, 3, 0);
+}
+
+START_TEST(far_future_exact)
+{
+	spawn("h0", "app", app_far);
+	run_ok();
+	ck_assert_int_eq(nseen, 3);
+	ck_assert_uint_eq(seen[0], 10000000000000001ULL);
+	ck_assert_uint_eq(seen[1], 10000000000000002ULL);
+	ck_assert_uint_eq(seen[2], 10000000000000005ULL);
+}
+END_TEST
+
 /* A request that completes through three chained events. */
 
 static ibfs_time_t hop[3] = { 1, 999, 1500 };
@@ -649,6 +672,7 @@ static Suite *bridge_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, single_post_exact);
+	tcase_add_test(tc, far_future_exact);
 	tcase_add_test(tc, chained_completions);
 	tcase_add_test(tc, two_hosts_interleave);
 	tcase_add_test(tc, sleep_then_post);

@@ -20,7 +20,9 @@
  * bridge records which picosecond that clock value is; any other clock
  * value is rounded to the nearest picosecond, which is exact while the
  * double's spacing stays below 1 ps, i.e. for the first 2^13 s (8192 s) of
- * simulated time.
+ * simulated time. Later on, the record still gives the exact picosecond to
+ * the actors the fabric wakes, but an actor that SimGrid wakes by itself
+ * (e.g. after a computation) sees its time rounded to the double's spacing.
  */
 #include <stdlib.h>
 
