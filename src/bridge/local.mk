@@ -11,3 +11,12 @@ check_PROGRAMS += tests/check_bridge
 tests_check_bridge_SOURCES = tests/check_bridge.c
 tests_check_bridge_CFLAGS = $(TEST_CFLAGS)
 tests_check_bridge_LDADD = libibfs_bridge.la libibfs_fabric.la $(TEST_LIBS)
+
+# Round trips per second through the bridge (make bench).
+EXTRA_PROGRAMS += bench/bench_bridge
+bench_bench_bridge_SOURCES = bench/bench_bridge.c
+bench_bench_bridge_LDADD = libibfs_bridge.la libibfs_fabric.la \
+	$(SIMGRID_LIBS) $(LIBXML_LIBS) -lm
+BENCHES += bench/bench_bridge$(EXEEXT)
+BENCH_RUN += bench/bench_bridge
+CLEANFILES += bench/bench_bridge$(EXEEXT)
