@@ -18,8 +18,9 @@
  *   data packet (IBA sends FCPs between packets). While an FCP waits, later
  *   frees on the same VL join it: the real FCP carries absolute counts
  *   (FCCL, FCTBS), so one FCP always tells everything freed so far. The
- *   FCP occupies the reverse transmitter for ser(6 bytes) and its credits
- *   reach the sender after that plus the propagation delay.
+ *   FCP occupies the reverse transmitter for ser(6 bytes) (a data packet
+ *   the device starts meanwhile begins after it, port->fcp_until) and its
+ *   credits reach the sender after that plus the propagation delay.
  * - IBA also sends FCPs periodically (at least every 65,536 symbol times,
  *   IBA 7.9.4.2) so that a corrupted FCP is repaired by the next one. The
  *   simulator corrupts nothing, so a refresh would repeat counts the sender
@@ -80,22 +81,32 @@ static void credit_fcp_arrive(void *obj, uint64_t arg)
 		sender->dev->ops->tx_ready(sender->dev, sender);
 }
 
-/* Sends one FCP for the lowest VL with credits owed; port is idle. */
-static void credit_send_fcp(struct ibfs_port *port)
+/*
+ * Sends one FCP per VL with credits owed, back to back; the transmitter is
+ * not sending data. An FCP keeps the transmitter until fcp_until without
+ * an event of its own: a data packet sent meanwhile starts after it.
+ */
+static void credit_send_fcps(struct ibfs_port *port)
 {
-	int vl = __builtin_ctz(port->fc_pending);
-	uint32_t n = port->fc_unsent[vl];
 	struct ibfs_fabric *f = port->fab;
+	ibfs_time_t now = f->eq.now;
 
-	port->fc_pending &= (uint16_t)~(1u << vl);
-	port->fc_unsent[vl] = 0;
-	port->fc_wire[vl] += n;
-	port->fcp_sent++;
-	f->fcps++;
-	ibfs__port_occupy(port, port->ser_fcp);
-	ibfs__eq_schedule(&f->eq, f->eq.now + port->ser_fcp + port->prop,
-			  credit_fcp_arrive, port->peer,
-			  (uint64_t)vl | ((uint64_t)n << 8));
+	while (port->fc_pending) {
+		int vl = __builtin_ctz(port->fc_pending);
+		uint32_t n = port->fc_unsent[vl];
+		ibfs_time_t start = port->fcp_until > now ? port->fcp_until :
+							    now;
+
+		port->fc_pending &= (uint16_t)~(1u << vl);
+		port->fc_unsent[vl] = 0;
+		port->fc_wire[vl] += n;
+		port->fcp_sent++;
+		f->fcps++;
+		port->fcp_until = start + port->ser_fcp;
+		ibfs__eq_schedule(&f->eq, port->fcp_until + port->prop,
+				  credit_fcp_arrive, port->peer,
+				  (uint64_t)vl | ((uint64_t)n << 8));
+	}
 }
 
 static void credit_on_free(struct ibfs_port *in, int vl, uint32_t blocks)
@@ -105,15 +116,14 @@ static void credit_on_free(struct ibfs_port *in, int vl, uint32_t blocks)
 	in->fc_unsent[vl] += blocks;
 	in->fc_pending |= (uint16_t)(1u << vl);
 	if (!in->tx_busy && in->up)
-		credit_send_fcp(in);
+		credit_send_fcps(in);
 }
 
 static int credit_on_tx_idle(struct ibfs_port *out)
 {
-	if (!out->fc_pending || !out->up)
-		return 0;
-	credit_send_fcp(out);
-	return 1;
+	if (out->fc_pending && out->up)
+		credit_send_fcps(out);
+	return 0; /* the FCPs need no event: the device may send at once */
 }
 
 const struct ibfs_flow_ops ibfs__ib_credit_flow = {

@@ -156,11 +156,14 @@ static void ep_pump(struct ibfs_endpoint *ep)
 		ep_arm(ep, wake);
 }
 
-/* The last byte of p has arrived: deliver it and free its buffer. */
-static void ep_tail(void *obj, uint64_t arg)
+/*
+ * The last byte of p has arrived (the port asks the link layer for the
+ * tail, rx_at_tail): deliver it and free its buffer.
+ */
+static void ep_receive(struct ibfs_device *dev, struct ibfs_port *in,
+		       struct ibfs_packet *p)
 {
-	struct ibfs_endpoint *ep = obj;
-	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
+	struct ibfs_endpoint *ep = (struct ibfs_endpoint *)dev;
 	struct ibfs_fabric *f = ep->dev.fab;
 	struct ibfs_ep_stats *st = &ep->st;
 	uint16_t mask = (uint16_t)~((1u << ep->lmc) - 1);
@@ -188,17 +191,9 @@ static void ep_tail(void *obj, uint64_t arg)
 		ep->log[ep->log_len++] = (struct ep_arrival){
 			.slid = p->slid, .head = p->head_at, .tail = f->eq.now
 		};
-	ibfs__port_consume(ep->port, p);
+	ibfs__port_consume(in, p);
 	ibfs__fabric_deliver(f, p);
 	ibfs__packet_free(f, p);
-}
-
-static void ep_receive(struct ibfs_device *dev, struct ibfs_port *in,
-		       struct ibfs_packet *p)
-{
-	(void)in;
-	ibfs__eq_schedule(&dev->fab->eq, p->tail_at, ep_tail, dev,
-			  (uint64_t)(uintptr_t)p);
 }
 
 static void ep_tx_ready(struct ibfs_device *dev, struct ibfs_port *out)
@@ -225,6 +220,7 @@ struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node)
 	ep->dev.ops = &ep_ops;
 	ibfs__fabric_attach(f, node, &ep->dev);
 	ep->port = &ep->dev.ports[1];
+	ep->port->rx_at_tail = 1;
 	ep->timer_at = IBFS_TIME_NEVER;
 	for (int sl = 0; sl < 16; sl++)
 		ep->sl2vl[sl] = (uint8_t)(sl % ep->port->data_vls);

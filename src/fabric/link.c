@@ -22,11 +22,6 @@
 
 #include "fabric/fabric.h"
 
-ibfs_time_t ibfs__port_ser(const struct ibfs_port *port, uint64_t bytes)
-{
-	return ibfs__rate_ser_time(port->rate, bytes);
-}
-
 /* The transmitter of `out` has gone idle. */
 static void link_tx_done(void *obj, uint64_t arg)
 {
@@ -56,7 +51,10 @@ void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur)
 	ibfs__eq_schedule(q, out->tx_free_at, link_tx_done, out, 0);
 }
 
-/* The header of the packet in `arg` has arrived at port `obj`. */
+/*
+ * The header of the packet in `arg` has arrived at port `obj` (or its tail,
+ * or later: as the receiving device asked with rx_delay and rx_at_tail).
+ */
 static void link_head_arrive(void *obj, uint64_t arg)
 {
 	struct ibfs_port *in = obj;
@@ -76,7 +74,6 @@ static void link_head_arrive(void *obj, uint64_t arg)
 	}
 	p->in_port = (uint8_t)in->num;
 	p->in_vl = p->vl;
-	p->head_at = f->eq.now;
 	p->hops++;
 	p->held = 1;
 	f->pkts_buffered++;
@@ -96,6 +93,7 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 	struct ibfs_fabric *f = out->fab;
 	ibfs_time_t now = f->eq.now;
 	ibfs_time_t ser = ibfs__port_ser(out, p->wire_bytes);
+	ibfs_time_t start = out->fcp_until > now ? out->fcp_until : now;
 
 	out->flow->on_send(out, p);
 	if (p->held) {
@@ -110,12 +108,17 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 	out->cnt.xmit_data += p->wire_bytes;
 	out->cnt.busy += ser;
 	for (struct ibfs_observer *o = f->observers; o; o = o->next)
-		o->on_tx(o->ctx, out, p, now);
-	p->tail_at = now + out->prop + ser;
-	ibfs__port_occupy(out, ser);
+		o->on_tx(o->ctx, out, p, start);
+	p->head_at = start + out->prop + out->ser_lrh;
+	p->tail_at = start + out->prop + ser;
+	ibfs__port_occupy(out, start - now + ser);
 	out->tx_data = 1;
-	ibfs__eq_schedule(&f->eq, now + out->prop + out->ser_lrh,
-			  link_head_arrive, out->peer, (uint64_t)(uintptr_t)p);
+	struct ibfs_port *peer = out->peer;
+
+	ibfs__eq_schedule(&f->eq,
+			  (peer->rx_at_tail ? p->tail_at : p->head_at) +
+				  peer->rx_delay,
+			  link_head_arrive, peer, (uint64_t)(uintptr_t)p);
 }
 
 void ibfs__port_consume_blocks(struct ibfs_port *in, int vl, uint32_t blocks)

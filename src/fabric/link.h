@@ -69,9 +69,11 @@ extern const struct ibfs_flow_ops ibfs__ib_credit_flow;
 struct ibfs_device_ops {
 	const char *kind; /* "switch", "hca" */
 	/*
-	 * The header of p has arrived on port `in` at now (p->head_at); its last
-	 * byte arrives at p->tail_at. The packet occupies p->blocks of the input
-	 * buffer of its VL until the device calls ibfs__port_consume.
+	 * The header of p has arrived on port `in` at p->head_at; its last
+	 * byte arrives at p->tail_at. This is called at p->head_at, or later
+	 * if the device asked for it (port->rx_delay, port->rx_at_tail). The
+	 * packet occupies p->blocks of the input buffer of its VL until the
+	 * device calls ibfs__port_consume.
 	 */
 	void (*receive)(struct ibfs_device *dev, struct ibfs_port *in,
 			struct ibfs_packet *p);
@@ -150,16 +152,36 @@ struct ibfs_port {
 
 	/* Cached serialization times of the LRH and of an FCP on this port. */
 	ibfs_time_t ser_lrh, ser_fcp;
+	/* One-entry cache of ibfs__port_ser: bytes and their time. */
+	uint64_t ser_memo_bytes;
+	ibfs_time_t ser_memo;
+	/*
+	 * Flow-control packets occupy the transmitter until then; a data
+	 * packet sent earlier starts at that time (see ibfs__port_send).
+	 */
+	ibfs_time_t fcp_until;
+	/*
+	 * Set by the receiving device: `receive` is called rx_delay after the
+	 * header arrived (a switch's routing latency), or after the tail
+	 * arrived when rx_at_tail is set (an end node or a store-and-forward
+	 * switch that needs the whole packet), so that the device needs no
+	 * timer of its own; p->head_at and p->tail_at still hold the arrival
+	 * times. Until then the packet counts as on the wire.
+	 */
+	ibfs_time_t rx_delay;
+	int rx_at_tail;
 };
 
 /* 1 if `out` is idle, up, and holds credits for p on p->vl. */
 int ibfs__port_can_send(const struct ibfs_port *out,
 			const struct ibfs_packet *p);
 /*
- * Starts sending p on `out` now (the caller checked can_send). Takes the
- * credits, occupies the transmitter for ser(wire_bytes), and schedules the
- * arrival of p's header at the peer: now + prop + ser(LRH). Calls the
- * device's tx_ready when the transmitter is idle again.
+ * Starts sending p on `out` (the caller checked can_send): now, or when
+ * the flow-control packets the transmitter is sending end (fcp_until, at
+ * most a few FCP times later). Takes the credits, occupies the transmitter
+ * for ser(wire_bytes), and schedules the arrival of p's header at the
+ * peer: start + prop + ser(LRH). Calls the device's tx_done and tx_ready
+ * when the transmitter is idle again.
  */
 void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p);
 /*
@@ -179,7 +201,15 @@ void ibfs__port_wait_stop(struct ibfs_port *out);
 /* PortXmitWait so far, including a wait still in progress at now. */
 ibfs_time_t ibfs__port_xmit_wait(const struct ibfs_port *out);
 /* Serialization time of `bytes` on the port's link. */
-ibfs_time_t ibfs__port_ser(const struct ibfs_port *port, uint64_t bytes);
+static inline ibfs_time_t ibfs__port_ser(struct ibfs_port *port,
+					 uint64_t bytes)
+{
+	if (bytes != port->ser_memo_bytes) {
+		port->ser_memo_bytes = bytes;
+		port->ser_memo = ibfs__rate_ser_time(port->rate, bytes);
+	}
+	return port->ser_memo;
+}
 /*
  * Occupies `out`'s transmitter for `dur` from now without a data packet
  * (flow-control packets); tx_ready follows when it is idle again.

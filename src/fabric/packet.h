@@ -58,11 +58,38 @@ enum ibfs_pkt_kind {
 };
 
 struct ibfs_packet {
+	/*
+	 * What the link layer and switches touch on every hop comes first,
+	 * within one 64-byte cache line.
+	 */
 	struct ibfs_packet *next; /* queue link: input buffer, send queue */
+	ibfs_time_t head_at;         /* header fully arrived at this input */
+	ibfs_time_t tail_at;         /* last byte arrived at this input */
+	ibfs_time_t ready_at;        /* a switch may forward it from then */
+	/* Multicast: a replica points at the original it was copied from. */
+	struct ibfs_packet *mc_orig;
+
+	/* Size on the wire and in the receiver's buffer. */
+	uint32_t wire_bytes;
+	uint16_t blocks;
 
 	/* LRH (IBA 7.7). */
-	uint8_t vl, sl, lnh;
 	uint16_t dlid, slid;
+	uint8_t vl, sl, lnh;
+
+	uint8_t kind;    /* enum ibfs_pkt_kind */
+	uint8_t in_port; /* port it arrived on at the current device */
+	/*
+	 * State of the device holding the packet, written when its header
+	 * arrives: the VL it arrived on, and where a switch will send it.
+	 */
+	uint8_t in_vl;
+	uint8_t out_port;
+	uint8_t out_vl;
+	uint8_t held;    /* 1 while counted in the fabric's buffered packets */
+	uint8_t hops;
+
+	uint32_t mc_refs; /* multicast original: replicas not yet sent */
 
 	/* BTH (IBA 9.2). */
 	uint8_t opcode;
@@ -99,33 +126,9 @@ struct ibfs_packet {
 	uint32_t payload_len;
 	uint8_t *payload;
 
-	/* Size on the wire and in the receiver's buffer. */
-	uint32_t wire_bytes;
-	uint16_t blocks;
-
-	uint8_t kind;    /* enum ibfs_pkt_kind */
-	uint8_t in_port; /* port it arrived on at the current device */
-	uint8_t hops;
-
-	/*
-	 * State of the device holding the packet, written when its header
-	 * arrives: the VL it arrived on, where the device will send it and
-	 * when it may leave (a switch's routing decision and latency).
-	 */
-	uint8_t in_vl;
-	uint8_t out_port;
-	uint8_t out_vl;
-	uint8_t held;    /* 1 while counted in the fabric's buffered packets */
-	ibfs_time_t ready_at;
-	/* Multicast: a replica points at the original it was copied from. */
-	struct ibfs_packet *mc_orig;
-	uint32_t mc_refs; /* original: replicas not yet fully sent */
-
 	/* Bookkeeping. */
 	uint64_t id;
 	ibfs_time_t injected;        /* left its source */
-	ibfs_time_t head_at;         /* header fully arrived at this input */
-	ibfs_time_t tail_at;         /* last byte arrived at this input */
 	void *ctx;                   /* owner's context (transport, SM MAD) */
 };
 

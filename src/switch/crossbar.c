@@ -43,6 +43,7 @@ static void xb_request(struct ibfs_switch *sw, int in, int slot,
 	if (!(*w & m)) {
 		*w |= m;
 		so->nreq++;
+		so->nreq_slot[os]++;
 	}
 }
 
@@ -168,6 +169,7 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 	so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=
 		~(1ULL << (b % 64));
 	so->nreq--;
+	so->nreq_slot[os]--;
 	so->rr[os] = (uint32_t)(b + 1);
 	so->cur = 1;
 	so->cur_in = in;
@@ -199,7 +201,8 @@ void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 	ibfs_time_t wake = IBFS_TIME_NEVER;
 
 	for (int os = 0; os < sw->nslots; os++) {
-		cand[os] = xb_scan(sw, o, os, &starved, &wake);
+		cand[os] = so->nreq_slot[os] ?
+				   xb_scan(sw, o, os, &starved, &wake) : -1;
 		if (cand[os] >= 0)
 			ready |= 1u << ibfs__sw_slot_vl(sw, os);
 	}

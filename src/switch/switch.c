@@ -48,11 +48,18 @@ static void sw_local_ev(void *obj, uint64_t arg)
 	sw->local(sw->local_ctx, sw, p);
 }
 
+/* When p's tail is in: now or later (the routing latency may be over). */
+static ibfs_time_t sw_tail_time(const struct ibfs_switch *sw,
+				const struct ibfs_packet *p)
+{
+	return p->tail_at > sw->f->eq.now ? p->tail_at : sw->f->eq.now;
+}
+
 /* Drops p once its tail is in, so its buffer blocks are really held. */
 static void sw_discard(struct ibfs_switch *sw, struct ibfs_packet *p)
 {
 	sw->relay_errors++;
-	ibfs__eq_schedule(&sw->f->eq, p->tail_at, sw_discard_ev, sw,
+	ibfs__eq_schedule(&sw->f->eq, sw_tail_time(sw, p), sw_discard_ev, sw,
 			  (uint64_t)(uintptr_t)p);
 }
 
@@ -152,8 +159,8 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 
 	if (dlid == IBFS_PERMISSIVE_LID ||
 	    (sw->lid && (dlid & lmask) == sw->lid)) {
-		ibfs__eq_schedule(&sw->f->eq, p->tail_at, sw_local_ev, sw,
-				  (uint64_t)(uintptr_t)p);
+		ibfs__eq_schedule(&sw->f->eq, sw_tail_time(sw, p), sw_local_ev,
+				  sw, (uint64_t)(uintptr_t)p);
 		return;
 	}
 	if (dlid >= IBFS_MCAST_LID_BASE) {
@@ -174,6 +181,19 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 	}
 	p->out_port = out;
 	sw_enqueue(sw, in, p);
+}
+
+/*
+ * The link layer hands a packet over once its routing decision is made:
+ * the routing latency after its header arrived (cut-through) or after its
+ * tail arrived (store-and-forward). The switch then needs no timer.
+ */
+static void sw_set_rx_delay(struct ibfs_switch *sw)
+{
+	for (int i = 0; i <= sw->n; i++) {
+		sw->dev.ports[i].rx_delay = sw->latency;
+		sw->dev.ports[i].rx_at_tail = sw->store_forward;
+	}
 }
 
 const struct ibfs_device_ops ibfs__switch_ops = {
@@ -225,7 +245,8 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 		o->req = calloc((size_t)sw->nslots * (size_t)sw->nw,
 				sizeof(uint64_t));
 		o->rr = calloc((size_t)sw->nslots, sizeof(uint32_t));
-		if (!sw->in[i].q || !o->req || !o->rr)
+		o->nreq_slot = calloc((size_t)sw->nslots, sizeof(uint32_t));
+		if (!sw->in[i].q || !o->req || !o->rr || !o->nreq_slot)
 			goto oom;
 		o->wake_at = IBFS_TIME_NEVER;
 		ibfs__sw_vlarb_default(&o->arb, sw->data_vls);
@@ -234,6 +255,7 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 		goto oom;
 	sw->dev.ops = &ibfs__switch_ops;
 	ibfs__fabric_attach(f, node, &sw->dev);
+	sw_set_rx_delay(sw);
 	return sw;
 oom:
 	ibfs__switch_destroy(sw);
@@ -264,6 +286,7 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 	for (int i = 0; sw->out && i <= sw->n; i++) {
 		free(sw->out[i].req);
 		free(sw->out[i].rr);
+		free(sw->out[i].nreq_slot);
 	}
 	if (sw->dev.fab && sw->f->devices[sw->dev.node] == &sw->dev)
 		sw->f->devices[sw->dev.node] = NULL;
@@ -292,11 +315,13 @@ uint16_t ibfs__switch_get_lid(const struct ibfs_switch *sw)
 void ibfs__switch_set_latency(struct ibfs_switch *sw, ibfs_time_t latency)
 {
 	sw->latency = latency;
+	sw_set_rx_delay(sw);
 }
 
 void ibfs__switch_set_store_forward(struct ibfs_switch *sw, int on)
 {
 	sw->store_forward = !!on;
+	sw_set_rx_delay(sw);
 }
 
 void ibfs__switch_set_local(struct ibfs_switch *sw, ibfs_switch_local_fn fn,

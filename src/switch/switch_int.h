@@ -38,6 +38,7 @@ struct sw_out {
 	uint64_t *req;       /* [nslots][nw]: bit in*nslots+slot requests */
 	uint32_t *rr;        /* [nslots]: round-robin start bit */
 	uint32_t nreq;       /* requests set, all slots */
+	uint32_t *nreq_slot; /* [nslots]: requests set per output VL slot */
 	/* The packet on the wire: where its input buffer space is. */
 	int cur;             /* 1 while a packet is being sent */
 	int cur_in, cur_in_vl;

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Benchmarks of the packet-level fabric (links, credits, switches), run by
+ * `make bench`:
+ *
+ * (a) stream: the walking skeleton of two endpoints and one switch, one
+ *     endpoint streaming raw packets back to back to the other; reports
+ *     fabric events and packets per second of wall-clock time.
+ * (b) fat tree: 648 endpoints on a two-level fat tree of 36-port switches
+ *     (36 leaves, 18 spines; SPEC: K^2/2 HCAs for L = 2), routed d-mod-k
+ *     here (up port chosen by destination LID mod 18; the real routing
+ *     engines belong to the subnet manager), every endpoint sending packets
+ *     back to back to destinations drawn uniformly at random (seeded).
+ *     Reports fabric events per second and packet-hops (packets sent over
+ *     a link) per second.
+ *
+ * Both check packet and credit conservation at the end. Times are
+ * CLOCK_MONOTONIC around ibfs__eq_run only (set-up excluded).
+ * Usage: bench_fabric [stream_packets [fat_tree_packets_per_endpoint]].
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fabric/endpoint.h"
+#include "fabric/fabric.h"
+#include "fabric/rng.h"
+#include "fabric/topo_gen.h"
+#include "fabric/topology.h"
+#include "switch/switch.h"
+
+static double bench_clock(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double bench_now(void)
+{
+	return bench_clock(CLOCK_MONOTONIC);
+}
+
+static double bench_cpu(void)
+{
+	return bench_clock(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+static int bench_check(const struct ibfs_fabric *f)
+{
+	char msg[512];
+
+	if (ibfs__fabric_check(f, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "bench_fabric: conservation: %s\n", msg);
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t bench_hops(const struct ibfs_fabric *f)
+{
+	uint64_t hops = 0;
+
+	for (size_t n = 0; n < f->topo->nnodes; n++)
+		for (int i = 0; i <= f->topo->nodes[n].nports; i++)
+			hops += f->ports[n][i].cnt.xmit_pkts;
+	return hops;
+}
+
+static int bench_stream(uint64_t npkts)
+{
+	struct ibfs_diag d;
+	struct ibfs_topology *t = ibfs__topo_new("skeleton");
+	int s = ibfs__topo_add_node(t, "sw", IBFS_NODE_SWITCH, 2, 0, &d);
+	int a = ibfs__topo_add_node(t, "a", IBFS_NODE_HCA, 1, 0, &d);
+	int b = ibfs__topo_add_node(t, "b", IBFS_NODE_HCA, 1, 0, &d);
+
+	if (s < 0 || a < 0 || b < 0 ||
+	    ibfs__topo_add_link(t, a, 1, s, 1, IBFS_SPEED_EDR, 4, 2000, 0,
+				&d) < 0 ||
+	    ibfs__topo_add_link(t, b, 1, s, 2, IBFS_SPEED_EDR, 4, 2000, 0,
+				&d) < 0) {
+		fprintf(stderr, "bench_fabric: %s\n", d.msg);
+		return -1;
+	}
+	struct ibfs_fabric *f = ibfs__fabric_new(t, 1, 0);
+	struct ibfs_switch *sw = ibfs__switch_create(f, s, &d);
+	struct ibfs_endpoint *ea = ibfs__endpoint_create(f, a);
+	struct ibfs_endpoint *eb = ibfs__endpoint_create(f, b);
+
+	ibfs__endpoint_set_lid(ea, 1, 0);
+	ibfs__endpoint_set_lid(eb, 2, 0);
+	ibfs__switch_set_lft(sw, 1, 1);
+	ibfs__switch_set_lft(sw, 2, 2);
+	struct ibfs_ep_flow_spec spec = { .dlid = 2, .payload = 4092,
+					  .count = npkts };
+
+	ibfs__endpoint_add_flow(ea, &spec, &d);
+	double t0 = bench_now(), c0 = bench_cpu();
+
+	ibfs__eq_run(&f->eq, IBFS_TIME_NEVER);
+	double wall = bench_now() - t0, cpu = bench_cpu() - c0;
+	uint64_t ev = f->eq.executed;
+	int rc = bench_check(f);
+
+	printf("stream: 1 switch, 2 endpoints, %llu packets of 4102 bytes, "
+	       "%llu events (%.1f a packet), wall %.3f s, cpu %.3f s: "
+	       "%.1f M events/s, %.2f M packets/s (per cpu second)\n",
+	       (unsigned long long)ibfs__endpoint_stats(eb)->rx_pkts,
+	       (unsigned long long)ev, (double)ev / (double)npkts, wall, cpu,
+	       (double)ev / cpu * 1e-6, (double)npkts / cpu * 1e-6);
+	ibfs__endpoint_destroy(ea);
+	ibfs__endpoint_destroy(eb);
+	ibfs__switch_destroy(sw);
+	ibfs__fabric_free(f);
+	ibfs__topo_free(t);
+	return rc;
+}
+
+struct uniform {
+	struct ibfs_rng rng;
+	uint16_t self;  /* own LID */
+	uint32_t nhca;
+};
+
+static int bench_uniform(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
+			 uint8_t *sl)
+{
+	struct uniform *u = ctx;
+	uint64_t r = ibfs__rng_below(&u->rng, u->nhca - 1) + 1;
+
+	(void)ep;
+	/* LIDs 1..nhca without our own. */
+	*dlid = (uint16_t)(r >= u->self ? r + 1 : r);
+	*sl = 0;
+	return 0;
+}
+
+static int bench_fat_tree(uint64_t per_ep)
+{
+	struct ibfs_diag d;
+	struct ibfs_topology *t = ibfs__topo_new("ft36");
+	const struct ibfs_gen_param params[] = { { "k", "36" },
+						 { "levels", "2" } };
+
+	if (ibfs__topo_generate(t, "fat-tree", params, 2, "ft", "bench", 0,
+				&d) < 0) {
+		fprintf(stderr, "bench_fabric: %s\n", d.msg);
+		return -1;
+	}
+	struct ibfs_fabric *f = ibfs__fabric_new(t, 1, 0);
+	size_t nn = t->nnodes;
+	int *lid = calloc(nn, sizeof(*lid));
+	struct ibfs_switch **sw = calloc(nn, sizeof(*sw));
+	struct ibfs_endpoint **ep = calloc(nn, sizeof(*ep));
+	struct uniform *u = calloc(nn, sizeof(*u));
+	uint32_t nhca = 0, nsw = 0;
+
+	for (size_t n = 0; n < nn; n++)
+		if (t->nodes[n].type == IBFS_NODE_HCA)
+			lid[n] = (int)++nhca;
+	for (size_t n = 0; n < nn; n++) {
+		if (t->nodes[n].type == IBFS_NODE_SWITCH) {
+			sw[n] = ibfs__switch_create(f, (int)n, &d);
+			nsw++;
+			continue;
+		}
+		ep[n] = ibfs__endpoint_create(f, (int)n);
+		ibfs__endpoint_set_lid(ep[n], (uint16_t)lid[n], 0);
+	}
+	/*
+	 * d-mod-k: at a switch, a destination below it goes down the port
+	 * leading to it; any other goes up port (LID mod up-ports). A leaf
+	 * has the HCA itself below it; a spine has the HCA's leaf below it.
+	 */
+	for (size_t n = 0; n < nn; n++) {
+		if (!sw[n])
+			continue;
+		int np = t->nodes[n].nports;
+		int nup = 0, upport[256];
+
+		int is_leaf = 0;
+
+		for (int p = 1; p <= np; p++) {
+			int peer = t->nodes[n].ports[p].peer_node;
+
+			if (peer >= 0 && ep[peer])
+				is_leaf = 1;
+		}
+		/* A leaf's ports to switches go up; a spine has none. */
+		for (int p = 1; is_leaf && p <= np; p++) {
+			int peer = t->nodes[n].ports[p].peer_node;
+
+			if (peer >= 0 && sw[peer])
+				upport[nup++] = p;
+		}
+		for (size_t h = 0; h < nn; h++) {
+			if (!ep[h])
+				continue;
+			int leaf = t->nodes[h].ports[1].peer_node;
+			int port = -1;
+
+			if ((size_t)leaf == n)
+				port = t->nodes[h].ports[1].peer_port;
+			for (int p = 1; port < 0 && p <= np; p++)
+				if (t->nodes[n].ports[p].peer_node == leaf)
+					port = p;
+			if (port < 0 && nup)
+				port = upport[lid[h] % nup];
+			if (port < 0) {
+				fprintf(stderr, "bench_fabric: no route\n");
+				return -1;
+			}
+			ibfs__switch_set_lft(sw[n], (uint16_t)lid[h],
+					     (uint8_t)port);
+		}
+	}
+	for (size_t n = 0; n < nn; n++) {
+		if (!ep[n])
+			continue;
+		ibfs__rng_seed(&u[n].rng, f->seed, (uint64_t)n);
+		u[n].self = (uint16_t)lid[n];
+		u[n].nhca = nhca;
+		struct ibfs_ep_flow_spec spec = {
+			.payload = 2048, .count = per_ep,
+			.gen = bench_uniform, .gen_ctx = &u[n],
+		};
+
+		ibfs__endpoint_add_flow(ep[n], &spec, &d);
+	}
+	double t0 = bench_now(), c0 = bench_cpu();
+
+	ibfs__eq_run(&f->eq, IBFS_TIME_NEVER);
+	double wall = bench_now() - t0, cpu = bench_cpu() - c0;
+	uint64_t ev = f->eq.executed;
+	uint64_t hops = bench_hops(f);
+	int rc = bench_check(f);
+
+	if (f->pkts_delivered != (uint64_t)nhca * per_ep) {
+		fprintf(stderr, "bench_fabric: delivered %llu of %llu\n",
+			(unsigned long long)f->pkts_delivered,
+			(unsigned long long)nhca * per_ep);
+		rc = -1;
+	}
+	printf("fat tree k=36 l=2: %u HCAs, %u switches, uniform random, "
+	       "%llu packets of 2058 bytes, %llu packet-hops, %llu events, "
+	       "simulated %.3f us, wall %.3f s, cpu %.3f s: "
+	       "%.1f M events/s, %.2f M packet-hops/s (per cpu second)\n",
+	       nhca, nsw, (unsigned long long)f->pkts_delivered,
+	       (unsigned long long)hops, (unsigned long long)ev,
+	       (double)f->eq.now * 1e-6, wall, cpu, (double)ev / cpu * 1e-6,
+	       (double)hops / cpu * 1e-6);
+	for (size_t n = 0; n < nn; n++) {
+		ibfs__endpoint_destroy(ep[n]);
+		ibfs__switch_destroy(sw[n]);
+	}
+	free(lid);
+	free(sw);
+	free(ep);
+	free(u);
+	ibfs__fabric_free(f);
+	ibfs__topo_free(t);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t stream = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000000;
+	uint64_t per_ep = argc > 2 ? strtoull(argv[2], NULL, 10) : 2000;
+
+	if (bench_stream(stream) < 0 || bench_fat_tree(per_ep) < 0)
+		return 1;
+	return 0;
+}
