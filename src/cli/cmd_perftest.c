@@ -1,14 +1,159 @@
 /* SPDX-License-Identifier: MIT */
-/* ibfsim perftest: not built yet. */
+/*
+ * ibfsim perftest: perftest's latency and bandwidth tests between two
+ * simulated HCAs, back to back by default, printed in perftest's columns.
+ * The measurement loops live in src/hca/perftest.c.
+ */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/commands.h"
+#include "fabric/units.h"
+#include "hca/pair.h"
+#include "hca/perftest.h"
+
+static const char pt_usage[] =
+	"Usage: ibfsim perftest TEST [-s BYTES] [-n ITERS] [--fabric FILE]\n"
+	"                       [--profile NAME] [-a]\n"
+	"\n"
+	"Runs one of perftest's tests between two simulated HCAs, back to back\n"
+	"on one 4x EDR link with a 2 m cable, and prints perftest's columns.\n"
+	"\n"
+	"Tests: send_lat write_lat read_lat atomic_lat send_bw write_bw read_bw\n"
+	"  -s BYTES        message size (default 2 for latency, 65536 for bw)\n"
+	"  -n ITERS        iterations (default 1000 for latency, 5000 for bw)\n"
+	"  -a              all sizes from 2 bytes to 8 MiB (powers of two)\n"
+	"  --profile NAME  HCA timing profile: ideal, connectx-4-edr (default),\n"
+	"                  connectx-6-hdr, connectx-7-ndr\n"
+	"  --speed SPEED   link speed of the back-to-back cable (default EDR)\n"
+	"  --fabric FILE   not available yet: runs are back to back\n"
+	"Latency is half a round trip for send/write, a full one for\n"
+	"read/atomic, in microseconds; bandwidth in Gb/s (10^9 bit/s).\n"
+	"Exit status: 0 success, 1 the run failed, 2 bad usage.\n";
+
+static int pt_bad(const char *msg, const char *arg)
+{
+	ibfs_cli_error("perftest: %s%s%s (try 'ibfsim perftest --help')", msg,
+		       arg ? ": " : "", arg ? arg : "");
+	return IBFS_EXIT_USAGE;
+}
+
+static void pt_print_header(enum ibfs_pt_test t)
+{
+	if (ibfs__pt_is_bw(t))
+		printf(" #bytes     #iterations    BW peak[Gb/sec]    "
+		       "BW average[Gb/sec]   MsgRate[Mpps]\n");
+	else
+		printf(" #bytes #iterations    t_min[usec]    t_max[usec]  "
+		       "t_typical[usec]    t_avg[usec]    t_stdev[usec]   "
+		       "99%% percentile[usec]   99.9%% percentile[usec] \n");
+}
+
+static void pt_print(enum ibfs_pt_test t, const struct ibfs_pt_result *r)
+{
+	if (ibfs__pt_is_bw(t))
+		printf(" %-10u %-10llu     %-18.2f %-20.2f %.6f\n", r->size,
+		       (unsigned long long)r->iters, r->bw_peak_gbps,
+		       r->bw_avg_gbps, r->msg_rate_mpps);
+	else
+		printf(" %-7u %-10llu %-14.2f %-14.2f %-16.2f %-14.2f "
+		       "%-16.2f %-22.2f %.2f\n",
+		       r->size, (unsigned long long)r->iters, r->t_min,
+		       r->t_max, r->t_typical, r->t_avg, r->t_stdev, r->p99,
+		       r->p999);
+}
 
 int ibfs_cmd_perftest(int argc, char **argv)
 {
-	if (argc > 1 && ibfs_cli_is_help(argv[1])) {
-		printf("Usage: ibfsim perftest ... (not built yet: issue 4)\n");
+	if (argc < 2)
+		return pt_bad("which test?", NULL);
+	if (ibfs_cli_is_help(argv[1])) {
+		fputs(pt_usage, stdout);
 		return IBFS_EXIT_OK;
 	}
-	return ibfs_cli_not_built("'ibfsim perftest'", "issue 4");
+	int test = ibfs__pt_test_parse(argv[1]);
+	if (test < 0)
+		return pt_bad("unknown test", argv[1]);
+	uint64_t size = 0, iters = 0;
+	int have_size = 0, all = 0;
+	const char *profile = "connectx-4-edr";
+	struct ibfs_hca_pair_cfg pc = {.data_mode = 1};
+	for (int i = 2; i < argc; i++) {
+		const char *o = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (ibfs_cli_is_help(o)) {
+			fputs(pt_usage, stdout);
+			return IBFS_EXIT_OK;
+		} else if (!strcmp(o, "-a")) {
+			all = 1;
+		} else if (!strcmp(o, "-s") || !strcmp(o, "-n") ||
+			   !strcmp(o, "--profile") || !strcmp(o, "--fabric") ||
+			   !strcmp(o, "--speed")) {
+			if (!v)
+				return pt_bad("missing value after", o);
+			i++;
+			if (!strcmp(o, "--profile")) {
+				if (!ibfs__hca_profile(v))
+					return pt_bad("unknown profile", v);
+				profile = v;
+			} else if (!strcmp(o, "--fabric")) {
+				return pt_bad("--fabric is not available yet; "
+					      "runs are back to back", NULL);
+			} else if (!strcmp(o, "--speed")) {
+				if (ibfs__speed_parse(v, &pc.speed))
+					return pt_bad("unknown speed", v);
+				pc.have_speed = 1;
+			} else {
+				uint64_t x;
+				if (ibfs__parse_uint(v, &x) ||
+				    (o[1] == 's' && x > (1u << 30)) ||
+				    (o[1] == 'n' && (x < 1 || x > 100000000)))
+					return pt_bad(o[1] == 's' ?
+						"size must be 0 to 1 GiB" :
+						"iterations must be 1 to 10^8",
+						v);
+				if (o[1] == 's') {
+					size = x;
+					have_size = 1;
+				} else {
+					iters = x;
+				}
+			}
+		} else {
+			return pt_bad("unknown option", o);
+		}
+	}
+	enum ibfs_pt_test t = (enum ibfs_pt_test)test;
+	if (!have_size)
+		size = ibfs__pt_is_bw(t) ? 65536 : 2;
+	if (!iters)
+		iters = ibfs__pt_is_bw(t) ? 5000 : 1000;
+	pc.profile = profile;
+	struct ibfs_diag d = {{0}};
+	struct ibfs_hca_pair x;
+	if (ibfs__hca_pair_new(&x, &pc, &d)) {
+		ibfs_cli_error("%s", d.msg);
+		return IBFS_EXIT_USAGE;
+	}
+	printf("# ibfsim perftest %s, profile %s, back to back\n", argv[1],
+	       profile);
+	pt_print_header(t);
+	int rc = IBFS_EXIT_OK;
+	uint64_t lo = all ? 2 : size, hi = all ? (8u << 20) : size;
+	for (uint64_t s = lo; s <= hi; s = s ? 2 * s : 1) {
+		struct ibfs_pt_cfg c = {.test = t, .size = (uint32_t)s,
+					.iters = iters, .inline_max = 236};
+		struct ibfs_pt_result r;
+		if (ibfs__perftest_run(x.h[0], x.h[1], &x.dx, &c, &r, &d)) {
+			ibfs_cli_error("%s", d.msg);
+			rc = IBFS_EXIT_FAIL;
+			break;
+		}
+		pt_print(t, &r);
+		if (t == IBFS_PT_ATOMIC_LAT || s == hi)
+			break;
+	}
+	ibfs__hca_pair_free(&x);
+	return rc;
 }

@@ -7,7 +7,7 @@ libibfs_hca_la_SOURCES = \
 	src/hca/qp.c src/hca/sq.c src/hca/rc_requester.c \
 	src/hca/rc_responder.c src/hca/rc_retry.c src/hca/ud.c \
 	src/hca/verbs.c src/hca/direct_exec.h src/hca/direct_exec.c \
-	src/hca/pair.h src/hca/pair.c
+	src/hca/pair.h src/hca/pair.c src/hca/perftest.h src/hca/perftest.c
 ibfsiminclude_HEADERS += include/ibfsim/verbs.h
 
 check_PROGRAMS += tests/check_hca

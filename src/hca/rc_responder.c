@@ -146,8 +146,12 @@ struct ibfs_packet *ibfs__rc_resp_build(struct ibfs_hca_qp *qp)
 	if (e->left == 0) {
 		qp->resp_head = (qp->resp_head + 1) % qp->resp_cap;
 		qp->resp_count--;
+		struct ibfs_resp *nx = &qp->resp[qp->resp_head];
+		if (qp->resp_count && !nx->atomic && nx->ready == IBFS_TIME_NEVER)
+			rs_next_ready(qp, nx, nx->dma_end);
 	} else {
-		rs_next_ready(qp, e, now);
+		/* Reads of the next packets stream behind this one. */
+		rs_next_ready(qp, e, e->dma_end);
 	}
 	return p;
 }
@@ -200,7 +204,14 @@ static int rs_read(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 	e->last_psn = ibfs__psn_add(p->psn, n - 1);
 	e->va = p->reth.va;
 	e->left = e->total = p->reth.dma_len;
-	rs_next_ready(qp, e, base);
+	/* Only the response at the head reads memory; the others wait
+	 * (with their earliest start) so they do not hold the PCIe read
+	 * channel out of order. */
+	e->dma_end = base;
+	if (qp->resp_count == 1)
+		rs_next_ready(qp, e, base);
+	else
+		e->ready = IBFS_TIME_NEVER;
 	return 0;
 }
 

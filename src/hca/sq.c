@@ -49,7 +49,11 @@ void ibfs__sq_prepare(struct ibfs_hca_qp *qp)
 		uint32_t plen = w->len - qp->tx_off;
 		if (plen > qp->mtu)
 			plen = qp->mtu;
-		ibfs_time_t ds = start ? t + h->prof->dma_read : qp->dma_end;
+		/* The HCA issues a WQE's reads once it holds the WQE, so
+		 * consecutive WQEs stream; a retransmission reads anew. */
+		ibfs_time_t ds = qp->fresh ? now + h->prof->dma_read :
+				 start ? w->ready_at + h->prof->dma_read :
+					 qp->dma_end;
 		if (ds < h->pcie_rd_free)
 			ds = h->pcie_rd_free;
 		qp->dma_end = ds + ibfs__hca_pcie_ser(h, plen);

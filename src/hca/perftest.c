@@ -1,0 +1,495 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perftest's measurement loops (see perftest.h), as perftest 4.x runs
+ * them, over RC queue pairs:
+ *   send_lat   ping-pong of SENDs; each side reposts its receive and
+ *              answers on the receive completion. Latency: half of each
+ *              round trip seen by the client.
+ *   write_lat  ping-pong of RDMA WRITEs; each side polls the last byte of
+ *              its buffer (here: the moment the HCA's write of it becomes
+ *              visible), and before writing again waits for the send
+ *              completion of its own previous write. Half a round trip.
+ *   read_lat, atomic_lat   one READ (fetch-and-add) at a time by the
+ *              client; a full round trip each.
+ *   *_bw       the client keeps tx_depth WRs in flight until `iters`
+ *              have completed; send_bw's server keeps receives posted.
+ * Messages up to inline_max bytes are sent inline in the latency tests
+ * (perftest's default inline size is 236 bytes for RC).
+ * Statistics follow perftest: t_typical is the median, the percentiles
+ * are taken on the sorted samples. BW average is bytes x iterations over
+ * the time from the first post to the last completion; BW peak is the
+ * best rate over any tx_depth consecutive completions.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hca/perftest.h"
+
+static const char *const pt_names[IBFS_PT_COUNT] = {
+	"send_lat", "write_lat", "read_lat", "atomic_lat",
+	"send_bw", "write_bw", "read_bw",
+};
+
+int ibfs__pt_test_parse(const char *name)
+{
+	for (int i = 0; i < IBFS_PT_COUNT; i++)
+		if (!strcmp(name, pt_names[i]))
+			return i;
+	return -1;
+}
+
+const char *ibfs__pt_test_name(enum ibfs_pt_test t)
+{
+	return (unsigned)t < IBFS_PT_COUNT ? pt_names[t] : "?";
+}
+
+enum { PT_RX_DEPTH = 512 };
+
+struct pt_side {
+	struct ibfs_hca *h;
+	struct ibfs_context *ctx;
+	struct ibfs_pd *pd;
+	struct ibfs_cq *scq, *rcq;
+	struct ibfs_qp *qp;
+	struct ibfs_mr *mr;
+	uint8_t *buf;
+	uint64_t posted, completed, rcvd;
+	int own_done;
+};
+
+struct pt_run {
+	const struct ibfs_pt_cfg *c;
+	struct ibfs_direct_exec *dx;
+	struct pt_side s[2];
+	ibfs_time_t *stamp;    /* client: one per iteration (+1) */
+	uint64_t nstamp;
+	int failed;
+	struct ibfs_diag *d;
+};
+
+static void pt_fail(struct pt_run *r, const char *what, int status)
+{
+	if (r->failed)
+		return;
+	r->failed = 1;
+	ibfs__diag(r->d, "perftest", 0, "%s: %s", what,
+		   ibfs_wc_status_str((enum ibfs_wc_status)status));
+}
+
+static int pt_side_open(struct pt_run *r, struct pt_side *s,
+			struct ibfs_hca *h, size_t bytes)
+{
+	const struct ibfs_pt_cfg *c = r->c;
+	s->h = h;
+	s->ctx = ibfs__hca_context(h);
+	s->pd = ibfs_alloc_pd(s->ctx);
+	s->scq = ibfs_create_cq(s->ctx, (int)c->tx_depth + 16, NULL, NULL, 0);
+	s->rcq = ibfs_create_cq(s->ctx, PT_RX_DEPTH + 16, NULL, NULL, 0);
+	s->buf = calloc(1, bytes);
+	if (!s->pd || !s->scq || !s->rcq || !s->buf)
+		return -1;
+	s->mr = ibfs_reg_mr(s->pd, s->buf, bytes, 0xf);
+	struct ibfs_qp_init_attr ia = {
+		.send_cq = s->scq,
+		.recv_cq = s->rcq,
+		.cap = {.max_send_wr = c->tx_depth + 1,
+			.max_recv_wr = PT_RX_DEPTH, .max_send_sge = 1,
+			.max_recv_sge = 1,
+			.max_inline_data = h->prof->max_inline < c->inline_max ?
+						   h->prof->max_inline :
+						   c->inline_max},
+		.qp_type = IBFS_QPT_RC,
+	};
+	s->qp = s->mr ? ibfs_create_qp(s->pd, &ia) : NULL;
+	return s->qp ? 0 : -1;
+}
+
+static void pt_side_close(struct pt_side *s)
+{
+	if (s->qp)
+		ibfs_destroy_qp(s->qp);
+	if (s->mr)
+		ibfs_dereg_mr(s->mr);
+	if (s->scq)
+		ibfs_destroy_cq(s->scq);
+	if (s->rcq)
+		ibfs_destroy_cq(s->rcq);
+	if (s->pd)
+		ibfs_dealloc_pd(s->pd);
+	free(s->buf);
+}
+
+static enum ibfs_mtu pt_mtu(struct ibfs_hca *h)
+{
+	uint32_t m = h->dev.fab->mtu ? h->dev.fab->mtu : 4096;
+	enum ibfs_mtu e = IBFS_MTU_256;
+	while (e < IBFS_MTU_4096 && (uint32_t)ibfs_mtu_to_bytes(e + 1) <= m)
+		e++;
+	return e;
+}
+
+static int pt_connect(struct pt_side *s, struct pt_side *peer)
+{
+	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = 1,
+				 .qp_access_flags = 0xe};
+	if (ibfs_modify_qp(s->qp, &a, IBFS_QP_STATE | IBFS_QP_PKEY_INDEX |
+					      IBFS_QP_PORT |
+					      IBFS_QP_ACCESS_FLAGS))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBFS_QPS_RTR;
+	a.path_mtu = pt_mtu(s->h);
+	a.dest_qp_num = peer->qp->qp_num;
+	a.max_dest_rd_atomic = s->h->prof->max_rd_atomic;
+	a.min_rnr_timer = 12; /* perftest's value: 0.64 ms */
+	a.ah_attr.dlid = peer->h->hp[1].lid;
+	a.ah_attr.port_num = 1;
+	if (ibfs_modify_qp(s->qp, &a, IBFS_QP_STATE | IBFS_QP_AV |
+					      IBFS_QP_PATH_MTU |
+					      IBFS_QP_DEST_QPN |
+					      IBFS_QP_RQ_PSN |
+					      IBFS_QP_MAX_DEST_RD_ATOMIC |
+					      IBFS_QP_MIN_RNR_TIMER))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBFS_QPS_RTS;
+	a.timeout = 14;  /* perftest's defaults */
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = s->h->prof->max_rd_atomic;
+	return ibfs_modify_qp(s->qp, &a, IBFS_QP_STATE | IBFS_QP_SQ_PSN |
+						 IBFS_QP_TIMEOUT |
+						 IBFS_QP_RETRY_CNT |
+						 IBFS_QP_RNR_RETRY |
+						 IBFS_QP_MAX_QP_RD_ATOMIC) ?
+		       -1 : 0;
+}
+
+static ibfs_time_t pt_now(struct pt_run *r)
+{
+	return r->dx->eq->now;
+}
+
+static void pt_stamp(struct pt_run *r)
+{
+	if (r->nstamp <= r->c->iters)
+		r->stamp[r->nstamp++] = pt_now(r);
+}
+
+static void pt_post_recv(struct pt_run *r, struct pt_side *s)
+{
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)s->buf,
+			      .length = r->c->size, .lkey = s->mr->lkey};
+	struct ibfs_recv_wr wr = {.sg_list = &sg, .num_sge = 1};
+	struct ibfs_recv_wr *bad;
+	if (ibfs_post_recv(s->qp, &wr, &bad))
+		pt_fail(r, "post_recv", IBFS_WC_GENERAL_ERR);
+}
+
+static void pt_post(struct pt_run *r, struct pt_side *s)
+{
+	const struct ibfs_pt_cfg *c = r->c;
+	struct pt_side *peer = s == &r->s[0] ? &r->s[1] : &r->s[0];
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)s->buf,
+			      .length = c->size, .lkey = s->mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = s->posted, .sg_list = &sg,
+				  .num_sge = 1,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	if (!ibfs__pt_is_bw(c->test) && c->size <= c->inline_max &&
+	    c->size <= s->h->prof->max_inline &&
+	    (c->test == IBFS_PT_SEND_LAT || c->test == IBFS_PT_WRITE_LAT))
+		wr.send_flags |= IBFS_SEND_INLINE;
+	switch (c->test) {
+	case IBFS_PT_SEND_LAT:
+	case IBFS_PT_SEND_BW:
+		wr.opcode = IBFS_WR_SEND;
+		break;
+	case IBFS_PT_WRITE_LAT:
+	case IBFS_PT_WRITE_BW:
+		wr.opcode = IBFS_WR_RDMA_WRITE;
+		break;
+	case IBFS_PT_READ_LAT:
+	case IBFS_PT_READ_BW:
+		wr.opcode = IBFS_WR_RDMA_READ;
+		break;
+	default:
+		wr.opcode = IBFS_WR_ATOMIC_FETCH_AND_ADD;
+		wr.wr.atomic.compare_add = 1;
+		break;
+	}
+	if (wr.opcode == IBFS_WR_ATOMIC_FETCH_AND_ADD) {
+		wr.wr.atomic.remote_addr = (uint64_t)(uintptr_t)peer->buf;
+		wr.wr.atomic.rkey = peer->mr->rkey;
+	} else {
+		wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)peer->buf;
+		wr.wr.rdma.rkey = peer->mr->rkey;
+	}
+	if (c->test == IBFS_PT_WRITE_LAT && c->size)
+		s->buf[c->size - 1] = (uint8_t)(s->posted + 1);
+	struct ibfs_send_wr *bad;
+	if (ibfs_post_send(s->qp, &wr, &bad)) {
+		pt_fail(r, "post_send", IBFS_WC_GENERAL_ERR);
+		return;
+	}
+	s->posted++;
+	s->own_done = 0;
+}
+
+/* write_lat: post when the own previous write completed and the peer's
+ * write has arrived (the server answers; the client starts). */
+static void pt_wlat_try(struct pt_run *r, int i)
+{
+	struct pt_side *s = &r->s[i];
+	if (r->failed || !s->own_done || s->posted >= r->c->iters)
+		return;
+	uint64_t need = i == 0 ? s->posted : s->posted + 1;
+	if (s->rcvd < need)
+		return;
+	pt_post(r, s);
+}
+
+static void pt_on_send_cq(struct pt_run *r, int i)
+{
+	struct pt_side *s = &r->s[i];
+	const struct ibfs_pt_cfg *c = r->c;
+	struct ibfs_wc wc[16];
+	int n;
+	while ((n = ibfs_poll_cq(s->scq, 16, wc)) > 0) {
+		for (int k = 0; k < n; k++) {
+			if (wc[k].status != IBFS_WC_SUCCESS) {
+				pt_fail(r, "send completion", wc[k].status);
+				return;
+			}
+			s->completed++;
+			s->own_done = 1;
+			switch (c->test) {
+			case IBFS_PT_READ_LAT:
+			case IBFS_PT_ATOMIC_LAT:
+				pt_stamp(r);
+				if (s->posted < c->iters)
+					pt_post(r, s);
+				break;
+			case IBFS_PT_WRITE_LAT:
+				pt_wlat_try(r, i);
+				break;
+			case IBFS_PT_SEND_BW:
+			case IBFS_PT_WRITE_BW:
+			case IBFS_PT_READ_BW:
+				pt_stamp(r);
+				if (s->posted < c->iters)
+					pt_post(r, s);
+				break;
+			default:
+				break;
+			}
+		}
+	}
+}
+
+static void pt_on_recv_cq(struct pt_run *r, int i)
+{
+	struct pt_side *s = &r->s[i];
+	const struct ibfs_pt_cfg *c = r->c;
+	struct ibfs_wc wc[16];
+	int n;
+	while ((n = ibfs_poll_cq(s->rcq, 16, wc)) > 0) {
+		for (int k = 0; k < n; k++) {
+			if (wc[k].status != IBFS_WC_SUCCESS) {
+				pt_fail(r, "receive completion", wc[k].status);
+				return;
+			}
+			s->rcvd++;
+			pt_post_recv(r, s);
+			if (c->test != IBFS_PT_SEND_LAT)
+				continue;
+			if (i == 0)
+				pt_stamp(r);
+			if (s->posted < c->iters)
+				pt_post(r, s);
+		}
+	}
+}
+
+struct pt_cb {
+	struct pt_run *r;
+	int side;
+	int recv;
+};
+
+static void pt_cq_notify(void *arg, struct ibfs_hca_cq *cq)
+{
+	(void)cq;
+	struct pt_cb *cb = arg;
+	if (cb->r->failed)
+		return;
+	if (cb->recv)
+		pt_on_recv_cq(cb->r, cb->side);
+	else
+		pt_on_send_cq(cb->r, cb->side);
+}
+
+/* write_lat: the last byte of a side's buffer became visible. */
+static void pt_data_ev(void *obj, uint64_t side)
+{
+	struct pt_run *r = obj;
+	r->s[side].rcvd++;
+	if (side == 0)
+		pt_stamp(r); /* the client's round trip ends */
+	pt_wlat_try(r, (int)side);
+}
+
+static void pt_write_hook(void *arg, struct ibfs_hca_qp *qp, uint64_t va,
+			  uint32_t len, ibfs_time_t vis)
+{
+	struct pt_run *r = arg;
+	for (int i = 0; i < 2; i++) {
+		struct pt_side *s = &r->s[i];
+		if (&qp->pub != s->qp)
+			continue;
+		if (va + len != (uint64_t)(uintptr_t)s->buf + r->c->size)
+			return; /* not the last byte */
+		ibfs__eq_schedule(r->dx->eq, vis, pt_data_ev, r, (uint64_t)i);
+	}
+}
+
+static int pt_cmp(const void *a, const void *b)
+{
+	ibfs_time_t x = *(const ibfs_time_t *)a, y = *(const ibfs_time_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void pt_results(struct pt_run *r, struct ibfs_pt_result *res)
+{
+	const struct ibfs_pt_cfg *c = r->c;
+	res->size = c->size;
+	res->iters = c->iters;
+	uint64_t n = r->nstamp ? r->nstamp - 1 : 0;
+	if (ibfs__pt_is_bw(c->test)) {
+		/* stamp[0] is the first post; stamp[k] the k-th completion. */
+		ibfs_time_t el = r->stamp[n] - r->stamp[0];
+		res->elapsed_ps = el;
+		double bytes = (double)c->size * (double)n;
+		res->bw_avg_gbps = el ? bytes * 8 / ((double)el * 1e-12) / 1e9
+				      : 0;
+		res->msg_rate_mpps = el ? (double)n / ((double)el * 1e-6) : 0;
+		uint64_t w = c->tx_depth < n ? c->tx_depth : n;
+		double peak = 0;
+		for (uint64_t k = w; w && k <= n; k++) {
+			ibfs_time_t dt = r->stamp[k] - r->stamp[k - w];
+			double g = dt ? (double)c->size * (double)w * 8 /
+						((double)dt * 1e-12) / 1e9
+				      : 0;
+			if (g > peak)
+				peak = g;
+		}
+		res->bw_peak_gbps = peak;
+		return;
+	}
+	int half = c->test == IBFS_PT_SEND_LAT || c->test == IBFS_PT_WRITE_LAT;
+	ibfs_time_t *lat = malloc((n ? n : 1) * sizeof(*lat));
+	if (!lat)
+		return;
+	double sum = 0, sq = 0;
+	for (uint64_t k = 0; k < n; k++) {
+		lat[k] = r->stamp[k + 1] - r->stamp[k];
+		if (half)
+			lat[k] /= 2;
+		sum += (double)lat[k];
+	}
+	res->elapsed_ps = n ? r->stamp[n] - r->stamp[0] : 0;
+	if (!n) {
+		free(lat);
+		return;
+	}
+	double avg = sum / (double)n;
+	for (uint64_t k = 0; k < n; k++)
+		sq += ((double)lat[k] - avg) * ((double)lat[k] - avg);
+	qsort(lat, n, sizeof(*lat), pt_cmp);
+	res->t_min = (double)lat[0] / 1e6;
+	res->t_max = (double)lat[n - 1] / 1e6;
+	res->t_typical = (double)lat[n / 2] / 1e6;
+	res->t_avg = avg / 1e6;
+	res->t_stdev = sqrt(sq / (double)n) / 1e6;
+	res->p99 = (double)lat[(uint64_t)((double)n * 0.99) < n ?
+				       (uint64_t)((double)n * 0.99) : n - 1] /
+		   1e6;
+	res->p999 = (double)lat[(uint64_t)((double)n * 0.999) < n ?
+					(uint64_t)((double)n * 0.999) :
+					n - 1] /
+		    1e6;
+	free(lat);
+}
+
+int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
+		       struct ibfs_direct_exec *dx,
+		       const struct ibfs_pt_cfg *cin, struct ibfs_pt_result *res,
+		       struct ibfs_diag *d)
+{
+	struct ibfs_pt_cfg c = *cin;
+	if (c.test == IBFS_PT_ATOMIC_LAT)
+		c.size = 8;
+	if (!c.tx_depth || !ibfs__pt_is_bw(c.test))
+		c.tx_depth = ibfs__pt_is_bw(c.test) ? 128 : 1;
+	if (c.iters < 1 || c.iters > 100000000)
+		return ibfs__diag(d, "perftest", 0,
+				  "iterations must be 1 to 100000000");
+	if (c.test == IBFS_PT_WRITE_LAT && c.size == 0)
+		return ibfs__diag(d, "perftest", 0,
+				  "write_lat needs at least one byte");
+	memset(res, 0, sizeof(*res));
+	struct pt_run r = {.c = &c, .dx = dx, .d = d};
+	struct pt_cb cbs[4] = {
+		{&r, 0, 0}, {&r, 0, 1}, {&r, 1, 0}, {&r, 1, 1},
+	};
+	size_t bytes = c.size > 8 ? c.size : 8;
+	int rc = -1;
+	r.stamp = calloc(c.iters + 1, sizeof(*r.stamp));
+	if (!r.stamp || pt_side_open(&r, &r.s[0], a, bytes) ||
+	    pt_side_open(&r, &r.s[1], b, bytes) ||
+	    pt_connect(&r.s[0], &r.s[1]) || pt_connect(&r.s[1], &r.s[0])) {
+		ibfs__diag(d, "perftest", 0, "cannot set up the queue pairs");
+		goto out;
+	}
+	for (int i = 0; i < 2; i++) {
+		ibfs__cq_set_notify(r.s[i].scq, pt_cq_notify, &cbs[2 * i]);
+		ibfs__cq_set_notify(r.s[i].rcq, pt_cq_notify, &cbs[2 * i + 1]);
+		r.s[i].own_done = 1;
+	}
+	if (c.test == IBFS_PT_WRITE_LAT) {
+		a->write_hook = b->write_hook = pt_write_hook;
+		a->write_hook_arg = b->write_hook_arg = &r;
+	}
+	if (c.test == IBFS_PT_SEND_LAT || c.test == IBFS_PT_SEND_BW) {
+		int depth = c.test == IBFS_PT_SEND_LAT ? 16 : PT_RX_DEPTH;
+		for (int k = 0; k < depth; k++) {
+			pt_post_recv(&r, &r.s[1]);
+			if (c.test == IBFS_PT_SEND_LAT)
+				pt_post_recv(&r, &r.s[0]);
+		}
+	}
+	pt_stamp(&r);
+	if (ibfs__pt_is_bw(c.test)) {
+		for (uint32_t k = 0; k < c.tx_depth && k < c.iters; k++)
+			pt_post(&r, &r.s[0]);
+	} else {
+		pt_post(&r, &r.s[0]);
+	}
+	ibfs__direct_exec_drain(dx);
+	if (!r.failed && r.nstamp != c.iters + 1)
+		ibfs__diag(d, "perftest", 0,
+			   "stalled after %llu of %llu iterations",
+			   (unsigned long long)(r.nstamp ? r.nstamp - 1 : 0),
+			   (unsigned long long)c.iters);
+	else if (!r.failed)
+		rc = 0;
+	if (rc == 0)
+		pt_results(&r, res);
+out:
+	a->write_hook = b->write_hook = NULL;
+	for (int i = 0; i < 2; i++)
+		pt_side_close(&r.s[i]);
+	free(r.stamp);
+	return rc;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perftest's tests (ib_send_lat, ib_write_lat, ib_read_lat, ib_atomic_lat,
+ * ib_send_bw, ib_write_bw, ib_read_bw) run on two simulated HCAs. The two
+ * programs are written as event handlers on the verbs API (completion
+ * callbacks and, for write_lat, the arrival of data in memory, which the
+ * real test polls), so a run needs no SimGrid and is exact.
+ */
+#ifndef IBFS_HCA_PERFTEST_H
+#define IBFS_HCA_PERFTEST_H
+
+#include <stdint.h>
+
+#include "fabric/diag.h"
+#include "hca/direct_exec.h"
+#include "hca/hca.h"
+
+enum ibfs_pt_test {
+	IBFS_PT_SEND_LAT,
+	IBFS_PT_WRITE_LAT,
+	IBFS_PT_READ_LAT,
+	IBFS_PT_ATOMIC_LAT,
+	IBFS_PT_SEND_BW,
+	IBFS_PT_WRITE_BW,
+	IBFS_PT_READ_BW,
+	IBFS_PT_COUNT
+};
+
+/* "send_lat" ... "read_bw"; -1 if unknown. */
+int ibfs__pt_test_parse(const char *name);
+const char *ibfs__pt_test_name(enum ibfs_pt_test t);
+static inline int ibfs__pt_is_bw(enum ibfs_pt_test t)
+{
+	return t >= IBFS_PT_SEND_BW;
+}
+
+struct ibfs_pt_cfg {
+	enum ibfs_pt_test test;
+	uint32_t size;         /* message bytes (atomics: 8) */
+	uint64_t iters;
+	uint32_t tx_depth;     /* bw: WRs in flight (perftest: 128) */
+	uint32_t inline_max;   /* lat: inline up to this (perftest: 236) */
+};
+
+struct ibfs_pt_result {
+	uint32_t size;
+	uint64_t iters;
+	/* Latency tests, in microseconds (perftest's columns). */
+	double t_min, t_max, t_typical, t_avg, t_stdev, p99, p999;
+	/* Bandwidth tests. */
+	double bw_peak_gbps, bw_avg_gbps, msg_rate_mpps;
+	uint64_t elapsed_ps;
+};
+
+/*
+ * Runs test c between HCAs a (client) and b (server), whose exec must be
+ * dx; a and b must reach each other (LIDs set, routes programmed). Returns
+ * 0, or -1 with a sentence in d (a failed completion, a stall).
+ */
+int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
+		       struct ibfs_direct_exec *dx,
+		       const struct ibfs_pt_cfg *c, struct ibfs_pt_result *r,
+		       struct ibfs_diag *d);
+
+#endif
