@@ -428,6 +428,48 @@ START_TEST(current_node)
 }
 END_TEST
 
+/*
+ * An actor started during the run, from another actor, at 2000 ps: it
+ * runs on its own host from that time and its requests complete exactly.
+ */
+
+static int child_node = -9;
+static int sleep_errs[2] = { -9, -9 };
+
+static void app_child(int argc, char **argv)
+{
+	child_node = ibfs__bridge_current_node();
+	seen[nseen++] = ibfs_now();
+	seen[nseen++] = post_wait(fake_complete, 333, 0);
+}
+
+static void app_parent(int argc, char **argv)
+{
+	/* A zero sleep returns at once; one past the end of time fails. */
+	sleep_errs[0] = ibfs_sleep(0);
+	sleep_errs[1] = ibfs_sleep(UINT64_MAX);
+	ck_assert_int_eq(ibfs_sleep(2000), 0);
+	ck_assert_int_eq(ibfs__bridge_spawn(br, "h&2", "child", app_child, 0,
+					    NULL), 0);
+	seen[nseen++] = post_wait(fake_complete, 1000, 0);
+}
+
+START_TEST(spawn_during_run)
+{
+	spawn("h0", "parent", app_parent);
+	run_ok();
+	ck_assert_int_eq(sleep_errs[0], 0);
+	ck_assert_int_eq(sleep_errs[1], -1);
+	ck_assert_int_eq(child_node, 3);
+	ck_assert_int_eq(nseen, 3);
+	/* The child starts at 2000 ps and completes at 2333 ps, before the
+	 * parent's request (2000 + 1000 ps). */
+	ck_assert_uint_eq(seen[0], 2000);
+	ck_assert_uint_eq(seen[1], 2333);
+	ck_assert_uint_eq(seen[2], 3000);
+}
+END_TEST
+
 /* Out-of-band exchange: the reader comes first and blocks. */
 
 static const uint8_t qp_info[8] = { 0x00, 0x12, 0x34, 0xff, 0x80, 0x01,
@@ -680,6 +722,7 @@ static Suite *bridge_suite(void)
 	tcase_add_test(tc, completion_before_wait);
 	tcase_add_test(tc, same_ps_order);
 	tcase_add_test(tc, current_node);
+	tcase_add_test(tc, spawn_during_run);
 	tcase_add_test(tc, oob_get_blocks_until_put);
 	tcase_add_test(tc, deadlock_reported);
 	tcase_add_test(tc, run_ahead);

@@ -58,15 +58,17 @@ void ibfs__bridge_init(int *argc, char **argv)
 /* Writes s with the five XML special characters escaped. */
 static void brg_xml_escaped(FILE *f, const char *s)
 {
+	static const char special[] = "&<>\"'";
+	static const char *const entity[] = { "&amp;", "&lt;", "&gt;",
+					      "&quot;", "&apos;" };
+
 	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default: fputc(*s, f); break;
-		}
+		const char *c = strchr(special, *s);
+
+		if (c)
+			fputs(entity[c - special], f);
+		else
+			fputc(*s, f);
 	}
 }
 

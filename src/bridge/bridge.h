@@ -60,8 +60,11 @@ struct ibfs_exec ibfs__bridge_exec(struct ibfs_bridge *b);
 
 /*
  * Starts application actor `name` running fn(argc, argv) on the host of
- * HCA hca_id (argv is copied). Returns 0, or -1 with a message in the
- * bridge's diag when there is no such HCA.
+ * HCA hca_id (argv is copied), now or, before ibfs__bridge_run, at time 0.
+ * Every actor that uses the fabric must be started here: the bridge keeps
+ * the fabric behind the actors it knows, and an actor created directly
+ * with SimGrid could find the fabric ahead of its clock. Returns 0, or -1
+ * with a message in the bridge's diag when there is no such HCA.
  */
 int ibfs__bridge_spawn(struct ibfs_bridge *b, const char *hca_id,
 		       const char *name, void (*fn)(int, char **), int argc,
