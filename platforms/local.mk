@@ -2,5 +2,6 @@
 # The fabric schema and the small reference fabrics, installed under
 # $(pkgdatadir)/platforms (IBFSIM_PLATFORMS may point elsewhere at run time).
 platformsdir = $(pkgdatadir)/platforms
-dist_platforms_DATA = platforms/fabric.rng platforms/two-hca.xml \
+dist_platforms_DATA = platforms/fabric.rng platforms/scenario.rng \
+	platforms/two-hca.xml \
 	platforms/star.xml platforms/skeleton.xml

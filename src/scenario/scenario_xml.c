@@ -8,7 +8,6 @@
  */
 #include <libgen.h>
 #include <libxml/parser.h>
-#include <libxml/relaxng.h>
 #include <libxml/tree.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +69,7 @@ static char *attr(xmlNode *n, const char *name)
 
 static long line_of(xmlNode *n)
 {
-	return xmlGetLineNo(n);
+	return ibfs__xml_line(n);
 }
 
 /* Parses attribute `name` with `parse`; absent -> *out = dflt. */
@@ -427,46 +426,6 @@ static int read_scenario(struct sx *x, xmlNode *root)
 	return 0;
 }
 
-/* Collects libxml2's messages so the first one can be reported. */
-struct xml_err {
-	const char *file;
-	struct ibfs_diag *d;
-	int seen;
-};
-
-static void on_structured_error(void *ctx, xmlErrorPtr e)
-{
-	struct xml_err *xe = ctx;
-	if (xe->seen++)
-		return;
-	char msg[512];
-	snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "error");
-	size_t len = strlen(msg);
-	while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
-		msg[--len] = 0;
-	ibfs__diag(xe->d, xe->file, e->line, "%s", msg);
-}
-
-static int validate(xmlDoc *doc, const char *file, struct ibfs_diag *d)
-{
-	char rng[4096];
-	snprintf(rng, sizeof(rng), "%s/scenario.rng", ibfs__platforms_dir());
-	xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewParserCtxt(rng);
-	xmlRelaxNGPtr schema = pc ? xmlRelaxNGParse(pc) : NULL;
-	xmlRelaxNGFreeParserCtxt(pc);
-	if (!schema)
-		return ibfs__diag(d, rng, 0, "cannot load the scenario schema");
-	xmlRelaxNGValidCtxtPtr vc = xmlRelaxNGNewValidCtxt(schema);
-	struct xml_err xe = {file, d, 0};
-	xmlRelaxNGSetValidStructuredErrors(vc, on_structured_error, &xe);
-	int rc = xmlRelaxNGValidateDoc(vc, doc);
-	xmlRelaxNGFreeValidCtxt(vc);
-	xmlRelaxNGFree(schema);
-	if (rc != 0 && !xe.seen)
-		ibfs__diag(d, file, 0, "does not match the scenario schema");
-	return rc == 0 ? 0 : -1;
-}
-
 void ibfs__scenario_free(struct ibfs_scenario *s)
 {
 	if (!s)
@@ -484,22 +443,9 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 struct ibfs_scenario *ibfs__scenario_load(const char *path,
 					  struct ibfs_diag *d)
 {
-	struct xml_err xe = {path, d, 0};
-	xmlParserCtxtPtr pc = xmlNewParserCtxt();
-	if (!pc) {
-		ibfs__diag(d, path, 0, "out of memory");
+	xmlDoc *doc = ibfs__xml_parse_file(path, d);
+	if (!doc)
 		return NULL;
-	}
-	xmlSetStructuredErrorFunc(&xe, on_structured_error);
-	xmlDoc *doc = xmlCtxtReadFile(pc, path, NULL,
-				      XML_PARSE_NONET | XML_PARSE_NOWARNING);
-	xmlSetStructuredErrorFunc(NULL, NULL);
-	xmlFreeParserCtxt(pc);
-	if (!doc) {
-		if (!xe.seen)
-			ibfs__diag(d, path, 0, "cannot read the file");
-		return NULL;
-	}
 	xmlNode *root = xmlDocGetRootElement(doc);
 	struct ibfs_scenario *s = NULL;
 	if (!root || strcmp((const char *)root->name, "scenario")) {
@@ -507,7 +453,7 @@ struct ibfs_scenario *ibfs__scenario_load(const char *path,
 			   "the root element must be <scenario>");
 		goto out;
 	}
-	if (validate(doc, path, d) < 0)
+	if (ibfs__xml_check_schema(doc, "scenario.rng", path, d) < 0)
 		goto out;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
