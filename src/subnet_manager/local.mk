@@ -13,3 +13,26 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/route_stats.c \
 	src/subnet_manager/credit_loop.h src/subnet_manager/credit_loop.c \
 	src/subnet_manager/lft_dump.h src/subnet_manager/lft_dump.c
+
+SM_TEST_LIBS = libibfs_sm.la libibfs_fabric.la $(TEST_LIBS)
+noinst_HEADERS += tests/check_route_util.h
+check_PROGRAMS += tests/check_route_minhop
+tests_check_route_minhop_SOURCES = tests/check_route_minhop.c
+tests_check_route_minhop_CFLAGS = $(TEST_CFLAGS)
+tests_check_route_minhop_LDADD = $(SM_TEST_LIBS)
+check_PROGRAMS += tests/check_route_updn
+tests_check_route_updn_SOURCES = tests/check_route_updn.c
+tests_check_route_updn_CFLAGS = $(TEST_CFLAGS)
+tests_check_route_updn_LDADD = $(SM_TEST_LIBS)
+check_PROGRAMS += tests/check_route_ftree
+tests_check_route_ftree_SOURCES = tests/check_route_ftree.c
+tests_check_route_ftree_CFLAGS = $(TEST_CFLAGS)
+tests_check_route_ftree_LDADD = $(SM_TEST_LIBS)
+check_PROGRAMS += tests/check_route_dor
+tests_check_route_dor_SOURCES = tests/check_route_dor.c
+tests_check_route_dor_CFLAGS = $(TEST_CFLAGS)
+tests_check_route_dor_LDADD = $(SM_TEST_LIBS)
+check_PROGRAMS += tests/check_route_dfsssp
+tests_check_route_dfsssp_SOURCES = tests/check_route_dfsssp.c
+tests_check_route_dfsssp_CFLAGS = $(TEST_CFLAGS)
+tests_check_route_dfsssp_LDADD = $(SM_TEST_LIBS)

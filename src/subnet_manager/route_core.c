@@ -178,11 +178,24 @@ int ibfs__route_build_tables(struct ibfs_subnet *sn,
 	if (!c.count || !c.dist || !c.cstart || !c.cport)
 		goto out;
 	unsigned step = 1u << sn->lmc;
+	const struct ibfs_route_policy plain = {.dist = ibfs__route_bfs,
+						.lowest_port = pol->lowest_port};
 	for (int t = 0; t < sn->nsw; t++) {
+		const struct ibfs_sn_node *tn = &sn->nodes[sn->sw_node[t]];
+		/* Switch LIDs get VL15 management traffic only, which has no
+		 * flow control (credit_loop.h): shortest paths, unrestricted
+		 * by the engine's rule. */
+		if (pol->allowed) {
+			c.pol = &plain;
+			plain.dist(NULL, sn, t, c.dist);
+			core_candidates(&c, t);
+			core_route_group(&c, t, tn->ports[0].lid, 1, 0, 0);
+			c.pol = pol;
+		}
 		pol->dist(pol->ctx, sn, t, c.dist);
 		core_candidates(&c, t);
-		const struct ibfs_sn_node *tn = &sn->nodes[sn->sw_node[t]];
-		core_route_group(&c, t, tn->ports[0].lid, 1, 0, 0);
+		if (!pol->allowed)
+			core_route_group(&c, t, tn->ports[0].lid, 1, 0, 0);
 		for (int p = 1; p <= tn->nports; p++) {
 			const struct ibfs_sn_port *pp = &tn->ports[p];
 			if (pp->peer < 0 ||
@@ -362,18 +375,28 @@ int ibfs__route_check_complete(struct ibfs_subnet *sn, const char *code,
 		return -1;
 	for (int t = 0; t < sn->nsw; t++) {
 		const struct ibfs_sn_node *tn = &sn->nodes[sn->sw_node[t]];
+		unsigned lid = 0;
+		for (int p = 1; p <= tn->nports && !lid; p++) {
+			const struct ibfs_sn_port *pp = &tn->ports[p];
+			if (pp->peer >= 0 &&
+			    sn->nodes[pp->peer].type != IBFS_NODE_SWITCH)
+				lid = sn->nodes[pp->peer]
+					      .ports[pp->peer_port]
+					      .lid;
+		}
+		if (!lid)
+			continue;
 		ibfs__route_bfs(NULL, sn, t, dist);
 		for (int s = 0; s < sn->nsw; s++) {
 			if (dist[s] >= IBFS_DIST_INF ||
-			    *ibfs__subnet_lft(sn, s, tn->ports[0].lid) !=
-				    IBFS_LFT_NO_PATH)
+			    *ibfs__subnet_lft(sn, s, lid) != IBFS_LFT_NO_PATH)
 				continue;
 			const struct ibfs_sn_node *n =
 				&sn->nodes[sn->sw_node[s]];
 			ibfs__subnet_log(sn,
-					 "ERR %s: %s: switch '%s' GUID 0x%016" PRIx64 " port 0 has no legal path to switch '%s' GUID 0x%016" PRIx64 " although they are connected",
-					 code, engine, n->name, n->guid,
-					 tn->name, tn->guid);
+					 "ERR %s: %s: switch '%s' GUID 0x%016" PRIx64 " port 0 has no legal path to LID %u on switch '%s' although they are connected",
+					 code, engine, n->name, n->guid, lid,
+					 tn->name);
 			free(dist);
 			return -1;
 		}

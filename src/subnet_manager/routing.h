@@ -94,7 +94,8 @@ void ibfs__route_bfs(void *ctx, const struct ibfs_subnet *sn, int t,
 /*
  * Fills every LFT: for each destination switch t and each LID on t (its
  * own and those of the CAs linked to it), every switch picks among its
- * ports to neighbours one hop closer (and allowed) the one that carries
+ * ports to neighbours one hop closer (and, for CA LIDs, allowed: switch
+ * LIDs always take plain shortest paths) the one that carries
  * the fewest CA LIDs so far, preferring, for the 2^LMC LIDs of one port,
  * neighbours not used yet by that port's other LIDs (OpenSM's minhop).
  * Returns 0, or -1 on out of memory.
@@ -117,7 +118,7 @@ void ibfs__route_multi_bfs(const struct ibfs_subnet *sn, const char *src,
 			   int *dist);
 /*
  * After a restricted engine (updn, dnup): fails with a log line (code
- * `code`) if some switch has no route to a switch it is connected to.
+ * `code`) if some switch has no route to a CA LID it is connected to.
  */
 int ibfs__route_check_complete(struct ibfs_subnet *sn, const char *code,
 			       const char *engine);

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ftree: on complete fat trees every route is shortest and up-then-down,
+ * and every switch spreads the LIDs it sends up evenly: the up ports of a
+ * switch carry the same number of CA LIDs, within one, whose value follows
+ * from counting the HCAs that are not below the switch. Fabrics that are
+ * not fat trees get an error line naming switch and port, and minhop.
+ */
+#include "check_route_util.h"
+
+/* CA LIDs forwarded through each port of switch `id`. */
+static void port_loads(const struct rt *r, const char *id, int *load)
+{
+	int s = rt_sw(r, id);
+	const struct ibfs_sn_node *n = &r->sn->nodes[r->sn->sw_node[s]];
+	for (int p = 0; p <= n->nports; p++)
+		load[p] = 0;
+	for (unsigned lid = 1; lid <= r->sn->max_lid; lid++)
+		if (r->sn->lid_node[lid] >= 0 &&
+		    r->sn->nodes[r->sn->lid_node[lid]].type != IBFS_NODE_SWITCH) {
+			int p = *ibfs__subnet_lft(r->sn, s, lid);
+			ck_assert_int_le(p, n->nports);
+			load[p]++;
+		}
+}
+
+/* Up ports first..last of every switch named prefix1..count carry
+ * exactly `each` CA LIDs. */
+static void assert_up_loads(const struct rt *r, const char *prefix,
+			    int count, int first, int last, int each)
+{
+	for (int i = 1; i <= count; i++) {
+		char id[16];
+		int load[64];
+		snprintf(id, sizeof(id), "%s%d", prefix, i);
+		port_loads(r, id, load);
+		for (int p = first; p <= last; p++)
+			ck_assert_msg(load[p] == each,
+				      "%s port %d carries %d CA LIDs, not %d",
+				      id, p, load[p], each);
+	}
+}
+
+START_TEST(ftree_k4_l3)
+{
+	static const char *const kv[] = {"k", "4", "levels", "3", NULL};
+	struct rt r = rt_make("fat-tree", kv, 1, 0);
+	rt_route(&r, "ftree", "ftree");
+	rt_assert_all_shortest(&r);
+	ck_assert_int_eq(rt_loops(&r), 0);
+	/* 16 HCAs. A leaf has 2 below it: 14 go up over ports 3-4: 7 each.
+	 * A spine has 4 below it: 12 go up over ports 3-4: 6 each. A core
+	 * sends 4 down each port (the HCAs of one pod). */
+	assert_up_loads(&r, "leaf", 8, 3, 4, 7);
+	assert_up_loads(&r, "spine", 8, 3, 4, 6);
+	assert_up_loads(&r, "core", 4, 1, 4, 4);
+	rt_free(&r);
+}
+END_TEST
+
+START_TEST(ftree_k8_l2_and_lmc)
+{
+	static const char *const kv[] = {"k", "8", "levels", "2", NULL};
+	struct rt r = rt_make("fat-tree", kv, 1, 0);
+	rt_route(&r, "ftree", "ftree");
+	rt_assert_all_shortest(&r);
+	/* 32 HCAs; a leaf has 4: 28 up over ports 5-8: 7 each. */
+	assert_up_loads(&r, "leaf", 8, 5, 8, 7);
+	rt_free(&r);
+	/* LMC 1: 64 CA LIDs, a leaf sends 56 up: 14 a port. */
+	r = rt_make("fat-tree", kv, 1, 1);
+	rt_route(&r, "ftree", "ftree");
+	rt_assert_all_shortest(&r);
+	assert_up_loads(&r, "leaf", 8, 5, 8, 14);
+	rt_free(&r);
+}
+END_TEST
+
+START_TEST(ftree_xgft_oversubscribed)
+{
+	/* XGFT(2; 4,3; 1,2): 3 leaves of 4 HCAs, 2 up ports each: the 8
+	 * HCAs of other leaves split 4 and 4. */
+	static const char *const kv[] = {"m", "4,3", "w", "1,2", NULL};
+	struct rt r = rt_make("xgft", kv, 1, 0);
+	rt_route(&r, "ftree", "ftree");
+	rt_assert_all_shortest(&r);
+	assert_up_loads(&r, "leaf", 3, 5, 6, 4);
+	ck_assert_int_eq(rt_loops(&r), 0);
+	rt_free(&r);
+}
+END_TEST
+
+START_TEST(ftree_rejects_torus)
+{
+	static const char *const kv[] = {"dims", "4x4", NULL};
+	struct rt r = rt_make("torus", kv, 1, 0);
+	rt_route(&r, "ftree", "minhop");
+	ck_assert_ptr_nonnull(strstr(r.sn->log,
+				     "ERR AB03: ftree: switch 'sw1' GUID 0x0000000000200000 port 1 links to 'sw2' GUID 0x0000000000200001 port 2 on level 1"));
+	struct ibfs_routing_opts o = {.no_fallback = 1};
+	struct ibfs_diag d;
+	ck_assert_int_eq(ibfs__routing_run(r.sn, "ftree", &o, &d), -1);
+	ck_assert_ptr_nonnull(strstr(d.msg, "routing engine 'ftree' failed"));
+	rt_free(&r);
+}
+END_TEST
+
+START_TEST(ftree_rejects_incomplete)
+{
+	/* Two leaves and two spines; leaf2 reaches spine1 only. */
+	struct ibfs_topology *t = ibfs__topo_new("t");
+	struct ibfs_diag d;
+	int l1 = ibfs__topo_add_node(t, "leaf1", IBFS_NODE_SWITCH, 4, 1, &d);
+	int l2 = ibfs__topo_add_node(t, "leaf2", IBFS_NODE_SWITCH, 4, 1, &d);
+	int s1 = ibfs__topo_add_node(t, "spine1", IBFS_NODE_SWITCH, 4, 1, &d);
+	int s2 = ibfs__topo_add_node(t, "spine2", IBFS_NODE_SWITCH, 4, 1, &d);
+	int h1 = ibfs__topo_add_node(t, "h1", IBFS_NODE_HCA, 1, 1, &d);
+	int h2 = ibfs__topo_add_node(t, "h2", IBFS_NODE_HCA, 1, 1, &d);
+	int lk[][4] = {{l1, 1, h1, 1}, {l2, 1, h2, 1}, {l1, 3, s1, 1},
+		       {l1, 4, s2, 1}, {l2, 3, s1, 2}};
+	for (int i = 0; i < 5; i++)
+		ck_assert_int_ge(ibfs__topo_add_link(t, lk[i][0], lk[i][1],
+						     lk[i][2], lk[i][3],
+						     IBFS_SPEED_EDR, 4, 2000,
+						     1, &d), 0);
+	ibfs__topo_assign_guids(t, 0x200000, 0x100000);
+	struct ibfs_subnet *sn = ibfs__subnet_from_topo(t, &d);
+	ck_assert_int_eq(ibfs__subnet_assign_lids(sn, 0, &d), 0);
+	ck_assert_int_eq(ibfs__routing_run(sn, "ftree", NULL, &d), 0);
+	ck_assert_str_eq(sn->engine, "minhop");
+	ck_assert_ptr_nonnull(strstr(sn->log,
+				     "ERR AB06: ftree: leaf 'leaf2' GUID 0x0000000000200001 port 0 is below 1 of the 2 top switches only"));
+	ibfs__subnet_free(sn);
+	ibfs__topo_free(t);
+}
+END_TEST
+
+static Suite *route_ftree_suite(void)
+{
+	Suite *s = suite_create("route_ftree");
+	TCase *tc = tcase_create("ftree");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, ftree_k4_l3);
+	tcase_add_test(tc, ftree_k8_l2_and_lmc);
+	tcase_add_test(tc, ftree_xgft_oversubscribed);
+	tcase_add_test(tc, ftree_rejects_torus);
+	tcase_add_test(tc, ftree_rejects_incomplete);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBFS_CHECK_MAIN(route_ftree_suite)

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by the routing tests (tests/check_route_*.c): build a
+ * generated fabric as a subnet with LIDs, route it, and compute distances
+ * independently of the engines (Floyd-Warshall on the switch graph) so
+ * tests compare the tables against first principles.
+ */
+#ifndef IBFS_TESTS_CHECK_ROUTE_UTIL_H
+#define IBFS_TESTS_CHECK_ROUTE_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_common.h"
+#include "fabric/topo_gen.h"
+#include "subnet_manager/credit_loop.h"
+#include "subnet_manager/routing.h"
+
+struct rt {
+	struct ibfs_topology *t;
+	struct ibfs_subnet *sn;
+	int *fw; /* nsw x nsw switch distances, 1000 = none */
+};
+
+/* kv: "name", "value", ... NULL. */
+static inline struct rt rt_make(const char *kind, const char *const *kv,
+				int data_vls, int lmc)
+{
+	struct rt r;
+	struct ibfs_gen_param p[8];
+	int n = 0;
+	struct ibfs_diag d;
+	while (kv && kv[2 * n]) {
+		p[n] = (struct ibfs_gen_param){kv[2 * n], kv[2 * n + 1]};
+		n++;
+	}
+	r.t = ibfs__topo_new("t");
+	r.t->def.data_vls = data_vls;
+	ck_assert_int_eq(ibfs__topo_generate(r.t, kind, p, n, "", "t", 1, &d),
+			 0);
+	ibfs__topo_assign_guids(r.t, IBFS_TOPO_SWITCH_GUID_BASE,
+				IBFS_TOPO_CA_GUID_BASE);
+	r.sn = ibfs__subnet_from_topo(r.t, &d);
+	ck_assert_ptr_nonnull(r.sn);
+	ck_assert_int_eq(ibfs__subnet_assign_lids(r.sn, lmc, &d), 0);
+	int ns = r.sn->nsw;
+	r.fw = malloc(sizeof(int) * (size_t)(ns * ns + 1));
+	for (int i = 0; i < ns; i++)
+		for (int j = 0; j < ns; j++)
+			r.fw[i * ns + j] = i == j ? 0 : 1000;
+	for (int s = 0; s < ns; s++) {
+		const struct ibfs_sn_node *nd = &r.sn->nodes[r.sn->sw_node[s]];
+		for (int q = 1; q <= nd->nports; q++) {
+			int peer = nd->ports[q].peer;
+			if (peer >= 0 &&
+			    r.sn->nodes[peer].type == IBFS_NODE_SWITCH)
+				r.fw[s * ns + r.sn->nodes[peer].sw] = 1;
+		}
+	}
+	for (int k = 0; k < ns; k++)
+		for (int i = 0; i < ns; i++)
+			for (int j = 0; j < ns; j++)
+				if (r.fw[i * ns + k] + r.fw[k * ns + j] <
+				    r.fw[i * ns + j])
+					r.fw[i * ns + j] =
+						r.fw[i * ns + k] + r.fw[k * ns + j];
+	return r;
+}
+
+static inline void rt_free(struct rt *r)
+{
+	ibfs__subnet_free(r->sn);
+	ibfs__topo_free(r->t);
+	free(r->fw);
+}
+
+static inline void rt_route(struct rt *r, const char *engine,
+			    const char *expect_engine)
+{
+	struct ibfs_diag d = {{0}};
+	ck_assert_msg(ibfs__routing_run(r->sn, engine, NULL, &d) == 0, "%s",
+		      d.msg);
+	ck_assert_msg(!strcmp(r->sn->engine, expect_engine),
+		      "engine %s, expected %s; log: %s", r->sn->engine,
+		      expect_engine, r->sn->log ? r->sn->log : "");
+}
+
+/* Switch index of a node id. */
+static inline int rt_sw(const struct rt *r, const char *id)
+{
+	int n = ibfs__topo_find(r->t, id);
+	ck_assert_int_ge(n, 0);
+	return r->sn->nodes[n].sw;
+}
+
+/* Base LID of a CA's port 1. */
+static inline unsigned rt_lid(const struct rt *r, const char *id)
+{
+	int n = ibfs__topo_find(r->t, id);
+	ck_assert_int_ge(n, 0);
+	return r->sn->nodes[n].ports[1].lid;
+}
+
+/*
+ * Follows the LFTs from switch s to lid; stores the switches visited
+ * (s first) in path[] and returns their number, or -1 if the walk does
+ * not end at the LID's port within 64 hops.
+ */
+static inline int rt_walk(const struct rt *r, int s, unsigned lid, int *path)
+{
+	const struct ibfs_subnet *sn = r->sn;
+	int n = 0;
+	while (n < 64) {
+		path[n++] = s;
+		int p = *ibfs__subnet_lft(sn, s, lid);
+		const struct ibfs_sn_node *nd = &sn->nodes[sn->sw_node[s]];
+		if (p == 0)
+			return sn->lid_node[lid] == sn->sw_node[s] ? n : -1;
+		if (p == IBFS_LFT_NO_PATH || p > nd->nports ||
+		    nd->ports[p].peer < 0)
+			return -1;
+		int peer = nd->ports[p].peer;
+		if (sn->nodes[peer].type != IBFS_NODE_SWITCH)
+			return peer == sn->lid_node[lid] &&
+					       nd->ports[p].peer_port ==
+						       sn->lid_port[lid]
+				       ? n
+				       : -1;
+		s = sn->nodes[peer].sw;
+	}
+	return -1;
+}
+
+/* Every (switch, CA LID) route is a shortest path. */
+static inline void rt_assert_all_shortest(const struct rt *r)
+{
+	const struct ibfs_subnet *sn = r->sn;
+	int path[64];
+	for (unsigned lid = 1; lid <= sn->max_lid; lid++) {
+		if (sn->lid_node[lid] < 0)
+			continue;
+		int tp, t = ibfs__subnet_lid_switch(sn, lid, &tp);
+		for (int s = 0; s < sn->nsw; s++) {
+			int n = rt_walk(r, s, lid, path);
+			ck_assert_msg(n > 0, "switch %d has no route to LID %u",
+				      s, lid);
+			ck_assert_msg(n - 1 == r->fw[s * sn->nsw + t],
+				      "switch %d to LID %u: %d hops, shortest %d",
+				      s, lid, n - 1, r->fw[s * sn->nsw + t]);
+		}
+	}
+}
+
+static inline int rt_loops(const struct rt *r)
+{
+	char buf[1024];
+	int v = ibfs__credit_loops(r->sn, buf, sizeof(buf));
+	ck_assert_int_ge(v, 0);
+	return v;
+}
+
+#endif
