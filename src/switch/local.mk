@@ -5,7 +5,7 @@ noinst_LTLIBRARIES += libibfs_switch.la
 libibfs_switch_la_SOURCES = \
 	src/switch/switch.h src/switch/switch_int.h src/switch/switch.c \
 	src/switch/crossbar.c src/switch/vl_arbiter.c src/switch/sl2vl.c \
-	src/switch/forwarding.c src/switch/deadlock.c
+	src/switch/forwarding.c src/switch/lft_file.c src/switch/deadlock.c
 
 check_PROGRAMS += tests/check_switch
 tests_check_switch_SOURCES = tests/check_switch.c
@@ -18,3 +18,10 @@ tests_check_switch_deadlock_CFLAGS = $(TEST_CFLAGS)
 tests_check_switch_deadlock_LDADD = libibfs_switch.la libibfs_fabric.la \
 	$(TEST_LIBS)
 EXTRA_DIST += tests/data/switch/ring4.xml
+
+check_PROGRAMS += tests/check_switch_lfts
+tests_check_switch_lfts_SOURCES = tests/check_switch_lfts.c
+tests_check_switch_lfts_CFLAGS = $(TEST_CFLAGS)
+tests_check_switch_lfts_LDADD = libibfs_switch.la libibfs_fabric.la \
+	$(TEST_LIBS)
+EXTRA_DIST += tests/data/switch/ring4-line.lfts

@@ -50,6 +50,13 @@ int ibfs__switch_set_lft(struct ibfs_switch *sw, uint16_t lid, uint8_t port);
 /* LFT block `block` holds LIDs 64 * block .. 64 * block + 63 (SMP LFT). */
 int ibfs__switch_set_lft_block(struct ibfs_switch *sw, unsigned block,
 			       const uint8_t ports[64]);
+/*
+ * Loads linear forwarding tables from a file in OpenSM's opensm-lfts.dump
+ * format (lft_file.c) into the switches of f, found by GUID or name.
+ * Returns 0, or -1 with "FILE:LINE: what is wrong" in d.
+ */
+int ibfs__switch_load_lfts(struct ibfs_fabric *f, const char *path,
+			   struct ibfs_diag *d);
 /* The port for `lid`, or IBFS_LFT_NONE. */
 uint8_t ibfs__switch_get_lft(const struct ibfs_switch *sw, uint16_t lid);
 /*
