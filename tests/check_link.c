@@ -364,6 +364,55 @@ START_TEST(misrouted_and_lmc)
 }
 END_TEST
 
+/*
+ * An FCP waits for the packet on the wire to end, then goes ahead of the
+ * next data packet. B's input buffer holds one 110-byte packet (2 blocks).
+ * A sends p1 at 0; its tail is in at B at P + S1, but B is sending a
+ * 4102-byte packet q1 until Sb, so the FCP leaves at Sb, ends at Sb + F,
+ * B's next packet q2 starts then, and A gets the credits at Sb + F + P and
+ * sends p2 at once.
+ */
+START_TEST(fcp_waits_for_packet_boundary)
+{
+	struct ibfs_diag d;
+	struct ibfs_topology *t = ibfs__topo_new("pair");
+	int na = ibfs__topo_add_node(t, "a", IBFS_NODE_HCA, 1, 0, &d);
+	int nb = ibfs__topo_add_node(t, "b", IBFS_NODE_HCA, 1, 0, &d);
+
+	t->nodes[nb].buffer = 128;
+	ck_assert_int_ge(ibfs__topo_add_link(t, na, 1, nb, 1, IBFS_SPEED_EDR,
+					     4, 2000, 0, &d), 0);
+	struct ibfs_fabric *f = ibfs__fabric_new(t, 1, 0);
+	struct ibfs_endpoint *a = ibfs__endpoint_create(f, na);
+	struct ibfs_endpoint *b = ibfs__endpoint_create(f, nb);
+
+	ck_assert_int_eq(ibfs__endpoint_port(a)->credits[0], 2);
+	flow(a, 2, 0, 100, 2, 0);
+	flow(b, 1, 0, 4092, 2, 0);
+	ibfs__eq_run(&f->eq, IBFS_TIME_NEVER);
+	ibfs_time_t P = 10 * IBFS_NS, S1 = ser(110), Sb = ser(4102);
+	ibfs_time_t F = ser(6);
+	const struct ibfs_ep_stats *sa = ibfs__endpoint_stats(a);
+	const struct ibfs_ep_stats *sb = ibfs__endpoint_stats(b);
+
+	ck_assert_uint_eq(sb->rx_pkts, 2);
+	ck_assert_uint_eq(sb->first_tail, P + S1);
+	ck_assert_uint_eq(sb->last_tail, Sb + F + 2 * P + S1);
+	ck_assert_uint_eq(sa->rx_pkts, 2);
+	ck_assert_uint_eq(sa->first_tail, P + Sb);
+	ck_assert_uint_eq(sa->last_tail, Sb + F + P + Sb);
+	ck_assert_uint_eq(ibfs__endpoint_port(b)->fcp_sent, 2);
+	ck_assert_uint_eq(ibfs__port_xmit_wait(ibfs__endpoint_port(a)),
+			  Sb + F + P - S1);
+	ck_assert_uint_eq(ibfs__port_xmit_wait(ibfs__endpoint_port(b)), 0);
+	conserved(f);
+	ibfs__endpoint_destroy(a);
+	ibfs__endpoint_destroy(b);
+	ibfs__fabric_free(f);
+	ibfs__topo_free(t);
+}
+END_TEST
+
 static Suite *link_suite(void)
 {
 	Suite *s = suite_create("link");
@@ -379,6 +428,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, vl15_not_flow_controlled);
 	tcase_add_test(tc, flow_errors);
 	tcase_add_test(tc, misrouted_and_lmc);
+	tcase_add_test(tc, fcp_waits_for_packet_boundary);
 	suite_add_tcase(s, tc);
 	return s;
 }
