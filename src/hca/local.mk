@@ -14,3 +14,8 @@ check_PROGRAMS += tests/check_hca
 tests_check_hca_SOURCES = tests/check_hca.c
 tests_check_hca_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+check_PROGRAMS += tests/check_qp
+tests_check_qp_SOURCES = tests/check_qp.c
+tests_check_qp_CFLAGS = $(TEST_CFLAGS)
+tests_check_qp_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
