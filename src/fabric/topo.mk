@@ -10,3 +10,7 @@ check_PROGRAMS += tests/check_topo_gen
 tests_check_topo_gen_SOURCES = tests/check_topo_gen.c
 tests_check_topo_gen_CFLAGS = $(TEST_CFLAGS)
 tests_check_topo_gen_LDADD = libibfs_fabric.la $(TEST_LIBS)
+check_PROGRAMS += tests/check_netfile
+tests_check_netfile_SOURCES = tests/check_netfile.c
+tests_check_netfile_CFLAGS = $(TEST_CFLAGS)
+tests_check_netfile_LDADD = libibfs_fabric.la $(TEST_LIBS)
