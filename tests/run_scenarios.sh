@@ -41,6 +41,14 @@ bad_malformed.xml|6|
 bad_inline_fabric.xml|6|no node 'c'
 LIST
 
+# validate agrees with run, and runs nothing.
+"$IBFSIM" validate "$data/bad_node.xml" >/dev/null 2>"$out/stderr"
+[ $? -eq 2 ] && grep -q "bad_node.xml:5: " "$out/stderr" && ok ||
+	bad "validate bad_node.xml"
+"$IBFSIM" validate "$data/good_inline.xml" >"$out/stdout" 2>&1
+[ $? -eq 0 ] && grep -q "valid scenario: 2 HCAs, 0 switches, 1 messages" \
+	"$out/stdout" && ok || bad "validate good_inline.xml: $(cat "$out/stdout")"
+
 # Usage errors.
 "$IBFSIM" run >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "run without a file"
 "$IBFSIM" run "$data/good_inline.xml" --bogus >/dev/null 2>&1

@@ -4,9 +4,8 @@
  * unique ids, links between existing nodes on free ports in range, exact
  * units) and says what it holds, or prints the first problem as
  * "ibfsim: FILE:LINE: what is wrong" and exits 2 (SPEC "Commands").
- * Scenario files are recognised by their root element; their validation is
- * one function, validate_scenario, to be replaced when scenarios have a
- * loader of their own.
+ * Scenario files are recognised by their root element and loaded as
+ * `ibfsim run` loads them, running nothing.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,9 +13,14 @@
 #include "cli/commands.h"
 #include "fabric/topology.h"
 #include "fabric/xml_fabric.h"
+#include "scenario/scenario.h"
 
 static const char validate_usage[] =
 	"Usage: ibfsim validate FILE.xml\n"
+	"\n"
+	"A scenario file is loaded as 'ibfsim run' loads it (schema\n"
+	"platforms/scenario.rng, its fabric, node names, units, operations),\n"
+	"running nothing: \"FILE: valid scenario: ...\" and exit 0.\n"
 	"\n"
 	"Checks a fabric file against platforms/fabric.rng and for what a\n"
 	"schema cannot see (duplicate ids, links to missing nodes, ports out\n"
@@ -43,12 +47,23 @@ static int validate_fabric(xmlDoc *doc, const char *path)
 }
 
 /* Replace this with the scenario loader's check when it exists. */
+/* Loads the scenario as `ibfsim run` would, running nothing. */
 static int validate_scenario(xmlDoc *doc, const char *path)
 {
 	(void)doc;
-	ibfs_cli_error("%s: scenario validation is not built yet (only "
-		       "<fabric> files can be validated so far)", path);
-	return IBFS_EXIT_USAGE;
+	struct ibfs_diag d;
+	struct ibfs_scenario *sc = ibfs__scenario_load(path, &d);
+	if (!sc) {
+		ibfs_cli_error("%s", d.msg);
+		return IBFS_EXIT_USAGE;
+	}
+	printf("%s: valid scenario: %zu HCAs, %zu switches, %zu messages, "
+	       "%zu patterns, %zu faults\n",
+	       path, ibfs__topo_count(sc->topo, IBFS_NODE_HCA),
+	       ibfs__topo_count(sc->topo, IBFS_NODE_SWITCH), sc->nmsgs,
+	       sc->npats, sc->nfaults);
+	ibfs__scenario_free(sc);
+	return IBFS_EXIT_OK;
 }
 
 int ibfs_cmd_validate(int argc, char **argv)
