@@ -161,7 +161,7 @@ void ibfs__bridge_notify(struct ibfs_bridge *b)
 	/* Ring also when no one is left to act: the fabric reports the
 	 * deadlock before SimGrid would. */
 	if (need >= b->sleep_until &&
-	    (b->running || !b->live ||
+	    (need != IBFS_TIME_NEVER || b->running || !b->live ||
 	     sync_sleeper_min(b) != IBFS_TIME_NEVER))
 		return;
 	b->rung = 1;
