@@ -3,8 +3,10 @@
  * Tests of the event queue (src/fabric/event_queue.c): (time, sequence)
  * order checked against an independent sort, ties in scheduling order,
  * byte-identical logs from two identical runs, cancellation, the run
- * horizon and its lowering by handlers, pop/release, and that a steady
- * hold model stops growing the event pool.
+ * horizon and its lowering by handlers, pop/release, that a steady hold
+ * model stops growing the event pool, and models with cancellations under
+ * hostile time distributions checked event by event against a plain
+ * reference queue.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -445,13 +447,13 @@ START_TEST(test_pool_reuse)
 	ck_assert_uint_gt(q.executed, 10000);
 	ck_assert_uint_eq(q.pool.in_use, N);
 	uint64_t grows = q.pool.grows, before = q.executed;
-	size_t cap = q.pool.capacity, heap_cap = q.cap;
+	size_t cap = q.pool.capacity, nbuckets = q.nbuckets;
 
 	ibfs__eq_run(&q, IBFS_MS);
 	ck_assert_uint_gt(q.executed - before, 1000000);
 	ck_assert_uint_eq(q.pool.grows, grows);
 	ck_assert_uint_eq(q.pool.capacity, cap);
-	ck_assert_uint_eq(q.cap, heap_cap);
+	ck_assert_uint_eq(q.nbuckets, nbuckets);
 	ck_assert_uint_eq(q.pool.in_use, N);
 	ck_assert_uint_eq(ibfs__eq_size(&q), N);
 	/* Stop the chains: the queue drains and every event is back. */
@@ -459,6 +461,258 @@ START_TEST(test_pool_reuse)
 	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), N);
 	ck_assert_uint_eq(q.pool.in_use, 0);
 	ck_assert_uint_eq(ibfs__eq_size(&q), 0);
+}
+END_TEST
+
+/*
+ * A model run twice: on the event queue, and on a reference queue written
+ * here as plainly as possible (an array searched linearly for the least
+ * (time, seq)). The model's decisions depend only on its random stream and
+ * on the order events run in, so the two logs are equal exactly when the
+ * queue ran every event in (time, seq) order. Delays are drawn from
+ * distributions that stress a calendar queue: many ties, a near cluster
+ * with a far tail, a change of time scale halfway, and times at the top of
+ * the 64-bit range.
+ */
+enum { REF_MAX = 4096, MODEL_EVENTS = 30000 };
+
+enum dist { DIST_TIES, DIST_BIMODAL, DIST_SCALE_CHANGE, DIST_TOP };
+
+struct ref_entry {
+	ibfs_time_t time;
+	uint64_t seq, id;
+};
+
+static struct {
+	int use_ref;
+	enum dist dist;
+	struct ibfs_rng rng;
+	uint64_t next_id, ran, cancels;
+	size_t pending;
+	unsigned char *state;        /* by id: 0 pending, 1 ran, 2 cancelled */
+	struct ibfs_event **handle;  /* by id, queue runs only */
+	struct ref_entry ref[REF_MAX];
+	size_t nref;
+	uint64_t ref_seq;
+	ibfs_time_t ref_now;
+} m;
+
+static ibfs_time_t model_now(void)
+{
+	return m.use_ref ? m.ref_now : q.now;
+}
+
+static ibfs_time_t model_delay(void)
+{
+	uint64_t r = ibfs__rng_below(&m.rng, 10);
+
+	switch (m.dist) {
+	case DIST_TIES:
+		return ibfs__rng_below(&m.rng, 4);
+	case DIST_BIMODAL:
+		return r ? 1 + ibfs__rng_below(&m.rng, 10)
+			 : IBFS_MS + ibfs__rng_below(&m.rng, IBFS_S);
+	case DIST_SCALE_CHANGE:
+		return m.ran < MODEL_EVENTS / 2
+			       ? 1 + ibfs__rng_below(&m.rng, IBFS_US)
+			       : ibfs__rng_below(&m.rng, 3);
+	case DIST_TOP: {
+		/* Never past 2^64 - 1; some land exactly on it. */
+		ibfs_time_t room = UINT64_MAX - model_now();
+		ibfs_time_t d = ibfs__rng_below(&m.rng, 1000);
+
+		return r == 0 || d > room ? room : d;
+	}
+	}
+	return 0;
+}
+
+static void model_fire(void *obj, uint64_t id);
+
+static void model_schedule(ibfs_time_t t)
+{
+	uint64_t id = m.next_id++;
+
+	ck_assert_uint_lt(id, 2 * MODEL_EVENTS + 1000);
+	m.state[id] = 0;
+	m.pending++;
+	if (m.use_ref) {
+		ck_assert_uint_lt(m.nref, REF_MAX);
+		m.ref[m.nref++] = (struct ref_entry){ t, m.ref_seq++, id };
+	} else {
+		m.handle[id] = ibfs__eq_schedule(&q, t, model_fire, &q, id);
+		ck_assert_ptr_nonnull(m.handle[id]);
+	}
+}
+
+static void model_cancel(uint64_t id)
+{
+	m.state[id] = 2;
+	m.pending--;
+	m.cancels++;
+	if (!m.use_ref) {
+		ibfs__eq_cancel(&q, m.handle[id]);
+		return;
+	}
+	for (size_t i = 0; i < m.nref; i++)
+		if (m.ref[i].id == id) {
+			m.ref[i] = m.ref[--m.nref];
+			return;
+		}
+	ck_abort_msg("reference lost event %llu", (unsigned long long)id);
+}
+
+static void model_fire(void *obj, uint64_t id)
+{
+	(void)obj;
+	ck_assert_int_eq(m.state[id], 0);
+	m.state[id] = 1;
+	m.pending--;
+	m.ran++;
+	on_log(&q, id);
+	log_buf[log_n - 1].now = model_now();
+	if (m.next_id >= MODEL_EVENTS)
+		return;
+	/* Keep 50..150 events pending. */
+	uint64_t k = m.pending < 50 ? 2 : m.pending > 150 ? 0
+				     : ibfs__rng_below(&m.rng, 3);
+
+	for (uint64_t i = 0; i < k; i++)
+		model_schedule(model_now() + model_delay());
+	/* One time in eight, cancel one of the 200 latest events if it is
+	 * still pending. */
+	if (ibfs__rng_below(&m.rng, 8) == 0) {
+		uint64_t span = m.next_id < 200 ? m.next_id : 200;
+		uint64_t victim_id = m.next_id - 1 - ibfs__rng_below(&m.rng, span);
+
+		if (m.state[victim_id] == 0)
+			model_cancel(victim_id);
+	}
+}
+
+static void model_run(int use_ref, enum dist dist, struct rec *out,
+		      size_t *n_out)
+{
+	free(m.state);
+	free(m.handle);
+	memset(&m, 0, sizeof(m));
+	m.state = calloc(2 * MODEL_EVENTS + 1000, 1);
+	m.handle = calloc(2 * MODEL_EVENTS + 1000, sizeof(*m.handle));
+	ck_assert_ptr_nonnull(m.state);
+	ck_assert_ptr_nonnull(m.handle);
+	m.use_ref = use_ref;
+	m.dist = dist;
+	ibfs__rng_seed(&m.rng, 77, dist);
+	ibfs__eq_destroy(&q);
+	ck_assert_int_eq(ibfs__eq_init(&q), 0);
+	log_reset(MODEL_EVENTS + 1000);
+
+	ibfs_time_t start = dist == DIST_TOP ? UINT64_MAX - 2 * IBFS_US : 0;
+
+	for (int i = 0; i < 100; i++)
+		model_schedule(start + ibfs__rng_below(&m.rng, 1000));
+	if (!use_ref) {
+		ibfs__eq_run(&q, IBFS_TIME_NEVER);
+		ck_assert_uint_eq(ibfs__eq_size(&q), 0);
+		ck_assert_uint_eq(q.pool.in_use, 0);
+	} else {
+		while (m.nref > 0) {
+			size_t best = 0;
+
+			for (size_t i = 1; i < m.nref; i++)
+				if (m.ref[i].time < m.ref[best].time ||
+				    (m.ref[i].time == m.ref[best].time &&
+				     m.ref[i].seq < m.ref[best].seq))
+					best = i;
+			struct ref_entry e = m.ref[best];
+
+			m.ref[best] = m.ref[--m.nref];
+			m.ref_now = e.time;
+			model_fire(NULL, e.id);
+		}
+	}
+	ck_assert_uint_eq(m.pending, 0);
+	memcpy(out, log_buf, log_n * sizeof(*out));
+	*n_out = log_n;
+}
+
+START_TEST(test_against_reference)
+{
+	enum dist dist = (enum dist)_i;
+	size_t na, nb;
+	struct rec *a = calloc(MODEL_EVENTS + 1000, sizeof(*a));
+	struct rec *b = calloc(MODEL_EVENTS + 1000, sizeof(*b));
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	model_run(1, dist, a, &na);
+	uint64_t cancels = m.cancels;
+
+	model_run(0, dist, b, &nb);
+	uint64_t rebuilds = q.resizes;
+
+	ck_assert_uint_eq(m.cancels, cancels);
+	ck_assert_uint_gt(cancels, 300);
+	ck_assert_uint_gt(na, MODEL_EVENTS / 2);
+	ck_assert_uint_eq(na, nb);
+	for (size_t i = 0; i < na; i++) {
+		ck_assert_msg(a[i].arg == b[i].arg && a[i].now == b[i].now,
+			      "event %zu: queue ran %llu at %llu, reference "
+			      "%llu at %llu", i, (unsigned long long)b[i].arg,
+			      (unsigned long long)b[i].now,
+			      (unsigned long long)a[i].arg,
+			      (unsigned long long)a[i].now);
+	}
+	/* The scale change must have made the calendar re-estimate its
+	 * day (the population stays near 100, so not by growing). */
+	if (dist == DIST_SCALE_CHANGE)
+		ck_assert_uint_gt(rebuilds, 5);
+	free(a);
+	free(b);
+	free(m.state);
+	free(m.handle);
+	m.state = NULL;
+	m.handle = NULL;
+}
+END_TEST
+
+START_TEST(test_schedule_before_peeked)
+{
+	/* Peeking moves the calendar to the next event's day; an event
+	 * scheduled earlier afterwards (still >= now) must run first. */
+	ibfs__eq_schedule(&q, IBFS_MS, on_log, &q, 1);
+	ck_assert_uint_eq(ibfs__eq_next_time(&q), IBFS_MS);
+	ibfs__eq_schedule(&q, 5, on_log, &q, 2);
+	ck_assert_uint_eq(ibfs__eq_next_time(&q), 5);
+	/* As the HCA's direct exec does, move now by hand, then schedule. */
+	q.now = 1000;
+	ibfs__eq_schedule(&q, 1000, on_log, &q, 3);
+	q.now = 0;
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 3);
+	ck_assert_uint_eq(log_buf[0].arg, 2);
+	ck_assert_uint_eq(log_buf[1].arg, 3);
+	ck_assert_uint_eq(log_buf[2].arg, 1);
+	ck_assert_uint_eq(log_buf[2].now, IBFS_MS);
+}
+END_TEST
+
+START_TEST(test_sparse_and_extreme)
+{
+	/* Gaps far longer than a calendar year, and the last picosecond. */
+	static const ibfs_time_t t[] = { UINT64_MAX, 0, IBFS_S, 1,
+					 UINT64_MAX - 1, 3 * IBFS_S, 2,
+					 UINT64_MAX };
+	static const uint64_t want[] = { 1, 3, 6, 2, 5, 4, 0, 7 };
+
+	for (size_t i = 0; i < 8; i++)
+		ibfs__eq_schedule(&q, t[i], on_log, &q, i);
+	ck_assert_uint_eq(ibfs__eq_next_time(&q), 0);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 8);
+	for (size_t i = 0; i < 8; i++) {
+		ck_assert_uint_eq(log_buf[i].arg, want[i]);
+		ck_assert_uint_eq(log_buf[i].now, t[want[i]]);
+	}
+	ck_assert_uint_eq(q.now, UINT64_MAX);
 }
 END_TEST
 
@@ -482,6 +736,10 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_inside_handler);
 	tcase_add_test(tc, test_pop_release);
 	tcase_add_test(tc, test_pool_reuse);
+	tcase_add_loop_test(tc, test_against_reference, DIST_TIES,
+			    DIST_TOP + 1);
+	tcase_add_test(tc, test_schedule_before_peeked);
+	tcase_add_test(tc, test_sparse_and_extreme);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The one event queue of a simulation: a binary min-heap ordered by
- * (time, sequence number). The sequence number is a counter taken when an
- * event is scheduled, so events due at the same picosecond run in the order
- * they were scheduled and every run is deterministic (as libuv's timers and
- * ROSS's deterministic tie-breaking). Events live in a pool; the heap holds
- * small (time, seq, pointer) entries so sift moves stay cache friendly.
+ * The one event queue of a simulation, ordered by (time, sequence number).
+ * The sequence number is a counter taken when an event is scheduled, so
+ * events due at the same picosecond run in the order they were scheduled
+ * and every run is deterministic (as libuv's timers and ROSS's
+ * deterministic tie-breaking). Events live in a pool.
  *
- * Cancellation marks an event; it is reaped when it reaches the top
- * (Redis ae's guard), so cancel is O(1).
+ * The structure is a calendar queue (R. Brown, "Calendar queues", CACM
+ * 31(10), 1988): an array of buckets, each a list sorted by (time, seq),
+ * holding the events of every "day" (bucket width) that maps to it. With
+ * the width set near three times the mean gap between the earliest events,
+ * schedule and dequeue are O(1) on average; the array doubles or halves as
+ * the queue grows or shrinks, and the width is re-estimated then and
+ * whenever the measured work per operation grows (event_queue.c).
+ *
+ * Cancellation marks an event; it is reaped when it comes due (Redis ae's
+ * guard), so cancel is O(1).
  *
  * A run processes events up to a horizon that event handlers may lower
  * while it runs (ibfs__eq_limit): the SimGrid bridge uses it to stop exactly
@@ -32,13 +39,13 @@ struct ibfs_event {
 	uint64_t arg;
 	ibfs_time_t time;
 	uint64_t seq;
+	struct ibfs_event *next; /* in its bucket (internal) */
 	int cancelled;
 };
 
-struct ibfs_heap_entry {
-	ibfs_time_t time;
-	uint64_t seq;
-	struct ibfs_event *ev;
+/* One day of the calendar: a list sorted by (time, seq). */
+struct ibfs_eq_bucket {
+	struct ibfs_event *head, *tail;
 };
 
 struct ibfs_eq {
@@ -46,11 +53,17 @@ struct ibfs_eq {
 	ibfs_time_t horizon;   /* a run stops after events due at or before */
 	uint64_t next_seq;
 	uint64_t executed;     /* events run since init */
-	struct ibfs_heap_entry *heap;
-	size_t size, cap;
-	size_t cancelled;      /* cancelled events still in the heap */
-	int hole;              /* the root is the running event (internal) */
+	size_t size;           /* events held, cancelled ones included */
+	size_t cancelled;      /* cancelled events still held */
 	struct ibfs_pool pool; /* struct ibfs_event storage */
+	/* The calendar (internal to event_queue.c). */
+	struct ibfs_eq_bucket *buckets;
+	size_t nbuckets;       /* a power of two */
+	unsigned shift;        /* bucket width is 2^shift ps */
+	uint64_t cur;          /* current day: time >> shift */
+	uint64_t steps, ops;   /* work done and operations, this window */
+	uint64_t window;       /* operations between two checks of the work */
+	uint64_t resizes;      /* rebuilds so far (statistics, tests) */
 };
 
 int ibfs__eq_init(struct ibfs_eq *q);
