@@ -195,25 +195,30 @@ void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 		ibfs__port_wait_stop(port);
 		return;
 	}
-	int cand[IBFS_MAX_VLS + 1] = { 0 };
-	uint32_t ready = 0;
+	int dv = sw->data_vls;
 	int starved = 0;
 	ibfs_time_t wake = IBFS_TIME_NEVER;
 
-	for (int os = 0; os < sw->nslots; os++) {
+	/* VL15 first (IBA 7.6.9): it is not subject to VL arbitration. */
+	if (so->nreq_slot[dv]) {
+		int b = xb_scan(sw, o, dv, &starved, &wake);
+
+		if (b >= 0) {
+			xb_send(sw, o, dv, b, -1);
+			return;
+		}
+	}
+	int cand[IBFS_MAX_VLS];
+	uint32_t ready = 0;
+
+	for (int os = 0; os < dv; os++) {
 		cand[os] = so->nreq_slot[os] ?
 				   xb_scan(sw, o, os, &starved, &wake) : -1;
 		if (cand[os] >= 0)
-			ready |= 1u << ibfs__sw_slot_vl(sw, os);
+			ready |= 1u << os;
 	}
 	if (wake != IBFS_TIME_NEVER)
 		xb_arm_wake(sw, o, wake);
-	int vl15 = sw->data_vls;
-
-	if (cand[vl15] >= 0) {
-		xb_send(sw, o, vl15, cand[vl15], -1);
-		return;
-	}
 	int high = 0;
 	int vl = ready ? ibfs__sw_vlarb_pick(&so->arb, ready, &high) : -1;
 
