@@ -421,7 +421,7 @@ START_TEST(vl_arbitration_high_priority)
 	struct ibfs_vlarb_entry hi[] = { { 1, 1 } };
 	struct ibfs_vlarb_entry lo[] = { { 0, 1 } };
 
-	/* Unlimited high priority: VL1 (B) takes everything while backlogged. */
+	/* Unlimited high priority: VL1 (B) takes all while backlogged. */
 	vlarb_shares(hi, 1, lo, 1, 255, 0.0);
 	/* Limit 0: one high packet, then one low packet: half each. */
 	vlarb_shares(hi, 1, lo, 1, 0, 0.5);

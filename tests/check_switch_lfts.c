@@ -66,10 +66,12 @@ START_TEST(load_and_run)
 	ck_assert_msg(ibfs__switch_load_lfts(x.f, path, &d) == 0, "%s", d.msg);
 	for (int i = 0; i < NSW; i++) {
 		ck_assert_uint_eq(ibfs__switch_get_lid(x.sw[i]), 100 + i);
-		for (int j = 0; j < NSW; j++)
-			ck_assert_uint_eq(ibfs__switch_get_lft(x.sw[i],
-							       (uint16_t)(j + 1)),
+		for (int j = 0; j < NSW; j++) {
+			uint16_t lid = (uint16_t)(j + 1);
+
+			ck_assert_uint_eq(ibfs__switch_get_lft(x.sw[i], lid),
 					  j == i ? 1 : j > i ? 2 : 3);
+		}
 		ck_assert_uint_eq(ibfs__switch_get_lft(x.sw[i], 5),
 				  IBFS_LFT_NONE);
 	}

@@ -305,7 +305,8 @@ int ibfs__endpoint_track(struct ibfs_endpoint *ep, uint32_t max_lid,
 	return 0;
 }
 
-const struct ibfs_ep_stats *ibfs__endpoint_stats(const struct ibfs_endpoint *ep)
+const struct ibfs_ep_stats *
+ibfs__endpoint_stats(const struct ibfs_endpoint *ep)
 {
 	return &ep->st;
 }

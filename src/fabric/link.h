@@ -112,7 +112,7 @@ struct ibfs_port {
 	int num;
 	struct ibfs_port *peer; /* NULL when unconnected */
 	int link;               /* topology link index, -1 when none */
-	int up;                 /* link state: 1 when the link carries packets */
+	int up;                 /* 1 when the link carries packets */
 	struct ibfs_rate rate;
 	ibfs_time_t prop;
 	int data_vls;

@@ -257,10 +257,12 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 		ibfs__port_consume_blocks(inp, so->cur_in_vl, so->cur_blocks);
 	}
 	/* The input is free again: the outputs its heads want may use it. */
+	ibfs_time_t now = dev->fab->eq.now;
+
 	for (int s = 0; s < sw->nslots; s++) {
 		struct ibfs_packet *p = sw->in[in].q[s].head;
 
-		if (p && p->out_port != out->num && p->ready_at <= dev->fab->eq.now)
+		if (p && p->out_port != out->num && p->ready_at <= now)
 			ibfs__sw_arbitrate(sw, p->out_port);
 	}
 }

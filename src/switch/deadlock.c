@@ -36,6 +36,29 @@ static void dl_arm(struct ibfs_deadlock_monitor *m)
 				  dl_check, m, 0);
 }
 
+/*
+ * The buffer that buffer (sw, in, slot) waits on, as an index from `base`,
+ * or -1 when its head can go (or waits on something else than credits of
+ * another switch's buffer).
+ */
+static long dl_successor(const size_t *base, struct ibfs_switch *sw, int in,
+			 int slot)
+{
+	struct ibfs_packet *p = sw->in[in].q[slot].head;
+
+	if (!p)
+		return -1;
+	struct ibfs_port *op = &sw->dev.ports[p->out_port];
+	struct ibfs_switch *nx = op->peer ? ibfs__switch_of(op->peer->dev) :
+					    NULL;
+
+	if (!nx || op->flow->may_send(op, p))
+		return -1;
+	return (long)(base[op->peer->node] +
+		      (size_t)(op->peer->num * nx->nslots +
+			       ibfs__sw_slot(nx, p->vl)));
+}
+
 /* Fills m->v.cycle with a cycle of waiting buffers, if there is one. */
 static void dl_find_cycle(struct ibfs_deadlock_monitor *m)
 {
@@ -47,9 +70,9 @@ static void dl_find_cycle(struct ibfs_deadlock_monitor *m)
 		return;
 	for (size_t n = 0; n < nn; n++) {
 		struct ibfs_switch *sw = ibfs__switch_of(f->devices[n]);
+		size_t bufs = sw ? (size_t)(sw->n + 1) * (size_t)sw->nslots : 0;
 
-		base[n + 1] = base[n] +
-			      (sw ? (size_t)(sw->n + 1) * (size_t)sw->nslots : 0);
+		base[n + 1] = base[n] + bufs;
 	}
 	size_t total = base[nn];
 	long *next = malloc(total * sizeof(*next));
@@ -61,23 +84,9 @@ static void dl_find_cycle(struct ibfs_deadlock_monitor *m)
 		struct ibfs_switch *sw = ibfs__switch_of(f->devices[n]);
 
 		for (int in = 0; sw && in <= sw->n; in++)
-			for (int s = 0; s < sw->nslots; s++) {
-				size_t id = base[n] + (size_t)(in * sw->nslots + s);
-				struct ibfs_packet *p = sw->in[in].q[s].head;
-
-				next[id] = -1;
-				if (!p)
-					continue;
-				struct ibfs_port *op = &sw->dev.ports[p->out_port];
-				struct ibfs_switch *nx = op->peer ?
-					ibfs__switch_of(op->peer->dev) : NULL;
-
-				if (!nx || op->flow->may_send(op, p))
-					continue;
-				next[id] = (long)(base[op->peer->node] +
-					(size_t)(op->peer->num * nx->nslots +
-						 ibfs__sw_slot(nx, p->vl)));
-			}
+			for (int s = 0; s < sw->nslots; s++)
+				next[base[n] + (size_t)(in * sw->nslots + s)] =
+					dl_successor(base, sw, in, s);
 	}
 	for (size_t start = 0; start < total; start++) {
 		size_t id = start;

@@ -241,7 +241,8 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	for (int i = 0; i <= sw->n; i++) {
 		struct sw_out *o = &sw->out[i];
 
-		sw->in[i].q = calloc((size_t)sw->nslots, sizeof(struct sw_queue));
+		sw->in[i].q = calloc((size_t)sw->nslots,
+				     sizeof(struct sw_queue));
 		o->req = calloc((size_t)sw->nslots * (size_t)sw->nw,
 				sizeof(uint64_t));
 		o->rr = calloc((size_t)sw->nslots, sizeof(uint32_t));
