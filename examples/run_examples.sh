@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Runs the three example programs on platforms/two-hca.xml (ConnectX-4 EDR
+# back to back) and checks their key numbers against the figures the
+# connectx-4-edr profile is calibrated on (DESIGN.md): a 32-byte SEND
+# half round trip ~0.82 us, ib_write_bw 64 KiB ~93.8 Gb/s, ib_read_lat
+# ~1.91 us. Each must land within 5%.
+set -u
+b=${top_builddir:-.}/examples
+fail=0
+
+# within VALUE LOW HIGH WHAT
+within() {
+	if awk -v v="$1" -v lo="$2" -v hi="$3" \
+		'BEGIN { exit !(v != "" && v >= lo && v <= hi) }'; then
+		echo "ok: $4 = $1 (in [$2, $3])"
+	else
+		echo "FAIL: $4 = '$1', expected in [$2, $3]"
+		fail=1
+	fi
+}
+
+out=$("$b/rc_pingpong" 200 32) || { echo "FAIL: rc_pingpong exited $?"; fail=1; }
+echo "$out"
+v=$(echo "$out" | sed -n 's/.*: \([0-9.]*\) us half round trip.*/\1/p')
+within "$v" 0.78 0.86 "rc_pingpong 32 B half round trip (us)"
+
+out=$("$b/rdma_write_bw" 300 65536) || { echo "FAIL: rdma_write_bw exited $?"; fail=1; }
+echo "$out"
+v=$(echo "$out" | sed -n 's/.*: \([0-9.]*\) Gb\/s$/\1/p')
+within "$v" 89.1 98.5 "rdma_write_bw 64 KiB (Gb/s)"
+echo "$out" | grep -q "server checked 65536 bytes" || {
+	echo "FAIL: the server did not check the data"; fail=1; }
+
+out=$("$b/rdma_read" 1048576 100) || { echo "FAIL: rdma_read exited $?"; fail=1; }
+echo "$out"
+v=$(echo "$out" | sed -n 's/.*READ round trip \([0-9.]*\) us$/\1/p')
+within "$v" 1.81 2.01 "rdma_read 32 B round trip (us)"
+
+# Bad input: exit 2 with a FILE:LINE sentence, no crash.
+err=$("$b/rc_pingpong" --fabric /nonexistent.xml 2>&1 >/dev/null)
+rc=$?
+if [ $rc -ne 2 ] || ! echo "$err" | grep -q "nonexistent.xml"; then
+	echo "FAIL: a missing fabric file gave exit $rc: $err"
+	fail=1
+fi
+exit $fail
