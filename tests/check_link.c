@@ -364,6 +364,39 @@ START_TEST(misrouted_and_lmc)
 }
 END_TEST
 
+/* A paced flow: one packet every `gap` from `start`. */
+START_TEST(paced_flow)
+{
+	struct pair x;
+	struct ibfs_diag d;
+	struct ibfs_ep_flow_spec s = { .dlid = 2, .payload = 1000, .count = 5,
+				       .start = 2 * IBFS_US,
+				       .gap = 1 * IBFS_US };
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	ck_assert_int_eq(ibfs__endpoint_track(x.b, 4, 8), 0);
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.a, &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->rx_pkts, 5);
+	for (uint32_t k = 0; k < 5; k++) {
+		uint16_t slid;
+		ibfs_time_t head, tail;
+
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.b, k, &slid, &head,
+							&tail), 0);
+		ck_assert_uint_eq(tail, 2 * IBFS_US + k * IBFS_US +
+						10 * IBFS_NS + ser(1010));
+	}
+	ck_assert_int_eq(ibfs__endpoint_arrival(x.b, 5, &(uint16_t){ 0 },
+						&(ibfs_time_t){ 0 },
+						&(ibfs_time_t){ 0 }), -1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->tx_pkts, 5);
+	ck_assert_uint_eq(ibfs__endpoint_rx_from(x.b, 1), 5);
+	ck_assert_uint_eq(ibfs__endpoint_rx_from(x.b, 9), 0);
+	pair_free(&x);
+}
+END_TEST
+
 /*
  * An FCP waits for the packet on the wire to end, then goes ahead of the
  * next data packet. B's input buffer holds one 110-byte packet (2 blocks).
@@ -429,6 +462,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, flow_errors);
 	tcase_add_test(tc, misrouted_and_lmc);
 	tcase_add_test(tc, fcp_waits_for_packet_boundary);
+	tcase_add_test(tc, paced_flow);
 	suite_add_tcase(s, tc);
 	return s;
 }
