@@ -66,8 +66,12 @@ static void link_head_arrive(void *obj, uint64_t arg)
 	from->wire_pkts--;
 	f->pkts_on_wire--;
 	if (!in->dev || in->flow->on_arrive(in, p) < 0) {
-		/* Only VL15 may be discarded for want of room (IBA 7.9.4). */
-		in->vl15_dropped++;
+		/*
+		 * Only VL15 may be discarded for want of room (IBA 7.9.4);
+		 * a port with no device discards everything.
+		 */
+		if (p->vl == IBFS_VL15)
+			in->vl15_dropped++;
 		f->pkts_dropped++;
 		ibfs__packet_free(f, p);
 		return;
