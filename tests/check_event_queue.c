@@ -74,7 +74,8 @@ START_TEST(test_order)
 	static const uint64_t want[] = { 5, 7, 1, 3, 4, 2, 0, 6 };
 
 	for (size_t i = 0; i < 8; i++)
-		ck_assert_ptr_nonnull(ibfs__eq_schedule(&q, t[i], on_log, &q, i));
+		ck_assert_ptr_nonnull(
+			ibfs__eq_schedule(&q, t[i], on_log, &q, i));
 	ck_assert_uint_eq(ibfs__eq_size(&q), 8);
 	ck_assert_uint_eq(ibfs__eq_next_time(&q), 0);
 	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 8);
@@ -583,7 +584,8 @@ static void model_fire(void *obj, uint64_t id)
 	 * still pending. */
 	if (ibfs__rng_below(&m.rng, 8) == 0) {
 		uint64_t span = m.next_id < 200 ? m.next_id : 200;
-		uint64_t victim_id = m.next_id - 1 - ibfs__rng_below(&m.rng, span);
+		uint64_t victim_id =
+			m.next_id - 1 - ibfs__rng_below(&m.rng, span);
 
 		if (m.state[victim_id] == 0)
 			model_cancel(victim_id);

@@ -68,7 +68,7 @@ START_TEST(test_time)
 		{ "0.0ns", 0, 0 },
 		{ "100 ns", 0, 100000 },
 		{ "3.2 us", 0, 3200000 },
-		/* Trailing zeros of a fraction, however many, change nothing. */
+		/* Trailing zeros of a fraction, however many, are fine. */
 		{ "0.10000000000000000000000000000000000000000000000ns", 0,
 		  100 },
 		{ "0000000000000000000000000000000000001ps", 0, 1 },

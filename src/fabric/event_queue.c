@@ -19,9 +19,10 @@
  * re-estimated from the 25 earliest events when the bucket count doubles
  * (more than 2 events a bucket) or halves (fewer than 1/2), and also when
  * the measured work (list nodes walked plus empty days skipped) exceeds
- * EQ_STEP_LIMIT per operation over a window, as when the time scale of a
- * simulation changes. A window that a re-estimate did not help doubles, so
- * an unfavourable distribution costs O(1) amortized rebuild work per event.
+ * EQ_STEP_LIMIT per event over a window, as when the time scale of a
+ * simulation changes. The window doubles after each such rebuild (and
+ * halves back while the work stays low), so a distribution that no width
+ * suits triggers ever rarer rebuilds instead of one every window.
  *
  * Each event runs once; events come from a pool and go back to it when they
  * have run or been reaped, so a steady simulation allocates nothing (the
@@ -42,7 +43,8 @@
 #define EQ_POOL_SLAB 1024
 /* Earliest events sampled to estimate the day (Brown used 25). */
 #define EQ_SAMPLE 25
-/* Average steps per operation above which the width is re-estimated. */
+/* Average steps (list nodes walked by inserts plus empty days skipped)
+ * per event taken out, above which the width is re-estimated. */
 #define EQ_STEP_LIMIT 6
 #define EQ_WINDOW_MIN 4096
 #define EQ_WINDOW_MAX (1ULL << 30)
@@ -54,6 +56,16 @@ enum {
 	EQ_RUNNING = 2, /* out of the queue (running or popped) */
 	EQ_DONE = 3,    /* back in the pool */
 };
+
+/*
+ * Gives ev back to the pool. Internal calls use this rather than the
+ * exported ibfs__eq_release, which a -fPIC build may not inline.
+ */
+static inline void eq_free(struct ibfs_eq *q, struct ibfs_event *ev)
+{
+	ev->cancelled = EQ_DONE;
+	ibfs__pool_put(&q->pool, ev);
+}
 
 static inline int eq_less(const struct ibfs_event *a,
 			  const struct ibfs_event *b)
@@ -153,7 +165,7 @@ static struct ibfs_event *eq_peek(struct ibfs_eq *q)
 			return ev;
 		eq_unlink_head(q, ev);
 		q->cancelled--;
-		ibfs__eq_release(q, ev);
+		eq_free(q, ev);
 	}
 }
 
@@ -254,14 +266,15 @@ static void eq_rebuild(struct ibfs_eq *q, size_t nb)
 	q->resizes++;
 }
 
-/* Counts one operation; now and then, rebuilds if the work is too high. */
+/* Counts one event taken out; now and then, rebuilds if the work per event
+ * is too high. */
 static inline void eq_account(struct ibfs_eq *q)
 {
 	if (++q->ops < q->window)
 		return;
 	if (q->steps > EQ_STEP_LIMIT * q->ops) {
 		eq_rebuild(q, q->nbuckets);
-		/* If the distribution stays unfavourable, rebuild less often. */
+		/* If the distribution stays hostile, rebuild less often. */
 		if (q->window < EQ_WINDOW_MAX)
 			q->window *= 2;
 	} else if (q->window > EQ_WINDOW_MIN) {
@@ -311,7 +324,6 @@ struct ibfs_event *ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t,
 	q->size++;
 	if (q->size > 2 * q->nbuckets && q->nbuckets <= SIZE_MAX / 4)
 		eq_rebuild(q, 2 * q->nbuckets);
-	eq_account(q);
 	return ev;
 }
 
@@ -372,7 +384,7 @@ uint64_t ibfs__eq_run(struct ibfs_eq *q, ibfs_time_t horizon)
 			break;
 		q->now = ev->time;
 		ev->fn(ev->obj, ev->arg);
-		ibfs__eq_release(q, ev);
+		eq_free(q, ev);
 		q->executed++;
 		ran++;
 	}
@@ -386,6 +398,5 @@ struct ibfs_event *ibfs__eq_pop(struct ibfs_eq *q)
 
 void ibfs__eq_release(struct ibfs_eq *q, struct ibfs_event *ev)
 {
-	ev->cancelled = EQ_DONE;
-	ibfs__pool_put(&q->pool, ev);
+	eq_free(q, ev);
 }

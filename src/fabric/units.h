@@ -27,15 +27,25 @@ enum ibfs_unit_err {
 	IBFS_UNIT_TOO_FINE,   /* more decimals than the base unit resolves */
 };
 
-/* Each returns 0 on success or a negative enum ibfs_unit_err. */
-int ibfs__parse_time(const char *s, uint64_t *ps);      /* ps ns us ms s */
-int ibfs__parse_size(const char *s, uint64_t *bytes);   /* B KiB MiB GiB KB MB GB */
-int ibfs__parse_length(const char *s, uint64_t *mm);    /* mm cm m km */
-int ibfs__parse_rate(const char *s, uint64_t *bps);     /* bps Kbps Mbps Gbps Tbps */
+/*
+ * Each returns 0 on success or a negative enum ibfs_unit_err, and leaves
+ * *out untouched on error. Units: time ps ns us ms s (to ps); size B KiB
+ * MiB GiB KB MB GB (to bytes); length mm cm m km (to mm); rate bps Kbps
+ * Mbps Gbps Tbps (to bit/s).
+ */
+int ibfs__parse_time(const char *s, uint64_t *ps);
+int ibfs__parse_size(const char *s, uint64_t *bytes);
+int ibfs__parse_length(const char *s, uint64_t *mm);
+int ibfs__parse_rate(const char *s, uint64_t *bps);
 /* A plain non-negative integer with no unit (counts, port numbers). */
 int ibfs__parse_uint(const char *s, uint64_t *v);
 
-/* A sentence for an error code ("a number needs a unit (ps, ns, us, ms, s)"). */
+/*
+ * A sentence for an error code (either sign), e.g. for quantity "time":
+ * "a time needs a unit (ps, ns, us, ms, s); a bare number is refused".
+ * quantity is "time", "size", "length" or "rate"; anything else (or NULL)
+ * gives the sentences for plain counts.
+ */
 const char *ibfs__unit_strerror(int err, const char *quantity);
 
 /* Formats a time for humans, e.g. "1.234567 us"; returns buf. */
