@@ -9,4 +9,7 @@
 #define IBFSIM_VERSION_MAJOR 0
 #define IBFSIM_VERSION_MINOR 1
 
+#include <ibfsim/sim.h>
+#include <ibfsim/verbs.h>
+
 #endif
