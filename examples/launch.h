@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the example programs share: building the simulated world from a
+ * fabric file (two HCAs back to back by default) and running application
+ * actors on its hosts. The examples' own code uses only the public API
+ * (ibfsim/verbs.h, ibfsim/sim.h); this launcher stands in for the public
+ * simulation-assembly call that the library will provide.
+ */
+#ifndef IBFSIM_EXAMPLES_LAUNCH_H
+#define IBFSIM_EXAMPLES_LAUNCH_H
+
+struct ex_actor {
+	const char *host;   /* HCA id in the fabric file */
+	const char *name;
+	void (*fn)(int argc, char **argv);
+};
+
+/*
+ * argv: PROGRAM [--fabric FILE] [ARGS...]; ARGS go to every actor (as
+ * argv[1..]). Returns the process exit status: 0, 1 (the run failed) or
+ * 2 (bad input).
+ */
+int ex_launch(int argc, char **argv, const struct ex_actor *actors, int n);
+
+/* Set by an actor when something went wrong: ex_launch then returns 1. */
+void ex_fail(const char *why);
+
+#endif
