@@ -51,6 +51,8 @@ struct star_opts {
 	int store_forward;
 	enum ibfs_speed speed0; /* speed of endpoint 0's link */
 	int width0;
+	uint64_t cable1_mm;     /* endpoint 1's cable, default 2 m */
+	uint64_t buffer1;       /* endpoint 1's input buffer */
 };
 
 static void star_make(struct star *x, int k, const struct star_opts *o)
@@ -76,12 +78,18 @@ static void star_make(struct star *x, int k, const struct star_opts *o)
 		enum ibfs_speed sp = IBFS_SPEED_EDR;
 		int w = 4;
 
+		uint64_t cable = 2000;
+
 		if (i == 0 && o->width0) {
 			sp = o->speed0;
 			w = o->width0;
 		}
+		if (i == 1 && o->cable1_mm)
+			cable = o->cable1_mm;
+		if (i == 1 && o->buffer1)
+			x->t->nodes[h].buffer = o->buffer1;
 		ck_assert_int_ge(ibfs__topo_add_link(x->t, h, 1, s, i + 1, sp,
-						     w, 2000, 0, &d), 0);
+						     w, cable, 0, &d), 0);
 	}
 	x->f = ibfs__fabric_new(x->t, 1, o->data_mode);
 	ck_assert_ptr_nonnull(x->f);
@@ -245,6 +253,53 @@ START_TEST(saturating_stream)
 		ck_assert_uint_eq(c.xmit_wait, 0);
 	}
 	ck_assert_uint_eq(ibfs__port_xmit_wait(ibfs__endpoint_port(x.ep[0])),
+			  0);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
+/*
+ * The switch's output is what lacks credits: the sink sits on 1 km of
+ * cable (P1 = 5 us) with 8 KiB of buffer, 128 blocks, four 2046-byte
+ * packets of 32 blocks. The first packet leaves the switch at
+ * t0 = ser(8) + P + L; the output sends four back to back, then waits for
+ * the credits of the first, which come back at t0 + T with
+ * T = S + 2 P1 + F, and so on: packet i leaves at t0 + (i / 4) T +
+ * (i % 4) S. The output's PortXmitWait is (cycles - 1)(T - 4 S).
+ */
+START_TEST(credit_limited_output)
+{
+	struct star x;
+	struct star_opts o = { .cable1_mm = 1000 * 1000, .buffer1 = 8192 };
+	const uint64_t cycles = 50, n = 4 * cycles;
+	const uint32_t wire = 2046;
+
+	star_make(&x, 2, &o);
+	ck_assert_int_eq(ibfs__endpoint_track(x.ep[1], 4, (uint32_t)n), 0);
+	flow(x.ep[0], 2, 2036, n);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ibfs_time_t P1 = 5 * IBFS_US, S = ser(wire), F = ser(6);
+	ibfs_time_t T = S + 2 * P1 + F, t0 = ser(8) + P + L;
+
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[1])->rx_pkts, n);
+	for (uint32_t i = 0; i < n; i++) {
+		uint16_t slid;
+		ibfs_time_t h, t;
+
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.ep[1], i, &slid, &h,
+							&t), 0);
+		ck_assert_uint_eq(t, t0 + (i / 4) * T + (i % 4) * S + P1 + S);
+	}
+	struct ibfs_port_counters c;
+
+	ck_assert_int_eq(ibfs__switch_counters(x.sw, 2, &c), 0);
+	ck_assert_uint_eq(c.xmit_wait, (cycles - 1) * (T - 4 * S));
+	ck_assert_uint_eq(c.xmit_pkts, n);
+	/* The switch's input buffer (512 blocks) filled, so did A's wait. */
+	ck_assert_uint_eq(ibfs__switch_device(x.sw)->ports[1].buf_peak[0],
+			  512);
+	ck_assert_uint_gt(ibfs__port_xmit_wait(ibfs__endpoint_port(x.ep[0])),
 			  0);
 	conserved(x.f);
 	star_free(&x);
@@ -636,6 +691,7 @@ static Suite *switch_suite(void)
 	tcase_add_test(tc, store_and_forward_one_packet);
 	tcase_add_test(tc, slow_input_fast_output);
 	tcase_add_test(tc, saturating_stream);
+	tcase_add_test(tc, credit_limited_output);
 	tcase_add_test(tc, incast_fairness);
 	tcase_add_test(tc, head_of_line_blocking);
 	suite_add_tcase(s, tc);
