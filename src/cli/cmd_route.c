@@ -20,7 +20,7 @@
 static void route_usage(FILE *f)
 {
 	fputs("Usage: ibfsim route FABRIC.xml|FILE.net [--routing ENGINE] [--lmc N]\n"
-	      "                    [--dump-lfts FILE] [--lfts-file FILE]\n"
+	      "                    [--dump-lfts FILE] [--dump-hops FILE] [--lfts-file FILE]\n"
 	      "                    [--root-guids GUID,...] [--no-fallback]\n"
 	      "\n"
 	      "Assigns LIDs, routes the fabric with one engine (OpenSM's names) and\n"
@@ -35,6 +35,7 @@ static void route_usage(FILE *f)
 		fprintf(f, "                       %-7s %s\n", e->name, e->what);
 	fputs("  --lmc N            LID mask control 0..7: 2^N LIDs per HCA port\n"
 	      "  --dump-lfts FILE   write the LFTs as OpenSM's opensm-lfts.dump\n"
+	      "  --dump-hops FILE   write 'SWITCHGUID LID HOPS' lines, hops along the LFTs\n"
 	      "  --lfts-file FILE   input of the 'file' engine (opensm -U)\n"
 	      "  --root-guids LIST  root switches for updn/dnup (default: OpenSM's rule)\n"
 	      "  --no-fallback      fail instead of falling back to minhop\n"
@@ -66,6 +67,7 @@ static void route_print_log(const struct ibfs_subnet *sn)
 int ibfs_cmd_route(int argc, char **argv)
 {
 	const char *fabric = NULL, *engine = "minhop", *dump = NULL;
+	const char *hops_file = NULL;
 	struct ibfs_routing_opts opts = {0};
 	long lmc = 0;
 	for (int i = 1; i < argc; i++) {
@@ -96,6 +98,8 @@ int ibfs_cmd_route(int argc, char **argv)
 				}
 			} else if (!strcmp(a, "--dump-lfts")) {
 				dump = v;
+			} else if (!strcmp(a, "--dump-hops")) {
+				hops_file = v;
 			} else if (!strcmp(a, "--lfts-file")) {
 				opts.lfts_file = v;
 			} else if (!strcmp(a, "--root-guids")) {
@@ -146,7 +150,31 @@ int ibfs_cmd_route(int argc, char **argv)
 	route_print_log(sn);
 	struct ibfs_route_stats st;
 	char verdict[2048];
-	if (ibfs__route_stats(sn, &st, NULL) ||
+	uint8_t *hops = NULL;
+	if (hops_file) {
+		hops = malloc((size_t)sn->nsw * (sn->max_lid + 1) + 1);
+		if (!hops) {
+			ibfs_cli_error("%s: out of memory", fabric);
+			rc = IBFS_EXIT_FAIL;
+			goto out;
+		}
+	}
+	int bad_stats = ibfs__route_stats(sn, &st, hops);
+	if (!bad_stats && hops_file) {
+		FILE *f = fopen(hops_file, "w");
+		int bad = !f;
+		if (f) {
+			bad |= ibfs__hops_dump(sn, hops, f) != 0;
+			bad |= fclose(f) != 0;
+		}
+		if (bad) {
+			ibfs_cli_error("%s: cannot write: %s", hops_file,
+				       strerror(errno));
+			rc = IBFS_EXIT_FAIL;
+		}
+	}
+	free(hops);
+	if (bad_stats ||
 	    ibfs__credit_loops(sn, verdict, sizeof(verdict)) < 0) {
 		ibfs_cli_error("%s: out of memory", fabric);
 		rc = IBFS_EXIT_FAIL;

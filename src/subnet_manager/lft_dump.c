@@ -69,6 +69,25 @@ int ibfs__lft_dump(const struct ibfs_subnet *sn, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+int ibfs__hops_dump(const struct ibfs_subnet *sn, const uint8_t *hops,
+		    FILE *f)
+{
+	int *o = dump_order(sn);
+	if (!o)
+		return -1;
+	for (int i = 0; i < sn->nsw; i++) {
+		const struct ibfs_sn_node *n = &sn->nodes[sn->sw_node[o[i]]];
+		for (unsigned lid = 1; lid <= sn->max_lid; lid++)
+			if (sn->lid_node[lid] >= 0)
+				fprintf(f, "0x%016" PRIx64 " 0x%04x %u\n",
+					n->guid, lid,
+					hops[(size_t)o[i] * (sn->max_lid + 1) +
+					     lid]);
+	}
+	free(o);
+	return ferror(f) ? -1 : 0;
+}
+
 int ibfs__lft_load(struct ibfs_subnet *sn, const char *path,
 		   struct ibfs_diag *d)
 {

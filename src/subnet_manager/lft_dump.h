@@ -21,6 +21,14 @@
 /* Writes every switch's LFT to f. Returns 0, or -1 on a write error. */
 int ibfs__lft_dump(const struct ibfs_subnet *sn, FILE *f);
 /*
+ * Writes "0xSWITCHGUID 0xLID HOPS" for every switch (GUID order) and LID,
+ * hops from ibfs__route_stats (255: no path), for comparing two sets of
+ * tables hop by hop (OpenSM's opensm-lid-matrix.dump holds the same
+ * figures per port).
+ */
+int ibfs__hops_dump(const struct ibfs_subnet *sn, const uint8_t *hops,
+		    FILE *f);
+/*
  * Reads a dump into sn's LFTs (switches matched by GUID). Returns 0, or -1
  * with "file:line: ..." in d.
  */

@@ -44,3 +44,7 @@ check_PROGRAMS += tests/check_credit_loop
 tests_check_credit_loop_SOURCES = tests/check_credit_loop.c
 tests_check_credit_loop_CFLAGS = $(TEST_CFLAGS)
 tests_check_credit_loop_LDADD = $(SM_TEST_LIBS)
+
+# Against the real OpenSM over ibsim (skips, exit 77, without them).
+TESTS += tests/opensm_conformance.sh
+EXTRA_DIST += tests/opensm_conformance.sh

@@ -1,0 +1,181 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Conformance with the real OpenSM, run over ibsim's simulated management
+# plane (DESIGN.md "Real tools"). For each fabric: export it to ibsim's
+# .net format with our GUIDs, seed OpenSM's guid2lid cache with our LIDs,
+# run opensm once per engine and compare:
+#   - minhop: the hop count of every (switch, LID) along OpenSM's LFTs
+#     equals the one along ours (both read by our walker, --dump-hops);
+#   - updn, ftree (fat trees): both sets of tables route every pair, are
+#     free of credit loops, and ours are at least as balanced (spread of
+#     CA LIDs per switch-to-switch port no larger than OpenSM's);
+#   - our --dump-lfts loads with `opensm -R file -U`, and OpenSM dumps it
+#     back line for line identical.
+# Needs ibsim and libumad2sim.so (Debian ibsim-utils) and opensm; without
+# them it says so and exits 77 (SKIP), never passing silently.
+set -u
+
+: "${IBFSIM:?IBFSIM must name the ibfsim binary}"
+: "${top_srcdir:?top_srcdir must be set}"
+
+umad2sim=
+for p in /usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so \
+	/usr/lib/*/umad2sim/libumad2sim.so /usr/lib/umad2sim/libumad2sim.so \
+	/usr/lib64/umad2sim/libumad2sim.so; do
+	if [ -f "$p" ]; then umad2sim=$p; break; fi
+done
+missing=
+command -v ibsim >/dev/null 2>&1 || missing="$missing ibsim"
+[ -n "$umad2sim" ] || missing="$missing libumad2sim.so"
+command -v opensm >/dev/null 2>&1 || missing="$missing opensm"
+command -v timeout >/dev/null 2>&1 || missing="$missing timeout"
+if [ -n "$missing" ]; then
+	echo "SKIP: the OpenSM conformance test needs$missing" \
+		"(Debian: apt-get install opensm ibsim-utils)"
+	exit 77
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ibfs-osm.XXXXXX") || exit 99
+ibsim_pid=
+cleanup() {
+	if [ -n "$ibsim_pid" ]; then kill "$ibsim_pid" 2>/dev/null; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+fails=0
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# run_opensm NET GUID2LID OUTDIR ENGINE [opensm args...]: one opensm sweep
+# over ibsim; the dumps land in OUTDIR.
+run_opensm() {
+	net=$1 g2l=$2 out=$3 engine=$4
+	shift 4
+	mkdir -p "$out/cache" "$out/dump"
+	cp "$g2l" "$out/cache/guid2lid"
+	sock="ibfs-osm-$$-$(basename "$out")"
+	IBSIM_SOCKNAME=$sock timeout 120 ibsim -s -n "$net" \
+		>"$out/ibsim.log" 2>&1 &
+	ibsim_pid=$!
+	i=0
+	until grep -q "parsed" "$out/ibsim.log" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 100 ]; then
+			fail "ibsim did not start on $net"
+			cat "$out/ibsim.log"
+			return 1
+		fi
+		sleep 0.1
+	done
+	sleep 0.2
+	# The SM runs on the first HCA of the fabric.
+	host=$(awk '/^Ca\t/ {gsub(/"/, "", $3); print $3; exit}' "$net")
+	IBSIM_SOCKNAME=$sock SIM_HOST=$host OSM_CACHE_DIR=$out/cache \
+		OSM_TMP_DIR=$out LD_PRELOAD=$umad2sim \
+		timeout 120 opensm -o -f "$out/osm.log" -D 0x43 \
+		--dump_files_dir "$out/dump" -R "$engine" "$@" \
+		>"$out/opensm.out" 2>&1
+	rc=$?
+	kill "$ibsim_pid" 2>/dev/null
+	wait "$ibsim_pid" 2>/dev/null
+	ibsim_pid=
+	if [ $rc -ne 0 ] || [ ! -s "$out/dump/opensm-lfts.dump" ]; then
+		fail "opensm -R $engine on $net (exit $rc)"
+		tail -5 "$out/opensm.out"
+		return 1
+	fi
+	# A guid2lid line OpenSM rejects would let it pick other LIDs.
+	if grep -q "ERR 610B" "$out/osm.log"; then
+		fail "opensm rejected our guid2lid: $(grep -m1 'ERR 610B' "$out/osm.log")"
+		return 1
+	fi
+	return 0
+}
+
+# field NAME FILE: a figure from `ibfsim route` output.
+field() {
+	sed -n "s/^$1: //p" "$2"
+}
+
+# spread FILE: max - min CA LIDs per switch-to-switch port.
+spread() {
+	sed -n 's/^CA LIDs per switch-to-switch port: min \([0-9]*\), .* max \([0-9]*\)$/\1 \2/p' "$1" |
+		awk '{print $2 - $1}'
+}
+
+checked=0
+for name in fat-tree-k4-l2 fat-tree-k4-l3 fat-tree-k8-l2 torus-4x4 \
+	hypercube-d3 dragonfly-a4-p2-h2; do
+	fab=$top_srcdir/platforms/$name.xml
+	d=$tmp/$name
+	mkdir -p "$d"
+	"$IBFSIM" topo export "$fab" --format ibnetdiscover -o "$d/fab.net" ||
+		{ fail "export $name"; continue; }
+	"$IBFSIM" route "$fab" --dump-lfts "$d/ours-minhop.dump" \
+		--dump-hops "$d/ours-minhop.hops" >"$d/ours-minhop.txt" ||
+		{ fail "route $name"; continue; }
+	# guid2lid: "GUID MINLID MAXLID" and a blank line, from our dump.
+	awk '/^0x/ { for (i = 4; i < NF; i++) if ($i == "portguid") {
+			g = $(i + 1); sub(":", "", g); print g, $1 } }' \
+		"$d/ours-minhop.dump" | sort -u |
+		awk '{printf "%s %s %s\n\n", $1, $2, $2}' >"$d/guid2lid"
+
+	run_opensm "$d/fab.net" "$d/guid2lid" "$d/osm-minhop" minhop ||
+		continue
+	"$IBFSIM" route "$fab" --routing file --no-fallback \
+		--lfts-file "$d/osm-minhop/dump/opensm-lfts.dump" \
+		--dump-hops "$d/osm-minhop.hops" >"$d/osm-minhop.txt" ||
+		{ fail "$name: OpenSM's minhop tables do not load"; continue; }
+	if cmp -s "$d/ours-minhop.hops" "$d/osm-minhop.hops"; then
+		checked=$((checked + 1))
+	else
+		fail "$name: minhop hop counts differ from OpenSM's"
+		diff "$d/ours-minhop.hops" "$d/osm-minhop.hops" | head -5
+	fi
+
+	case $name in fat-tree-*) ;; *) continue ;; esac
+	for eng in updn ftree; do
+		"$IBFSIM" route "$fab" --routing $eng --no-fallback \
+			--dump-lfts "$d/ours-$eng.dump" >"$d/ours-$eng.txt" ||
+			{ fail "$name: our $eng failed"; continue; }
+		run_opensm "$d/fab.net" "$d/guid2lid" "$d/osm-$eng" $eng ||
+			continue
+		"$IBFSIM" route "$fab" --routing file --no-fallback \
+			--lfts-file "$d/osm-$eng/dump/opensm-lfts.dump" \
+			>"$d/osm-$eng.txt" ||
+			{ fail "$name: OpenSM's $eng tables do not load"; continue; }
+		for f in "$d/ours-$eng.txt" "$d/osm-$eng.txt"; do
+			[ "$(field unroutable "$f")" = none ] ||
+				fail "$name $eng: unroutable pairs in $f"
+			case $(field "credit loops" "$f") in
+			deadlock-free*) ;;
+			*) fail "$name $eng: credit loop in $f" ;;
+			esac
+		done
+		ours=$(spread "$d/ours-$eng.txt")
+		theirs=$(spread "$d/osm-$eng.txt")
+		if [ -z "$ours" ] || [ -z "$theirs" ] ||
+			[ "$ours" -gt "$theirs" ]; then
+			fail "$name $eng: our spread '$ours' vs OpenSM's '$theirs'"
+		else
+			checked=$((checked + 1))
+		fi
+		# Our dump through OpenSM's file engine and back.
+		run_opensm "$d/fab.net" "$d/guid2lid" "$d/osm-file-$eng" \
+			file -U "$d/ours-$eng.dump" || continue
+		if cmp -s "$d/ours-$eng.dump" \
+			"$d/osm-file-$eng/dump/opensm-lfts.dump"; then
+			checked=$((checked + 1))
+		else
+			fail "$name: OpenSM does not give our $eng LFTs back"
+			diff "$d/ours-$eng.dump" \
+				"$d/osm-file-$eng/dump/opensm-lfts.dump" | head -5
+		fi
+	done
+done
+
+echo "opensm conformance: $checked checks passed, $fails failed"
+[ $fails -eq 0 ] && [ $checked -gt 0 ]
