@@ -73,7 +73,7 @@ rc=$?
 [ "$rc" -eq 0 ] && ok || bad "skeleton: exit $rc"
 grep -q '"latency_ns": {"min": 327.520, "p50": 327.520, "p99": 327.520, "max": 327.520' "$out/a.json" &&
 	ok || bad "skeleton: completion is not 327,520 ps: $(grep latency "$out/a.json")"
-grep -q '"completed": 1, "failed": 0' "$out/a.json" && ok || bad "skeleton: not completed"
+grep -q '"completed": 1, "failed": 0, "incomplete": 0' "$out/a.json" && ok || bad "skeleton: not completed"
 grep -q '"tx_bytes_ab": 1042' "$out/a.json" && ok || bad "skeleton: 1042 wire bytes"
 grep -q 'latency (ns): min 327.520' "$out/a.txt" && ok || bad "skeleton: summary"
 
@@ -87,11 +87,36 @@ cmp -s "$out/a.cmp" "$out/c.cmp" && ok || bad "--no-data changes the results"
 # Inline fabric, SENDs with receives posted by the program.
 "$IBFSIM" run "$data/good_inline.xml" --json "$out/d.json" --csv "$out/csv" >/dev/null
 [ $? -eq 0 ] && ok || bad "inline scenario failed"
-grep -q '"completed": 3, "failed": 0' "$out/d.json" && ok || bad "inline: 3 sends"
+grep -q '"completed": 3, "failed": 0, "incomplete": 0' "$out/d.json" && ok || bad "inline: 3 sends"
 for t in messages flows links ports; do
 	[ -s "$out/csv/$t.csv" ] && ok || bad "csv $t missing"
 done
 [ "$(wc -l <"$out/csv/messages.csv")" -eq 4 ] && ok || bad "csv: 3 messages"
+
+# A stop time ends the run: messages not done are incomplete, not failed.
+"$IBFSIM" run "$data/stop.xml" --json "$out/s.json" >/dev/null
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "stop: exit $rc"
+grep -q '"sim_time_ps": 100000000,' "$out/s.json" && ok || bad "stop: not at 100 us"
+grep -q '"completed": 1, "failed": 0, "incomplete": 3' "$out/s.json" &&
+	ok || bad "stop: $(grep completed "$out/s.json")"
+"$IBFSIM" run "$data/stop.xml" --until 50us --json "$out/s.json" >/dev/null
+grep -q '"sim_time_ps": 50000000,' "$out/s.json" && ok || bad "--until 50us"
+
+# Deadlock: minhop on the ring closes a credit loop; the run stops, reports
+# the cycle of (switch, port, VL) buffers and exits 1. updn does not.
+"$IBFSIM" run "$data/ring_minhop.xml" --no-data --json "$out/r.json" >"$out/r.txt"
+rc=$?
+[ "$rc" -eq 1 ] && ok || bad "ring minhop: exit $rc, want 1"
+grep -q '"deadlock": true' "$out/r.json" && ok || bad "ring minhop: no deadlock"
+grep -q '"deadlock_cycle": "sw1:2/VL0 -> sw2:2/VL0 -> sw3:2/VL0 -> sw4:2/VL0 -> sw5:2/VL0 -> sw1:2/VL0"' \
+	"$out/r.json" && ok || bad "ring minhop: cycle $(grep cycle "$out/r.json")"
+"$IBFSIM" run "$data/ring_updn.xml" --no-data --json "$out/u.json" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "ring updn: exit $rc"
+grep -q '"completed": 90, "failed": 0, "incomplete": 0' "$out/u.json" &&
+	ok || bad "ring updn: $(grep completed "$out/u.json")"
+grep -q '"deadlock": false' "$out/u.json" && ok || bad "ring updn: deadlock"
 
 echo "run_scenarios: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

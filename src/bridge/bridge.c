@@ -289,6 +289,8 @@ int ibfs__bridge_run(struct ibfs_bridge *b)
 	simgrid_run();
 	if (b->deadlock)
 		return -1;
+	if (b->stopped)
+		return 1;
 	if (b->live)
 		return ibfs__diag(b->diag, NULL, 0,
 				  "%zu application actor(s) never ended",

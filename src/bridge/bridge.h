@@ -75,11 +75,24 @@ int ibfs__bridge_current_node(void);
 
 /*
  * Runs the simulation until every application actor has ended. Returns 0;
- * or -1 with a message in the bridge's diag when the applications still
- * alive all wait for something that can never come (a deadlock): they are
- * then killed so that the run ends.
+ * 1 when the run was stopped (ibfs__bridge_stop or a watched flag); or -1
+ * with a message in the bridge's diag when the applications still alive
+ * all wait for something that can never come (a deadlock): they are then
+ * killed so that the run ends.
  */
 int ibfs__bridge_run(struct ibfs_bridge *b);
+
+/*
+ * Ends the run at the current fabric time: called from a fabric event (a
+ * stop time), it makes the fabric actor end every application actor still
+ * alive before any later event runs. ibfs__bridge_run then returns 1.
+ */
+void ibfs__bridge_stop(struct ibfs_bridge *b);
+/*
+ * Watches `flag` (e.g. the fabric's "stopped" flag, set by the deadlock
+ * monitor): once it reads non-zero the run ends as with ibfs__bridge_stop.
+ */
+void ibfs__bridge_watch(struct ibfs_bridge *b, const int *flag);
 
 void ibfs__bridge_stats(const struct ibfs_bridge *b,
 			struct ibfs_bridge_stats *s);

@@ -84,6 +84,9 @@ struct ibfs_bridge {
 	ibfs_time_t sleep_until; /* IBFS_TIME_NEVER: until the doorbell */
 	int deadlock;
 	int fabric_done;
+	int stop;               /* ibfs__bridge_stop was called */
+	int stopped;            /* the run ended on a stop */
+	const int *watch;       /* a flag that stops the run when set */
 
 	/*
 	 * SimGrid's clock is a double in seconds; the integer picosecond is

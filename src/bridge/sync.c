@@ -198,6 +198,20 @@ static void sync_deliver(struct ibfs_bridge *b)
 	}
 }
 
+/* Ends every application actor still alive. */
+static void sync_kill_all(struct ibfs_bridge *b)
+{
+	for (size_t i = 0; i < b->nactors; i++) {
+		struct ibfs_waiter *w = b->actors[i];
+
+		if (w->state == BRG_DONE)
+			continue;
+		w->state = BRG_DONE;
+		b->live--;
+		sg_actor_kill(w->actor);
+	}
+}
+
 /*
  * Every application left alive waits for something no one can give: end
  * the run instead of letting SimGrid report its own deadlock.
@@ -211,15 +225,19 @@ static void sync_deadlock(struct ibfs_bridge *b, ibfs_time_t now)
 		   "deadlock at %llu ps: %zu application actor(s) wait for a "
 		   "completion or an out-of-band key that never comes",
 		   (unsigned long long)now, n);
-	for (size_t i = 0; i < b->nactors; i++) {
-		struct ibfs_waiter *w = b->actors[i];
+	sync_kill_all(b);
+}
 
-		if (w->state == BRG_DONE)
-			continue;
-		w->state = BRG_DONE;
-		b->live--;
-		sg_actor_kill(w->actor);
-	}
+void ibfs__bridge_stop(struct ibfs_bridge *b)
+{
+	b->stop = 1;
+	/* No later event of the run in progress may run. */
+	ibfs__eq_limit(b->eq, b->eq->now);
+}
+
+void ibfs__bridge_watch(struct ibfs_bridge *b, const int *flag)
+{
+	b->watch = flag;
 }
 
 void ibfs__bridge_fabric_main(int argc, char **argv)
@@ -231,6 +249,12 @@ void ibfs__bridge_fabric_main(int argc, char **argv)
 	sg_actor_daemonize(sg_actor_self());
 	for (;;) {
 		ibfs_time_t now = ibfs__bridge_clock_ps(b);
+
+		if (b->stop || (b->watch && *b->watch)) {
+			b->stopped = 1;
+			sync_kill_all(b);
+			break;
+		}
 
 		if (sync_delivery_min(b) <= now) {
 			sync_deliver(b);

@@ -27,4 +27,8 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_ud_size.xml \
 	tests/data/scenario/bad_unit.xml \
 	tests/data/scenario/good_inline.xml \
+	tests/data/scenario/ring5x2.xml \
+	tests/data/scenario/ring_minhop.xml \
+	tests/data/scenario/ring_updn.xml \
+	tests/data/scenario/stop.xml \
 	tests/data/scenario/skeleton_one.xml

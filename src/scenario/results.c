@@ -63,7 +63,10 @@ void ibfs__results_latency(const struct ibfs_results *r,
 	double sum = 0;
 	for (size_t i = 0; i < r->nmsgs; i++) {
 		if (r->msgs[i].status) {
-			out->failed++;
+			if (r->msgs[i].status > 0)
+				out->failed++;
+			else
+				out->incomplete++;
 			continue;
 		}
 		v[n] = r->msgs[i].done - r->msgs[i].post;
@@ -177,8 +180,12 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 	fprintf(out, "simulated %.3f us in %.3f s (%llu events)\n",
 		ns(r->sim_time) / 1000.0, r->wall_s,
 		(unsigned long long)r->events);
-	fprintf(out, "messages: %llu completed, %llu failed\n",
+	fprintf(out, "messages: %llu completed, %llu failed",
 		(unsigned long long)l.count, (unsigned long long)l.failed);
+	if (l.incomplete)
+		fprintf(out, ", %llu not finished by the end of the run",
+			(unsigned long long)l.incomplete);
+	fputc('\n', out);
 	if (l.count)
 		fprintf(out,
 			"latency (ns): min %.3f  p50 %.3f  p99 %.3f  max %.3f  "
@@ -291,10 +298,12 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 		ns(r->sim_time), (unsigned long long)r->sim_time, r->wall_s,
 		(unsigned long long)r->events);
 	fprintf(o,
-		"  \"messages\": {\"completed\": %llu, \"failed\": %llu,\n"
+		"  \"messages\": {\"completed\": %llu, \"failed\": %llu, "
+		"\"incomplete\": %llu,\n"
 		"    \"latency_ns\": {\"min\": %.3f, \"p50\": %.3f, \"p99\": "
 		"%.3f, \"max\": %.3f, \"mean\": %.3f}},\n",
 		(unsigned long long)l.count, (unsigned long long)l.failed,
+		(unsigned long long)l.incomplete,
 		ns(l.min), ns(l.p50), ns(l.p99), ns(l.max), l.mean / 1000.0);
 	fprintf(o, "  \"throughput_gbps\": {\"aggregate\": %.6f},\n",
 		aggregate_gbps(r));

@@ -21,7 +21,8 @@ struct ibfs_msg_record {
 	enum ibfs_sc_op op;
 	uint64_t bytes;
 	ibfs_time_t post, done;
-	int status;          /* 0 success, else the completion status */
+	int status;          /* 0 success, > 0 the failed completion's
+			      * status, < 0 never completed */
 };
 
 struct ibfs_results {
@@ -46,7 +47,7 @@ void ibfs__results_free(struct ibfs_results *r);
 
 /* Latency statistics over successful messages, in ps. */
 struct ibfs_latency {
-	uint64_t count, failed;
+	uint64_t count, failed, incomplete;
 	ibfs_time_t min, p50, p99, max;
 	double mean;
 };
