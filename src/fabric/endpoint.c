@@ -47,6 +47,11 @@ struct ibfs_endpoint {
 
 static void ep_pump(struct ibfs_endpoint *ep);
 
+/*
+ * Byte i of the payload of the packet with sequence number seq: any
+ * pattern that differs from packet to packet and along a packet would do;
+ * the multipliers are arbitrary odd numbers.
+ */
 static uint8_t ep_pattern(uint32_t seq, uint32_t i)
 {
 	return (uint8_t)(seq * 131u + i * 7u + (i >> 8));

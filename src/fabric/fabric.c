@@ -19,7 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Default input buffer when neither the node nor the defaults give one. */
+/*
+ * Input buffer when neither the node nor the defaults give one: the same
+ * 32 KiB a port as the topology's defaults (topology.c).
+ */
 #define FABRIC_DEFAULT_BUFFER (32 * 1024)
 
 static int fabric_data_vls(int n)
@@ -109,6 +112,10 @@ struct ibfs_fabric *ibfs__fabric_new(const struct ibfs_topology *t,
 		for (int i = 0; i <= t->nodes[n].nports; i++)
 			if (f->ports[n][i].peer)
 				f->ports[n][i].flow->init(&f->ports[n][i]);
+	/*
+	 * Slab sizes are a trade-off, not a model figure: packets are small
+	 * and many (about 200 KiB a slab), payloads are an MTU each.
+	 */
 	ibfs__pool_init(&f->packets, sizeof(struct ibfs_packet), 1024);
 	ibfs__pool_init(&f->payloads, f->mtu, 64);
 	return f;
