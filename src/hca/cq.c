@@ -9,6 +9,7 @@
  * a CQ overflow as a fatal asynchronous event).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "hca/hca.h"
@@ -34,6 +35,7 @@ struct ibfs_cq *ibfs_create_cq(struct ibfs_context *ctx, int cqe,
 	cq->pub.context = ctx;
 	cq->pub.cq_context = cq_context;
 	cq->pub.cqe = cqe;
+	ibfs__res_add(&cq->hca->cqs, &cq->res);
 	return &cq->pub;
 }
 
@@ -42,9 +44,19 @@ int ibfs_destroy_cq(struct ibfs_cq *pub)
 	if (!pub)
 		return EINVAL;
 	struct ibfs_hca_cq *cq = (struct ibfs_hca_cq *)pub;
+	ibfs__res_del(&cq->res);
 	free(cq->ring);
 	free(cq);
 	return 0;
+}
+
+void ibfs__cq_free_all(struct ibfs_hca *h)
+{
+	while (h->cqs.next != &h->cqs) {
+		struct ibfs_hca_cq *cq = (struct ibfs_hca_cq *)(
+			(char *)h->cqs.next - offsetof(struct ibfs_hca_cq, res));
+		ibfs_destroy_cq(&cq->pub);
+	}
 }
 
 static void cq_notify_ev(void *obj, uint64_t arg)

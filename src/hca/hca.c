@@ -74,6 +74,9 @@ struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 	}
 	h->prof = prof;
 	h->lops = &ibfs__ib_link_ops;
+	ibfs__res_init(&h->pds);
+	ibfs__res_init(&h->cqs);
+	ibfs__res_init(&h->ahs);
 	h->exec = exec;
 	h->ctx.node = node;
 	h->ctx.hca = h;
@@ -91,6 +94,7 @@ void ibfs__hca_free(struct ibfs_hca *h)
 			ibfs__qp_free(h->qps[i]);
 	free(h->qps);
 	ibfs__mr_free_all(h);
+	ibfs__cq_free_all(h);
 	for (int i = 1; i <= h->dev.nports; i++)
 		if (h->hp[i].held)
 			ibfs__packet_free(h->dev.fab, h->hp[i].held);

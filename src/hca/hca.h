@@ -124,9 +124,36 @@ static inline int32_t ibfs__psn_cmp(uint32_t a, uint32_t b)
 	return (int32_t)((a - b) << 8) >> 8;
 }
 
+/*
+ * Every PD, CQ and AH an HCA hands out sits on one of its lists, so that
+ * freeing the HCA frees what applications did not destroy (as closing a
+ * device does).
+ */
+struct ibfs_hca_res {
+	struct ibfs_hca_res *prev, *next;
+};
+static inline void ibfs__res_init(struct ibfs_hca_res *head)
+{
+	head->prev = head->next = head;
+}
+static inline void ibfs__res_add(struct ibfs_hca_res *head,
+				 struct ibfs_hca_res *r)
+{
+	r->next = head->next;
+	r->prev = head;
+	head->next->prev = r;
+	head->next = r;
+}
+static inline void ibfs__res_del(struct ibfs_hca_res *r)
+{
+	r->prev->next = r->next;
+	r->next->prev = r->prev;
+}
+
 /* Memory (mr.c). */
 struct ibfs_hca_pd {
 	struct ibfs_pd pub;
+	struct ibfs_hca_res res;
 	int refs;
 };
 
@@ -139,6 +166,7 @@ struct ibfs_hca_mr {
 };
 
 struct ibfs_ah {
+	struct ibfs_hca_res res;   /* first: freed through the list */
 	struct ibfs_pd *pd;
 	struct ibfs_ah_attr attr;
 };
@@ -165,6 +193,7 @@ struct ibfs_hca_cqe {
 
 struct ibfs_hca_cq {
 	struct ibfs_cq pub;
+	struct ibfs_hca_res res;
 	struct ibfs_hca *hca;
 	struct ibfs_hca_cqe *ring;
 	uint32_t cap, head, count;
@@ -182,6 +211,8 @@ void ibfs__cq_push(struct ibfs_hca_cq *cq, const struct ibfs_wc *wc);
 /* As push, visible no earlier than not_before (data it completes). */
 void ibfs__cq_push_after(struct ibfs_hca_cq *cq, const struct ibfs_wc *wc,
 			 ibfs_time_t not_before);
+/* Frees every CQ of h (HCA teardown). */
+void ibfs__cq_free_all(struct ibfs_hca *h);
 int ibfs__cq_poll(struct ibfs_hca_cq *cq, int num, struct ibfs_wc *wc,
 		  ibfs_time_t now);
 void ibfs__cq_set_notify(struct ibfs_cq *cq,
@@ -381,6 +412,7 @@ struct ibfs_hca {
 	struct ibfs_rate pcie;
 	ibfs_time_t pcie_rd_free, pcie_wr_free;
 
+	struct ibfs_hca_res pds, cqs, ahs;
 	struct ibfs_hca_mr **mrs;
 	uint32_t nmrs, mrs_cap;
 	uint32_t next_pd;

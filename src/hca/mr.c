@@ -9,6 +9,7 @@
  * the same value. Checks (key, PD, bounds, access) are O(1).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,7 @@ struct ibfs_pd *ibfs_alloc_pd(struct ibfs_context *ctx)
 	}
 	pd->pub.context = ctx;
 	pd->pub.handle = ++h->next_pd;
+	ibfs__res_add(&h->pds, &pd->res);
 	return &pd->pub;
 }
 
@@ -43,6 +45,7 @@ int ibfs_dealloc_pd(struct ibfs_pd *pub)
 	struct ibfs_hca_pd *pd = (struct ibfs_hca_pd *)pub;
 	if (pd->refs)
 		return EBUSY;
+	ibfs__res_del(&pd->res);
 	free(pd);
 	return 0;
 }
@@ -111,8 +114,19 @@ int ibfs_dereg_mr(struct ibfs_mr *pub)
 	return 0;
 }
 
+static void mr_free_list(struct ibfs_hca_res *head, size_t off)
+{
+	while (head->next != head) {
+		struct ibfs_hca_res *r = head->next;
+		ibfs__res_del(r);
+		free((char *)r - off);
+	}
+}
+
 void ibfs__mr_free_all(struct ibfs_hca *h)
 {
+	mr_free_list(&h->ahs, offsetof(struct ibfs_ah, res));
+	mr_free_list(&h->pds, offsetof(struct ibfs_hca_pd, res));
 	for (uint32_t i = 0; i < h->nmrs; i++)
 		free(h->mrs[i]);
 	free(h->mrs);
@@ -199,6 +213,7 @@ struct ibfs_ah *ibfs_create_ah(struct ibfs_pd *pd, struct ibfs_ah_attr *attr)
 	}
 	ah->pd = pd;
 	ah->attr = *attr;
+	ibfs__res_add(&((struct ibfs_hca *)pd->context->hca)->ahs, &ah->res);
 	((struct ibfs_hca_pd *)pd)->refs++;
 	return ah;
 }
@@ -208,6 +223,7 @@ int ibfs_destroy_ah(struct ibfs_ah *ah)
 	if (!ah)
 		return EINVAL;
 	((struct ibfs_hca_pd *)ah->pd)->refs--;
+	ibfs__res_del(&ah->res);
 	free(ah);
 	return 0;
 }
