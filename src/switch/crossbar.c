@@ -31,6 +31,27 @@
 
 static void xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t);
 
+/* Marks input `in` busy (connected to an output) or free in in_free. */
+static void xb_set_busy(struct ibfs_switch *sw, int in, int busy)
+{
+	sw->in[in].busy = busy;
+	for (int s = 0; s < sw->nslots; s++) {
+		uint32_t bit = (uint32_t)(in * sw->nslots + s);
+		uint64_t m = 1ULL << (bit % 64);
+
+		if (busy)
+			sw->in_free[bit / 64] &= ~m;
+		else
+			sw->in_free[bit / 64] |= m;
+	}
+}
+
+void ibfs__sw_in_free_init(struct ibfs_switch *sw)
+{
+	for (int in = 0; in <= sw->n; in++)
+		xb_set_busy(sw, in, 0);
+}
+
 static void xb_request(struct ibfs_switch *sw, int in, int slot,
 		       const struct ibfs_packet *p)
 {
@@ -118,7 +139,7 @@ static int xb_scan(struct ibfs_switch *sw, int o, int os, int *starved,
 
 	for (int k = 0; k <= sw->nw; k++) {
 		int w = (w0 + k) % sw->nw;
-		uint64_t m = bits[w];
+		uint64_t m = bits[w] & sw->in_free[w];
 
 		if (k == 0)
 			m &= ~0ULL << (from % 64);
@@ -130,8 +151,6 @@ static int xb_scan(struct ibfs_switch *sw, int o, int os, int *starved,
 			int slot = b % sw->nslots;
 
 			m &= m - 1;
-			if (sw->in[in].busy)
-				continue;
 			struct ibfs_packet *p = sw->in[in].q[slot].head;
 
 			if (!port->flow->may_send(port, p)) {
@@ -176,7 +195,7 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 	so->cur_in_vl = p->in_vl;
 	so->cur_blocks = p->blocks;
 	so->cur_orig = p->mc_orig;
-	sw->in[in].busy = 1;
+	xb_set_busy(sw, in, 1);
 	if (high >= 0)
 		ibfs__sw_vlarb_charge(&so->arb, high, p->wire_bytes);
 	ibfs__port_wait_stop(port);
@@ -243,7 +262,7 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	int in = so->cur_in;
 	struct ibfs_port *inp = &dev->ports[in];
 
-	sw->in[in].busy = 0;
+	xb_set_busy(sw, in, 0);
 	if (so->cur_orig) {
 		struct ibfs_packet *orig = so->cur_orig;
 

@@ -252,8 +252,11 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 		o->wake_at = IBFS_TIME_NEVER;
 		ibfs__sw_vlarb_default(&o->arb, sw->data_vls);
 	}
-	if (ibfs__sw_fwd_init(sw) < 0 || ibfs__sw_sl2vl_init(sw) < 0)
+	sw->in_free = calloc((size_t)sw->nw, sizeof(uint64_t));
+	if (!sw->in_free || ibfs__sw_fwd_init(sw) < 0 ||
+	    ibfs__sw_sl2vl_init(sw) < 0)
 		goto oom;
+	ibfs__sw_in_free_init(sw);
 	sw->dev.ops = &ibfs__switch_ops;
 	ibfs__fabric_attach(f, node, &sw->dev);
 	sw_set_rx_delay(sw);
@@ -293,6 +296,7 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 		sw->f->devices[sw->dev.node] = NULL;
 	free(sw->in);
 	free(sw->out);
+	free(sw->in_free);
 	ibfs__sw_fwd_free(sw);
 	free(sw->sl2vl);
 	free(sw);

@@ -68,6 +68,12 @@ struct ibfs_switch {
 	uint8_t *sl2vl;      /* [(in * (n + 1) + out) * 16 + sl] */
 
 	struct sw_in *in;    /* [n + 1] */
+	/*
+	 * Request-bit layout mask of the inputs not busy: bits
+	 * in*nslots .. in*nslots+nslots-1 set while input `in` is free, so an
+	 * arbiter skips busy inputs a word at a time.
+	 */
+	uint64_t *in_free;   /* [nw] */
 	struct sw_out *out;  /* [n + 1] */
 	uint64_t buffered;
 	uint64_t relay_errors;
@@ -115,6 +121,7 @@ int ibfs__sw_vlarb_pick(struct sw_vlarb *a, uint32_t ready, int *high);
 void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);
 
 /* crossbar.c */
+void ibfs__sw_in_free_init(struct ibfs_switch *sw);
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot);
 void ibfs__sw_arbitrate(struct ibfs_switch *sw, int out);
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);
