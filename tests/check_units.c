@@ -3,12 +3,14 @@
  * Tests of exact unit parsing and time formatting (src/fabric/units.c):
  * every unit of every quantity, every error code, the 64-bit boundaries
  * (UINT64_MAX and one above, in several units), the whitespace rule (one
- * optional space before the unit, nothing else), and the error sentences.
+ * optional space before the unit, nothing else), and the error sentences;
+ * also the diagnostics (src/fabric/diag.c) that carry them to the user.
  * Expected values are written out by hand from the unit definitions.
  */
 #include <stdint.h>
 #include <string.h>
 
+#include "fabric/diag.h"
 #include "fabric/units.h"
 #include "check_common.h"
 
@@ -348,6 +350,40 @@ START_TEST(test_format_time)
 }
 END_TEST
 
+START_TEST(test_diag)
+{
+	struct ibfs_diag d;
+	uint64_t v;
+	int err = ibfs__parse_time("100", &v);
+
+	ck_assert_int_eq(ibfs__diag(&d, "fab.xml", 12, "cable \"%s\": %s",
+				    "100", ibfs__unit_strerror(err, "time")),
+			 -1);
+	ck_assert_str_eq(d.msg, "fab.xml:12: cable \"100\": a time needs a "
+				"unit (ps, ns, us, ms, s); a bare number is "
+				"refused");
+	/* Line 0 omits the line; no file omits both. */
+	ibfs__diag(&d, "fab.xml", 0, "empty file");
+	ck_assert_str_eq(d.msg, "fab.xml: empty file");
+	ibfs__diag(&d, NULL, 7, "no file %d", 3);
+	ck_assert_str_eq(d.msg, "no file 3");
+	/* A NULL diag is accepted and still reports failure. */
+	ck_assert_int_eq(ibfs__diag(NULL, "x", 1, "ignored"), -1);
+
+	/* Over-long file names and messages are cut, never overrun. */
+	char big[3000];
+
+	memset(big, 'f', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	ibfs__diag(&d, big, 1, "tail");
+	ck_assert_uint_eq(strlen(d.msg), sizeof(d.msg) - 1);
+	ck_assert_int_eq(d.msg[0], 'f');
+	ibfs__diag(&d, "a.xml", 2, "%s", big);
+	ck_assert_uint_eq(strlen(d.msg), sizeof(d.msg) - 1);
+	ck_assert_int_eq(strncmp(d.msg, "a.xml:2: fff", 12), 0);
+}
+END_TEST
+
 static Suite *units_suite(void)
 {
 	Suite *s = suite_create("units");
@@ -361,6 +397,7 @@ static Suite *units_suite(void)
 	tcase_add_test(tc, test_uint);
 	tcase_add_test(tc, test_strerror);
 	tcase_add_test(tc, test_format_time);
+	tcase_add_test(tc, test_diag);
 	suite_add_tcase(s, tc);
 	return s;
 }
