@@ -19,3 +19,8 @@ check_PROGRAMS += tests/check_qp
 tests_check_qp_SOURCES = tests/check_qp.c
 tests_check_qp_CFLAGS = $(TEST_CFLAGS)
 tests_check_qp_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+check_PROGRAMS += tests/check_hca_perftest
+tests_check_hca_perftest_SOURCES = tests/check_hca_perftest.c
+tests_check_hca_perftest_CFLAGS = $(TEST_CFLAGS)
+tests_check_hca_perftest_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
