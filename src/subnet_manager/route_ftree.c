@@ -33,6 +33,8 @@ struct ft {
 	char *anc;        /* ancestors of the current leaf */
 	char *dcand;      /* down ports towards the current leaf */
 	int *q;
+	int *up_start;    /* up ports of switch s: up_port[up_start[s]..] */
+	int *up_port;
 };
 
 static int ft_peer_sw(const struct ibfs_subnet *sn, int s, int p)
@@ -141,22 +143,45 @@ static int ft_check(struct ft *f, int *top)
 	return 0;
 }
 
-/* The least loaded port among those flagged (or all up ports). */
+/* Lists every switch's up ports once (CSR), so picks scan only them. */
+static int ft_index_up(struct ft *f)
+{
+	const struct ibfs_subnet *sn = f->sn;
+	size_t total = 0;
+	for (int s = 0; s < sn->nsw; s++)
+		total += (size_t)ft_node(f, s)->nports;
+	f->up_start = malloc(sizeof(int) * (size_t)(sn->nsw + 1));
+	f->up_port = malloc(sizeof(int) * (total + 1));
+	if (!f->up_start || !f->up_port)
+		return -1;
+	int k = 0;
+	for (int s = 0; s < sn->nsw; s++) {
+		f->up_start[s] = k;
+		for (int p = 1; p <= ft_node(f, s)->nports; p++) {
+			int v = ft_peer_sw(sn, s, p);
+			if (v >= 0 && f->level[v] == f->level[s] + 1)
+				f->up_port[k++] = p;
+		}
+	}
+	f->up_start[sn->nsw] = k;
+	return 0;
+}
+
+/* The least loaded port among the down ports flagged, or the up ports. */
 static int ft_pick(struct ft *f, int s, int down)
 {
-	const struct ibfs_sn_node *n = ft_node(f, s);
 	const uint32_t *cnt = &f->count[(size_t)s * (size_t)f->stride];
-	const char *dc = &f->dcand[(size_t)s * (size_t)f->stride];
 	int best = IBFS_LFT_NO_PATH;
-	for (int p = 1; p <= n->nports; p++) {
-		if (down) {
-			if (!dc[p])
-				continue;
-		} else {
-			int v = ft_peer_sw(f->sn, s, p);
-			if (v < 0 || f->level[v] != f->level[s] + 1)
-				continue;
-		}
+	if (down) {
+		const char *dc = &f->dcand[(size_t)s * (size_t)f->stride];
+		for (int p = 1; p <= ft_node(f, s)->nports; p++)
+			if (dc[p] && (best == IBFS_LFT_NO_PATH ||
+				      cnt[p] < cnt[best]))
+				best = p;
+		return best;
+	}
+	for (int i = f->up_start[s]; i < f->up_start[s + 1]; i++) {
+		int p = f->up_port[i];
 		if (best == IBFS_LFT_NO_PATH || cnt[p] < cnt[best])
 			best = p;
 	}
@@ -214,6 +239,10 @@ static int ft_build(void *ctx)
 	}
 	if (ft_check(f, &top))
 		return -1;
+	if (ft_index_up(f)) {
+		ibfs__subnet_log(sn, "ERR AB05: ftree: out of memory");
+		return -1;
+	}
 	int ntop = 0;
 	for (int s = 0; s < sn->nsw; s++)
 		ntop += f->level[s] == top;
@@ -265,6 +294,8 @@ static void ft_destroy(void *ctx)
 	free(f->anc);
 	free(f->dcand);
 	free(f->q);
+	free(f->up_start);
+	free(f->up_port);
 	free(f);
 }
 
