@@ -485,6 +485,52 @@ START_TEST(vl_arbitration_high_priority)
 }
 END_TEST
 
+/*
+ * VL15 goes first at a switch output (IBA 7.6.9). A streams 4102-byte data
+ * packets (S each) to C; B sends one 290-byte SMP-sized packet on VL15 at
+ * 1 us. Data packet k leaves the switch at t0 + k S (t0 = ser(8) + P + L);
+ * the VL15 packet is ready at 1 us + t0, during packet 3 (1 us / S = 3.05),
+ * so it leaves at t0 + 4 S, and data packet 4 follows it.
+ */
+START_TEST(vl15_first)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+	struct ibfs_diag d;
+	const ibfs_time_t S = ser(4102), S15 = ser(290);
+	const ibfs_time_t t0 = ser(8) + P + L;
+
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__endpoint_track(x.ep[2], 4, 64), 0);
+	ibfs__endpoint_set_sl2vl(x.ep[1], 0, IBFS_VL15);
+	flow(x.ep[0], 3, 4092, 10);
+	struct ibfs_ep_flow_spec s = { .dlid = 3, .payload = 280, .count = 1,
+				       .start = 1 * IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[1], &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 11);
+	uint16_t slid;
+	ibfs_time_t h, t;
+
+	for (uint32_t i = 0; i < 11; i++) {
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.ep[2], i, &slid, &h,
+							&t), 0);
+		if (i < 4)
+			ck_assert_uint_eq(t, t0 + i * S + S + P);
+		else if (i == 4)
+			ck_assert_uint_eq(t, t0 + 4 * S + S15 + P);
+		else
+			ck_assert_uint_eq(t, t0 + (i - 1) * S + S15 + S + P);
+		ck_assert_uint_eq(slid, i == 4 ? 2 : 1);
+	}
+	ck_assert_uint_eq(ibfs__endpoint_port(x.ep[2])->buf_peak[IBFS_VL15],
+			  5);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
 START_TEST(vl_not_in_tables_is_not_served)
 {
 	struct star x;
@@ -700,6 +746,7 @@ static Suite *switch_suite(void)
 	tcase_add_test(tc, vl_arbitration_weights);
 	tcase_add_test(tc, vl_arbitration_high_priority);
 	tcase_add_test(tc, vl_not_in_tables_is_not_served);
+	tcase_add_test(tc, vl15_first);
 	tcase_add_test(tc, sl_to_vl_tables);
 	tcase_add_test(tc, lft_and_lmc);
 	tcase_add_test(tc, multicast_replication);
