@@ -11,5 +11,6 @@
 
 #include <ibfsim/sim.h>
 #include <ibfsim/verbs.h>
+#include <ibfsim/simulation.h>
 
 #endif

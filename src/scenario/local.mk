@@ -6,6 +6,8 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/results.h src/scenario/results.c
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
+	src/scenario/assemble.h src/scenario/assemble.c \
+	src/scenario/simulation.c \
 	src/scenario/routes.h src/scenario/routes.c \
 	src/scenario/traffic.h src/scenario/traffic_int.h \
 	src/scenario/traffic_plan.c src/scenario/traffic_app.c
@@ -32,3 +34,7 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/ring_updn.xml \
 	tests/data/scenario/stop.xml \
 	tests/data/scenario/skeleton_one.xml
+check_PROGRAMS += tests/check_simulation
+tests_check_simulation_SOURCES = tests/check_simulation.c
+tests_check_simulation_CFLAGS = $(TEST_CFLAGS)
+tests_check_simulation_LDADD = libibfsim.la $(TEST_LIBS)

@@ -13,30 +13,17 @@
 #include <string.h>
 #include <time.h>
 
-#include "bridge/bridge.h"
 #include "fabric/capture.h"
-#include "fabric/fabric.h"
-#include "hca/hca.h"
+#include "scenario/assemble.h"
 #include "scenario/runner.h"
 #include "scenario/traffic.h"
-#include "scenario/routes.h"
-#include "switch/switch.h"
-
-/*
- * Packets buffered in switches with no packet starting on any link for this
- * long is a deadlock (IBA never drops for want of credits, so nothing else
- * would end it). Far above any legitimate pause on a live fabric: a 4 KiB
- * packet at SDR 1x takes 2 us.
- */
-#define DEADLOCK_TIMEOUT (50 * IBFS_US)
 
 struct run {
 	struct ibfs_scenario *sc;
-	struct ibfs_fabric *fab;
-	struct ibfs_bridge *bridge;
+	struct ibfs_assembly as;
+	struct ibfs_fabric *fab; /* as.fab */
 	struct ibfs_traffic *traffic;
 	struct ibfs_capture *cap;
-	struct ibfs_deadlock_monitor *monitor;
 };
 
 /* The scenario's stop time (or --until) has come. */
@@ -44,31 +31,6 @@ static void stop_now(void *obj, uint64_t arg)
 {
 	(void)arg;
 	ibfs__bridge_stop(obj);
-}
-
-/* ibfs_open_device's locator: the HCA on the calling actor's host. */
-static struct ibfs_hca *locate_hca(void *arg)
-{
-	int node = ibfs__bridge_current_node();
-	return node < 0 ? NULL : ibfs__hca_of_node(arg, node);
-}
-
-static int make_devices(struct run *r, struct ibfs_diag *d)
-{
-	const struct ibfs_topology *t = r->sc->topo;
-	struct ibfs_exec exec = ibfs__bridge_exec(r->bridge);
-	for (size_t i = 0; i < t->nnodes; i++) {
-		const struct ibfs_topo_node *n = &t->nodes[i];
-		if (n->type == IBFS_NODE_SWITCH) {
-			if (!ibfs__switch_create(r->fab, (int)i, d))
-				return -1;
-		} else if (!ibfs__hca_create(r->fab, (int)i, n->profile, exec,
-					     d)) {
-			return -1;
-		}
-	}
-	ibfs__verbs_set_locator(locate_hca, r->fab);
-	return 0;
 }
 
 static double wall_seconds(void)
@@ -82,24 +44,8 @@ static void run_free(struct run *r)
 {
 	if (r->cap)
 		ibfs__capture_abort(r->cap);
-	ibfs__deadlock_monitor_free(r->monitor);
 	ibfs__traffic_free(r->traffic);
-	if (r->bridge)
-		ibfs__bridge_free(r->bridge);
-	if (r->fab) {
-		const struct ibfs_topology *t = r->sc->topo;
-		for (size_t i = 0; i < t->nnodes; i++) {
-			if (!r->fab->devices[i])
-				continue;
-			if (t->nodes[i].type == IBFS_NODE_SWITCH)
-				ibfs__switch_destroy(
-					ibfs__switch_of(r->fab->devices[i]));
-			else
-				ibfs__hca_free(ibfs__hca_of_node(r->fab,
-								 (int)i));
-		}
-		ibfs__fabric_free(r->fab);
-	}
+	ibfs__assembly_free(&r->as);
 }
 
 static void results_cleanup(void *arg)
@@ -113,30 +59,25 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 		 struct ibfs_diag *d)
 {
 	struct ibfs_scenario *sc = r->sc;
-	r->fab = ibfs__fabric_new(sc->topo, o->seed, o->data);
-	if (!r->fab)
-		return ibfs__diag(d, sc->file, 0, "out of memory building "
-				  "the fabric");
 	static char arg0[] = "ibfsim";
 	char *argv[] = {arg0, NULL};
 	int argc = 1;
 	ibfs__bridge_init(&argc, argv);
-	r->bridge = ibfs__bridge_new(&r->fab->eq, sc->topo, d);
-	if (!r->bridge || make_devices(r, d) < 0)
+	struct ibfs_assembly_opts ao = {.seed = o->seed, .data = o->data,
+					.routing = sc->routing,
+					.lmc = sc->lmc};
+	if (ibfs__assemble(&r->as, sc->topo, &ao, d) < 0)
 		return -1;
-	if (ibfs__routes_program(r->fab, sc->routing, sc->lmc, NULL, d) < 0)
-		return -1;
+	r->fab = r->as.fab;
 	r->traffic = ibfs__traffic_plan(sc, o->seed, d);
-	if (!r->traffic || ibfs__traffic_spawn(r->traffic, r->bridge, o->data,
-					       d) < 0)
+	if (!r->traffic || ibfs__traffic_spawn(r->traffic, r->as.bridge,
+					       o->data, d) < 0)
 		return -1;
 	if (o->pcap && !(r->cap = ibfs__capture_open(r->fab, o->pcap, NULL)))
 		return ibfs__diag(d, o->pcap, 0, "cannot write the capture");
-	r->monitor = ibfs__deadlock_monitor_new(r->fab, DEADLOCK_TIMEOUT);
-	ibfs__bridge_watch(r->bridge, &r->fab->stopped);
 	ibfs_time_t stop = sc->stop_at < o->until ? sc->stop_at : o->until;
 	if (stop != IBFS_TIME_NEVER &&
-	    !ibfs__eq_schedule(&r->fab->eq, stop, stop_now, r->bridge, 0))
+	    !ibfs__eq_schedule(&r->fab->eq, stop, stop_now, r->as.bridge, 0))
 		return ibfs__diag(d, sc->file, 0, "out of memory");
 	return 0;
 }
@@ -154,7 +95,7 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 		return -1;
 	}
 	double t0 = wall_seconds();
-	int rc = ibfs__bridge_run(r->bridge);
+	int rc = ibfs__bridge_run(r->as.bridge);
 	memset(res, 0, sizeof(*res));
 	res->sc = sc;
 	res->fab = r->fab;
@@ -173,7 +114,7 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 			return ibfs__diag(d, o->pcap, 0,
 					  "cannot write the capture");
 	}
-	const struct ibfs_deadlock *v = ibfs__deadlock_verdict(r->monitor);
+	const struct ibfs_deadlock *v = ibfs__deadlock_verdict(r->as.monitor);
 	if (v->deadlock) {
 		res->deadlock = 1;
 		ibfs__deadlock_format(r->fab, v, res->deadlock_cycle,

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Simulation assembly (see assemble.h). The order matters: HCAs need the
+ * bridge's execution interface, routes need every device attached, and the
+ * deadlock monitor watches a fabric whose devices exist.
+ */
+#include <string.h>
+
+#include "hca/hca.h"
+#include "scenario/assemble.h"
+#include "scenario/routes.h"
+
+/*
+ * Packets buffered in switches with no packet starting on any link for this
+ * long is a deadlock (IBA never drops for want of credits, so nothing else
+ * would end it). Far above any legitimate pause on a live fabric: a 4 KiB
+ * packet at SDR 1x takes 2 us.
+ */
+#define DEADLOCK_TIMEOUT (50 * IBFS_US)
+
+/* ibfs_open_device's locator: the HCA on the calling actor's host. */
+static struct ibfs_hca *locate_hca(void *arg)
+{
+	int node = ibfs__bridge_current_node();
+	return node < 0 ? NULL : ibfs__hca_of_node(arg, node);
+}
+
+static int make_devices(struct ibfs_assembly *a, struct ibfs_diag *d)
+{
+	const struct ibfs_topology *t = a->topo;
+	struct ibfs_exec exec = ibfs__bridge_exec(a->bridge);
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct ibfs_topo_node *n = &t->nodes[i];
+		if (n->type == IBFS_NODE_SWITCH) {
+			if (!ibfs__switch_create(a->fab, (int)i, d))
+				return -1;
+		} else if (!ibfs__hca_create(a->fab, (int)i, n->profile, exec,
+					     d)) {
+			return -1;
+		}
+	}
+	ibfs__verbs_set_locator(locate_hca, a->fab);
+	return 0;
+}
+
+void ibfs__assembly_free(struct ibfs_assembly *a)
+{
+	ibfs__deadlock_monitor_free(a->monitor);
+	if (a->bridge)
+		ibfs__bridge_free(a->bridge);
+	if (a->fab) {
+		const struct ibfs_topology *t = a->topo;
+		for (size_t i = 0; i < t->nnodes; i++) {
+			if (!a->fab->devices[i])
+				continue;
+			if (t->nodes[i].type == IBFS_NODE_SWITCH)
+				ibfs__switch_destroy(
+					ibfs__switch_of(a->fab->devices[i]));
+			else
+				ibfs__hca_free(ibfs__hca_of_node(a->fab,
+								 (int)i));
+		}
+		ibfs__fabric_free(a->fab);
+	}
+	memset(a, 0, sizeof(*a));
+}
+
+int ibfs__assemble(struct ibfs_assembly *a, const struct ibfs_topology *t,
+		   const struct ibfs_assembly_opts *o, struct ibfs_diag *d)
+{
+	memset(a, 0, sizeof(*a));
+	a->topo = t;
+	a->fab = ibfs__fabric_new(t, o->seed, o->data);
+	if (!a->fab) {
+		ibfs__diag(d, t->file, 0, "out of memory building the fabric");
+		goto fail;
+	}
+	a->bridge = ibfs__bridge_new(&a->fab->eq, t, d);
+	if (!a->bridge || make_devices(a, d) < 0 ||
+	    ibfs__routes_program(a->fab, o->routing ? o->routing : "minhop",
+				 o->lmc, NULL, d) < 0)
+		goto fail;
+	a->monitor = ibfs__deadlock_monitor_new(
+		a->fab, o->deadlock_timeout ? o->deadlock_timeout
+					    : DEADLOCK_TIMEOUT);
+	if (!a->monitor) {
+		ibfs__diag(d, t->file, 0, "out of memory");
+		goto fail;
+	}
+	ibfs__bridge_watch(a->bridge, &a->fab->stopped);
+	return 0;
+fail:
+	ibfs__assembly_free(a);
+	return -1;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Assembling a simulation from a topology, bottom up: the runtime fabric,
+ * a switch device on every switch node, the SimGrid bridge (one host per
+ * HCA), an HCA device on every HCA node served by the bridge, then LIDs and
+ * forwarding tables from a routing engine, and the deadlock monitor. Used
+ * by `ibfsim run` and by the public ibfs_simulation_* calls.
+ */
+#ifndef IBFS_SCENARIO_ASSEMBLE_H
+#define IBFS_SCENARIO_ASSEMBLE_H
+
+#include "bridge/bridge.h"
+#include "fabric/fabric.h"
+#include "switch/switch.h"
+
+struct ibfs_assembly {
+	const struct ibfs_topology *topo;
+	struct ibfs_fabric *fab;
+	struct ibfs_bridge *bridge;
+	struct ibfs_deadlock_monitor *monitor;
+};
+
+struct ibfs_assembly_opts {
+	uint64_t seed;
+	int data;               /* 1: memory regions move real bytes */
+	const char *routing;    /* OpenSM engine name; NULL: minhop */
+	int lmc;
+	ibfs_time_t deadlock_timeout; /* 0: the default (50 us) */
+};
+
+/*
+ * Builds everything for topology t (kept by reference). SimGrid must have
+ * been initialised (ibfs__bridge_init). Returns 0, or -1 with d filled and
+ * nothing left allocated.
+ */
+int ibfs__assemble(struct ibfs_assembly *a, const struct ibfs_topology *t,
+		   const struct ibfs_assembly_opts *o, struct ibfs_diag *d);
+void ibfs__assembly_free(struct ibfs_assembly *a);
+
+#endif
