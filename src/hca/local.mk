@@ -24,3 +24,9 @@ check_PROGRAMS += tests/check_hca_perftest
 tests_check_hca_perftest_SOURCES = tests/check_hca_perftest.c
 tests_check_hca_perftest_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_perftest_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+check_PROGRAMS += tests/check_hca_switch
+tests_check_hca_switch_SOURCES = tests/check_hca_switch.c
+tests_check_hca_switch_CFLAGS = $(TEST_CFLAGS)
+tests_check_hca_switch_LDADD = libibfs_hca.la libibfs_switch.la \
+	libibfs_fabric.la $(TEST_LIBS)
