@@ -718,6 +718,24 @@ START_TEST(test_sparse_and_extreme)
 }
 END_TEST
 
+START_TEST(test_after_saturates)
+{
+	q.now = 5000;
+	ibfs__eq_after(&q, IBFS_TIME_NEVER, on_log, &q, 1);
+	ibfs__eq_after(&q, UINT64_MAX - 5000, on_log, &q, 2);
+	ibfs__eq_after(&q, UINT64_MAX - 5001, on_log, &q, 3);
+	ibfs__eq_after(&q, 7, on_log, &q, 4);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 4);
+	ck_assert_uint_eq(log_buf[0].now, 5007);
+	ck_assert_uint_eq(log_buf[1].now, UINT64_MAX - 1);
+	ck_assert_uint_eq(log_buf[1].arg, 3);
+	ck_assert_uint_eq(log_buf[2].now, UINT64_MAX);
+	ck_assert_uint_eq(log_buf[2].arg, 1);
+	ck_assert_uint_eq(log_buf[3].now, UINT64_MAX);
+	ck_assert_uint_eq(log_buf[3].arg, 2);
+}
+END_TEST
+
 static Suite *event_queue_suite(void)
 {
 	Suite *s = suite_create("event_queue");
@@ -742,6 +760,7 @@ static Suite *event_queue_suite(void)
 			    DIST_TOP + 1);
 	tcase_add_test(tc, test_schedule_before_peeked);
 	tcase_add_test(tc, test_sparse_and_extreme);
+	tcase_add_test(tc, test_after_saturates);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -75,13 +75,17 @@ void ibfs__eq_destroy(struct ibfs_eq *q);
  */
 struct ibfs_event *ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t,
 				     ibfs_event_fn fn, void *obj, uint64_t arg);
-/* Schedules at now + delay. */
+/* Schedules at now + delay; a sum past the end of time saturates to
+ * IBFS_TIME_NEVER (so delay IBFS_TIME_NEVER means "at the very end"). */
 static inline struct ibfs_event *ibfs__eq_after(struct ibfs_eq *q,
 						ibfs_time_t delay,
 						ibfs_event_fn fn, void *obj,
 						uint64_t arg)
 {
-	return ibfs__eq_schedule(q, q->now + delay, fn, obj, arg);
+	ibfs_time_t t = delay > IBFS_TIME_NEVER - q->now ? IBFS_TIME_NEVER
+							  : q->now + delay;
+
+	return ibfs__eq_schedule(q, t, fn, obj, arg);
 }
 /* Marks ev so that it never runs. ev must not have run yet. */
 void ibfs__eq_cancel(struct ibfs_eq *q, struct ibfs_event *ev);
