@@ -193,8 +193,7 @@ static int gen_xgft_build(struct gen *g, int h, const long *m, const long *w,
 		total += (double)xgft_count(h, m, w, i);
 	if (gen_too_big(g, total))
 		return -1;
-	static const char *const names2[] = {"leaf%ld", "spine%ld"};
-	static const char *const names3[] = {"leaf%ld", "spine%ld", "core%ld"};
+	static const char *const names[] = {"leaf%ld", "spine%ld", "core%ld"};
 	int first[GEN_MAX_LEVELS + 1] = {0};
 	/* Switches level by level from the leaves, then the HCAs. */
 	for (int i = 1; i <= h; i++) {
@@ -208,7 +207,7 @@ static int gen_xgft_build(struct gen *g, int h, const long *m, const long *w,
 					      "sw%ld", k + 1, 0);
 			else if (h <= 3)
 				id = gen_node(g, IBFS_NODE_SWITCH, nports,
-					      (h == 2 ? names2 : names3)[i - 1],
+					      names[i - 1],
 					      k + 1, 0);
 			else
 				id = gen_node(g, IBFS_NODE_SWITCH, nports,
