@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the example programs share: building the simulated world from a
- * fabric file (two HCAs back to back by default) and running application
- * actors on its hosts. The examples' own code uses only the public API
- * (ibfsim/verbs.h, ibfsim/sim.h); this launcher stands in for the public
- * simulation-assembly call that the library will provide.
+ * fabric file (platforms/two-hca.xml, two ConnectX-4 EDR HCAs back to
+ * back, unless --fabric FILE is given) and running application actors on
+ * its hosts, through the public ibfsim/simulation.h calls.
  */
 #ifndef IBFSIM_EXAMPLES_LAUNCH_H
 #define IBFSIM_EXAMPLES_LAUNCH_H

@@ -37,6 +37,19 @@ echo "$out"
 v=$(echo "$out" | sed -n 's/.*READ round trip \([0-9.]*\) us$/\1/p')
 within "$v" 1.81 2.01 "rdma_read 32 B round trip (us)"
 
+# Through a switch (platforms/star.xml: ideal HCAs, 100 ns switch, 2 m
+# cables, 4x EDR at 80 ps a byte), routed by the subnet manager. A half
+# round trip in steady state: the receiver's FCP (6 B) and ACK (30 B) go
+# out first, then the 58-byte SEND crosses: LRH in (8 B), 10 ns, 100 ns
+# of switch latency, 10 ns, and the whole packet.
+out=$("$b/rc_pingpong" --fabric "${top_srcdir:-..}/platforms/star.xml" 200 32) ||
+	{ echo "FAIL: rc_pingpong through a switch exited $?"; fail=1; }
+echo "$out"
+v=$(echo "$out" | sed -n 's/.*: \([0-9.]*\) us half round trip.*/\1/p')
+half=$(awk 'BEGIN { printf "%.6f", (6 + 30 + 8 + 58) * 80e-6 + 0.120 }')
+within "$v" "$(awk -v h="$half" 'BEGIN { print h - 0.002 }')" "$half" \
+	"rc_pingpong through a switch (us)"
+
 # Bad input: exit 2 with a FILE:LINE sentence, no crash.
 err=$("$b/rc_pingpong" --fabric /nonexistent.xml 2>&1 >/dev/null)
 rc=$?
