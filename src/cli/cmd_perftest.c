@@ -10,8 +10,11 @@
 
 #include "cli/commands.h"
 #include "fabric/units.h"
+#include "fabric/xml_fabric.h"
 #include "hca/pair.h"
 #include "hca/perftest.h"
+#include "scenario/routes.h"
+#include "switch/switch.h"
 
 static const char pt_usage[] =
 	"Usage: ibfsim perftest TEST [-s BYTES] [-n ITERS] [--fabric FILE]\n"
@@ -27,7 +30,8 @@ static const char pt_usage[] =
 	"  --profile NAME  HCA timing profile: ideal, connectx-4-edr (default),\n"
 	"                  connectx-6-hdr, connectx-7-ndr\n"
 	"  --speed SPEED   link speed of the back-to-back cable (default EDR)\n"
-	"  --fabric FILE   not available yet: runs are back to back\n"
+	"  --fabric FILE   run on this fabric (routed by minhop) between its\n"
+	"                  first two HCAs, client first\n"
 	"Latency is half a round trip for send/write, a full one for\n"
 	"read/atomic, in microseconds; bandwidth in Gb/s (10^9 bit/s).\n"
 	"Exit status: 0 success, 1 the run failed, 2 bad usage.\n";
@@ -64,6 +68,98 @@ static void pt_print(enum ibfs_pt_test t, const struct ibfs_pt_result *r)
 		       r->p999);
 }
 
+/* The two HCAs a run uses, back to back or on a fabric file. */
+struct pt_world {
+	struct ibfs_hca_pair pair;  /* back to back */
+	struct ibfs_topology *t;    /* or a fabric file */
+	struct ibfs_fabric *f;
+	struct ibfs_direct_exec fdx;
+	struct ibfs_hca *a, *b;
+	struct ibfs_direct_exec *dx;
+	char what[256];
+};
+
+static int pt_world_pair(struct pt_world *w,
+			 const struct ibfs_hca_pair_cfg *pc, struct ibfs_diag *d)
+{
+	memset(w, 0, sizeof(*w));
+	if (ibfs__hca_pair_new(&w->pair, pc, d))
+		return -1;
+	w->a = w->pair.h[0];
+	w->b = w->pair.h[1];
+	w->dx = &w->pair.dx;
+	snprintf(w->what, sizeof(w->what), "profile %s, back to back",
+		 pc->profile);
+	return 0;
+}
+
+static void pt_world_free(struct pt_world *w)
+{
+	if (!w->f) {
+		ibfs__hca_pair_free(&w->pair);
+		return;
+	}
+	for (size_t i = 0; i < w->t->nnodes; i++) {
+		if (!w->f->devices[i])
+			continue;
+		if (w->t->nodes[i].type == IBFS_NODE_SWITCH)
+			ibfs__switch_destroy(ibfs__switch_of(w->f->devices[i]));
+		else
+			ibfs__hca_free(ibfs__hca_of_node(w->f, (int)i));
+	}
+	ibfs__fabric_free(w->f);
+	ibfs__topo_free(w->t);
+}
+
+/* Every device of the fabric, routes by minhop; client and server are
+ * the first two HCAs of the file. */
+static int pt_world_load(struct pt_world *w, const char *path,
+			 const char *profile, struct ibfs_diag *d)
+{
+	memset(w, 0, sizeof(*w));
+	w->t = ibfs__fabric_xml_load(path, d);
+	if (!w->t)
+		return -1;
+	if (ibfs__topo_count(w->t, IBFS_NODE_HCA) < 2) {
+		ibfs__diag(d, path, 0, "perftest needs two HCAs");
+		ibfs__topo_free(w->t);
+		return -1;
+	}
+	w->f = ibfs__fabric_new(w->t, 1, 1);
+	if (!w->f) {
+		ibfs__topo_free(w->t);
+		return ibfs__diag(d, path, 0, "out of memory");
+	}
+	w->dx = &w->fdx;
+	struct ibfs_exec ex = ibfs__direct_exec(&w->fdx, &w->f->eq);
+	int found = 0;
+	for (size_t i = 0; i < w->t->nnodes; i++) {
+		const struct ibfs_topo_node *n = &w->t->nodes[i];
+		if (n->type == IBFS_NODE_SWITCH) {
+			if (!ibfs__switch_create(w->f, (int)i, d))
+				goto fail;
+			continue;
+		}
+		struct ibfs_hca *h = ibfs__hca_create(
+			w->f, (int)i, profile ? profile : n->profile, ex, d);
+		if (!h)
+			goto fail;
+		if (found == 0)
+			w->a = h;
+		else if (found == 1)
+			w->b = h;
+		found++;
+	}
+	if (ibfs__routes_program(w->f, "minhop", 0, NULL, d) < 0)
+		goto fail;
+	snprintf(w->what, sizeof(w->what), "%s, client %s, server %s", path,
+		 w->t->nodes[w->a->dev.node].id, w->t->nodes[w->b->dev.node].id);
+	return 0;
+fail:
+	pt_world_free(w);
+	return -1;
+}
+
 int ibfs_cmd_perftest(int argc, char **argv)
 {
 	if (argc < 2)
@@ -77,7 +173,8 @@ int ibfs_cmd_perftest(int argc, char **argv)
 		return pt_bad("unknown test", argv[1]);
 	uint64_t size = 0, iters = 0;
 	int have_size = 0, all = 0;
-	const char *profile = "connectx-4-edr";
+	const char *profile = "connectx-4-edr", *fabric = NULL;
+	int have_profile = 0;
 	struct ibfs_hca_pair_cfg pc = {.data_mode = 1};
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
@@ -97,9 +194,9 @@ int ibfs_cmd_perftest(int argc, char **argv)
 				if (!ibfs__hca_profile(v))
 					return pt_bad("unknown profile", v);
 				profile = v;
+				have_profile = 1;
 			} else if (!strcmp(o, "--fabric")) {
-				return pt_bad("--fabric is not available yet; "
-					      "runs are back to back", NULL);
+				fabric = v;
 			} else if (!strcmp(o, "--speed")) {
 				if (ibfs__speed_parse(v, &pc.speed))
 					return pt_bad("unknown speed", v);
@@ -131,13 +228,14 @@ int ibfs_cmd_perftest(int argc, char **argv)
 		iters = ibfs__pt_is_bw(t) ? 5000 : 1000;
 	pc.profile = profile;
 	struct ibfs_diag d = {{0}};
-	struct ibfs_hca_pair x;
-	if (ibfs__hca_pair_new(&x, &pc, &d)) {
+	struct pt_world w;
+	if (fabric ? pt_world_load(&w, fabric, have_profile ? profile : NULL,
+				   &d) :
+		     pt_world_pair(&w, &pc, &d)) {
 		ibfs_cli_error("%s", d.msg);
 		return IBFS_EXIT_USAGE;
 	}
-	printf("# ibfsim perftest %s, profile %s, back to back\n", argv[1],
-	       profile);
+	printf("# ibfsim perftest %s, %s\n", argv[1], w.what);
 	pt_print_header(t);
 	int rc = IBFS_EXIT_OK;
 	uint64_t lo = all ? 2 : size, hi = all ? (8u << 20) : size;
@@ -145,7 +243,7 @@ int ibfs_cmd_perftest(int argc, char **argv)
 		struct ibfs_pt_cfg c = {.test = t, .size = (uint32_t)s,
 					.iters = iters, .inline_max = 236};
 		struct ibfs_pt_result r;
-		if (ibfs__perftest_run(x.h[0], x.h[1], &x.dx, &c, &r, &d)) {
+		if (ibfs__perftest_run(w.a, w.b, w.dx, &c, &r, &d)) {
 			ibfs_cli_error("%s", d.msg);
 			rc = IBFS_EXIT_FAIL;
 			break;
@@ -154,6 +252,6 @@ int ibfs_cmd_perftest(int argc, char **argv)
 		if (t == IBFS_PT_ATOMIC_LAT || s == hi)
 			break;
 	}
-	ibfs__hca_pair_free(&x);
+	pt_world_free(&w);
 	return rc;
 }

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `ibfsim perftest` from the command line: perftest's columns, the
+# connectx-4-edr figures within 10% of the published ones (DESIGN.md:
+# ib_send_lat 32 B 0.82 us, ib_write_bw 64 KiB 93.8 Gb/s), -a's sweep of
+# sizes 2 B to 8 MiB, --fabric, and exit status 2 with a message on bad
+# usage or input.
+set -u
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+out=$("$IBFSIM" perftest send_lat -s 32 -n 200) || bad "send_lat exited $?"
+echo "$out"
+echo "$out" | grep -q '^ #bytes #iterations    t_min\[usec\]    t_max\[usec\]  t_typical\[usec\]    t_avg\[usec\]' ||
+	bad "send_lat columns"
+v=$(echo "$out" | awk '$1 == 32 && $2 == 200 { print $5 }')
+awk -v v="$v" 'BEGIN { exit !(v != "" && v >= 0.738 && v <= 0.902) }' ||
+	bad "send_lat 32 B t_typical '$v' not within 10% of 0.82"
+
+out=$("$IBFSIM" perftest write_bw -n 1000) || bad "write_bw exited $?"
+echo "$out"
+echo "$out" | grep -q '^ #bytes     #iterations    BW peak\[Gb/sec\]    BW average\[Gb/sec\]   MsgRate\[Mpps\]' ||
+	bad "write_bw columns"
+v=$(echo "$out" | awk '$1 == 65536 && $2 == 1000 { print $4 }')
+awk -v v="$v" 'BEGIN { exit !(v != "" && v >= 84.42 && v <= 103.18) }' ||
+	bad "write_bw 64 KiB average '$v' not within 10% of 93.8"
+
+n=$("$IBFSIM" perftest write_lat -a -n 3 --profile ideal | awk '$2 == 3' | wc -l)
+[ "$n" -eq 23 ] || bad "-a printed $n sizes, not 23 (2 B to 8 MiB)"
+first=$("$IBFSIM" perftest write_lat -a -n 3 --profile ideal | awk '$2 == 3 { print $1; exit }')
+[ "$first" = 2 ] || bad "-a starts at '$first', not 2"
+
+"$IBFSIM" perftest read_lat -n 10 --fabric "$top_srcdir/platforms/star.xml" >/dev/null ||
+	bad "--fabric star.xml exited $?"
+
+for args in "bogus" "send_lat -s" "send_lat -n 0" "send_lat --profile nope" \
+	"send_lat --speed QQQ" "send_lat -x" "send_lat --fabric /nonexistent.xml"; do
+	err=$("$IBFSIM" perftest $args 2>&1 >/dev/null)
+	rc=$?
+	[ $rc -eq 2 ] || bad "'perftest $args' exited $rc, not 2"
+	echo "$err" | grep -q '^ibfsim: ' || bad "'perftest $args' said '$err'"
+done
+"$IBFSIM" perftest --help | grep -q "^Usage: ibfsim perftest" || bad "--help"
+exit $fail
