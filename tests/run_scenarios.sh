@@ -118,5 +118,12 @@ grep -q '"completed": 90, "failed": 0, "incomplete": 0' "$out/u.json" &&
 	ok || bad "ring updn: $(grep completed "$out/u.json")"
 grep -q '"deadlock": false' "$out/u.json" && ok || bad "ring updn: deadlock"
 
+# Packets and credits are conserved at the end of every run, stopped,
+# deadlocked or complete.
+for f in a s r u d; do
+	grep -q '"conservation": {"ok": true}' "$out/$f.json" && ok ||
+		bad "$f.json: $(grep conservation "$out/$f.json")"
+done
+
 echo "run_scenarios: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

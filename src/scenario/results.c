@@ -211,6 +211,9 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 		(unsigned long long)r->fab->pkts_dropped);
 	if (r->deadlock)
 		fprintf(out, "DEADLOCK: %s\n", r->deadlock_cycle);
+	if (!r->conserved)
+		fprintf(out, "INTERNAL ERROR: not conserved: %s\n",
+			r->conservation);
 }
 
 /* JSON string output with the escapes RFC 8259 requires. */
@@ -312,6 +315,13 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 	fprintf(o, "  \"packets\": {\"sent\": %llu, \"dropped\": %llu},\n",
 		(unsigned long long)r->fab->pkts_injected,
 		(unsigned long long)r->fab->pkts_dropped);
+	fprintf(o, "  \"conservation\": {\"ok\": %s",
+		r->conserved ? "true" : "false");
+	if (!r->conserved) {
+		fputs(", \"error\": ", o);
+		json_str(o, r->conservation);
+	}
+	fputs("},\n", o);
 	fprintf(o, "  \"deadlock\": %s", r->deadlock ? "true" : "false");
 	if (r->deadlock) {
 		fputs(",\n  \"deadlock_cycle\": ", o);

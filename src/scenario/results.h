@@ -36,6 +36,9 @@ struct ibfs_results {
 	size_t nmsgs, msgs_cap;
 	int deadlock;
 	char deadlock_cycle[1024];
+	/* Packets and credits conserved at the end (ibfs__fabric_check). */
+	int conserved;
+	char conservation[512];  /* what does not balance, when not */
 	/* Frees what the run kept alive for the results (fabric, devices). */
 	void (*cleanup)(void *arg);
 	void *cleanup_arg;

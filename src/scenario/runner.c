@@ -120,8 +120,11 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 		ibfs__deadlock_format(r->fab, v, res->deadlock_cycle,
 				      sizeof(res->deadlock_cycle));
 	}
+	/* IBA: packets injected = delivered + in flight; credits balance. */
+	res->conserved = ibfs__fabric_check(r->fab, res->conservation,
+					    sizeof(res->conservation)) == 0;
 	/* Messages cut short by a stop time are incomplete, not failed. */
-	int failed = res->deadlock || (rc < 0);
+	int failed = res->deadlock || (rc < 0) || !res->conserved;
 	for (size_t i = 0; i < res->nmsgs; i++)
 		failed |= res->msgs[i].status > 0;
 	return failed ? 1 : 0;
