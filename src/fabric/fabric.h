@@ -21,6 +21,12 @@
 struct ibfs_observer {
 	void (*on_tx)(void *ctx, const struct ibfs_port *out,
 		      const struct ibfs_packet *p, ibfs_time_t start);
+	/*
+	 * Optional (NULL: not called): `out` starts (waiting 1) or stops
+	 * (waiting 0) having data to send but no credits, at the current
+	 * time: the edges of PortXmitWait (IBA 16.1.3.5). Used by traces.
+	 */
+	void (*on_wait)(void *ctx, const struct ibfs_port *out, int waiting);
 	void *ctx;
 	struct ibfs_observer *next;
 };

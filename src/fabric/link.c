@@ -136,12 +136,21 @@ void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p)
 	ibfs__port_consume_blocks(in, p->in_vl, p->blocks);
 }
 
+/* Tells the observers that ask for it that a PortXmitWait span starts/ends. */
+static void link_wait_notify(struct ibfs_port *out, int waiting)
+{
+	for (struct ibfs_observer *o = out->fab->observers; o; o = o->next)
+		if (o->on_wait)
+			o->on_wait(o->ctx, out, waiting);
+}
+
 void ibfs__port_wait_start(struct ibfs_port *out)
 {
 	if (out->waiting)
 		return;
 	out->waiting = 1;
 	out->wait_since = out->fab->eq.now;
+	link_wait_notify(out, 1);
 }
 
 void ibfs__port_wait_stop(struct ibfs_port *out)
@@ -150,6 +159,7 @@ void ibfs__port_wait_stop(struct ibfs_port *out)
 		return;
 	out->waiting = 0;
 	out->cnt.xmit_wait += out->fab->eq.now - out->wait_since;
+	link_wait_notify(out, 0);
 }
 
 ibfs_time_t ibfs__port_xmit_wait(const struct ibfs_port *out)
