@@ -576,8 +576,8 @@ START_TEST(rc_ordering)
 	for (int i = 0; i < 20; i++) {
 		wait1(B.rcq, &wc);
 		ck_assert_uint_eq(wc.wr_id, 100 + i);
-		ck_assert_mem_eq(B.buf + 8000 + 100 * i, A.buf + 50 * (2 * i + 1),
-				 50);
+		ck_assert_mem_eq(B.buf + 8000 + 100 * i,
+				 A.buf + 50 * (2 * i + 1), 50);
 	}
 	for (int i = 0; i < 40; i += 2)
 		ck_assert_mem_eq(B.buf + 50 * i, A.buf + 50 * i, 50);
@@ -659,7 +659,8 @@ static void ud_setup(uint32_t qkey_b)
 				IBFS_QP_PKEY_INDEX | IBFS_QP_PORT |
 				IBFS_QP_QKEY), 0);
 		a.qp_state = IBFS_QPS_RTR;
-		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE), 0);
+		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE),
+				 0);
 		a.qp_state = IBFS_QPS_RTS;
 		a.sq_psn = 0;
 		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE |

@@ -90,7 +90,8 @@ START_TEST(data_off_same_times)
 		uint32_t size = ibfs__pt_is_bw(t) ? 10000 : 300;
 		run("connectx-4-edr", 1, t, size, 50, &on);
 		run("connectx-4-edr", 0, t, size, 50, &off);
-		ck_assert_msg(on.elapsed_ps == off.elapsed_ps, "%s: %llu != %llu",
+		ck_assert_msg(on.elapsed_ps == off.elapsed_ps,
+			      "%s: %llu != %llu",
 			      ibfs__pt_test_name(t),
 			      (unsigned long long)on.elapsed_ps,
 			      (unsigned long long)off.elapsed_ps);

@@ -199,7 +199,8 @@ START_TEST(two_senders_one_receiver)
 	ck_assert_uint_ge(S.f->eq.now, ser(2 * 32000));
 	char msg[256];
 	ibfs__direct_exec_drain(&S.dx);
-	ck_assert_msg(ibfs__fabric_check(S.f, msg, sizeof(msg)) == 0, "%s", msg);
+	ck_assert_msg(ibfs__fabric_check(S.f, msg, sizeof(msg)) == 0, "%s",
+		      msg);
 	star_free();
 }
 END_TEST

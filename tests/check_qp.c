@@ -368,7 +368,8 @@ START_TEST(names_and_port)
 	struct ibfs_diag d;
 	struct ibfs_exec ex = {0};
 	ck_assert_ptr_null(ibfs__hca_create(P.f, 0, "connectx-9", ex, &d));
-	ck_assert_ptr_nonnull(strstr(d.msg, "unknown HCA profile 'connectx-9'"));
+	ck_assert_ptr_nonnull(
+		strstr(d.msg, "unknown HCA profile 'connectx-9'"));
 	ck_assert_int_eq(ibfs__hca_set_lid(P.h[0], 1, 0xc000, 0), -1);
 	ck_assert_int_eq(ibfs__hca_set_lid(P.h[0], 2, 5, 0), -1);
 	teardown();

@@ -20,15 +20,17 @@ static const char pt_usage[] =
 	"Usage: ibfsim perftest TEST [-s BYTES] [-n ITERS] [--fabric FILE]\n"
 	"                       [--profile NAME] [-a]\n"
 	"\n"
-	"Runs one of perftest's tests between two simulated HCAs, back to back\n"
-	"on one 4x EDR link with a 2 m cable, and prints perftest's columns.\n"
+	"Runs one of perftest's tests between two simulated HCAs, back to\n"
+	"back on one 4x EDR link with a 2 m cable, and prints perftest's\n"
+	"columns.\n"
 	"\n"
-	"Tests: send_lat write_lat read_lat atomic_lat send_bw write_bw read_bw\n"
+	"Tests: send_lat write_lat read_lat atomic_lat\n"
+	"       send_bw write_bw read_bw\n"
 	"  -s BYTES        message size (default 2 for latency, 65536 for bw)\n"
 	"  -n ITERS        iterations (default 1000 for latency, 5000 for bw)\n"
 	"  -a              all sizes from 2 bytes to 8 MiB (powers of two)\n"
-	"  --profile NAME  HCA timing profile: ideal, connectx-4-edr (default),\n"
-	"                  connectx-6-hdr, connectx-7-ndr\n"
+	"  --profile NAME  HCA timing profile: ideal, connectx-4-edr\n"
+	"                  (default), connectx-6-hdr, connectx-7-ndr\n"
 	"  --speed SPEED   link speed of the back-to-back cable (default EDR)\n"
 	"  --fabric FILE   run on this fabric (routed by minhop) between its\n"
 	"                  first two HCAs, client first\n"
@@ -80,7 +82,8 @@ struct pt_world {
 };
 
 static int pt_world_pair(struct pt_world *w,
-			 const struct ibfs_hca_pair_cfg *pc, struct ibfs_diag *d)
+			 const struct ibfs_hca_pair_cfg *pc,
+			 struct ibfs_diag *d)
 {
 	memset(w, 0, sizeof(*w));
 	if (ibfs__hca_pair_new(&w->pair, pc, d))
@@ -153,7 +156,8 @@ static int pt_world_load(struct pt_world *w, const char *path,
 	if (ibfs__routes_program(w->f, "minhop", 0, NULL, d) < 0)
 		goto fail;
 	snprintf(w->what, sizeof(w->what), "%s, client %s, server %s", path,
-		 w->t->nodes[w->a->dev.node].id, w->t->nodes[w->b->dev.node].id);
+		 w->t->nodes[w->a->dev.node].id,
+		 w->t->nodes[w->b->dev.node].id);
 	return 0;
 fail:
 	pt_world_free(w);

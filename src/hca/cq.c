@@ -53,8 +53,9 @@ int ibfs_destroy_cq(struct ibfs_cq *pub)
 void ibfs__cq_free_all(struct ibfs_hca *h)
 {
 	while (h->cqs.next != &h->cqs) {
+		char *r = (char *)h->cqs.next;
 		struct ibfs_hca_cq *cq = (struct ibfs_hca_cq *)(
-			(char *)h->cqs.next - offsetof(struct ibfs_hca_cq, res));
+			r - offsetof(struct ibfs_hca_cq, res));
 		ibfs_destroy_cq(&cq->pub);
 	}
 }

@@ -114,6 +114,7 @@ enum {
 };
 
 /* 24-bit PSN arithmetic (IBA 9.7.1). */
+#define ibfs__psn_end(w) ibfs__psn_add((w)->first_psn, (w)->npsn)
 static inline uint32_t ibfs__psn_add(uint32_t psn, uint32_t n)
 {
 	return (psn + n) & 0xffffff;
@@ -200,7 +201,8 @@ struct ibfs_hca_cq {
 	ibfs_time_t last_vis;
 	uint64_t overflows;
 	struct ibfs_waiter *waiter;
-	/* Event-driven consumers (perftest, tests): called at each CQE's vis. */
+	/* Event-driven consumers (perftest, tests): called when a CQE
+	 * becomes visible. */
 	void (*notify)(void *arg, struct ibfs_hca_cq *cq);
 	void *notify_arg;
 };

@@ -424,8 +424,8 @@ static void pt_results(struct pt_run *r, struct ibfs_pt_result *res)
 
 int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
 		       struct ibfs_direct_exec *dx,
-		       const struct ibfs_pt_cfg *cin, struct ibfs_pt_result *res,
-		       struct ibfs_diag *d)
+		       const struct ibfs_pt_cfg *cin,
+		       struct ibfs_pt_result *res, struct ibfs_diag *d)
 {
 	struct ibfs_pt_cfg c = *cin;
 	if (c.test == IBFS_PT_ATOMIC_LAT)

@@ -137,7 +137,8 @@ struct ibfs_packet *ibfs__rc_resp_build(struct ibfs_hca_qp *qp)
 		if (!p)
 			return NULL;
 		if (p->payload)
-			memcpy(p->payload, (const void *)(uintptr_t)e->va, plen);
+			memcpy(p->payload, (const void *)(uintptr_t)e->va,
+			       plen);
 		e->va += plen;
 		e->left -= plen;
 		e->psn = ibfs__psn_add(e->psn, 1);
@@ -147,7 +148,8 @@ struct ibfs_packet *ibfs__rc_resp_build(struct ibfs_hca_qp *qp)
 		qp->resp_head = (qp->resp_head + 1) % qp->resp_cap;
 		qp->resp_count--;
 		struct ibfs_resp *nx = &qp->resp[qp->resp_head];
-		if (qp->resp_count && !nx->atomic && nx->ready == IBFS_TIME_NEVER)
+		if (qp->resp_count && !nx->atomic &&
+		    nx->ready == IBFS_TIME_NEVER)
 			rs_next_ready(qp, nx, nx->dma_end);
 	} else {
 		/* Reads of the next packets stream behind this one. */

@@ -81,7 +81,7 @@ static void rc_mark_failed(struct ibfs_hca_qp *qp, uint32_t psn,
 	for (uint64_t i = qp->sq_head; i != qp->sq_tail; i++) {
 		struct ibfs_swqe *w = ibfs__sq_at(qp, i);
 		if (ibfs__psn_cmp(psn, w->first_psn) >= 0 &&
-		    ibfs__psn_cmp(psn, ibfs__psn_add(w->first_psn, w->npsn)) < 0) {
+		    ibfs__psn_cmp(psn, ibfs__psn_end(w)) < 0) {
 			w->failed = 1;
 			w->done = 1;
 			w->status = st;

@@ -127,8 +127,10 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 	p->se = w->solicited && last;
 	if (p->payload) {
 		if (w->inl)
-			memcpy(p->payload, qp->inl + (qp->sq_next % qp->sq_cap) *
-				       qp->init.cap.max_inline_data + qp->tx_off,
+			memcpy(p->payload,
+			       qp->inl + (qp->sq_next % qp->sq_cap) *
+						 qp->init.cap.max_inline_data +
+				       qp->tx_off,
 			       plen);
 		else
 			ibfs__sgl_gather(w->sge, w->num_sge, qp->tx_off,
@@ -154,7 +156,8 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 		p->xh |= IBFS_XH_DETH;
 		/* IBA 10.2.5: a WR Q_Key with its high bit set means "use
 		 * the QP's own Q_Key". */
-		p->deth.qkey = (w->qkey & 0x80000000u) ? qp->attr.qkey : w->qkey;
+		p->deth.qkey = (w->qkey & 0x80000000u) ? qp->attr.qkey
+						       : w->qkey;
 		p->deth.src_qp = qp->pub.qp_num;
 		dlid = w->dlid;
 		sl = w->sl;
@@ -201,7 +204,7 @@ void ibfs__sq_rewind(struct ibfs_hca_qp *qp, uint32_t psn)
 	for (uint64_t i = qp->sq_head; i < end; i++) {
 		struct ibfs_swqe *w = ibfs__sq_at(qp, i);
 		if (ibfs__psn_cmp(psn, w->first_psn) < 0 ||
-		    ibfs__psn_cmp(psn, ibfs__psn_add(w->first_psn, w->npsn)) >= 0)
+		    ibfs__psn_cmp(psn, ibfs__psn_end(w)) >= 0)
 			continue;
 		uint32_t k = (uint32_t)ibfs__psn_cmp(psn, w->first_psn);
 		qp->sq_next = i;

@@ -127,7 +127,8 @@ static int verbs_post_one(struct ibfs_hca_qp *qp, struct ibfs_send_wr *wr,
 {
 	struct ibfs_hca *h = qp->hca;
 	enum ibfs_qp_type t = qp->pub.qp_type;
-	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->init.cap.max_send_sge ||
+	if (wr->num_sge < 0 ||
+	    (uint32_t)wr->num_sge > qp->init.cap.max_send_sge ||
 	    (wr->num_sge && !wr->sg_list) || !verbs_op_ok(t, wr->opcode))
 		return EINVAL;
 	uint64_t len = 0;
@@ -273,7 +274,8 @@ const char *ibfs_wc_status_str(enum ibfs_wc_status status)
 	static const char *const s[] = {
 		"success", "local length error", "local QP operation error",
 		"local EE context operation error", "local protection error",
-		"Work Request Flushed Error", "memory management operation error",
+		"Work Request Flushed Error",
+		"memory management operation error",
 		"bad response error", "local access error",
 		"remote invalid request error", "remote access error",
 		"remote operation error", "transport retry counter exceeded",
