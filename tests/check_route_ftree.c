@@ -15,13 +15,14 @@ static void port_loads(const struct rt *r, const char *id, int *load)
 	const struct ibfs_sn_node *n = &r->sn->nodes[r->sn->sw_node[s]];
 	for (int p = 0; p <= n->nports; p++)
 		load[p] = 0;
-	for (unsigned lid = 1; lid <= r->sn->max_lid; lid++)
-		if (r->sn->lid_node[lid] >= 0 &&
-		    r->sn->nodes[r->sn->lid_node[lid]].type != IBFS_NODE_SWITCH) {
+	for (unsigned lid = 1; lid <= r->sn->max_lid; lid++) {
+		int o = r->sn->lid_node[lid];
+		if (o >= 0 && r->sn->nodes[o].type != IBFS_NODE_SWITCH) {
 			int p = *ibfs__subnet_lft(r->sn, s, lid);
 			ck_assert_int_le(p, n->nports);
 			load[p]++;
 		}
+	}
 }
 
 /* Up ports first..last of every switch named prefix1..count carry

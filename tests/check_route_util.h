@@ -60,11 +60,11 @@ static inline struct rt rt_make(const char *kind, const char *const *kv,
 	}
 	for (int k = 0; k < ns; k++)
 		for (int i = 0; i < ns; i++)
-			for (int j = 0; j < ns; j++)
-				if (r.fw[i * ns + k] + r.fw[k * ns + j] <
-				    r.fw[i * ns + j])
-					r.fw[i * ns + j] =
-						r.fw[i * ns + k] + r.fw[k * ns + j];
+			for (int j = 0; j < ns; j++) {
+				int via = r.fw[i * ns + k] + r.fw[k * ns + j];
+				if (via < r.fw[i * ns + j])
+					r.fw[i * ns + j] = via;
+			}
 	return r;
 }
 

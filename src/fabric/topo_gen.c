@@ -434,12 +434,13 @@ static int gen_dragonfly(struct gen *g)
 					       1))
 				return -1;
 		}
-	/* Local clique: switch x's port to switch y (y != x). */
+	/* Local clique: switch x reaches switch y (y != x) on port
+	 * p + 1 + (y < x ? y : y - 1), counting y among the others. */
 	for (long gr = 0; gr < ng; gr++)
 		for (long x = 0; x < a; x++)
 			for (long y = x + 1; y < a; y++)
 				if (gen_link(g, sw0 + (int)(gr * a + x),
-					     (int)(p + y), /* y-1 after skipping x */
+					     (int)(p + y),
 					     sw0 + (int)(gr * a + y),
 					     (int)(p + x + 1)))
 					return -1;

@@ -162,7 +162,8 @@ static int nf_parse(struct nf *p, FILE *f)
 						  "a port line outside a node record");
 			char name[256];
 			char *r = nf_portnum(s, &pt.port);
-			r = r ? nf_quoted(nf_skip(r), name, sizeof(name)) : NULL;
+			if (r)
+				r = nf_quoted(nf_skip(r), name, sizeof(name));
 			r = r ? nf_portnum(r, &pt.rport) : NULL;
 			if (!r)
 				return ibfs__diag(p->d, p->file, ln,
@@ -245,8 +246,9 @@ static int nf_links(struct nf *p)
 					  "port %d of '%s', which has %d ports",
 					  pt->rport, pt->rname,
 					  t->nodes[b].nports);
-		const struct ibfs_topo_port *la = &t->nodes[pt->node].ports[pt->port];
-		const struct ibfs_topo_port *lb = &t->nodes[b].ports[pt->rport];
+		const struct ibfs_topo_port *la, *lb;
+		la = &t->nodes[pt->node].ports[pt->port];
+		lb = &t->nodes[b].ports[pt->rport];
 		if (la->peer_node == b && la->peer_port == pt->rport)
 			continue; /* the other end listed it already */
 		if (la->peer_node >= 0 || lb->peer_node >= 0) {

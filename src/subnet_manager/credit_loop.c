@@ -49,10 +49,12 @@ struct ibfs_cdg *ibfs__cdg_new(const struct ibfs_subnet *sn)
 		goto fail;
 	for (size_t i = 0; i < cells; i++)
 		g->chan[i] = -1;
-	for (int s = 0; s < sn->nsw; s++)
+	for (int s = 0; s < sn->nsw; s++) {
+		int *row = &g->chan[(size_t)s * (size_t)g->stride];
 		for (int p = 1; p <= sn->nodes[sn->sw_node[s]].nports; p++)
 			if (cdg_peer_sw(sn, s, p) >= 0)
-				g->chan[(size_t)s * (size_t)g->stride + p] = n++;
+				row[p] = n++;
+	}
 	g->nchan = n;
 	size_t nc = (size_t)(n ? n : 1);
 	g->ch_sw = malloc(nc * sizeof(int));
@@ -155,12 +157,12 @@ int ibfs__cdg_find_cycle(struct ibfs_cdg *g, int *sw, int *port, int max)
 			int np = g->sn->nodes[g->sn->sw_node[v]].nports;
 			int q = next[top];
 			int succ = -1;
+			const int *row =
+				&g->chan[(size_t)v * (size_t)g->stride];
 			for (q = q + 1; q <= np; q++) {
 				uint32_t b = g->base[c] + (uint32_t)q;
 				if (g->bits[b >> 3] & (1u << (b & 7))) {
-					succ = g->chan[(size_t)v *
-							       (size_t)g->stride +
-						       q];
+					succ = row[q];
 					break;
 				}
 			}
@@ -222,10 +224,9 @@ int ibfs__credit_loops(const struct ibfs_subnet *sn, char *buf, size_t len)
 					    vl);
 		for (int i = 0; i <= n && o < len; i++) {
 			int k = i % n;
+			const char *name = sn->nodes[sn->sw_node[sw[k]]].name;
 			o += (size_t)snprintf(buf + o, len - o, "%s%s:%d",
-					      i ? " -> " : "",
-					      sn->nodes[sn->sw_node[sw[k]]].name,
-					      port[k]);
+					      i ? " -> " : "", name, port[k]);
 		}
 		return 1;
 	}

@@ -51,7 +51,8 @@ int ibfs__lft_dump(const struct ibfs_subnet *sn, FILE *f)
 			fprintf(f, "0x%04x %03u # ", lid, p);
 			int owner = sn->lid_node[lid];
 			if (owner >= 0) {
-				const struct ibfs_sn_node *m = &sn->nodes[owner];
+				const struct ibfs_sn_node *m;
+				m = &sn->nodes[owner];
 				fprintf(f, "%s portguid 0x%016" PRIx64 ": '%s'",
 					m->type == IBFS_NODE_SWITCH
 						? "Switch"

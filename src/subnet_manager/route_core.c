@@ -178,8 +178,10 @@ int ibfs__route_build_tables(struct ibfs_subnet *sn,
 	if (!c.count || !c.dist || !c.cstart || !c.cport)
 		goto out;
 	unsigned step = 1u << sn->lmc;
-	const struct ibfs_route_policy plain = {.dist = ibfs__route_bfs,
-						.lowest_port = pol->lowest_port};
+	const struct ibfs_route_policy plain = {
+		.dist = ibfs__route_bfs,
+		.lowest_port = pol->lowest_port,
+	};
 	for (int t = 0; t < sn->nsw; t++) {
 		const struct ibfs_sn_node *tn = &sn->nodes[sn->sw_node[t]];
 		/* Switch LIDs get VL15 management traffic only, which has no

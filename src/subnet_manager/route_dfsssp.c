@@ -239,7 +239,8 @@ static int dfs_build(void *ctx)
 			continue;
 		for (int p = 1; p <= n->nports; p++) {
 			int peer = n->ports[p].peer;
-			if (peer >= 0 && sn->nodes[peer].type == IBFS_NODE_SWITCH)
+			if (peer >= 0 &&
+			    sn->nodes[peer].type == IBFS_NODE_SWITCH)
 				f->casw[sn->nodes[peer].sw]++;
 		}
 	}

@@ -188,6 +188,18 @@ static int ft_pick(struct ft *f, int s, int down)
 	return best;
 }
 
+/* Routes one CA LID on leaf l (port hp): down above it, up elsewhere. */
+static void ft_route_lid(struct ft *f, int l, int hp, unsigned lid)
+{
+	struct ibfs_subnet *sn = f->sn;
+	for (int s = 0; s < sn->nsw; s++) {
+		int p = s == l ? hp : ft_pick(f, s, f->anc[s]);
+		*ibfs__subnet_lft(sn, s, lid) = (uint8_t)p;
+		if (p != IBFS_LFT_NO_PATH)
+			f->count[(size_t)s * (size_t)f->stride + p]++;
+	}
+}
+
 static int ft_route_switch_lids(struct ft *f)
 {
 	struct ibfs_subnet *sn = f->sn;
@@ -270,16 +282,7 @@ static int ft_build(void *ctx)
 			unsigned base =
 				sn->nodes[pp->peer].ports[pp->peer_port].lid;
 			for (unsigned k = 0; base && k < step; k++)
-				for (int s = 0; s < sn->nsw; s++) {
-					int p = s == l ? hp
-						       : ft_pick(f, s, f->anc[s]);
-					*ibfs__subnet_lft(sn, s, base + k) =
-						(uint8_t)p;
-					if (p != IBFS_LFT_NO_PATH)
-						f->count[(size_t)s *
-								 (size_t)f->stride +
-							 p]++;
-				}
+				ft_route_lid(f, l, hp, base + k);
 		}
 	}
 	rc = ft_route_switch_lids(f);

@@ -170,7 +170,8 @@ int ibfs__route_stats(const struct ibfs_subnet *sn,
 		const struct ibfs_sn_node *n = &sn->nodes[sn->sw_node[s]];
 		for (int p = 1; p <= n->nports; p++) {
 			int peer = n->ports[p].peer;
-			if (peer < 0 || sn->nodes[peer].type != IBFS_NODE_SWITCH)
+			if (peer < 0 ||
+			    sn->nodes[peer].type != IBFS_NODE_SWITCH)
 				continue;
 			long r = routes[(size_t)s * stride + (size_t)p];
 			if (st->routes_min < 0 || r < st->routes_min)
