@@ -749,6 +749,209 @@ START_TEST(recv_too_small_length_error)
 }
 END_TEST
 
+START_TEST(lost_ack_write_reacked)
+{
+	struct conn c = CONN_DEFAULT;
+	c.timeout = 1; /* 8.192 us */
+	setup_rc_cfg(1, 4096, &c);
+	P.h[0]->drop_next_resp = 1;
+	post_send(&A, 1, IBFS_WR_RDMA_WRITE, 0, 32, raddr(&B, 0), B.mr->rkey,
+		  IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	/* The timer fires 8.192 us after the WRITE left; the resent WRITE
+	 * is a duplicate at B, which ACKs it again. */
+	ck_assert_uint_eq(now(), 8192 * IBFS_NS + ser(wire(16, 32)) + PROP +
+					 ser(FCP) + ser(ACK_BYTES) + PROP);
+	ck_assert_uint_eq(P.h[1]->st.duplicates, 1);
+	ck_assert_uint_eq(P.h[0]->st.timeouts, 1);
+	ck_assert_mem_eq(B.buf, A.buf, 32);
+	teardown();
+}
+END_TEST
+
+START_TEST(lost_atomic_ack_replayed_not_redone)
+{
+	struct conn c = CONN_DEFAULT;
+	c.timeout = 1;
+	setup_rc_cfg(1, 4096, &c);
+	uint64_t v = 1000;
+	memcpy(B.buf + 128, &v, 8);
+	P.h[0]->drop_next_resp = 1;
+	struct ibfs_sge sg = {.addr = raddr(&A, 0), .length = 8,
+			      .lkey = A.mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = 1, .sg_list = &sg, .num_sge = 1,
+				  .opcode = IBFS_WR_ATOMIC_FETCH_AND_ADD,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	wr.wr.atomic.remote_addr = raddr(&B, 128);
+	wr.wr.atomic.rkey = B.mr->rkey;
+	wr.wr.atomic.compare_add = 234;
+	struct ibfs_send_wr *bad;
+	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_uint_eq(now(), 8192 * IBFS_NS + ser(wire(28, 0)) + PROP +
+					 ser(FCP) + ser(wire(12, 0)) + PROP);
+	uint64_t got, mem;
+	memcpy(&got, A.buf, 8);
+	memcpy(&mem, B.buf + 128, 8);
+	/* The duplicate gets the saved result; the add happened once. */
+	ck_assert_uint_eq(got, 1000);
+	ck_assert_uint_eq(mem, 1234);
+	ck_assert_uint_eq(P.h[1]->st.duplicates, 1);
+	teardown();
+}
+END_TEST
+
+START_TEST(lost_read_response_read_again)
+{
+	struct conn c = CONN_DEFAULT;
+	c.timeout = 1;
+	setup_rc_cfg(1, 4096, &c);
+	for (int i = 0; i < 5000; i++)
+		B.buf[i] = (uint8_t)(i * 11);
+	P.h[0]->drop_next_resp = 1; /* the First response */
+	post_send(&A, 1, IBFS_WR_RDMA_READ, 6000, 5000, raddr(&B, 0),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_mem_eq(A.buf + 6000, B.buf, 5000);
+	/* The Last response came out of order and was dropped too; the
+	 * timer resends the READ, which B executes again. */
+	ck_assert_uint_eq(now(), 8192 * IBFS_NS + ser(wire(16, 0)) + PROP +
+					 ser(FCP) + ser(wire(4, 4096)) +
+					 ser(wire(4, 904)) + PROP);
+	ck_assert_uint_eq(P.h[1]->st.duplicates, 1);
+	teardown();
+}
+END_TEST
+
+static uint64_t acks_seen;
+
+static void count_acks(void *ctx, const struct ibfs_port *out,
+		       const struct ibfs_packet *p, ibfs_time_t start)
+{
+	(void)ctx;
+	(void)start;
+	if (out->node == 1 && p->opcode == (IBFS_OP_RC | IBFS_OP_ACK))
+		acks_seen++;
+}
+
+START_TEST(ack_coalescing_every_n_packets)
+{
+	setup_rc_cfg(1, 1024, &(struct conn){.mtu = IBFS_MTU_1024,
+		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+		.min_rnr_timer = 1, .rd_atomic = 4});
+	struct ibfs_observer o = {.on_tx = count_acks};
+	ibfs__fabric_observe(P.f, &o);
+	/* 16 packets, AckReq on the last only (every 16 by default). */
+	acks_seen = 0;
+	post_send(&A, 1, IBFS_WR_RDMA_WRITE, 0, 16384, raddr(&B, 0),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(acks_seen, 1);
+	/* AckReq every 4 packets: four ACKs. */
+	P.h[0]->ack_every = 4;
+	acks_seen = 0;
+	post_send(&A, 2, IBFS_WR_RDMA_WRITE, 0, 16384, raddr(&B, 0),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ibfs__direct_exec_drain(&P.dx);
+	ck_assert_uint_eq(acks_seen, 4);
+	teardown();
+}
+END_TEST
+
+START_TEST(responder_resources_exceeded)
+{
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg cfg = {.profile = "ideal", .data_mode = 1};
+	ck_assert_int_eq(ibfs__hca_pair_new(&P, &cfg, &d), 0);
+	side_open(&A, P.h[0], IBFS_QPT_RC);
+	side_open(&B, P.h[1], IBFS_QPT_RC);
+	struct conn ca = CONN_DEFAULT, cb = CONN_DEFAULT;
+	cb.rd_atomic = 1; /* B serves one READ at a time */
+	qp_connect(&A, 2, B.qp->qp_num, &ca);
+	qp_connect(&B, 1, A.qp->qp_num, &cb);
+	/* The second READ arrives while the first one's two responses are
+	 * still going out. */
+	post_send(&A, 1, IBFS_WR_RDMA_READ, 0, 8192, raddr(&B, 0),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	post_send(&A, 2, IBFS_WR_RDMA_READ, 8192, 8192, raddr(&B, 0),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 1);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 2);
+	ck_assert_int_eq(wc.status, IBFS_WC_REM_INV_REQ_ERR);
+	ibfs__direct_exec_drain(&P.dx);
+	ck_assert_int_eq(B.qp->state, IBFS_QPS_ERR);
+	teardown();
+}
+END_TEST
+
+START_TEST(uc_lost_packet_loses_the_message_only)
+{
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg cfg = {.profile = "ideal", .data_mode = 1,
+					.mtu = 1024};
+	ck_assert_int_eq(ibfs__hca_pair_new(&P, &cfg, &d), 0);
+	side_open(&A, P.h[0], IBFS_QPT_UC);
+	side_open(&B, P.h[1], IBFS_QPT_UC);
+	struct side *s[2] = {&A, &B};
+	for (int i = 0; i < 2; i++) {
+		struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT,
+					 .port_num = 1,
+					 .qp_access_flags = 0xf};
+		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE |
+				IBFS_QP_PKEY_INDEX | IBFS_QP_PORT |
+				IBFS_QP_ACCESS_FLAGS), 0);
+		a.qp_state = IBFS_QPS_RTR;
+		a.path_mtu = IBFS_MTU_1024;
+		a.dest_qp_num = s[1 - i]->qp->qp_num;
+		a.ah_attr.dlid = (uint16_t)(2 - i);
+		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE |
+				IBFS_QP_AV | IBFS_QP_PATH_MTU |
+				IBFS_QP_DEST_QPN | IBFS_QP_RQ_PSN), 0);
+		a.qp_state = IBFS_QPS_RTS;
+		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE |
+				IBFS_QP_SQ_PSN), 0);
+	}
+	for (int i = 0; i < BUFSZ; i++)
+		A.buf[i] = (uint8_t)(i + 9);
+	post_recv(&B, 1, 0, 4000);
+	post_recv(&B, 2, 4000, 4000);
+	P.h[1]->drop_next_rx = 1;
+	post_send(&A, 1, IBFS_WR_SEND, 0, 3000, 0, 0, IBFS_SEND_SIGNALED);
+	post_send(&A, 2, IBFS_WR_SEND, 3000, 3000, 0, 0, IBFS_SEND_SIGNALED);
+	post_send(&A, 3, IBFS_WR_RDMA_WRITE, 0, 2500, raddr(&B, 9000),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	for (int k = 1; k <= 3; k++) {
+		wait1(A.scq, &wc);
+		ck_assert_uint_eq(wc.wr_id, k);
+		ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	}
+	/* The first SEND lost its First packet: B drops the message and
+	 * the first receive WQE takes the second SEND. */
+	wait1(B.rcq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 1);
+	ck_assert_uint_eq(wc.byte_len, 3000);
+	ck_assert_mem_eq(B.buf, A.buf + 3000, 3000);
+	ibfs__direct_exec_drain(&P.dx);
+	ck_assert_int_eq(ibfs_poll_cq(B.rcq, 1, &wc), 0);
+	ck_assert_mem_eq(B.buf + 9000, A.buf, 2500);
+	teardown();
+}
+END_TEST
+
 static Suite *hca_suite(void)
 {
 	Suite *s = suite_create("hca");
@@ -764,6 +967,8 @@ static Suite *hca_suite(void)
 	tcase_add_test(tc, data_on_off_same_times);
 	tcase_add_test(tc, outstanding_read_limit);
 	tcase_add_test(tc, ud_send_mtu_limit_and_qkey);
+	tcase_add_test(tc, ack_coalescing_every_n_packets);
+	tcase_add_test(tc, uc_lost_packet_loses_the_message_only);
 	suite_add_tcase(s, tc);
 	TCase *te = tcase_create("errors");
 	tcase_set_timeout(te, 20);
@@ -776,6 +981,10 @@ static Suite *hca_suite(void)
 	tcase_add_test(te, dropped_packet_seq_nak_go_back_n);
 	tcase_add_test(te, flush_recv_on_error_transition);
 	tcase_add_test(te, recv_too_small_length_error);
+	tcase_add_test(te, lost_ack_write_reacked);
+	tcase_add_test(te, lost_atomic_ack_replayed_not_redone);
+	tcase_add_test(te, lost_read_response_read_again);
+	tcase_add_test(te, responder_resources_exceeded);
 	suite_add_tcase(s, te);
 	return s;
 }

@@ -73,6 +73,7 @@ struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 		h->hp[i].port = ibfs__fabric_port(f, node, i);
 	}
 	h->prof = prof;
+	h->ack_every = prof->ack_every ? prof->ack_every : 1;
 	h->lops = &ibfs__ib_link_ops;
 	ibfs__res_init(&h->pds);
 	ibfs__res_init(&h->cqs);
@@ -322,11 +323,14 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 	    (p->dlid & mask) == hp->lid &&
 	    (p->pkey & 0x7fff) == 0x7fff)
 		qp = ibfs__qp_lookup(h, p->dest_qp);
-	if (qp && qp->port == hp->num && h->drop_next_rx > 0 &&
-	    !(oi->flags & IBFS_OPF_RESP)) {
-		/* Test hook: lose this request packet. */
-		h->drop_next_rx--;
-		qp = NULL;
+	if (qp && qp->port == hp->num) {
+		/* Test hooks: lose this request or response. */
+		int *drop = (oi->flags & IBFS_OPF_RESP) ? &h->drop_next_resp
+							: &h->drop_next_rx;
+		if (*drop > 0) {
+			(*drop)--;
+			qp = NULL;
+		}
 	}
 	struct ibfs_fabric *f = h->dev.fab;
 	if (!qp || qp->port != hp->num) {

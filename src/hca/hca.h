@@ -425,7 +425,15 @@ struct ibfs_hca {
 	void (*write_hook)(void *arg, struct ibfs_hca_qp *qp, uint64_t va,
 			   uint32_t len, ibfs_time_t vis);
 	void *write_hook_arg;
-	int drop_next_rx;          /* tests: drop the next N data packets */
+	/* Fault injection for tests: lose the next N request packets or the
+	 * next N responses (ACK, NAK, READ response, atomic ACK) that this
+	 * HCA receives. */
+	int drop_next_rx;
+	int drop_next_resp;
+	/* ACK coalescing: the requester asks for an ACK (AckReq) on the last
+	 * packet of a message and at least every ack_every packets (from the
+	 * profile; tests and tools may change it). */
+	uint32_t ack_every;
 	struct ibfs_hca_stats st;
 };
 

@@ -165,7 +165,7 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 	qp->next_psn = ibfs__psn_add(qp->next_psn, npsn);
 	if (type == IBFS_QPT_RC) {
 		qp->pkts_since_ack++;
-		if (last || qp->pkts_since_ack >= h->prof->ack_every) {
+		if (last || qp->pkts_since_ack >= h->ack_every) {
 			p->ack_req = 1;
 			qp->pkts_since_ack = 0;
 		}
