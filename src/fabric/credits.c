@@ -103,9 +103,38 @@ static void credit_send_fcps(struct ibfs_port *port)
 		port->fcp_sent++;
 		f->fcps++;
 		port->fcp_until = start + port->ser_fcp;
-		ibfs__eq_schedule(&f->eq, port->fcp_until + port->prop,
-				  credit_fcp_arrive, port->peer,
+		ibfs_time_t at = port->fcp_until + port->prop;
+		struct ibfs_port *sender = port->peer;
+
+		/*
+		 * A sender busy until after the FCP arrives cannot use the
+		 * credits (or even look at them) before its transmitter
+		 * ends, and the arrival would not call tx_ready: they wait
+		 * in fc_defer for credit_on_tx_end instead of costing an
+		 * event. The time must be strictly earlier: at tx_free_at
+		 * the transmitter's own end (scheduled first) runs first.
+		 */
+		if (sender->tx_busy && sender->tx_free_at > at) {
+			sender->fc_defer[vl] += n;
+			sender->fc_deferred |= (uint16_t)(1u << vl);
+			continue;
+		}
+		ibfs__eq_schedule(&f->eq, at, credit_fcp_arrive, sender,
 				  (uint64_t)vl | ((uint64_t)n << 8));
+	}
+}
+
+/* The transmitter of `out` has ended: take in the deferred credits. */
+static void credit_on_tx_end(struct ibfs_port *out)
+{
+	while (out->fc_deferred) {
+		int vl = __builtin_ctz(out->fc_deferred);
+		uint32_t n = out->fc_defer[vl];
+
+		out->fc_deferred &= (uint16_t)(out->fc_deferred - 1);
+		out->fc_defer[vl] = 0;
+		out->peer->fc_wire[vl] -= n;
+		out->credits[vl] += (int32_t)n;
 	}
 }
 
@@ -134,4 +163,5 @@ const struct ibfs_flow_ops ibfs__ib_credit_flow = {
 	.on_arrive = credit_on_arrive,
 	.on_free = credit_on_free,
 	.on_tx_idle = credit_on_tx_idle,
+	.on_tx_end = credit_on_tx_end,
 };

@@ -29,6 +29,8 @@ static void link_tx_done(void *obj, uint64_t arg)
 
 	(void)arg;
 	out->tx_busy = 0;
+	if (out->flow->on_tx_end)
+		out->flow->on_tx_end(out);
 	if (out->tx_data) {
 		out->tx_data = 0;
 		if (out->dev && out->dev->ops->tx_done)

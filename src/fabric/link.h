@@ -53,6 +53,12 @@ struct ibfs_flow_ops {
 	 * or leave it to the device (returns 0).
 	 */
 	int (*on_tx_idle)(struct ibfs_port *out);
+	/*
+	 * Optional: `out`'s transmitter has just ended what it was sending,
+	 * before anybody looks at it (flow control takes in what it deferred
+	 * until then).
+	 */
+	void (*on_tx_end)(struct ibfs_port *out);
 };
 
 extern const struct ibfs_flow_ops ibfs__ib_credit_flow;
@@ -147,6 +153,15 @@ struct ibfs_port {
 	uint32_t fc_unsent[IBFS_MAX_VLS];
 	uint32_t fc_wire[IBFS_MAX_VLS];
 	uint16_t fc_pending;   /* VLs with fc_unsent > 0, one bit each */
+	/*
+	 * Sender side: credits whose FCP has arrived (or will arrive) while
+	 * this port's transmitter is busy and ends later; nothing can look
+	 * at them before it ends, so they are taken in at link_tx_done
+	 * rather than by an event of their own (credits.c). Still counted
+	 * in the peer's fc_wire until then.
+	 */
+	uint16_t fc_deferred;  /* VLs with fc_defer > 0, one bit each */
+	uint32_t fc_defer[IBFS_MAX_VLS];
 	uint64_t fcp_sent;     /* flow-control packets sent */
 	uint64_t vl15_dropped; /* VL15 packets discarded for want of room */
 

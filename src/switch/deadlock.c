@@ -52,7 +52,14 @@ static long dl_successor(const size_t *base, struct ibfs_switch *sw, int in,
 	struct ibfs_switch *nx = op->peer ? ibfs__switch_of(op->peer->dev) :
 					    NULL;
 
-	if (!nx || op->flow->may_send(op, p))
+	/*
+	 * Credits that reached a busy transmitter wait in fc_defer until it
+	 * ends (credits.c); they have arrived as far as waiting goes.
+	 */
+	if (!nx || op->flow->may_send(op, p) ||
+	    (p->vl != IBFS_VL15 &&
+	     op->credits[p->vl] + (int64_t)op->fc_defer[p->vl] >=
+		     (int64_t)p->blocks))
 		return -1;
 	return (long)(base[op->peer->node] +
 		      (size_t)(op->peer->num * nx->nslots +
