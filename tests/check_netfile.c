@@ -29,11 +29,11 @@ static const char ibsim_net[] =
 	"Switch\t4 \"sw1\"\n"
 	"[1]\t\"h1\"[1]\n"
 	"[2]\t\"h2\"[1]\n"
-	"[3]\t\"sw2\"[3]\tw=1\n"
+	"[3]\t\"sw2\"[3]\tw=16\n"
 	"\n"
 	"Switch\t4 \"sw2\"\n"
 	"[1]\t\"h3\"[1]\n"
-	"[3]\t\"sw1\"[3]\n"
+	"[3]\t\"sw1\"[3]\tw=16\n"
 	"\n"
 	"caguid=0x5000\n"
 	"Hca\t2 \"h1\"\n"
@@ -69,9 +69,10 @@ START_TEST(ibsim_guids)
 	ck_assert_uint_eq(node(t, "h2")->guid, 0x5003);
 	ck_assert_uint_eq(node(t, "h2")->ports[1].guid, 0x5004);
 	ck_assert_uint_eq(node(t, "h3")->guid, 0x5005);
-	/* w=1 on sw1:3 sets that link's width; others take the default. */
+	/* w=16 (ibsim's code for 2x) on sw1:3 sets that link's width;
+	 * others take the default. */
 	const struct ibfs_topo_node *s1 = node(t, "sw1");
-	ck_assert_int_eq(t->links[s1->ports[3].link].width, 1);
+	ck_assert_int_eq(t->links[s1->ports[3].link].width, 2);
 	ck_assert_int_eq(t->links[s1->ports[1].link].width, t->def.width);
 	ck_assert_int_eq(node(t, "h1")->ports[2].peer_node, -1);
 	ibfs__topo_free(t);
@@ -139,6 +140,8 @@ START_TEST(errors)
 		     "Hca 1 \"b\"\n[1] \"a\"[2]\n\nHca 1 \"c\"\n",
 		     "contradicts the link");
 	expect_error("# nothing\n", "x.net: no Switch or Ca record");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[1] w=3\n",
+		     "x.net:2: a 'w=' width must be ibsim's code");
 	struct ibfs_diag d;
 	ck_assert_ptr_null(ibfs__netfile_load("/nonexistent.net", &d));
 	ck_assert_ptr_nonnull(strstr(d.msg, "/nonexistent.net: cannot open"));
@@ -158,7 +161,7 @@ START_TEST(export_import_round_trip)
 	FILE *f = open_memstream(&buf, &len);
 	ck_assert_int_eq(ibfs__topo_write_netfile(t, f), 0);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(buf, "\nswitchguid=0x0000000000200000\nSwitch\t4 \"g1_sw1\"\t\t# \"g1_sw1\"\n[1]\t\"node1\"[1]\tw=4\t# 4xEDR\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\nswitchguid=0x0000000000200000\nSwitch\t4 \"g1_sw1\"\t\t# \"g1_sw1\"\n[1]\t\"node1\"[1]\tw=2\t# 4xEDR\n"));
 	struct ibfs_topology *u = read_str(buf, &d);
 	ck_assert_msg(u != NULL, "%s", d.msg);
 	ck_assert_uint_eq(u->nnodes, t->nnodes);
@@ -245,6 +248,34 @@ START_TEST(info_figures)
 }
 END_TEST
 
+START_TEST(real_ibnetdiscover_output)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/tests/data/sm/fat-tree-k4-l2.ibnetdiscover",
+		 IBFS_SRC("."));
+	struct ibfs_diag d;
+	struct ibfs_topology *t = ibfs__netfile_load(path, &d);
+	ck_assert_msg(t != NULL, "%s", d.msg);
+	ck_assert_uint_eq(ibfs__topo_count(t, IBFS_NODE_SWITCH), 6);
+	ck_assert_uint_eq(ibfs__topo_count(t, IBFS_NODE_HCA), 8);
+	ck_assert_uint_eq(t->nlinks, 16);
+	/* The GUIDs ibsim gave, from the GUIDs we exported. */
+	const struct ibfs_topo_node *s = node(t, "S-0000000000200004");
+	ck_assert_uint_eq(s->guid, 0x200004);
+	ck_assert_str_eq(s->desc, "spine1");
+	const struct ibfs_topo_node *h = node(t, "H-0000000000100000");
+	ck_assert_uint_eq(h->guid, 0x100000);
+	ck_assert_uint_eq(h->ports[1].guid, 0x100001);
+	ck_assert_str_eq(h->desc, "node1");
+	int pp = node(t, "S-0000000000200003")->ports[1].peer_node;
+	ck_assert_str_eq(t->nodes[pp].id, "H-000000000010000c");
+	/* ibsim links are SDR; widths 4x from the "4xSDR" tokens. */
+	ck_assert_int_eq(t->links[0].speed, IBFS_SPEED_SDR);
+	ck_assert_int_eq(t->links[0].width, 4);
+	ibfs__topo_free(t);
+}
+END_TEST
+
 static Suite *netfile_suite(void)
 {
 	Suite *s = suite_create("netfile");
@@ -255,6 +286,7 @@ static Suite *netfile_suite(void)
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, export_import_round_trip);
 	tcase_add_test(tc, info_figures);
+	tcase_add_test(tc, real_ibnetdiscover_output);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,3 +14,4 @@ check_PROGRAMS += tests/check_netfile
 tests_check_netfile_SOURCES = tests/check_netfile.c
 tests_check_netfile_CFLAGS = $(TEST_CFLAGS)
 tests_check_netfile_LDADD = libibfs_fabric.la $(TEST_LIBS)
+EXTRA_DIST += tests/data/sm/fat-tree-k4-l2.ibnetdiscover

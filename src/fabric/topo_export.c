@@ -2,8 +2,9 @@
 /*
  * Exporters of a topology (see topo_export.h). Links whose speed, width
  * or cable differ from the defaults carry them as attributes in XML. The
- * .net writer lists each link at both ends, as ibnetdiscover does, and
- * gives the width as ibsim's 'w=N'.
+ * .net writer lists each link at both ends, as ibnetdiscover does (ibsim
+ * insists that both ends agree), and gives the width as ibsim's 'w=N'
+ * code.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -72,6 +73,18 @@ int ibfs__topo_write_xml(const struct ibfs_topology *t, FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+/* ibsim's w= code for a width: IBA LinkWidthEnabled (see topo_netfile.h). */
+static int exp_width_code(int lanes)
+{
+	switch (lanes) {
+	case 1: return 1;
+	case 2: return 16;
+	case 8: return 4;
+	case 12: return 8;
+	default: return 2; /* 4x */
+	}
+}
+
 int ibfs__topo_write_netfile(const struct ibfs_topology *t, FILE *f)
 {
 	fprintf(f, "# Written by ibfsim from fabric '%s'.\n",
@@ -90,7 +103,8 @@ int ibfs__topo_write_netfile(const struct ibfs_topology *t, FILE *f)
 			const struct ibfs_topo_link *l = &t->links[tp->link];
 			fprintf(f, "[%d]\t\"%s\"[%d]\tw=%d\t# %dx%s\n", p,
 				t->nodes[tp->peer_node].id, tp->peer_port,
-				l->width, l->width, ibfs__speed_str(l->speed));
+				exp_width_code(l->width), l->width,
+				ibfs__speed_str(l->speed));
 		}
 	}
 	return ferror(f) ? -1 : 0;

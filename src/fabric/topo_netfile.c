@@ -80,15 +80,36 @@ static char *nf_portnum(char *s, int *port)
 	return s;
 }
 
-/* Picks "NxSPEED" (e.g. 4xEDR) and "w=N" out of the rest of a line. */
-static void nf_link_attrs(char *s, int *width, int *speed)
+/*
+ * ibsim's "w=N" is the IBA PortInfo LinkWidthEnabled code (IBA 14.2.5.6):
+ * 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x (checked with ibsim 0.12 and
+ * ibnetdiscover). Returns the lanes, or -1.
+ */
+static int nf_width_code(const char *s)
+{
+	static const struct { const char *code; int lanes; } w[] = {
+		{"1", 1}, {"2", 4}, {"4", 8}, {"8", 12}, {"16", 2},
+	};
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (!strcmp(s, w[i].code))
+			return w[i].lanes;
+	return -1;
+}
+
+/*
+ * Picks "NxSPEED" (e.g. 4xEDR) and "w=N" out of the rest of a line.
+ * Returns 0, or -1 for a w= value that is not a width code.
+ */
+static int nf_link_attrs(char *s, int *width, int *speed)
 {
 	*width = 0;
 	*speed = -1;
 	char *tok = strtok(s, " \t\n#\"");
 	while (tok) {
 		if (!strncmp(tok, "w=", 2)) {
-			*width = atoi(tok + 2);
+			*width = nf_width_code(tok + 2);
+			if (*width < 0)
+				return -1;
 		} else if (isdigit((unsigned char)tok[0])) {
 			char *x = strchr(tok, 'x');
 			enum ibfs_speed sp;
@@ -99,6 +120,7 @@ static void nf_link_attrs(char *s, int *width, int *speed)
 		}
 		tok = strtok(NULL, " \t\n#\"");
 	}
+	return 0;
 }
 
 static int nf_add_port(struct nf *p, const struct nf_port *pt)
@@ -173,7 +195,9 @@ static int nf_parse(struct nf *p, FILE *f)
 						  "port %d of '%s', which has %d ports",
 						  pt.port, p->t->nodes[cur].id,
 						  p->t->nodes[cur].nports);
-			nf_link_attrs(r, &pt.width, &pt.speed);
+			if (nf_link_attrs(r, &pt.width, &pt.speed))
+				return ibfs__diag(p->d, p->file, ln,
+						  "a 'w=' width must be ibsim's code 1, 2, 4, 8 or 16 (1x, 4x, 8x, 12x, 2x)");
 			pt.rname = strdup(name);
 			if (!pt.rname || nf_add_port(p, &pt)) {
 				free(pt.rname);

@@ -8,6 +8,7 @@
  * without one switches start at 0x200000 and CAs at 0x100000; each switch
  * takes the next GUID, every switch port shares it; a CA's port i is its
  * node GUID + i, and the next CA's node GUID is this one + nports + 1.
+ * Link widths: ibsim's "w=N" codes, or ibnetdiscover's "4xEDR" tokens.
  */
 #ifndef IBFS_FABRIC_TOPO_NETFILE_H
 #define IBFS_FABRIC_TOPO_NETFILE_H
