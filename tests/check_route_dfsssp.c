@@ -31,6 +31,10 @@ START_TEST(dfsssp_ring)
 	assert_layers(&r, 2);
 	ck_assert_int_eq(rt_loops(&r), 0);
 	ck_assert_ptr_nonnull(strstr(r.sn->log, "dfsssp: 2 of 2 VLs used"));
+	int sl1 = 0;
+	for (unsigned lid = 1; lid <= r.sn->max_lid; lid++)
+		sl1 += ibfs__subnet_path_sl(r.sn, 1, lid) == 1;
+	ck_assert_int_gt(sl1, 0);
 	rt_free(&r);
 }
 END_TEST

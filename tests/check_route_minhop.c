@@ -133,6 +133,9 @@ START_TEST(minhop_balance_and_stats)
 	ck_assert_int_eq(st.routes_min, 2);
 	ck_assert_int_eq(st.routes_max, 3);
 	ck_assert_double_eq_tol(st.routes_mean, 2.5, 1e-9);
+	ck_assert_int_eq(st.isw_ports, 16);
+	/* SLs: minhop leaves every path on SL 0. */
+	ck_assert_int_eq(ibfs__subnet_path_sl(r.sn, 7, 14), 0);
 	ck_assert_int_eq(rt_loops(&r), 0);
 	rt_free(&r);
 }

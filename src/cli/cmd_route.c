@@ -188,8 +188,11 @@ int ibfs_cmd_route(int argc, char **argv)
 	printf("routing engine: %s\n", sn->engine);
 	printf("hops between HCA ports: max %d, mean %.3f\n", st.hop_max,
 	       st.hop_mean);
-	printf("CA LIDs per switch-to-switch port: min %ld, mean %.3f, max %ld\n",
-	       st.routes_min, st.routes_mean, st.routes_max);
+	if (st.isw_ports)
+		printf("CA LIDs per switch-to-switch port: min %ld, mean %.3f, max %ld\n",
+		       st.routes_min, st.routes_mean, st.routes_max);
+	else
+		printf("CA LIDs per switch-to-switch port: none (no switch-to-switch links)\n");
 	if (st.unreachable || st.loops)
 		printf("unroutable: %d (switch, LID) pairs without a path, %d looping; first: %s\n",
 		       st.unreachable, st.loops, st.first_bad);

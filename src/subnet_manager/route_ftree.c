@@ -135,7 +135,7 @@ static int ft_check(struct ft *f, int *top)
 		}
 		if (!up && f->level[s] != *top) {
 			ibfs__subnet_log(sn,
-					 "ERR AB04: ftree: switch '%s' GUID 0x%016" PRIx64 " on level %d has no up port but the top level is %d: not a fat tree",
+					 "ERR AB04: ftree: switch '%s' GUID 0x%016" PRIx64 " port 0 on level %d has no up port but the top level is %d: not a fat tree",
 					 n->name, n->guid, f->level[s], *top);
 			return -1;
 		}

@@ -185,6 +185,7 @@ int ibfs__route_stats(const struct ibfs_subnet *sn,
 	if (st->routes_min < 0)
 		st->routes_min = 0;
 	st->routes_mean = nports ? rsum / (double)nports : 0;
+	st->isw_ports = nports;
 	free(memo);
 	free(path);
 	free(casw);

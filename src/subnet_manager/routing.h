@@ -33,8 +33,8 @@ struct ibfs_routing_engine {
 	int (*build_lid_matrices)(void *ctx);
 	/* Fills the LFTs (OpenSM ucast_build_fwd_tables). */
 	int (*ucast_build_fwd_tables)(void *ctx);
-	/* The SL of a path; default: sn->dst_sl[dlid]. */
-	int (*path_sl)(void *ctx, unsigned slid, unsigned dlid);
+	/* An engine that needs SLs (dfsssp) writes sn->dst_sl itself: the
+	 * SL of every path towards a LID, what OpenSM's path_sl answers. */
 	void (*destroy)(void *ctx);
 };
 

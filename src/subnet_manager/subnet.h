@@ -93,6 +93,18 @@ void ibfs__subnet_clear_routes(struct ibfs_subnet *sn);
 /* The switch a LID's port hangs on (itself for a switch), or -1. */
 int ibfs__subnet_lid_switch(const struct ibfs_subnet *sn, unsigned lid,
 			    int *port);
+/*
+ * The SL for a path from slid to dlid, as the SA would answer a PathRecord
+ * query: the engines here choose one SL per destination (dfsssp's layer;
+ * 0 for the others). Senders must use it for the routes to be as
+ * deadlock-free as the credit-loop check says.
+ */
+static inline uint8_t ibfs__subnet_path_sl(const struct ibfs_subnet *sn,
+					   unsigned slid, unsigned dlid)
+{
+	(void)slid;
+	return dlid <= sn->max_lid ? sn->dst_sl[dlid] : 0;
+}
 /* Appends a line to sn->log (printf format). */
 void ibfs__subnet_log(struct ibfs_subnet *sn, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -105,6 +117,7 @@ struct ibfs_route_stats {
 	double hop_mean;
 	long routes_min, routes_max; /* CA LIDs per inter-switch port */
 	double routes_mean;
+	long isw_ports;       /* switch ports linked to switches */
 	char first_bad[256];  /* the first unreachable or looping pair */
 };
 /*
