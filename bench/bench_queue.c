@@ -80,11 +80,11 @@ static int bench_one(uint64_t n, uint64_t events)
 
 	printf("hold N=%-8llu events=%llu cpu=%.3f s wall=%.3f s  "
 	       "%.1f M events/s  %.1f ns/event  pool growth: %llu  "
-	       "rebuilds: %llu\n",
+	       "rebuilds: %llu  day: 2^%u ps\n",
 	       (unsigned long long)n, (unsigned long long)ran, dt, wall,
 	       (double)ran / dt / 1e6, dt * 1e9 / (double)ran,
 	       (unsigned long long)(h->q.pool.grows - grows),
-	       (unsigned long long)(h->q.resizes - resizes));
+	       (unsigned long long)(h->q.resizes - resizes), h->q.shift);
 	int bad = ran != events || ibfs__eq_size(&h->q) != n;
 
 	ibfs__eq_destroy(&h->q);

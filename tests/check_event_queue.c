@@ -718,6 +718,45 @@ START_TEST(test_sparse_and_extreme)
 }
 END_TEST
 
+START_TEST(test_crowded_day)
+{
+	/*
+	 * 25 events a second apart make the calendar pick a day of about a
+	 * second; then 200,000 events land within one microsecond, in random
+	 * order: all in one day. Sorted insertion into that day would walk
+	 * 10^10 list nodes; the queue must notice the crowd and re-estimate
+	 * its day from it (the test's timeout catches a quadratic queue).
+	 */
+	enum { FAR = 25, DENSE = 200000 };
+	struct ibfs_rng r;
+	struct key *keys = malloc((FAR + DENSE) * sizeof(*keys));
+	uint64_t id = 0;
+
+	ck_assert_ptr_nonnull(keys);
+	log_reset(FAR + DENSE);
+	for (uint64_t i = 0; i < FAR; i++, id++) {
+		keys[id] = (struct key){ i * IBFS_S, id };
+		ibfs__eq_schedule(&q, keys[id].time, on_log, &q, id);
+	}
+	/* Let the calendar size itself on the sparse events. */
+	ck_assert_uint_eq(ibfs__eq_next_time(&q), 0);
+	ibfs__rng_seed(&r, 5, 5);
+	for (uint64_t i = 0; i < DENSE; i++, id++) {
+		keys[id] = (struct key){ 30 * IBFS_S +
+						 ibfs__rng_below(&r, IBFS_US),
+					 id };
+		ibfs__eq_schedule(&q, keys[id].time, on_log, &q, id);
+	}
+	qsort(keys, FAR + DENSE, sizeof(*keys), key_cmp);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), FAR + DENSE);
+	for (size_t i = 0; i < FAR + DENSE; i++) {
+		ck_assert_uint_eq(log_buf[i].now, keys[i].time);
+		ck_assert_uint_eq(log_buf[i].arg, keys[i].arg);
+	}
+	free(keys);
+}
+END_TEST
+
 START_TEST(test_after_saturates)
 {
 	q.now = 5000;
@@ -761,6 +800,7 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_schedule_before_peeked);
 	tcase_add_test(tc, test_sparse_and_extreme);
 	tcase_add_test(tc, test_after_saturates);
+	tcase_add_test(tc, test_crowded_day);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,14 +15,23 @@
  * Insert appends at the tail when the event is not earlier than the tail
  * (the usual case: equal times come with larger sequence numbers), else
  * walks the list. A bucket holds one or two events when the day is about
- * the mean gap between the earliest events (Brown used three gaps); it is
- * re-estimated from the 25 earliest events when the bucket count doubles
- * (more than 2 events a bucket) or halves (fewer than 1/2), and also when
- * the measured work (list nodes walked plus empty days skipped) exceeds
- * EQ_STEP_LIMIT per event over a window, as when the time scale of a
- * simulation changes. The window doubles after each such rebuild (and
- * halves back while the work stays low), so a distribution that no width
- * suits triggers ever rarer rebuilds instead of one every window.
+ * the mean gap between the earliest events (Brown used three gaps).
+ *
+ * The day is re-estimated by rebuilding the calendar (O(size)):
+ *  - when the bucket count doubles (more than 2 events a bucket) or halves
+ *    (fewer than 1/2), from the 25 earliest events, but only ever narrower:
+ *    a few sparse early events must not widen the day over a dense crowd;
+ *  - when taking events costs too much (list nodes walked plus empty days
+ *    skipped above EQ_STEP_LIMIT per event over a window), from the 25
+ *    earliest events, wider or narrower, as when the time scale of a
+ *    simulation changes. The window doubles after each such rebuild (and
+ *    halves back while the work stays low), so a distribution that no width
+ *    suits triggers ever rarer rebuilds instead of one every window;
+ *  - when an insert walks more than EQ_WALK_LIMIT nodes, from the gaps
+ *    inside that crowded bucket, at most once per `size` operations.
+ * Without the last rule, 25 events a second apart followed by 200,000
+ * within a microsecond put the crowd in one day and made scheduling
+ * quadratic (tests/check_event_queue.c, test_crowded_day).
  *
  * Each event runs once; events come from a pool and go back to it when they
  * have run or been reaped, so a steady simulation allocates nothing (the
@@ -48,6 +57,10 @@
 #define EQ_STEP_LIMIT 6
 #define EQ_WINDOW_MIN 4096
 #define EQ_WINDOW_MAX (1ULL << 30)
+/* An insert that walks this many nodes marks its bucket as crowded. */
+#define EQ_WALK_LIMIT 64
+/* Events of a crowded bucket sampled to estimate the day. */
+#define EQ_CROWD_SAMPLE 256
 
 /* Values of struct ibfs_event.cancelled beyond 0 (live) and 1 (cancelled). */
 enum {
@@ -102,13 +115,17 @@ static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
 	}
 	/* head <= ev < tail: find p with p <= ev < p->next. */
 	struct ibfs_event *p = b->head;
+	uint64_t walked = 0;
 
 	while (!eq_less(ev, p->next)) {
 		p = p->next;
-		q->steps++;
+		walked++;
 	}
 	ev->next = p->next;
 	p->next = ev;
+	q->steps += walked;
+	if (walked > EQ_WALK_LIMIT)
+		q->crowded = (size_t)(b - q->buckets);
 }
 
 /* Unlinks the head of the current day's bucket (which must be ev). */
@@ -204,10 +221,36 @@ static unsigned eq_estimate_shift(const ibfs_time_t *t, size_t n,
 }
 
 /*
- * Rebuilds the calendar with nb buckets and a width estimated from the
- * earliest events. Keeps the old calendar when memory is short.
+ * Day width (as a shift) from the first events of the crowded bucket: one
+ * day there holds many events, so the gaps between them show the density
+ * that the front sample missed. Returns the old shift if that is no wider.
  */
-static void eq_rebuild(struct ibfs_eq *q, size_t nb)
+static unsigned eq_crowd_shift(const struct ibfs_eq *q, size_t bucket)
+{
+	ibfs_time_t t[EQ_CROWD_SAMPLE];
+	size_t n = 0;
+
+	for (const struct ibfs_event *ev = q->buckets[bucket].head;
+	     ev && n < EQ_CROWD_SAMPLE; ev = ev->next)
+		t[n++] = ev->time;
+	unsigned shift = eq_estimate_shift(t, n, q->shift);
+
+	return shift < q->shift ? shift : q->shift;
+}
+
+/* How a rebuild chooses the day width. */
+enum eq_fit {
+	EQ_FIT_FRONT,  /* from the earliest events, wider or narrower */
+	EQ_FIT_NARROW, /* from the earliest events, but never wider */
+	EQ_FIT_CROWD,  /* from the crowded bucket, never wider */
+};
+
+/*
+ * Rebuilds the calendar with nb buckets and a day chosen by `fit` (for
+ * EQ_FIT_CROWD, from bucket q->crowded). Keeps the old calendar when
+ * memory is short.
+ */
+static void eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 {
 	struct ibfs_event *sample[EQ_SAMPLE];
 	ibfs_time_t times[EQ_SAMPLE];
@@ -220,6 +263,11 @@ static void eq_rebuild(struct ibfs_eq *q, size_t nb)
 		if (!nbk)
 			return;
 	}
+	unsigned crowd_shift = fit == EQ_FIT_CROWD && q->crowded != SIZE_MAX
+				       ? eq_crowd_shift(q, q->crowded)
+				       : q->shift;
+
+	q->crowded = SIZE_MAX;
 	/* Take the earliest events out, in order, to sample their gaps. */
 	while (ns < EQ_SAMPLE) {
 		struct ibfs_event *ev = eq_first(q);
@@ -231,27 +279,31 @@ static void eq_rebuild(struct ibfs_eq *q, size_t nb)
 		times[ns] = ev->time;
 		ns++;
 	}
-	/* Gather the rest into one list. */
-	struct ibfs_event *all = NULL;
+	/*
+	 * Gather the rest into one list, each bucket's run kept ascending so
+	 * that reinsertion mostly appends at tails.
+	 */
+	struct ibfs_event *all = NULL, **link = &all;
 
 	for (size_t i = 0; i < q->nbuckets; i++) {
-		struct ibfs_event *ev = q->buckets[i].head;
-
-		while (ev) {
-			struct ibfs_event *next = ev->next;
-
-			ev->next = all;
-			all = ev;
-			ev = next;
+		if (q->buckets[i].head) {
+			*link = q->buckets[i].head;
+			link = &q->buckets[i].tail->next;
 		}
 		q->buckets[i].head = q->buckets[i].tail = NULL;
 	}
+	*link = NULL;
 	if (nbk != q->buckets) {
 		free(q->buckets);
 		q->buckets = nbk;
 		q->nbuckets = nb;
 	}
-	q->shift = eq_estimate_shift(times, ns, q->shift);
+	unsigned front = eq_estimate_shift(times, ns, q->shift);
+
+	if (fit == EQ_FIT_CROWD)
+		q->shift = crowd_shift;
+	else if (fit == EQ_FIT_FRONT || front < q->shift)
+		q->shift = front;
 	q->cur = ns ? times[0] >> q->shift : 0;
 	/* Reinsert: the sample first (ascending, so mostly tail appends). */
 	for (size_t i = 0; i < ns; i++)
@@ -273,7 +325,7 @@ static inline void eq_account(struct ibfs_eq *q)
 	if (++q->ops < q->window)
 		return;
 	if (q->steps > EQ_STEP_LIMIT * q->ops) {
-		eq_rebuild(q, q->nbuckets);
+		eq_rebuild(q, q->nbuckets, EQ_FIT_FRONT);
 		/* If the distribution stays hostile, rebuild less often. */
 		if (q->window < EQ_WINDOW_MAX)
 			q->window *= 2;
@@ -292,6 +344,7 @@ int ibfs__eq_init(struct ibfs_eq *q)
 		return -1;
 	q->nbuckets = EQ_MIN_BUCKETS;
 	q->shift = EQ_INITIAL_SHIFT;
+	q->crowded = SIZE_MAX;
 	q->window = EQ_WINDOW_MIN;
 	q->horizon = IBFS_TIME_NEVER;
 	ibfs__pool_init(&q->pool, sizeof(struct ibfs_event), EQ_POOL_SLAB);
@@ -322,8 +375,21 @@ struct ibfs_event *ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t,
 	ev->cancelled = EQ_LIVE;
 	eq_insert(q, ev);
 	q->size++;
-	if (q->size > 2 * q->nbuckets && q->nbuckets <= SIZE_MAX / 4)
-		eq_rebuild(q, 2 * q->nbuckets);
+	q->ops_all++;
+	if (q->size > 2 * q->nbuckets && q->nbuckets <= SIZE_MAX / 4) {
+		eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_NARROW);
+	} else if (q->crowded != SIZE_MAX) {
+		/*
+		 * An insert walked a long list. Rebuild with a day fitted to
+		 * that bucket, but at most once per `size` operations, so the
+		 * O(size) rebuilds cost O(1) per operation.
+		 */
+		if (q->ops_all >= q->crowd_ok_at) {
+			eq_rebuild(q, q->nbuckets, EQ_FIT_CROWD);
+			q->crowd_ok_at = q->ops_all + q->size;
+		}
+		q->crowded = SIZE_MAX;
+	}
 	return ev;
 }
 
@@ -365,8 +431,9 @@ static struct ibfs_event *eq_take(struct ibfs_eq *q, ibfs_time_t horizon)
 
 	if (next_day)
 		__builtin_prefetch(next_day);
+	q->ops_all++;
 	if (q->size < q->nbuckets / 2 && q->nbuckets > EQ_MIN_BUCKETS)
-		eq_rebuild(q, q->nbuckets / 2);
+		eq_rebuild(q, q->nbuckets / 2, EQ_FIT_NARROW);
 	eq_account(q);
 	return ev;
 }

@@ -61,8 +61,11 @@ struct ibfs_eq {
 	size_t nbuckets;       /* a power of two */
 	unsigned shift;        /* bucket width is 2^shift ps */
 	uint64_t cur;          /* current day: time >> shift */
-	uint64_t steps, ops;   /* work done and operations, this window */
-	uint64_t window;       /* operations between two checks of the work */
+	uint64_t steps, ops;   /* work done and events taken, this window */
+	uint64_t window;       /* events taken between two checks of the work */
+	size_t crowded;        /* a bucket found overfull, or SIZE_MAX */
+	uint64_t ops_all;      /* schedules and takes, ever */
+	uint64_t crowd_ok_at;  /* ops_all before which no crowd rebuild */
 	uint64_t resizes;      /* rebuilds so far (statistics, tests) */
 };
 

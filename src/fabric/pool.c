@@ -10,8 +10,8 @@
 
 #include "fabric/pool.h"
 
-/* Objects per slab when the caller passes 0: 256 objects of a 48-byte event
- * are 12 KiB, a few pages, which keeps the first slab cheap. */
+/* Objects per slab when the caller passes 0: 256 objects of 64 bytes are
+ * 16 KiB, four pages, which keeps the first slab of a small pool cheap. */
 #define POOL_DEFAULT_PER_SLAB 256
 
 void ibfs__pool_init(struct ibfs_pool *p, size_t obj_size, size_t per_slab)
