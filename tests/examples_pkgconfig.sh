@@ -19,12 +19,21 @@ export PKG_CONFIG_PATH="$root$libdir/pkgconfig"
 cflags=$(pkg-config --define-variable=prefix="$root$prefix" --cflags ibfsim)
 libs=$(pkg-config --define-variable=prefix="$root$prefix" --libs ibfsim)
 cc=${CC:-cc}
-for f in rc_pingpong launch; do
+$cc -std=gnu11 -Wall -Wextra -Werror $cflags \
+	-c "$top_srcdir/examples/launch.c" -o "$tmp/launch.o"
+export LD_LIBRARY_PATH="$root$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fabric="$top_srcdir/platforms/two-hca.xml"
+# Each example with small arguments, and the line it must print.
+for ex in "rc_pingpong 20 32|rc_pingpong: 20 iterations of 32 bytes" \
+	"rdma_write_bw 10 4096|rdma_write_bw: server checked 4096 bytes" \
+	"rdma_read 4096 5|rdma_read: 4096 bytes checked"; do
+	args=${ex%%|*}
+	want=${ex#*|}
+	prog=${args%% *}
 	$cc -std=gnu11 -Wall -Wextra -Werror $cflags \
-		-c "$top_srcdir/examples/$f.c" -o "$tmp/$f.o"
+		-c "$top_srcdir/examples/$prog.c" -o "$tmp/$prog.o"
+	$cc "$tmp/$prog.o" "$tmp/launch.o" -o "$tmp/$prog" -L"$root$libdir" \
+		$libs
+	"$tmp/$prog" --fabric "$fabric" ${args#* } | tee "$tmp/out"
+	grep -q "$want" "$tmp/out"
 done
-$cc "$tmp/rc_pingpong.o" "$tmp/launch.o" -o "$tmp/pp" -L"$root$libdir" $libs
-LD_LIBRARY_PATH="$root$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-	"$tmp/pp" --fabric "$top_srcdir/platforms/two-hca.xml" 20 32 |
-	tee "$tmp/out"
-grep -q "rc_pingpong: 20 iterations of 32 bytes" "$tmp/out"
