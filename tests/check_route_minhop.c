@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * minhop and what every engine relies on: LID assignment with LMC (IBA
- * 7.11), the engine table, the manager's fallback, route statistics and
+ * vol. 1, chapter 4), the engine table, the manager's fallback, route statistics and
  * minhop's shortest, balanced tables.
  */
 #include "check_route_util.h"

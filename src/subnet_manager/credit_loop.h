@@ -10,8 +10,8 @@
  * forwards through p to v, and v through q. Channels towards CAs end every
  * path and cannot be in a cycle, so they are left out. The verdict counts
  * the routes to CA LIDs only: traffic to a switch LID is subnet management
- * on VL15, which has no link-level flow control (IBA vol. 1, 7.6.3 and
- * 7.9.4), so it cannot hold credits in a loop.
+ * on VL15, which has no link-level flow control (IBA vol. 1, 3.5.7 and
+ * chapter 7, the link layer), so it cannot hold credits in a loop.
  */
 #ifndef IBFS_SM_CREDIT_LOOP_H
 #define IBFS_SM_CREDIT_LOOP_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The subnet graph of the subnet manager and its LID assignment (IBA 7.11,
- * LMC) and forwarding tables. See subnet.h.
+ * The subnet graph of the subnet manager, its LID assignment (LIDs and
+ * LMC as in IBA vol. 1, chapter 4) and forwarding tables. See subnet.h.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -137,7 +137,7 @@ int ibfs__subnet_assign_lids(struct ibfs_subnet *sn, int lmc,
 {
 	if (lmc < 0 || lmc > IBFS_MAX_LMC)
 		return ibfs__diag(d, NULL, 0,
-				  "LMC %d is out of range 0..%d (IBA 7.11.1)",
+				  "LMC %d is out of range 0..%d (IBA vol. 1, chapter 4: 2^LMC LIDs a port)",
 				  lmc, IBFS_MAX_LMC);
 	unsigned step = 1u << lmc, next = 1;
 	sn->lmc = lmc;

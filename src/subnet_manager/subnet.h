@@ -7,9 +7,9 @@
  * ibfs__subnet_new/ibfs__subnet_set_node/ibfs__subnet_connect as discovery
  * proceeds, or from a static topology with ibfs__subnet_from_topo.
  *
- * LIDs follow IBA 7.11: unicast LIDs are 0x0001-0xBFFF; with LID Mask
- * Control (LMC) every CA port owns 2^LMC consecutive LIDs starting at a
- * multiple of 2^LMC. As OpenSM does by default (lmc_esp0 off), a switch has
+ * LIDs follow IBA vol. 1, chapter 4 (addressing): unicast LIDs are
+ * 0x0001-0xBFFF; with LID Mask Control (LMC) every CA port owns 2^LMC
+ * consecutive LIDs starting at a multiple of 2^LMC. As OpenSM does by default (lmc_esp0 off), a switch has
  * a single LID on its port 0. An LFT entry is the egress port for a DLID;
  * 255 marks "no path", OpenSM's OSM_NO_PATH.
  */
