@@ -34,16 +34,14 @@ static void xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t);
 /* Marks input `in` busy (connected to an output) or free in in_free. */
 static void xb_set_busy(struct ibfs_switch *sw, int in, int busy)
 {
-	sw->in[in].busy = busy;
-	for (int s = 0; s < sw->nslots; s++) {
-		uint32_t bit = (uint32_t)(in * sw->nslots + s);
-		uint64_t m = 1ULL << (bit % 64);
+	uint32_t bit = (uint32_t)in << sw->sshift;
+	uint64_t m = ((1ULL << sw->nslots) - 1) << (bit % 64);
 
-		if (busy)
-			sw->in_free[bit / 64] &= ~m;
-		else
-			sw->in_free[bit / 64] |= m;
-	}
+	sw->in[in].busy = busy;
+	if (busy)
+		sw->in_free[bit / 64] &= ~m;
+	else
+		sw->in_free[bit / 64] |= m;
 }
 
 void ibfs__sw_in_free_init(struct ibfs_switch *sw)
@@ -57,7 +55,7 @@ static void xb_request(struct ibfs_switch *sw, int in, int slot,
 {
 	struct sw_out *so = &sw->out[p->out_port];
 	int os = ibfs__sw_slot(sw, p->out_vl);
-	uint32_t bit = (uint32_t)(in * sw->nslots + slot);
+	uint32_t bit = ((uint32_t)in << sw->sshift) + (uint32_t)slot;
 	uint64_t *w = &so->req[(size_t)os * (size_t)sw->nw + bit / 64];
 	uint64_t m = 1ULL << (bit % 64);
 
@@ -132,23 +130,27 @@ static int xb_scan(struct ibfs_switch *sw, int o, int os, int *starved,
 	struct sw_out *so = &sw->out[o];
 	struct ibfs_port *port = &sw->dev.ports[o];
 	const uint64_t *bits = so->req + (size_t)os * (size_t)sw->nw;
-	uint32_t total = (uint32_t)((sw->n + 1) * sw->nslots);
-	uint32_t from = so->rr[os] % total;
+	int nw = sw->nw;
+	/* rr is one past the last bit granted: wrap past the last input. */
+	uint32_t from = so->rr[os];
 	int w0 = (int)(from / 64);
 	ibfs_time_t now = sw->f->eq.now;
 
-	for (int k = 0; k <= sw->nw; k++) {
-		int w = (w0 + k) % sw->nw;
+	if (w0 >= nw) {
+		from = 0;
+		w0 = 0;
+	}
+	for (int k = 0, w = w0; k <= nw; k++, w = w + 1 < nw ? w + 1 : 0) {
 		uint64_t m = bits[w] & sw->in_free[w];
 
 		if (k == 0)
 			m &= ~0ULL << (from % 64);
-		else if (k == sw->nw)
+		else if (k == nw)
 			m &= (1ULL << (from % 64)) - 1;
 		while (m) {
 			int b = w * 64 + __builtin_ctzll(m);
-			int in = b / sw->nslots;
-			int slot = b % sw->nslots;
+			int in = b >> sw->sshift;
+			int slot = b & ((1 << sw->sshift) - 1);
 
 			m &= m - 1;
 			struct ibfs_packet *p = sw->in[in].q[slot].head;
@@ -174,8 +176,8 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 {
 	struct sw_out *so = &sw->out[o];
 	struct ibfs_port *port = &sw->dev.ports[o];
-	int in = b / sw->nslots;
-	int slot = b % sw->nslots;
+	int in = b >> sw->sshift;
+	int slot = b & ((1 << sw->sshift) - 1);
 	struct sw_queue *q = &sw->in[in].q[slot];
 	struct ibfs_packet *p = q->head;
 

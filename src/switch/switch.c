@@ -230,7 +230,9 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	sw->n = tn->nports;
 	sw->data_vls = f->ports[node][0].data_vls;
 	sw->nslots = sw->data_vls + 1;
-	sw->nw = ((sw->n + 1) * sw->nslots + 63) / 64;
+	while ((1 << sw->sshift) < sw->nslots)
+		sw->sshift++;
+	sw->nw = (((sw->n + 1) << sw->sshift) + 63) / 64;
 	sw->pw = (sw->n + 1 + 63) / 64;
 	sw->latency = tn->latency;
 	sw->store_forward = tn->store_forward;

@@ -35,7 +35,7 @@ struct sw_in {
 };
 
 struct sw_out {
-	uint64_t *req;       /* [nslots][nw]: bit in*nslots+slot requests */
+	uint64_t *req;       /* [nslots][nw]: bit (in << sshift) + slot */
 	uint32_t *rr;        /* [nslots]: round-robin start bit */
 	uint32_t nreq;       /* requests set, all slots */
 	uint32_t *nreq_slot; /* [nslots]: requests set per output VL slot */
@@ -54,6 +54,13 @@ struct ibfs_switch {
 	int n;               /* ports 1..n; 0 is the management port */
 	int data_vls;
 	int nslots;          /* data VLs + VL15 */
+	/*
+	 * Request bits of input `in` start at in << sshift (2^sshift >=
+	 * nslots, at most 16): an input's bits never straddle two words and
+	 * a bit splits into (input, slot) without a division. The order of
+	 * bits, which the round robin follows, is that of (input, slot).
+	 */
+	int sshift;
 	int nw;              /* 64-bit words of one request bitset */
 	int pw;              /* 64-bit words of one port mask (MFT) */
 	ibfs_time_t latency;
@@ -70,8 +77,8 @@ struct ibfs_switch {
 	struct sw_in *in;    /* [n + 1] */
 	/*
 	 * Request-bit layout mask of the inputs not busy: bits
-	 * in*nslots .. in*nslots+nslots-1 set while input `in` is free, so an
-	 * arbiter skips busy inputs a word at a time.
+	 * (in << sshift) + slot for every slot set while input `in` is free,
+	 * so an arbiter skips busy inputs a word at a time.
 	 */
 	uint64_t *in_free;   /* [nw] */
 	struct sw_out *out;  /* [n + 1] */
