@@ -1,0 +1,650 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timeline writer (see trace.h): an observer of the fabric's
+ * transmissions and PortXmitWait edges that streams trace-event JSON.
+ *
+ * Events are formatted by hand into a 64 KiB buffer that is flushed with
+ * fwrite when nearly full: memory stays bounded and there is no printf per
+ * field. Metadata records (process and thread names, sort indices) are
+ * written the first time a node, port or QP appears, so a timeline of a
+ * few ports of a large fabric stays small. A process id is the node index
+ * plus one (viewers may treat pid 0 specially).
+ *
+ * The VL of a credit stall: the link layer reports that a port waits, not
+ * for which packet. The stall is named after the data VLs whose credits
+ * cannot cover a packet of the fabric's MTU with the largest headers
+ * (LRH + GRH + BTH + RETH + ICRC + VCRC, IBA 7.7 and 9.2-9.4), counted in
+ * 64-byte blocks (IBA 7.9.4.1); with one data VL this is exact.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fabric/trace.h"
+
+#define TR_BUF 65536
+/* Flush when less than this is left: more than the longest event. */
+#define TR_SLACK 2048
+
+struct ibfs_trace {
+	struct ibfs_fabric *fab;
+	FILE *out;
+	char *path, *part;
+	int (*select)(const struct ibfs_port *);
+	struct ibfs_observer obs;
+	uint64_t count;
+	uint64_t next_async;
+	int error;
+	int first;
+	/* Bookkeeping by node and by port (port_base[node] + number). */
+	size_t nnodes;
+	uint8_t *proc_named;
+	size_t *port_base;
+	uint8_t *thread_named;  /* per port: 1 once its name is written */
+	uint8_t *sm_named;      /* per node */
+	ibfs_time_t *stall_since; /* per port; IBFS_TIME_NEVER when none */
+	uint16_t *stall_vls;    /* per port: data VLs short of credits */
+	uint32_t max_blocks;    /* credits of the largest packet */
+	/* QPs whose thread is named: open addressing, key (node, qpn) + 1. */
+	uint64_t *qp_keys;
+	size_t qp_cap, qp_used;
+	size_t len;
+	char buf[TR_BUF];
+};
+
+/* Output primitives. */
+
+static void tr_flush(struct ibfs_trace *t)
+{
+	if (t->len && !t->error && fwrite(t->buf, 1, t->len, t->out) != t->len)
+		t->error = errno ? errno : EIO;
+	t->len = 0;
+}
+
+static void tr_s(struct ibfs_trace *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > TR_BUF - t->len)
+		tr_flush(t);
+	if (n > TR_BUF) {
+		if (!t->error && fwrite(s, 1, n, t->out) != n)
+			t->error = errno ? errno : EIO;
+		return;
+	}
+	memcpy(t->buf + t->len, s, n);
+	t->len += n;
+}
+
+static void tr_c(struct ibfs_trace *t, char c)
+{
+	if (t->len == TR_BUF)
+		tr_flush(t);
+	t->buf[t->len++] = c;
+}
+
+static void tr_u64(struct ibfs_trace *t, uint64_t v)
+{
+	char d[24];
+	int n = 0;
+
+	do {
+		d[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		tr_c(t, d[--n]);
+}
+
+/* Picoseconds as microseconds with six decimals: exact. */
+static void tr_us(struct ibfs_trace *t, ibfs_time_t ps)
+{
+	tr_u64(t, ps / IBFS_US);
+	tr_c(t, '.');
+	uint64_t frac = ps % IBFS_US;
+
+	for (uint64_t div = IBFS_US / 10; div; div /= 10)
+		tr_c(t, (char)('0' + frac / div % 10));
+}
+
+/* A JSON string (RFC 8259 section 7): quotes, backslash and controls. */
+static void tr_str(struct ibfs_trace *t, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	tr_c(t, '"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			tr_c(t, '\\');
+			tr_c(t, (char)c);
+		} else if (c < 0x20) {
+			tr_s(t, "\\u00");
+			tr_c(t, hex[c >> 4]);
+			tr_c(t, hex[c & 15]);
+		} else {
+			tr_c(t, (char)c);
+		}
+	}
+	tr_c(t, '"');
+}
+
+/* `"key":value` preceded by a comma. */
+static void tr_kv(struct ibfs_trace *t, const char *key, uint64_t v)
+{
+	tr_s(t, ",\"");
+	tr_s(t, key);
+	tr_s(t, "\":");
+	tr_u64(t, v);
+}
+
+/* Starts a record: {"ph":"P","pid":N,"tid":N (and the separator). */
+static void tr_open(struct ibfs_trace *t, const char *ph, int node,
+		    uint64_t tid)
+{
+	if (TR_BUF - t->len < TR_SLACK)
+		tr_flush(t);
+	tr_s(t, t->first ? "\n" : ",\n");
+	t->first = 0;
+	tr_s(t, "{\"ph\":\"");
+	tr_s(t, ph);
+	tr_s(t, "\"");
+	tr_kv(t, "pid", (uint64_t)node + 1);
+	tr_kv(t, "tid", tid);
+}
+
+/* Metadata: {"ph":"M",...,"name":NAME,"args":{KEY:value}}. */
+static void tr_meta_str(struct ibfs_trace *t, int node, uint64_t tid,
+			const char *name, const char *key, const char *val)
+{
+	tr_open(t, "M", node, tid);
+	tr_s(t, ",\"name\":");
+	tr_str(t, name);
+	tr_s(t, ",\"args\":{");
+	tr_str(t, key);
+	tr_c(t, ':');
+	tr_str(t, val);
+	tr_s(t, "}}");
+}
+
+static void tr_meta_sort(struct ibfs_trace *t, int node, uint64_t tid,
+			 const char *name, uint64_t idx)
+{
+	tr_open(t, "M", node, tid);
+	tr_s(t, ",\"name\":");
+	tr_str(t, name);
+	tr_s(t, ",\"args\":{\"sort_index\":");
+	tr_u64(t, idx);
+	tr_s(t, "}}");
+}
+
+/* Names the process of `node` the first time it appears. */
+static void tr_process(struct ibfs_trace *t, int node)
+{
+	if (t->proc_named[node])
+		return;
+	t->proc_named[node] = 1;
+	const struct ibfs_topo_node *tn = &t->fab->topo->nodes[node];
+
+	tr_meta_str(t, node, 0, "process_name", "name", tn->id);
+	tr_meta_str(t, node, 0, "process_labels", "labels",
+		    tn->type == IBFS_NODE_SWITCH ? "switch" : "HCA");
+	tr_meta_sort(t, node, 0, "process_sort_index", (uint64_t)node);
+}
+
+static void tr_port_thread(struct ibfs_trace *t, const struct ibfs_port *p)
+{
+	size_t i = t->port_base[p->node] + (size_t)p->num;
+
+	tr_process(t, p->node);
+	if (t->thread_named[i])
+		return;
+	t->thread_named[i] = 1;
+	char name[32];
+
+	snprintf(name, sizeof(name), "port %d", p->num);
+	tr_meta_str(t, p->node, (uint64_t)p->num, "thread_name", "name", name);
+	tr_meta_sort(t, p->node, (uint64_t)p->num, "thread_sort_index",
+		     (uint64_t)p->num);
+}
+
+/* 1 if key was added to the set, 0 if present or if memory ran out. */
+static int tr_qp_add(struct ibfs_trace *t, uint64_t key)
+{
+	if (2 * (t->qp_used + 1) > t->qp_cap) {
+		size_t cap = t->qp_cap ? 2 * t->qp_cap : 64;
+		uint64_t *k = calloc(cap, sizeof(*k));
+
+		if (!k)
+			return 0;
+		for (size_t i = 0; i < t->qp_cap; i++) {
+			if (!t->qp_keys[i])
+				continue;
+			size_t j = (t->qp_keys[i] * 0x9E3779B97F4A7C15ull) &
+				   (cap - 1);
+			while (k[j])
+				j = (j + 1) & (cap - 1);
+			k[j] = t->qp_keys[i];
+		}
+		free(t->qp_keys);
+		t->qp_keys = k;
+		t->qp_cap = cap;
+	}
+	size_t j = (key * 0x9E3779B97F4A7C15ull) & (t->qp_cap - 1);
+
+	while (t->qp_keys[j]) {
+		if (t->qp_keys[j] == key)
+			return 0;
+		j = (j + 1) & (t->qp_cap - 1);
+	}
+	t->qp_keys[j] = key;
+	t->qp_used++;
+	return 1;
+}
+
+static void tr_qp_thread(struct ibfs_trace *t, int node, uint32_t qpn)
+{
+	tr_process(t, node);
+	if (!tr_qp_add(t, ((uint64_t)node << 32 | qpn) + 1))
+		return;
+	char name[32];
+	uint64_t tid = IBFS_TRACE_TID_QP + (uint64_t)qpn;
+
+	snprintf(name, sizeof(name), "QP %u", (unsigned)qpn);
+	tr_meta_str(t, node, tid, "thread_name", "name", name);
+	tr_meta_sort(t, node, tid, "thread_sort_index", tid);
+}
+
+static void tr_sm_thread(struct ibfs_trace *t, int node)
+{
+	tr_process(t, node);
+	if (t->sm_named[node])
+		return;
+	t->sm_named[node] = 1;
+	tr_meta_str(t, node, IBFS_TRACE_TID_SM, "thread_name", "name",
+		    "subnet manager");
+	tr_meta_sort(t, node, IBFS_TRACE_TID_SM, "thread_sort_index",
+		     IBFS_TRACE_TID_SM);
+}
+
+/* Packet names. */
+
+/*
+ * BTH opcodes (IBA 9.2, table 38): the upper three bits give the transport
+ * (RC 0, UC 1, RD 2, UD 3, CNP 4, XRC 5), the lower five the operation.
+ */
+static const char *const tr_ops[24] = {
+	"SEND First", "SEND Middle", "SEND Last",
+	"SEND Last with Immediate", "SEND Only", "SEND Only with Immediate",
+	"RDMA WRITE First", "RDMA WRITE Middle", "RDMA WRITE Last",
+	"RDMA WRITE Last with Immediate", "RDMA WRITE Only",
+	"RDMA WRITE Only with Immediate", "RDMA READ Request",
+	"RDMA READ response First", "RDMA READ response Middle",
+	"RDMA READ response Last", "RDMA READ response Only", "Acknowledge",
+	"ATOMIC Acknowledge", "CmpSwap", "FetchAdd", NULL,
+	"SEND Last with Invalidate", "SEND Only with Invalidate",
+};
+
+static const char *const tr_transports[8] = {"RC", "UC", "RD", "UD",
+					     "CNP", "XRC", NULL, NULL};
+
+const char *ibfs__trace_opcode_name(uint8_t opcode)
+{
+	unsigned tp = opcode >> 5, op = opcode & 31;
+
+	if (opcode == 0x80)
+		return "CNP";
+	if (opcode == 0x55)
+		return "RESYNC"; /* RD only */
+	if (op >= 24 || !tr_ops[op])
+		return "reserved opcode";
+	switch (tp) {
+	case 0: /* RC */
+	case 2: /* RD */
+	case 5: /* XRC */
+		return tr_ops[op];
+	case 1: /* UC: SEND and RDMA WRITE only */
+		return op <= 11 ? tr_ops[op] : "reserved opcode";
+	case 3: /* UD: SEND Only, with or without immediate data */
+		return op == 4 || op == 5 ? tr_ops[op] : "reserved opcode";
+	default:
+		return "reserved opcode";
+	}
+}
+
+static const char *tr_packet_name(const struct ibfs_packet *p)
+{
+	if (p->kind == IBFS_PKT_MGMT)
+		return p->vl == IBFS_VL15 ? "SMP" : "GMP";
+	if (p->kind == IBFS_PKT_RAW)
+		return "raw packet";
+	return ibfs__trace_opcode_name(p->opcode);
+}
+
+/* Observer callbacks. */
+
+static void tr_on_tx(void *ctx, const struct ibfs_port *out,
+		     const struct ibfs_packet *p, ibfs_time_t start)
+{
+	struct ibfs_trace *t = ctx;
+
+	if (t->error || !t->select(out))
+		return;
+	tr_port_thread(t, out);
+	tr_open(t, "X", out->node, (uint64_t)out->num);
+	tr_s(t, ",\"ts\":");
+	tr_us(t, start);
+	tr_s(t, ",\"dur\":");
+	tr_us(t, ibfs__rate_ser_time(out->rate, p->wire_bytes));
+	tr_s(t, ",\"cat\":\"packet\",\"name\":");
+	tr_str(t, tr_packet_name(p));
+	tr_s(t, ",\"args\":{\"dlid\":");
+	tr_u64(t, p->dlid);
+	tr_kv(t, "slid", p->slid);
+	tr_kv(t, "sl", p->sl);
+	tr_kv(t, "vl", p->vl);
+	tr_kv(t, "psn", p->psn);
+	tr_kv(t, "qp", p->dest_qp);
+	tr_kv(t, "bytes", p->wire_bytes);
+	tr_kv(t, "payload", p->payload_len);
+	tr_kv(t, "pkt", p->id);
+	if (p->kind == IBFS_PKT_DATA && tr_transports[p->opcode >> 5]) {
+		tr_s(t, ",\"transport\":");
+		tr_str(t, tr_transports[p->opcode >> 5]);
+	}
+	tr_s(t, "}}");
+	t->count++;
+}
+
+static void tr_stall_event(struct ibfs_trace *t, const struct ibfs_port *out,
+			   size_t i, ibfs_time_t end)
+{
+	char name[80];
+	int n = snprintf(name, sizeof(name), "credit stall");
+	uint16_t vls = t->stall_vls[i];
+	const char *sep = " VL ";
+
+	for (int vl = 0; vl < IBFS_MAX_VLS; vl++) {
+		if (!(vls >> vl & 1))
+			continue;
+		n += snprintf(name + n, sizeof(name) - (size_t)n, "%s%d", sep,
+			      vl);
+		sep = ",";
+	}
+	tr_port_thread(t, out);
+	tr_open(t, "X", out->node, (uint64_t)out->num);
+	tr_s(t, ",\"ts\":");
+	tr_us(t, t->stall_since[i]);
+	tr_s(t, ",\"dur\":");
+	tr_us(t, end - t->stall_since[i]);
+	tr_s(t, ",\"cat\":\"stall\",\"name\":");
+	tr_str(t, name);
+	tr_s(t, ",\"args\":{\"vl_mask\":");
+	tr_u64(t, vls);
+	tr_s(t, "}}");
+	t->count++;
+}
+
+static void tr_on_wait(void *ctx, const struct ibfs_port *out, int waiting)
+{
+	struct ibfs_trace *t = ctx;
+	size_t i = t->port_base[out->node] + (size_t)out->num;
+	ibfs_time_t now = t->fab->eq.now;
+
+	if (t->error || !t->select(out))
+		return;
+	if (waiting) {
+		uint16_t vls = 0;
+
+		for (int vl = 0; vl < out->data_vls && vl < IBFS_VL15; vl++)
+			if (out->credits[vl] < (int32_t)t->max_blocks)
+				vls |= (uint16_t)(1u << vl);
+		t->stall_since[i] = now;
+		t->stall_vls[i] = vls;
+	} else if (t->stall_since[i] != IBFS_TIME_NEVER) {
+		tr_stall_event(t, out, i, now);
+		t->stall_since[i] = IBFS_TIME_NEVER;
+	}
+}
+
+/* Opening and closing. */
+
+static int default_select(const struct ibfs_port *out)
+{
+	(void)out;
+	return 1;
+}
+
+static void trace_free(struct ibfs_trace *t)
+{
+	if (t->fab)
+		for (struct ibfs_observer **o = &t->fab->observers; *o;
+		     o = &(*o)->next)
+			if (*o == &t->obs) {
+				*o = t->obs.next;
+				break;
+			}
+	free(t->proc_named);
+	free(t->port_base);
+	free(t->thread_named);
+	free(t->sm_named);
+	free(t->stall_since);
+	free(t->stall_vls);
+	free(t->qp_keys);
+	free(t->part);
+	free(t->path);
+	free(t);
+}
+
+struct ibfs_trace *ibfs__trace_open(struct ibfs_fabric *f, const char *path,
+				    int (*select)(const struct ibfs_port *))
+{
+	struct ibfs_trace *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	const struct ibfs_topology *topo = f->topo;
+	size_t nn = topo->nnodes ? topo->nnodes : 1, np = 0;
+	size_t len = strlen(path) + 6;
+
+	t->nnodes = topo->nnodes;
+	t->port_base = calloc(nn, sizeof(*t->port_base));
+	for (size_t n = 0; t->port_base && n < topo->nnodes; n++) {
+		t->port_base[n] = np;
+		np += (size_t)topo->nodes[n].nports + 1;
+	}
+	np = np ? np : 1;
+	t->proc_named = calloc(nn, 1);
+	t->sm_named = calloc(nn, 1);
+	t->thread_named = calloc(np, 1);
+	t->stall_since = malloc(np * sizeof(*t->stall_since));
+	t->stall_vls = calloc(np, sizeof(*t->stall_vls));
+	t->path = strdup(path);
+	t->part = malloc(len);
+	if (!t->port_base || !t->proc_named || !t->sm_named ||
+	    !t->thread_named || !t->stall_since || !t->stall_vls || !t->path ||
+	    !t->part) {
+		trace_free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < np; i++)
+		t->stall_since[i] = IBFS_TIME_NEVER;
+	snprintf(t->part, len, "%s.part", path);
+	t->out = fopen(t->part, "wb");
+	if (!t->out) {
+		int e = errno;
+
+		trace_free(t);
+		errno = e;
+		return NULL;
+	}
+	/* The largest packet: MTU payload + 8 + 40 + 12 + 16 + 4 + 2 bytes. */
+	t->max_blocks = (f->mtu + IBFS_LRH_BYTES + IBFS_GRH_BYTES +
+			 IBFS_BTH_BYTES + IBFS_RETH_BYTES + IBFS_ICRC_BYTES +
+			 IBFS_VCRC_BYTES + IBFS_CREDIT_BLOCK - 1) /
+			IBFS_CREDIT_BLOCK;
+	t->first = 1;
+	tr_s(t, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+	t->fab = f;
+	t->select = select ? select : default_select;
+	t->obs = (struct ibfs_observer){.on_tx = tr_on_tx,
+					.on_wait = tr_on_wait, .ctx = t};
+	ibfs__fabric_observe(f, &t->obs);
+	return t;
+}
+
+int ibfs__trace_close(struct ibfs_trace *t)
+{
+	struct ibfs_fabric *f = t->fab;
+
+	/* Stalls still open end now: the end of what was simulated. */
+	for (size_t n = 0; n < t->nnodes; n++)
+		for (int k = 0; k <= f->topo->nodes[n].nports; k++) {
+			size_t i = t->port_base[n] + (size_t)k;
+
+			if (t->stall_since[i] != IBFS_TIME_NEVER)
+				tr_stall_event(t, &f->ports[n][k], i,
+					       f->eq.now);
+		}
+	tr_s(t, "\n]}\n");
+	tr_flush(t);
+	int err = t->error;
+
+	if (fclose(t->out) != 0 && !err)
+		err = errno ? errno : EIO;
+	if (!err && rename(t->part, t->path) != 0)
+		err = errno;
+	if (err)
+		unlink(t->part);
+	trace_free(t);
+	errno = err;
+	return err ? -1 : 0;
+}
+
+void ibfs__trace_abort(struct ibfs_trace *t)
+{
+	fclose(t->out);
+	unlink(t->part);
+	trace_free(t);
+}
+
+uint64_t ibfs__trace_count(const struct ibfs_trace *t)
+{
+	return t->count;
+}
+
+/* Calls of the upper layers. */
+
+static int tr_node_ok(const struct ibfs_trace *t, int node)
+{
+	return t && !t->error && node >= 0 && (size_t)node < t->nnodes;
+}
+
+void ibfs__trace_wr(struct ibfs_trace *t, int node, uint32_t qpn,
+		    uint64_t wr_id, const char *opcode, uint64_t bytes,
+		    ibfs_time_t t_post)
+{
+	if (!tr_node_ok(t, node))
+		return;
+	uint64_t tid = IBFS_TRACE_TID_QP + (uint64_t)(qpn & 0xFFFFFF);
+	char name[80];
+
+	snprintf(name, sizeof(name), "post %s", opcode ? opcode : "?");
+	tr_qp_thread(t, node, qpn & 0xFFFFFF);
+	tr_open(t, "i", node, tid);
+	tr_s(t, ",\"s\":\"t\",\"ts\":");
+	tr_us(t, t_post);
+	tr_s(t, ",\"cat\":\"wr\",\"name\":");
+	tr_str(t, name);
+	tr_s(t, ",\"args\":{\"wr_id\":");
+	tr_u64(t, wr_id);
+	tr_kv(t, "bytes", bytes);
+	tr_s(t, "}}");
+	t->count++;
+}
+
+void ibfs__trace_cqe(struct ibfs_trace *t, int node, uint32_t qpn,
+		     uint64_t wr_id, const char *opcode, const char *status,
+		     uint64_t bytes, ibfs_time_t t_post, ibfs_time_t t_done)
+{
+	if (!tr_node_ok(t, node))
+		return;
+	uint64_t tid = IBFS_TRACE_TID_QP + (uint64_t)(qpn & 0xFFFFFF);
+	const char *op = opcode ? opcode : "?";
+	char name[80];
+
+	snprintf(name, sizeof(name), "CQE %s", op);
+	tr_qp_thread(t, node, qpn & 0xFFFFFF);
+	tr_open(t, "i", node, tid);
+	tr_s(t, ",\"s\":\"t\",\"ts\":");
+	tr_us(t, t_done);
+	tr_s(t, ",\"cat\":\"cqe\",\"name\":");
+	tr_str(t, name);
+	tr_s(t, ",\"args\":{\"wr_id\":");
+	tr_u64(t, wr_id);
+	tr_kv(t, "bytes", bytes);
+	tr_s(t, ",\"status\":");
+	tr_str(t, status ? status : "?");
+	tr_s(t, "}}");
+	t->count++;
+	if (t_post > t_done)
+		return; /* not a span: the instant event stands alone */
+	/* The async span: "b" at the post, "e" at the completion. */
+	uint64_t id = ++t->next_async;
+
+	for (int e = 0; e < 2; e++) {
+		tr_open(t, e ? "e" : "b", node, tid);
+		tr_s(t, ",\"ts\":");
+		tr_us(t, e ? t_done : t_post);
+		tr_s(t, ",\"cat\":\"wr\",\"name\":");
+		tr_str(t, op);
+		tr_kv(t, "id", id);
+		if (!e) {
+			tr_s(t, ",\"args\":{\"wr_id\":");
+			tr_u64(t, wr_id);
+			tr_kv(t, "qp", qpn);
+			tr_kv(t, "bytes", bytes);
+			tr_s(t, "}");
+		}
+		tr_c(t, '}');
+		t->count++;
+	}
+}
+
+void ibfs__trace_sm_sweep(struct ibfs_trace *t, int node, const char *what,
+			  ibfs_time_t start, ibfs_time_t end)
+{
+	if (!tr_node_ok(t, node) || end < start)
+		return;
+	tr_sm_thread(t, node);
+	tr_open(t, "X", node, IBFS_TRACE_TID_SM);
+	tr_s(t, ",\"ts\":");
+	tr_us(t, start);
+	tr_s(t, ",\"dur\":");
+	tr_us(t, end - start);
+	tr_s(t, ",\"cat\":\"sm\",\"name\":");
+	tr_str(t, what ? what : "sweep");
+	tr_s(t, "}");
+	t->count++;
+}
+
+void ibfs__trace_sm_mark(struct ibfs_trace *t, int node, const char *what,
+			 ibfs_time_t at)
+{
+	if (!tr_node_ok(t, node))
+		return;
+	tr_sm_thread(t, node);
+	tr_open(t, "i", node, IBFS_TRACE_TID_SM);
+	tr_s(t, ",\"s\":\"t\",\"ts\":");
+	tr_us(t, at);
+	tr_s(t, ",\"cat\":\"sm\",\"name\":");
+	tr_str(t, what ? what : "mark");
+	tr_s(t, "}");
+	t->count++;
+}
