@@ -735,6 +735,27 @@ START_TEST(flush_recv_on_error_transition)
 }
 END_TEST
 
+START_TEST(recv_bad_lkey_remote_operational_error)
+{
+	setup_rc();
+	struct ibfs_sge sg = {.addr = raddr(&B, 0), .length = 64,
+			      .lkey = B.mr->lkey ^ 0x300};
+	struct ibfs_recv_wr rw = {.wr_id = 6, .sg_list = &sg, .num_sge = 1};
+	struct ibfs_recv_wr *rbad;
+	ck_assert_int_eq(ibfs_post_recv(B.qp, &rw, &rbad), 0);
+	post_send(&A, 1, IBFS_WR_SEND, 0, 16, 0, 0, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(B.rcq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 6);
+	ck_assert_int_eq(wc.status, IBFS_WC_LOC_PROT_ERR);
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_REM_OP_ERR);
+	for (int i = 0; i < 64; i++)
+		ck_assert_int_eq(B.buf[i], 0);
+	teardown();
+}
+END_TEST
+
 START_TEST(recv_too_small_length_error)
 {
 	setup_rc();
@@ -981,6 +1002,7 @@ static Suite *hca_suite(void)
 	tcase_add_test(te, dropped_packet_seq_nak_go_back_n);
 	tcase_add_test(te, flush_recv_on_error_transition);
 	tcase_add_test(te, recv_too_small_length_error);
+	tcase_add_test(te, recv_bad_lkey_remote_operational_error);
 	tcase_add_test(te, lost_ack_write_reacked);
 	tcase_add_test(te, lost_atomic_ack_replayed_not_redone);
 	tcase_add_test(te, lost_read_response_read_again);
