@@ -13,4 +13,5 @@ examples_rdma_read_SOURCES = examples/rdma_read.c examples/launch.c \
 	examples/launch.h examples/common.h
 examples_rdma_read_LDADD = $(EXAMPLE_LDADD)
 TESTS += examples/run_examples.sh tests/examples_pkgconfig.sh
-EXTRA_DIST += examples/run_examples.sh tests/examples_pkgconfig.sh
+EXTRA_DIST += examples/run_examples.sh tests/examples_pkgconfig.sh \
+	examples/README.md

@@ -31,7 +31,8 @@ static const char pt_usage[] =
 	"  -a              all sizes from 2 bytes to 8 MiB (powers of two)\n"
 	"  --profile NAME  HCA timing profile: ideal, connectx-4-edr\n"
 	"                  (default), connectx-6-hdr, connectx-7-ndr\n"
-	"  --speed SPEED   link speed of the back-to-back cable (default EDR)\n"
+	"  --speed SPEED   speed of the back-to-back cable (default: the\n"
+	"                  profile's, EDR for ideal and connectx-4-edr)\n"
 	"  --fabric FILE   run on this fabric (routed by minhop) between its\n"
 	"                  first two HCAs, client first\n"
 	"Latency is half a round trip for send/write, a full one for\n"
@@ -231,6 +232,13 @@ int ibfs_cmd_perftest(int argc, char **argv)
 	if (!iters)
 		iters = ibfs__pt_is_bw(t) ? 5000 : 1000;
 	pc.profile = profile;
+	if (!pc.have_speed) {
+		/* The cable of the profile's generation. */
+		pc.have_speed = 1;
+		pc.speed = strstr(profile, "-hdr") ? IBFS_SPEED_HDR :
+			   strstr(profile, "-ndr") ? IBFS_SPEED_NDR :
+						    IBFS_SPEED_EDR;
+	}
 	struct ibfs_diag d = {{0}};
 	struct pt_world w;
 	if (fabric ? pt_world_load(&w, fabric, have_profile ? profile : NULL,
