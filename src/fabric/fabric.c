@@ -81,8 +81,14 @@ struct ibfs_fabric *ibfs__fabric_new(const struct ibfs_topology *t,
 				  t->def.buffer ? t->def.buffer :
 						  FABRIC_DEFAULT_BUFFER;
 
-		f->ports[n] = calloc((size_t)tn->nports + 1,
-				     sizeof(struct ibfs_port));
+		/*
+		 * Ports are 64-byte aligned (link.h) so that their hot fields
+		 * share cache lines; sizeof is then a multiple of 64, as
+		 * aligned_alloc wants. fabric_init_port clears each one.
+		 */
+		f->ports[n] = aligned_alloc(_Alignof(struct ibfs_port),
+					    ((size_t)tn->nports + 1) *
+						    sizeof(struct ibfs_port));
 		if (!f->ports[n])
 			goto fail;
 		for (int i = 0; i <= tn->nports; i++)

@@ -111,65 +111,23 @@ struct ibfs_port_counters {
 	ibfs_time_t busy;        /* time the transmitter was sending */
 };
 
+/*
+ * One port and the link direction leaving it. The fields are laid out by
+ * how often an event touches them (bench_fabric: the fat tree's cost is
+ * mostly cache misses on ports): the first two 64-byte lines hold what
+ * every packet hop reads, the third the counters, then the per-VL arrays
+ * (entries 0 and 1 of the hot ones are what a fabric of one or two data
+ * VLs touches), then what set-up and reports use. The fabric allocates
+ * ports 64-byte aligned (fabric.c).
+ */
 struct ibfs_port {
-	struct ibfs_fabric *fab;
+	/* Hot: read or written on every packet hop. */
+	_Alignas(64) struct ibfs_fabric *fab;
 	struct ibfs_device *dev; /* NULL until a device is attached */
-	int node;                /* topology node index */
-	int num;
-	struct ibfs_port *peer; /* NULL when unconnected */
-	int link;               /* topology link index, -1 when none */
-	int up;                 /* 1 when the link carries packets */
-	struct ibfs_rate rate;
-	ibfs_time_t prop;
-	int data_vls;
-
-	/* Transmitter. */
-	ibfs_time_t tx_free_at;   /* the transmitter is idle from then on */
-	int tx_busy;
-	int tx_data;              /* the transmitter is sending a data packet */
-
-	/* Credits held for the peer's input buffer, per VL, in blocks. */
-	int32_t credits[IBFS_MAX_VLS];
-	/* This port's input buffer, per VL, in blocks. */
-	uint32_t buf_cap[IBFS_MAX_VLS];
-	uint32_t buf_used[IBFS_MAX_VLS];
-	uint32_t buf_peak[IBFS_MAX_VLS];
-
-	/* PortXmitWait bookkeeping: since when data has waited for credits. */
-	ibfs_time_t wait_since;
-	int waiting;
-
-	struct ibfs_port_counters cnt;
-
+	struct ibfs_port *peer;  /* NULL when unconnected */
 	/* Flow control of the link direction leaving this port. */
 	const struct ibfs_flow_ops *flow;
-	/* Sender side: blocks of packets on the wire, header not yet in. */
-	uint32_t wire_blocks[IBFS_MAX_VLS];
-	uint32_t wire_pkts;
-	/*
-	 * Receiver side: blocks freed and not yet advertised to the peer, and
-	 * blocks advertised in flow-control packets still on the wire.
-	 */
-	uint32_t fc_unsent[IBFS_MAX_VLS];
-	uint32_t fc_wire[IBFS_MAX_VLS];
-	uint16_t fc_pending;   /* VLs with fc_unsent > 0, one bit each */
-	/*
-	 * Sender side: credits whose FCP has arrived (or will arrive) while
-	 * this port's transmitter is busy and ends later; nothing can look
-	 * at them before it ends, so they are taken in at link_tx_done
-	 * rather than by an event of their own (credits.c). Still counted
-	 * in the peer's fc_wire until then.
-	 */
-	uint16_t fc_deferred;  /* VLs with fc_defer > 0, one bit each */
-	uint32_t fc_defer[IBFS_MAX_VLS];
-	uint64_t fcp_sent;     /* flow-control packets sent */
-	uint64_t vl15_dropped; /* VL15 packets discarded for want of room */
-
-	/* Cached serialization times of the LRH and of an FCP on this port. */
-	ibfs_time_t ser_lrh, ser_fcp;
-	/* One-entry cache of ibfs__port_ser: bytes and their time. */
-	uint64_t ser_memo_bytes;
-	ibfs_time_t ser_memo;
+	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
 	/*
 	 * Flow-control packets occupy the transmitter until then; a data
 	 * packet sent earlier starts at that time (see ibfs__port_send).
@@ -184,7 +142,57 @@ struct ibfs_port {
 	 * times. Until then the packet counts as on the wire.
 	 */
 	ibfs_time_t rx_delay;
+	ibfs_time_t prop;
+	/* Cached serialization times of the LRH and of an FCP on this port. */
+	ibfs_time_t ser_lrh, ser_fcp;
+	/* One-entry cache of ibfs__port_ser: bytes and their time. */
+	uint64_t ser_memo_bytes;
+	ibfs_time_t ser_memo;
+	int tx_busy;
+	int tx_data;             /* the transmitter is sending a data packet */
+	int up;                  /* 1 when the link carries packets */
 	int rx_at_tail;
+	int waiting;             /* PortXmitWait: data waits for credits */
+	int num;
+	/* Sender side: packets on the wire, header not yet in. */
+	uint32_t wire_pkts;
+	uint16_t fc_pending;     /* VLs with fc_unsent > 0, one bit each */
+	/*
+	 * Sender side: credits whose FCP has arrived (or will arrive) while
+	 * this port's transmitter is busy and ends later; nothing can look
+	 * at them before it ends, so they are taken in at link_tx_done
+	 * rather than by an event of their own (credits.c). Still counted
+	 * in the peer's fc_wire until then.
+	 */
+	uint16_t fc_deferred;    /* VLs with fc_defer > 0, one bit each */
+
+	struct ibfs_port_counters cnt;
+	uint64_t fcp_sent;       /* flow-control packets sent */
+	/* PortXmitWait bookkeeping: since when data has waited for credits. */
+	ibfs_time_t wait_since;
+
+	/* Credits held for the peer's input buffer, per VL, in blocks. */
+	int32_t credits[IBFS_MAX_VLS];
+	/* Sender side: blocks of packets on the wire, header not yet in. */
+	uint32_t wire_blocks[IBFS_MAX_VLS];
+	uint32_t fc_defer[IBFS_MAX_VLS];
+	/* This port's input buffer, per VL, in blocks. */
+	uint32_t buf_used[IBFS_MAX_VLS];
+	uint32_t buf_peak[IBFS_MAX_VLS];
+	/*
+	 * Receiver side: blocks freed and not yet advertised to the peer, and
+	 * blocks advertised in flow-control packets still on the wire.
+	 */
+	uint32_t fc_unsent[IBFS_MAX_VLS];
+	uint32_t fc_wire[IBFS_MAX_VLS];
+	uint32_t buf_cap[IBFS_MAX_VLS];
+
+	/* Cold: set-up, reports, management. */
+	int node;                /* topology node index */
+	int link;                /* topology link index, -1 when none */
+	int data_vls;
+	struct ibfs_rate rate;
+	uint64_t vl15_dropped;   /* VL15 packets discarded for want of room */
 };
 
 /* 1 if `out` is idle, up, and holds credits for p on p->vl. */

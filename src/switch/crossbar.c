@@ -62,7 +62,7 @@ static void xb_request(struct ibfs_switch *sw, int in, int slot,
 	if (!(*w & m)) {
 		*w |= m;
 		so->nreq++;
-		so->nreq_slot[os]++;
+		so->slot[os].nreq++;
 	}
 }
 
@@ -132,7 +132,7 @@ static int xb_scan(struct ibfs_switch *sw, int o, int os, int *starved,
 	const uint64_t *bits = so->req + (size_t)os * (size_t)sw->nw;
 	int nw = sw->nw;
 	/* rr is one past the last bit granted: wrap past the last input. */
-	uint32_t from = so->rr[os];
+	uint32_t from = so->slot[os].rr;
 	int w0 = (int)(from / 64);
 	ibfs_time_t now = sw->f->eq.now;
 
@@ -190,8 +190,8 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 	so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=
 		~(1ULL << (b % 64));
 	so->nreq--;
-	so->nreq_slot[os]--;
-	so->rr[os] = (uint32_t)(b + 1);
+	so->slot[os].nreq--;
+	so->slot[os].rr = (uint32_t)(b + 1);
 	so->cur = 1;
 	so->cur_in = in;
 	so->cur_in_vl = p->in_vl;
@@ -221,7 +221,7 @@ void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 	ibfs_time_t wake = IBFS_TIME_NEVER;
 
 	/* VL15 first (IBA 7.6.9): it is not subject to VL arbitration. */
-	if (so->nreq_slot[dv]) {
+	if (so->slot[dv].nreq) {
 		int b = xb_scan(sw, o, dv, &starved, &wake);
 
 		if (b >= 0) {
@@ -233,7 +233,7 @@ void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 	uint32_t ready = 0;
 
 	for (int os = 0; os < dv; os++) {
-		cand[os] = so->nreq_slot[os] ?
+		cand[os] = so->slot[os].nreq ?
 				   xb_scan(sw, o, os, &starved, &wake) : -1;
 		if (cand[os] >= 0)
 			ready |= 1u << os;

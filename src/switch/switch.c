@@ -237,7 +237,11 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	sw->latency = tn->latency;
 	sw->store_forward = tn->store_forward;
 	sw->in = calloc((size_t)sw->n + 1, sizeof(*sw->in));
-	sw->out = calloc((size_t)sw->n + 1, sizeof(*sw->out));
+	/* Aligned as struct sw_out asks (its size is a multiple of that). */
+	sw->out = aligned_alloc(_Alignof(struct sw_out),
+				((size_t)sw->n + 1) * sizeof(*sw->out));
+	if (sw->out)
+		memset(sw->out, 0, ((size_t)sw->n + 1) * sizeof(*sw->out));
 	if (!sw->in || !sw->out)
 		goto oom;
 	for (int i = 0; i <= sw->n; i++) {
@@ -247,9 +251,7 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 				     sizeof(struct sw_queue));
 		o->req = calloc((size_t)sw->nslots * (size_t)sw->nw,
 				sizeof(uint64_t));
-		o->rr = calloc((size_t)sw->nslots, sizeof(uint32_t));
-		o->nreq_slot = calloc((size_t)sw->nslots, sizeof(uint32_t));
-		if (!sw->in[i].q || !o->req || !o->rr || !o->nreq_slot)
+		if (!sw->in[i].q || !o->req)
 			goto oom;
 		o->wake_at = IBFS_TIME_NEVER;
 		ibfs__sw_vlarb_default(&o->arb, sw->data_vls);
@@ -291,8 +293,6 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 	}
 	for (int i = 0; sw->out && i <= sw->n; i++) {
 		free(sw->out[i].req);
-		free(sw->out[i].rr);
-		free(sw->out[i].nreq_slot);
 	}
 	if (sw->dev.fab && sw->f->devices[sw->dev.node] == &sw->dev)
 		sw->f->devices[sw->dev.node] = NULL;

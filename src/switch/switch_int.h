@@ -15,14 +15,14 @@
  * high-priority bytes sent since a low-priority packet last went.
  */
 struct sw_vlarb {
-	struct ibfs_vlarb_entry high[64], low[64];
 	int nhigh, nlow;
 	uint8_t limit;
 	int hi_at, lo_at;
 	int64_t hi_left, lo_left;
 	uint64_t hi_sent;
+	/* The default table has one entry per data VL: low comes first. */
+	struct ibfs_vlarb_entry low[64], high[64];
 };
-
 /* A FIFO of packets linked through p->next: one per input port and VL. */
 struct sw_queue {
 	struct ibfs_packet *head, *tail;
@@ -34,20 +34,27 @@ struct sw_in {
 	int busy;            /* crossbar input feeding an output */
 };
 
+/*
+ * One output of the crossbar. What a request, a scan and a grant touch
+ * comes first: the header and the per-slot counters of the first slots
+ * share one 64-byte line, the arbiter's state and first table entries
+ * the next ones (outputs are 64-byte aligned, switch.c).
+ */
 struct sw_out {
-	uint64_t *req;       /* [nslots][nw]: bit (in << sshift) + slot */
-	uint32_t *rr;        /* [nslots]: round-robin start bit */
+	_Alignas(64) uint64_t *req; /* [nslots][nw]: bit (in << sshift) + slot */
 	uint32_t nreq;       /* requests set, all slots */
-	uint32_t *nreq_slot; /* [nslots]: requests set per output VL slot */
 	/* The packet on the wire: where its input buffer space is. */
 	int cur;             /* 1 while a packet is being sent */
 	int cur_in, cur_in_vl;
 	uint32_t cur_blocks;
 	struct ibfs_packet *cur_orig; /* multicast original, else NULL */
 	ibfs_time_t wake_at; /* pending re-arbitration, or NEVER */
+	struct {
+		uint32_t rr;   /* round-robin start bit */
+		uint32_t nreq; /* requests set for this output VL slot */
+	} slot[IBFS_MAX_VLS];
 	struct sw_vlarb arb;
 };
-
 struct ibfs_switch {
 	struct ibfs_device dev;
 	struct ibfs_fabric *f;
