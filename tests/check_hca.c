@@ -735,6 +735,36 @@ START_TEST(flush_recv_on_error_transition)
 }
 END_TEST
 
+START_TEST(lmc_lids_and_partition)
+{
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg cfg = {.profile = "ideal", .data_mode = 1};
+	ck_assert_int_eq(ibfs__hca_pair_new(&P, &cfg, &d), 0);
+	/* B owns LIDs 2 and 3 (LMC 1); A writes to LID 3. */
+	ck_assert_int_eq(ibfs__hca_set_lid(P.h[1], 1, 2, 1), 0);
+	side_open(&A, P.h[0], IBFS_QPT_RC);
+	side_open(&B, P.h[1], IBFS_QPT_RC);
+	qp_connect(&A, 3, B.qp->qp_num, &CONN_DEFAULT);
+	qp_connect(&B, 1, A.qp->qp_num, &CONN_DEFAULT);
+	A.buf[0] = 0x5c;
+	post_send(&A, 1, IBFS_WR_RDMA_WRITE, 0, 1, raddr(&B, 7), B.mr->rkey,
+		  IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_int_eq(B.buf[7], 0x5c);
+	struct ibfs_hca_port *hp = &P.h[1]->hp[1];
+	struct ibfs_packet p = {.dlid = 3, .pkey = 0xffff};
+	ck_assert_int_eq(P.h[1]->lops->accept(hp, &p), 1);
+	p.dlid = 4;
+	ck_assert_int_eq(P.h[1]->lops->accept(hp, &p), 0);
+	p.dlid = 2;
+	p.pkey = 0x8001; /* another partition */
+	ck_assert_int_eq(P.h[1]->lops->accept(hp, &p), 0);
+	teardown();
+}
+END_TEST
+
 START_TEST(recv_bad_lkey_remote_operational_error)
 {
 	setup_rc();
@@ -989,6 +1019,7 @@ static Suite *hca_suite(void)
 	tcase_add_test(tc, outstanding_read_limit);
 	tcase_add_test(tc, ud_send_mtu_limit_and_qkey);
 	tcase_add_test(tc, ack_coalescing_every_n_packets);
+	tcase_add_test(tc, lmc_lids_and_partition);
 	tcase_add_test(tc, uc_lost_packet_loses_the_message_only);
 	suite_add_tcase(s, tc);
 	TCase *te = tcase_create("errors");

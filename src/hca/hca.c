@@ -14,8 +14,9 @@
  *
  * Receive: the link reports a packet's header; the HCA is store and
  * forward (it checks the ICRC), so it processes the packet when its tail
- * has arrived plus the receive pipeline delay, frees its buffer, checks
- * DLID and P_Key (IBA 9.6, 10.9) and hands it to its QP.
+ * has arrived plus the receive pipeline delay, frees its buffer, lets the
+ * link check the address (ib_link.c: DLID and P_Key, IBA 9.6, 10.9) and
+ * hands it to its QP.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -316,12 +317,9 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
 	h->lops->consume(hp, p);
 	h->st.rx_pkts++;
-	uint16_t mask = (uint16_t)~((1u << hp->lmc) - 1);
 	const struct ibfs_hca_opinfo *oi = ibfs__hca_opinfo(p->opcode);
 	struct ibfs_hca_qp *qp = NULL;
-	if (p->kind == IBFS_PKT_DATA && oi && hp->lid &&
-	    (p->dlid & mask) == hp->lid &&
-	    (p->pkey & 0x7fff) == 0x7fff)
+	if (p->kind == IBFS_PKT_DATA && oi && h->lops->accept(hp, p))
 		qp = ibfs__qp_lookup(h, p->dest_qp);
 	if (qp && qp->port == hp->num) {
 		/* Test hooks: lose this request or response. */

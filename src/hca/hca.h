@@ -383,6 +383,9 @@ struct ibfs_hca_link_ops {
 	void (*send)(struct ibfs_hca_port *hp, struct ibfs_packet *p);
 	/* The device is done with a received packet's buffer. */
 	void (*consume)(struct ibfs_hca_port *hp, struct ibfs_packet *p);
+	/* 1 if a received packet is addressed to this port (InfiniBand:
+	 * DLID within the port's LID range, the default P_Key). */
+	int (*accept)(struct ibfs_hca_port *hp, const struct ibfs_packet *p);
 };
 extern const struct ibfs_hca_link_ops ibfs__ib_link_ops;
 

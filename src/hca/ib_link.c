@@ -52,9 +52,19 @@ static void ibl_consume(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 	ibfs__port_consume(hp->port, p);
 }
 
+static int ibl_accept(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
+{
+	/* With LMC l the port answers to 2^l LIDs from its base LID (IBA
+	 * 7.11.1); only the default partition 0x7fff exists (IBA 10.9). */
+	uint16_t mask = (uint16_t)~((1u << hp->lmc) - 1);
+	return hp->lid && (p->dlid & mask) == hp->lid &&
+	       (p->pkey & 0x7fff) == 0x7fff;
+}
+
 const struct ibfs_hca_link_ops ibfs__ib_link_ops = {
 	.frame = ibl_frame,
 	.can_send = ibl_can_send,
 	.send = ibl_send,
 	.consume = ibl_consume,
+	.accept = ibl_accept,
 };
