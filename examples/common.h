@@ -127,6 +127,23 @@ static inline int ex_post_recv(struct ex_conn *c, size_t off, uint32_t len)
 	return ibfs_post_recv(c->qp, &wr, &bad);
 }
 
+/* Destroys what ex_connect made, as a verbs program does before exit. */
+static inline void ex_close(struct ex_conn *c)
+{
+	if (c->qp)
+		ibfs_destroy_qp(c->qp);
+	if (c->mr)
+		ibfs_dereg_mr(c->mr);
+	if (c->scq)
+		ibfs_destroy_cq(c->scq);
+	if (c->rcq)
+		ibfs_destroy_cq(c->rcq);
+	if (c->pd)
+		ibfs_dealloc_pd(c->pd);
+	free(c->buf);
+	memset(c, 0, sizeof(*c));
+}
+
 /* Waits for one completion on cq; -1 unless it succeeded. */
 static inline int ex_wait(struct ibfs_cq *cq)
 {

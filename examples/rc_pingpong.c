@@ -56,6 +56,7 @@ static void client(int argc, char **argv)
 	printf("rc_pingpong: %u iterations of %u bytes: %.3f us half round "
 	       "trip\n",
 	       iters, size, (double)(t1 - t0) / iters / 2 / 1e6);
+	ex_close(&c);
 }
 
 static void server(int argc, char **argv)
@@ -80,6 +81,7 @@ static void server(int argc, char **argv)
 			return;
 		}
 	}
+	ex_close(&c);
 }
 
 int main(int argc, char **argv)

@@ -61,6 +61,7 @@ static void client(int argc, char **argv)
 	       (double)size * 8 / ((double)(t1 - t0) * 1e-12) / 1e9,
 	       (double)(t3 - t2) / iters / 1e6);
 	ibfs_oob_put("client.done", "d", 1);
+	ex_close(&c);
 }
 
 static void server(int argc, char **argv)
@@ -77,6 +78,7 @@ static void server(int argc, char **argv)
 	/* The memory must stay registered while the client reads it. */
 	char done;
 	ibfs_oob_get("client.done", &done, 1);
+	ex_close(&c);
 }
 
 int main(int argc, char **argv)

@@ -61,6 +61,7 @@ static void client(int argc, char **argv)
 		      1e9;
 	printf("rdma_write_bw: %u writes of %u bytes: %.2f Gb/s\n", count,
 	       size, gbps);
+	ex_close(&c);
 }
 
 static void server(int argc, char **argv)
@@ -90,6 +91,9 @@ static void server(int argc, char **argv)
 			return;
 		}
 	printf("rdma_write_bw: server checked %u bytes\n", size);
+	ibfs_dereg_mr(nmr);
+	free(note);
+	ex_close(&c);
 }
 
 int main(int argc, char **argv)
