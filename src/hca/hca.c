@@ -252,8 +252,13 @@ static void hca_run(struct ibfs_hca_port *hp)
 			p = ibfs__rc_resp_build(pick);
 		else
 			p = ibfs__sq_build(pick);
-		if (!p)
+		if (!p) {
+			/* The QP failed (it left the list) and another may
+			 * go; or memory ran out: stop rather than spin. */
+			if (pick->active && hca_qp_ready(pick) <= now)
+				return;
 			continue;
+		}
 		h->st.tx_pkts++;
 		if (h->lops->can_send(hp, p))
 			h->lops->send(hp, p);
