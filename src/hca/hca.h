@@ -222,6 +222,8 @@ void ibfs__cq_set_notify(struct ibfs_cq *cq,
 			 void *arg);
 
 /* Queue pairs (qp.c). */
+/* Scatter/gather entries a WR may carry: a choice kept small so WQEs
+ * stay in one cache line or two (ConnectX allows 30). */
 enum { IBFS_HCA_MAX_SGE = 4 };
 
 struct ibfs_swqe {
@@ -440,6 +442,8 @@ struct ibfs_hca {
 	struct ibfs_hca_stats st;
 };
 
+/* QP numbers: 0 and 1 are the SMI and GSI QPs (IBA 3.5.1, 9.6); data
+ * QPs are numbered from here (an arbitrary start above them). */
 enum { IBFS_HCA_QPN_BASE = 0x11 };
 
 struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,

@@ -45,7 +45,8 @@ const char *ibfs__pt_test_name(enum ibfs_pt_test t)
 	return (unsigned)t < IBFS_PT_COUNT ? pt_names[t] : "?";
 }
 
-enum { PT_RX_DEPTH = 512 };
+/* perftest's defaults: rx depth 512, tx depth 128 (bandwidth tests). */
+enum { PT_RX_DEPTH = 512, PT_TX_DEPTH = 128 };
 
 struct pt_side {
 	struct ibfs_hca *h;
@@ -431,7 +432,7 @@ int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
 	if (c.test == IBFS_PT_ATOMIC_LAT)
 		c.size = 8;
 	if (!c.tx_depth || !ibfs__pt_is_bw(c.test))
-		c.tx_depth = ibfs__pt_is_bw(c.test) ? 128 : 1;
+		c.tx_depth = ibfs__pt_is_bw(c.test) ? PT_TX_DEPTH : 1;
 	if (c.iters < 1 || c.iters > 100000000)
 		return ibfs__diag(d, "perftest", 0,
 				  "iterations must be 1 to 100000000");

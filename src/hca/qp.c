@@ -15,6 +15,7 @@
 
 void ibfs__hca_qp_gone(struct ibfs_hca_qp *qp);
 
+/* ConnectX reports max_qp_wr 32768 (ibv_devinfo). */
 enum { QP_MAX_WR = 1 << 15 };
 
 struct ibfs_qp *ibfs_create_qp(struct ibfs_pd *pd,
