@@ -79,6 +79,22 @@ START_TEST(updn_fat_tree_roots_are_cores)
 }
 END_TEST
 
+START_TEST(updn_roots_of_several_levels)
+{
+	/* k = 22: a pod holds 11*11 = 121 of the 2,662 HCAs, 4.5%, under
+	 * OpenSM's 5% bar, so leaves, spines and cores all pass its rule:
+	 * only the 121 cores, farthest from the CAs, may stay roots. */
+	static const char *const kv[] = {"k", "22", "levels", "3", NULL};
+	struct rt r = rt_make("fat-tree", kv, 1, 0);
+	rt_route(&r, "updn", "updn");
+	ck_assert_ptr_nonnull(strstr(r.sn->log,
+				     "updn: 484 of the 605 switches that pass OpenSM's root rule are nearer the CAs"));
+	rt_assert_all_shortest(&r);
+	ck_assert_int_eq(rt_loops(&r), 0);
+	rt_free(&r);
+}
+END_TEST
+
 START_TEST(updn_torus_breaks_minhop_loop)
 {
 	struct rt r = rt_make("torus", t44, 1, 0);
@@ -171,6 +187,7 @@ static Suite *route_updn_suite(void)
 	TCase *tc = tcase_create("updn");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, updn_fat_tree_roots_are_cores);
+	tcase_add_test(tc, updn_roots_of_several_levels);
 	tcase_add_test(tc, updn_torus_breaks_minhop_loop);
 	tcase_add_test(tc, updn_given_roots);
 	tcase_add_test(tc, updn_dragonfly_deadlock_free);

@@ -11,10 +11,15 @@
  * (updn_find_root_nodes_by_min_hop): a switch is a root when, in the
  * histogram of its hop counts to all CAs, exactly one bar holds more than
  * 90% of the CAs and no other bar more than 5% (the top of a fat tree).
- * Where no switch passes (rings, tori), OpenSM gives up on updn and uses
- * minhop; we instead take the switch of least eccentricity towards the
- * CAs (lowest GUID on ties) as the single root and say so in the log, so
- * updn stays deadlock-free there too.
+ * Two departures, both logged. Where no switch passes (rings, tori),
+ * OpenSM gives up on updn and uses minhop; we take the switch of least
+ * eccentricity towards the CAs (lowest GUID on ties) as the single root,
+ * so updn stays deadlock-free there too. And where the rule passes
+ * switches of several levels (in the 3-level fat tree of 36-port switches
+ * a pod holds 2.8% of the CAs, under the 5% bar, so leaves, spines and
+ * cores all pass), ranks tie everywhere, GUIDs decide up and down, and
+ * some pairs are left without a legal path; so of the switches that pass
+ * we keep those farthest from their nearest CA (the cores).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -35,8 +40,9 @@ static int updn_auto_roots(struct ibfs_subnet *sn, char *is_root)
 	int *dist = malloc((size_t)nsw * sizeof(int));
 	char *src = calloc((size_t)nsw, 1);
 	int *ecc = malloc((size_t)nsw * sizeof(int));
+	int *near = malloc((size_t)nsw * sizeof(int));
 	int rc = -1, ncas = 0, nroots = 0;
-	if (!cas || !dist || !src || !ecc)
+	if (!cas || !dist || !src || !ecc || !near)
 		goto out;
 	for (int i = 0; i < sn->nnodes; i++) {
 		const struct ibfs_sn_node *n = &sn->nodes[i];
@@ -58,6 +64,7 @@ static int updn_auto_roots(struct ibfs_subnet *sn, char *is_root)
 		ibfs__route_multi_bfs(sn, src, dist);
 		src[s] = 0;
 		ecc[s] = 0;
+		near[s] = 63;
 		for (int t = 0; t < nsw; t++) {
 			if (!cas[t])
 				continue;
@@ -65,6 +72,8 @@ static int updn_auto_roots(struct ibfs_subnet *sn, char *is_root)
 			hist[h < 63 ? h : 63] += cas[t];
 			if (h > ecc[s])
 				ecc[s] = h;
+			if (h < near[s])
+				near[s] = h;
 		}
 		int over1 = 0, over2 = 0;
 		for (int h = 0; h < 64; h++) {
@@ -76,6 +85,20 @@ static int updn_auto_roots(struct ibfs_subnet *sn, char *is_root)
 			nroots++;
 		}
 	}
+	int far = 0;
+	for (int s = 0; s < nsw; s++)
+		if (is_root[s] && near[s] > far)
+			far = near[s];
+	int dropped = 0;
+	for (int s = 0; s < nsw; s++)
+		if (is_root[s] && near[s] < far) {
+			is_root[s] = 0;
+			dropped++;
+		}
+	if (dropped)
+		ibfs__subnet_log(sn,
+				 "updn: %d of the %d switches that pass OpenSM's root rule are nearer the CAs than the others and are not roots",
+				 dropped, nroots);
 	if (!nroots && nsw) {
 		int best = 0;
 		for (int s = 1; s < nsw; s++)
@@ -96,6 +119,7 @@ out:
 	free(dist);
 	free(src);
 	free(ecc);
+	free(near);
 	return rc;
 }
 
