@@ -34,7 +34,7 @@ static const struct lane lanes[IBFS_SPEED_COUNT] = {
 	[IBFS_SPEED_XDR] = { "XDR", 200000000000ULL, 1, 1 },
 };
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
+static uint64_t rate_gcd(uint64_t a, uint64_t b)
 {
 	while (b) {
 		uint64_t t = a % b;
@@ -93,7 +93,7 @@ struct ibfs_rate ibfs__link_rate(enum ibfs_speed speed, int width)
 	/* baud * width * enc_num stays below 2^64: 25.8e9 * 12 * 64 < 2e13. */
 	uint64_t num = l->baud * (uint64_t)width * l->enc_num;
 	uint64_t den = l->enc_den;
-	uint64_t g = gcd64(num, den);
+	uint64_t g = rate_gcd(num, den);
 
 	r.bits_num = num / g;
 	r.bits_den = den / g;

@@ -82,7 +82,7 @@ struct number {
 	const char *end; /* first character after the number */
 };
 
-static int is_digit(char c)
+static int units_is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
@@ -93,14 +93,14 @@ static int units_scan(const char *s, struct number *n)
 		return -IBFS_UNIT_EMPTY;
 	if (*s == '-')
 		return -IBFS_UNIT_NEGATIVE;
-	if (!is_digit(*s))
+	if (!units_is_digit(*s))
 		return -IBFS_UNIT_NOT_NUMBER;
 	const char *p = s;
 
-	while (*p == '0' && is_digit(p[1]))
+	while (*p == '0' && units_is_digit(p[1]))
 		p++;
 	n->ip = p;
-	while (is_digit(*p))
+	while (units_is_digit(*p))
 		p++;
 	n->ilen = (size_t)(p - n->ip);
 	if (n->ilen == 1 && *n->ip == '0')
@@ -109,10 +109,10 @@ static int units_scan(const char *s, struct number *n)
 	n->flen = 0;
 	if (*p == '.') {
 		p++;
-		if (!is_digit(*p))
+		if (!units_is_digit(*p))
 			return -IBFS_UNIT_NOT_NUMBER;
 		n->fp = p;
-		while (is_digit(*p))
+		while (units_is_digit(*p))
 			p++;
 		n->flen = (size_t)(p - n->fp);
 		while (n->flen > 0 && n->fp[n->flen - 1] == '0')
@@ -131,18 +131,18 @@ static unsigned __int128 units_digits(const char *p, size_t len)
 	return v;
 }
 
-static unsigned count_factor(uint64_t m, unsigned f)
+static unsigned units_count_factor(uint64_t m, unsigned f)
 {
 	unsigned c = 0;
 
-	while (m % f == 0) {
+	while (m && m % f == 0) {
 		m /= f;
 		c++;
 	}
 	return c;
 }
 
-static unsigned __int128 upow(unsigned b, unsigned e)
+static unsigned __int128 units_pow(unsigned b, unsigned e)
 {
 	unsigned __int128 v = 1;
 
@@ -165,8 +165,8 @@ static int units_scale(const struct number *n, uint64_t mult, uint64_t *out)
 	unsigned __int128 frac = 0;
 
 	if (n->flen > 0) {
-		unsigned twos = count_factor(mult, 2);
-		unsigned fives = count_factor(mult, 5);
+		unsigned twos = units_count_factor(mult, 2);
+		unsigned fives = units_count_factor(mult, 5);
 		unsigned most = twos > fives ? twos : fives;
 
 		if (n->flen > most)
@@ -174,16 +174,16 @@ static int units_scale(const struct number *n, uint64_t mult, uint64_t *out)
 		/* frac = F * 2^twos * 5^fives / (2^f * 5^f), if whole. */
 		frac = units_digits(n->fp, n->flen);
 		unsigned f = (unsigned)n->flen;
-		unsigned __int128 d2 = twos < f ? upow(2, f - twos) : 1;
-		unsigned __int128 d5 = fives < f ? upow(5, f - fives) : 1;
+		unsigned __int128 d2 = twos < f ? units_pow(2, f - twos) : 1;
+		unsigned __int128 d5 = fives < f ? units_pow(5, f - fives) : 1;
 
 		if (frac % d2 || (frac / d2) % d5)
 			return -IBFS_UNIT_TOO_FINE;
 		frac = frac / d2 / d5;
 		if (twos > f)
-			frac *= upow(2, twos - f);
+			frac *= units_pow(2, twos - f);
 		if (fives > f)
-			frac *= upow(5, fives - f);
+			frac *= units_pow(5, fives - f);
 		/* frac < mult < 2^64 here, since F < 10^f. */
 	}
 	if (whole + frac > UINT64_MAX)
