@@ -47,7 +47,7 @@ tests_check_credit_loop_LDADD = $(SM_TEST_LIBS)
 
 # Against the real OpenSM over ibsim (skips, exit 77, without them).
 TESTS += tests/opensm_conformance.sh
-EXTRA_DIST += tests/opensm_conformance.sh
+EXTRA_DIST += tests/opensm_conformance.sh src/subnet_manager/README.md
 check_PROGRAMS += tests/check_route_cli
 tests_check_route_cli_SOURCES = tests/check_route_cli.c
 tests_check_route_cli_CFLAGS = $(TEST_CFLAGS)
