@@ -1003,6 +1003,104 @@ START_TEST(uc_lost_packet_loses_the_message_only)
 }
 END_TEST
 
+/*
+ * Loss everywhere: request packets lost at B and responses lost at A at
+ * random (rates in parts per million, the HCAs' seeded streams), over a
+ * mix of SENDs, WRITEs, READs and FETCH_ADDs of several packets each.
+ * Every WR must complete, in order, with the right bytes, and each
+ * FETCH_ADD must have added exactly once.
+ */
+static const uint32_t loss[][2] = {
+	{50000, 50000}, {100000, 0}, {0, 100000}, {20000, 80000},
+	{80000, 20000}, {150000, 0}, {0, 150000}, {100000, 100000},
+};
+
+START_TEST(lossy_mixed_workload)
+{
+	struct conn c = CONN_DEFAULT;
+	c.mtu = IBFS_MTU_1024;
+	c.timeout = 1;
+	c.retry_cnt = 7;
+	setup_rc_cfg(1, 1024, &c);
+	P.h[1]->drop_ppm_rx = loss[_i][0];
+	P.h[0]->drop_ppm_resp = loss[_i][1];
+	for (int i = 0; i < BUFSZ; i++)
+		B.buf[i] = (uint8_t)(i * 29 + 5);
+	uint64_t zero = 0;
+	memcpy(B.buf + 15000, &zero, 8);
+	enum { N = 60 };
+	for (int k = 0; k < N / 4; k++)
+		post_recv(&B, 1000 + k, 4000 + 0, 3000);
+	struct ibfs_send_wr *bad;
+	for (int k = 0; k < N; k++) {
+		struct ibfs_sge sg = {.lkey = A.mr->lkey};
+		struct ibfs_send_wr wr = {.wr_id = k, .sg_list = &sg,
+					  .num_sge = 1,
+					  .send_flags = IBFS_SEND_SIGNALED};
+		switch (k % 4) {
+		case 0: /* SEND 2999 B from A[0..) */
+			wr.opcode = IBFS_WR_SEND;
+			sg.addr = raddr(&A, 0);
+			sg.length = 2999;
+			break;
+		case 1: /* WRITE 5000 B to B[8000..) */
+			wr.opcode = IBFS_WR_RDMA_WRITE;
+			sg.addr = raddr(&A, 3000);
+			sg.length = 5000;
+			wr.wr.rdma.remote_addr = raddr(&B, 8000);
+			wr.wr.rdma.rkey = B.mr->rkey;
+			break;
+		case 2: /* READ 3500 B of B[0..) into A[9000 + ..) */
+			wr.opcode = IBFS_WR_RDMA_READ;
+			sg.addr = raddr(&A, 9000 + (k / 4 % 2) * 3500);
+			sg.length = 3500;
+			wr.wr.rdma.remote_addr = raddr(&B, 0);
+			wr.wr.rdma.rkey = B.mr->rkey;
+			break;
+		default: /* FETCH_ADD 1 on B[15000] */
+			wr.opcode = IBFS_WR_ATOMIC_FETCH_AND_ADD;
+			sg.addr = raddr(&A, 16000 + 8 * (k / 4));
+			sg.length = 8;
+			wr.wr.atomic.remote_addr = raddr(&B, 15000);
+			wr.wr.atomic.rkey = B.mr->rkey;
+			wr.wr.atomic.compare_add = 1;
+			break;
+		}
+		ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	}
+	struct ibfs_wc wc;
+	for (int k = 0; k < N; k++) {
+		wait1(A.scq, &wc);
+		ck_assert_msg(wc.wr_id == (uint64_t)k &&
+				      wc.status == IBFS_WC_SUCCESS,
+			      "WR %d: got %llu %s", k,
+			      (unsigned long long)wc.wr_id,
+			      ibfs_wc_status_str(wc.status));
+	}
+	for (int k = 0; k < N / 4; k++) {
+		wait1(B.rcq, &wc);
+		ck_assert_uint_eq(wc.wr_id, 1000 + k);
+		ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+		ck_assert_uint_eq(wc.byte_len, 2999);
+	}
+	ck_assert_mem_eq(B.buf + 4000, A.buf, 2999);
+	ck_assert_mem_eq(B.buf + 8000, A.buf + 3000, 5000);
+	ck_assert_mem_eq(A.buf + 9000, B.buf, 3500);
+	ck_assert_mem_eq(A.buf + 12500, B.buf, 3500);
+	uint64_t sum;
+	memcpy(&sum, B.buf + 15000, 8);
+	ck_assert_uint_eq(sum, N / 4);
+	/* Each FETCH_ADD saw the count before it: 0, 1, 2, ... */
+	for (int k = 0; k < N / 4; k++) {
+		uint64_t got;
+		memcpy(&got, A.buf + 16000 + 8 * k, 8);
+		ck_assert_uint_eq(got, k);
+	}
+	ck_assert_uint_gt(P.h[0]->st.retransmits, 0);
+	teardown();
+}
+END_TEST
+
 static Suite *hca_suite(void)
 {
 	Suite *s = suite_create("hca");
@@ -1038,6 +1136,8 @@ static Suite *hca_suite(void)
 	tcase_add_test(te, lost_atomic_ack_replayed_not_redone);
 	tcase_add_test(te, lost_read_response_read_again);
 	tcase_add_test(te, responder_resources_exceeded);
+	tcase_add_loop_test(te, lossy_mixed_workload, 0,
+			    sizeof(loss) / sizeof(loss[0]));
 	suite_add_tcase(s, te);
 	return s;
 }

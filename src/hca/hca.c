@@ -75,6 +75,8 @@ struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 	}
 	h->prof = prof;
 	h->ack_every = prof->ack_every ? prof->ack_every : 1;
+	/* One random stream per node (ROSS-style), for loss injection. */
+	ibfs__rng_seed(&h->rng, f->seed, (uint64_t)node);
 	h->lops = &ibfs__ib_link_ops;
 	ibfs__res_init(&h->pds);
 	ibfs__res_init(&h->cqs);
@@ -328,10 +330,13 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 		qp = ibfs__qp_lookup(h, p->dest_qp);
 	if (qp && qp->port == hp->num) {
 		/* Test hooks: lose this request or response. */
-		int *drop = (oi->flags & IBFS_OPF_RESP) ? &h->drop_next_resp
-							: &h->drop_next_rx;
+		int resp = !!(oi->flags & IBFS_OPF_RESP);
+		int *drop = resp ? &h->drop_next_resp : &h->drop_next_rx;
+		uint32_t ppm = resp ? h->drop_ppm_resp : h->drop_ppm_rx;
 		if (*drop > 0) {
 			(*drop)--;
+			qp = NULL;
+		} else if (ppm && ibfs__rng_below(&h->rng, 1000000) < ppm) {
 			qp = NULL;
 		}
 	}

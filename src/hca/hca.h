@@ -20,6 +20,7 @@
 #include "fabric/diag.h"
 #include "fabric/exec.h"
 #include "fabric/fabric.h"
+#include "fabric/rng.h"
 #include "ibfsim/verbs.h"
 
 struct ibfs_hca;
@@ -255,6 +256,8 @@ struct ibfs_rwqe {
 	struct ibfs_sge sge[IBFS_HCA_MAX_SGE];
 };
 
+enum { IBFS_AT_HIST = 16 };
+
 /* A pending responder response: READ data or an atomic result. */
 struct ibfs_resp {
 	uint8_t atomic;
@@ -324,9 +327,15 @@ struct ibfs_hca_qp {
 	ibfs_time_t ack_ready;
 	ibfs_time_t last_data_vis;
 	int err_pending;         /* enter ERR once the NAK has left */
-	int at_valid;            /* the last atomic's result, for replay */
-	uint32_t at_psn;
-	uint64_t at_orig;
+	/* Results of the last atomics, to answer duplicates without
+	 * executing them again (IBA 9.7.5.1.2: as many as the responder
+	 * resources; the profiles allow 16). */
+	struct {
+		uint32_t psn;
+		uint8_t valid;
+		uint64_t orig;
+	} at_hist[IBFS_AT_HIST];
+	uint32_t at_next;
 
 	/* Port scheduler: circular list of QPs with something to send. */
 	struct ibfs_hca_qp *act_next, *act_prev;
@@ -435,6 +444,10 @@ struct ibfs_hca {
 	 * HCA receives. */
 	int drop_next_rx;
 	int drop_next_resp;
+	/* ... or each with this probability, in parts per million, drawn
+	 * from the HCA's own random stream (seeded by the run's seed). */
+	uint32_t drop_ppm_rx, drop_ppm_resp;
+	struct ibfs_rng rng;
 	/* ACK coalescing: the requester asks for an ACK (AckReq) on the last
 	 * packet of a message and at least every ack_every packets (from the
 	 * profile; tests and tools may change it). */

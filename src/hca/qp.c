@@ -279,6 +279,8 @@ static void qp_reset(struct ibfs_hca_qp *qp)
 	qp->nak_sent = 0;
 	qp->msn = 0;
 	qp->resp_head = 0;
+	memset(qp->at_hist, 0, sizeof(qp->at_hist));
+	qp->at_next = 0;
 }
 
 int ibfs__qp_modify(struct ibfs_hca_qp *qp, struct ibfs_qp_attr *a, int mask)

@@ -222,9 +222,13 @@ static int rs_atomic(struct ibfs_hca_qp *qp, struct ibfs_packet *p, int dup)
 	struct ibfs_hca *h = qp->hca;
 	uint64_t orig = 0;
 	if (dup) {
-		if (!qp->at_valid || qp->at_psn != p->psn)
+		int k = 0;
+		while (k < IBFS_AT_HIST && !(qp->at_hist[k].valid &&
+					     qp->at_hist[k].psn == p->psn))
+			k++;
+		if (k == IBFS_AT_HIST)
 			return 0; /* too old to replay: ignore it */
-		orig = qp->at_orig;
+		orig = qp->at_hist[k].orig;
 	} else {
 		if (p->atomic.va & 7) {
 			rs_error(qp, IBFS_NAK_INV_REQ, p->psn);
@@ -251,9 +255,12 @@ static int rs_atomic(struct ibfs_hca_qp *qp, struct ibfs_packet *p, int dup)
 			*m = orig + p->atomic.swap_add;
 		}
 	}
-	qp->at_valid = 1;
-	qp->at_psn = p->psn;
-	qp->at_orig = orig;
+	if (!dup) {
+		uint32_t k = qp->at_next++ % IBFS_AT_HIST;
+		qp->at_hist[k].valid = 1;
+		qp->at_hist[k].psn = p->psn;
+		qp->at_hist[k].orig = orig;
+	}
 	e->atomic = 1;
 	e->psn = e->last_psn = p->psn;
 	e->orig = orig;
