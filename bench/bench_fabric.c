@@ -245,13 +245,20 @@ static int bench_fat_tree(uint64_t per_ep)
 		rc = -1;
 	}
 	printf("fat tree k=36 l=2: %u HCAs, %u switches, uniform random, "
-	       "%llu packets of 2058 bytes, %llu packet-hops, %llu events, "
-	       "simulated %.3f us, wall %.3f s, cpu %.3f s: "
-	       "%.1f M events/s, %.2f M packet-hops/s (per cpu second)\n",
+	       "%llu packets of 2058 bytes, %llu packet-hops, %llu events "
+	       "(%.2f a hop), %llu FCPs, simulated %.3f us, wall %.3f s, "
+	       "cpu %.3f s: %.1f M events/s, %.2f M packet-hops/s "
+	       "(per cpu second)\n",
 	       nhca, nsw, (unsigned long long)f->pkts_delivered,
 	       (unsigned long long)hops, (unsigned long long)ev,
-	       (double)f->eq.now * 1e-6, wall, cpu, (double)ev / cpu * 1e-6,
-	       (double)hops / cpu * 1e-6);
+	       hops ? (double)ev / (double)hops : 0.0,
+	       (unsigned long long)f->fcps, (double)f->eq.now * 1e-6, wall,
+	       cpu, (double)ev / cpu * 1e-6, (double)hops / cpu * 1e-6);
+	/* The calendar's shape at the end (event_queue.h), for the record. */
+	printf("fat tree: event queue: %llu rebuilds, %zu buckets, day 2^%u "
+	       "ps\n",
+	       (unsigned long long)f->eq.resizes, f->eq.nbuckets,
+	       f->eq.shift);
 	for (size_t n = 0; n < nn; n++) {
 		ibfs__endpoint_destroy(ep[n]);
 		ibfs__switch_destroy(sw[n]);

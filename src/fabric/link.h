@@ -121,18 +121,17 @@ struct ibfs_port_counters {
  * ports 64-byte aligned (fabric.c).
  */
 struct ibfs_port {
-	/* Hot: read or written on every packet hop. */
-	_Alignas(64) struct ibfs_fabric *fab;
-	struct ibfs_device *dev; /* NULL until a device is attached */
-	struct ibfs_port *peer;  /* NULL when unconnected */
+	/*
+	 * Hot, first line: also what the far end of the link reads of this
+	 * port (rx_delay and rx_at_tail when it sends to us, wire_pkts when
+	 * our packet arrives there, tx_busy, tx_free_at and fc_deferred when
+	 * its FCP comes to us).
+	 */
+	_Alignas(64) struct ibfs_port *peer; /* NULL when unconnected */
 	/* Flow control of the link direction leaving this port. */
 	const struct ibfs_flow_ops *flow;
+	struct ibfs_device *dev; /* NULL until a device is attached */
 	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
-	/*
-	 * Flow-control packets occupy the transmitter until then; a data
-	 * packet sent earlier starts at that time (see ibfs__port_send).
-	 */
-	ibfs_time_t fcp_until;
 	/*
 	 * Set by the receiving device: `receive` is called rx_delay after the
 	 * header arrived (a switch's routing latency), or after the tail
@@ -142,21 +141,14 @@ struct ibfs_port {
 	 * times. Until then the packet counts as on the wire.
 	 */
 	ibfs_time_t rx_delay;
+	/*
+	 * Flow-control packets occupy the transmitter until then; a data
+	 * packet sent earlier starts at that time (see ibfs__port_send).
+	 */
+	ibfs_time_t fcp_until;
 	ibfs_time_t prop;
-	/* Cached serialization times of the LRH and of an FCP on this port. */
-	ibfs_time_t ser_lrh, ser_fcp;
-	/* One-entry cache of ibfs__port_ser: bytes and their time. */
-	uint64_t ser_memo_bytes;
-	ibfs_time_t ser_memo;
-	int tx_busy;
-	int tx_data;             /* the transmitter is sending a data packet */
-	int up;                  /* 1 when the link carries packets */
-	int rx_at_tail;
-	int waiting;             /* PortXmitWait: data waits for credits */
-	int num;
 	/* Sender side: packets on the wire, header not yet in. */
 	uint32_t wire_pkts;
-	uint16_t fc_pending;     /* VLs with fc_unsent > 0, one bit each */
 	/*
 	 * Sender side: credits whose FCP has arrived (or will arrive) while
 	 * this port's transmitter is busy and ends later; nothing can look
@@ -165,6 +157,21 @@ struct ibfs_port {
 	 * in the peer's fc_wire until then.
 	 */
 	uint16_t fc_deferred;    /* VLs with fc_defer > 0, one bit each */
+	uint8_t tx_busy;
+	uint8_t rx_at_tail;
+
+	/* Hot, second line: this port's own state. */
+	struct ibfs_fabric *fab;
+	/* Cached serialization times of the LRH and of an FCP on this port. */
+	ibfs_time_t ser_lrh, ser_fcp;
+	/* One-entry cache of ibfs__port_ser: bytes and their time. */
+	uint64_t ser_memo_bytes;
+	ibfs_time_t ser_memo;
+	int tx_data;             /* the transmitter is sending a data packet */
+	int up;                  /* 1 when the link carries packets */
+	int waiting;             /* PortXmitWait: data waits for credits */
+	int num;
+	uint16_t fc_pending;     /* VLs with fc_unsent > 0, one bit each */
 
 	struct ibfs_port_counters cnt;
 	uint64_t fcp_sent;       /* flow-control packets sent */
