@@ -34,3 +34,8 @@ tests_check_hca_switch_LDADD = libibfs_hca.la libibfs_switch.la \
 # `ibfsim perftest` from the command line (src/cli/cmd_perftest.c).
 TESTS += tests/data/hca/perftest_cli.sh
 EXTRA_DIST += tests/data/hca/perftest_cli.sh
+
+check_PROGRAMS += tests/check_hca_errors
+tests_check_hca_errors_SOURCES = tests/check_hca_errors.c
+tests_check_hca_errors_CFLAGS = $(TEST_CFLAGS)
+tests_check_hca_errors_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)

@@ -34,4 +34,37 @@ int ibfs__hca_pair_new(struct ibfs_hca_pair *x,
 		       const struct ibfs_hca_pair_cfg *c, struct ibfs_diag *d);
 void ibfs__hca_pair_free(struct ibfs_hca_pair *x);
 
+/*
+ * One end of a connection, as a verbs program sets it up: a PD, a send
+ * and a receive CQ, a zeroed buffer registered with every access right,
+ * and a QP. For perftest and the tests.
+ */
+struct ibfs_hca_end {
+	struct ibfs_context *ctx;
+	struct ibfs_pd *pd;
+	struct ibfs_cq *scq, *rcq;
+	struct ibfs_qp *qp;
+	struct ibfs_mr *mr;
+	uint8_t *buf;
+	size_t len;
+};
+
+/* Connection attributes (RC, UC); both PSNs start at psn. */
+struct ibfs_hca_conn {
+	enum ibfs_mtu mtu;
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer, rd_atomic;
+	uint32_t psn;
+};
+
+/* Returns 0, or -1 (errno set) with nothing left allocated. */
+int ibfs__hca_end_open(struct ibfs_hca_end *e, struct ibfs_hca *h,
+		       enum ibfs_qp_type type, size_t len,
+		       const struct ibfs_qp_cap *cap, int cqe);
+/* RC/UC: RESET to RTS towards QP dqpn at dlid. Returns 0 or an errno. */
+int ibfs__hca_end_connect(struct ibfs_hca_end *e, uint16_t dlid,
+			  uint32_t dqpn, const struct ibfs_hca_conn *c);
+/* UD: RESET to RTS with Q_Key qkey. Returns 0 or an errno. */
+int ibfs__hca_end_connect_ud(struct ibfs_hca_end *e, uint32_t qkey);
+void ibfs__hca_end_close(struct ibfs_hca_end *e);
+
 #endif

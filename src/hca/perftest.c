@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hca/pair.h"
 #include "hca/perftest.h"
 
 static const char *const pt_names[IBFS_PT_COUNT] = {
@@ -50,12 +51,7 @@ enum { PT_RX_DEPTH = 512, PT_TX_DEPTH = 128 };
 
 struct pt_side {
 	struct ibfs_hca *h;
-	struct ibfs_context *ctx;
-	struct ibfs_pd *pd;
-	struct ibfs_cq *scq, *rcq;
-	struct ibfs_qp *qp;
-	struct ibfs_mr *mr;
-	uint8_t *buf;
+	struct ibfs_hca_end e;
 	uint64_t posted, completed, rcvd;
 	int own_done;
 };
@@ -83,43 +79,16 @@ static int pt_side_open(struct pt_run *r, struct pt_side *s,
 			struct ibfs_hca *h, size_t bytes)
 {
 	const struct ibfs_pt_cfg *c = r->c;
-	s->h = h;
-	s->ctx = ibfs__hca_context(h);
-	s->pd = ibfs_alloc_pd(s->ctx);
-	s->scq = ibfs_create_cq(s->ctx, (int)c->tx_depth + 16, NULL, NULL, 0);
-	s->rcq = ibfs_create_cq(s->ctx, PT_RX_DEPTH + 16, NULL, NULL, 0);
-	s->buf = calloc(1, bytes);
-	if (!s->pd || !s->scq || !s->rcq || !s->buf)
-		return -1;
-	s->mr = ibfs_reg_mr(s->pd, s->buf, bytes, 0xf);
-	struct ibfs_qp_init_attr ia = {
-		.send_cq = s->scq,
-		.recv_cq = s->rcq,
-		.cap = {.max_send_wr = c->tx_depth + 1,
-			.max_recv_wr = PT_RX_DEPTH, .max_send_sge = 1,
-			.max_recv_sge = 1,
-			.max_inline_data = h->prof->max_inline < c->inline_max ?
-						   h->prof->max_inline :
-						   c->inline_max},
-		.qp_type = IBFS_QPT_RC,
+	struct ibfs_qp_cap cap = {
+		.max_send_wr = c->tx_depth + 1, .max_recv_wr = PT_RX_DEPTH,
+		.max_send_sge = 1, .max_recv_sge = 1,
+		.max_inline_data = h->prof->max_inline < c->inline_max ?
+					   h->prof->max_inline : c->inline_max,
 	};
-	s->qp = s->mr ? ibfs_create_qp(s->pd, &ia) : NULL;
-	return s->qp ? 0 : -1;
-}
-
-static void pt_side_close(struct pt_side *s)
-{
-	if (s->qp)
-		ibfs_destroy_qp(s->qp);
-	if (s->mr)
-		ibfs_dereg_mr(s->mr);
-	if (s->scq)
-		ibfs_destroy_cq(s->scq);
-	if (s->rcq)
-		ibfs_destroy_cq(s->rcq);
-	if (s->pd)
-		ibfs_dealloc_pd(s->pd);
-	free(s->buf);
+	uint32_t depth = c->tx_depth > PT_RX_DEPTH ? c->tx_depth : PT_RX_DEPTH;
+	s->h = h;
+	return ibfs__hca_end_open(&s->e, h, IBFS_QPT_RC, bytes, &cap,
+				  (int)depth + 16);
 }
 
 static enum ibfs_mtu pt_mtu(struct ibfs_hca *h)
@@ -133,39 +102,15 @@ static enum ibfs_mtu pt_mtu(struct ibfs_hca *h)
 
 static int pt_connect(struct pt_side *s, struct pt_side *peer)
 {
-	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = 1,
-				 .qp_access_flags = 0xe};
-	if (ibfs_modify_qp(s->qp, &a, IBFS_QP_STATE | IBFS_QP_PKEY_INDEX |
-					      IBFS_QP_PORT |
-					      IBFS_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBFS_QPS_RTR;
-	a.path_mtu = pt_mtu(s->h);
-	a.dest_qp_num = peer->qp->qp_num;
-	a.max_dest_rd_atomic = s->h->prof->max_rd_atomic;
-	a.min_rnr_timer = 12; /* perftest's value: 0.64 ms */
-	a.ah_attr.dlid = peer->h->hp[1].lid;
-	a.ah_attr.port_num = 1;
-	if (ibfs_modify_qp(s->qp, &a, IBFS_QP_STATE | IBFS_QP_AV |
-					      IBFS_QP_PATH_MTU |
-					      IBFS_QP_DEST_QPN |
-					      IBFS_QP_RQ_PSN |
-					      IBFS_QP_MAX_DEST_RD_ATOMIC |
-					      IBFS_QP_MIN_RNR_TIMER))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBFS_QPS_RTS;
-	a.timeout = 14;  /* perftest's defaults */
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = s->h->prof->max_rd_atomic;
-	return ibfs_modify_qp(s->qp, &a, IBFS_QP_STATE | IBFS_QP_SQ_PSN |
-						 IBFS_QP_TIMEOUT |
-						 IBFS_QP_RETRY_CNT |
-						 IBFS_QP_RNR_RETRY |
-						 IBFS_QP_MAX_QP_RD_ATOMIC) ?
-		       -1 : 0;
+	/* perftest's defaults: timeout 14, 7 retries, RNR timer 12
+	 * (0.64 ms); as many READs in flight as the HCA allows. */
+	struct ibfs_hca_conn c = {
+		.mtu = pt_mtu(s->h), .timeout = 14, .retry_cnt = 7,
+		.rnr_retry = 7, .min_rnr_timer = 12,
+		.rd_atomic = s->h->prof->max_rd_atomic,
+	};
+	return ibfs__hca_end_connect(&s->e, peer->h->hp[1].lid,
+				     peer->e.qp->qp_num, &c) ? -1 : 0;
 }
 
 static ibfs_time_t pt_now(struct pt_run *r)
@@ -181,11 +126,11 @@ static void pt_stamp(struct pt_run *r)
 
 static void pt_post_recv(struct pt_run *r, struct pt_side *s)
 {
-	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)s->buf,
-			      .length = r->c->size, .lkey = s->mr->lkey};
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)s->e.buf,
+			      .length = r->c->size, .lkey = s->e.mr->lkey};
 	struct ibfs_recv_wr wr = {.sg_list = &sg, .num_sge = 1};
 	struct ibfs_recv_wr *bad;
-	if (ibfs_post_recv(s->qp, &wr, &bad))
+	if (ibfs_post_recv(s->e.qp, &wr, &bad))
 		pt_fail(r, "post_recv", IBFS_WC_GENERAL_ERR);
 }
 
@@ -193,8 +138,8 @@ static void pt_post(struct pt_run *r, struct pt_side *s)
 {
 	const struct ibfs_pt_cfg *c = r->c;
 	struct pt_side *peer = s == &r->s[0] ? &r->s[1] : &r->s[0];
-	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)s->buf,
-			      .length = c->size, .lkey = s->mr->lkey};
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)s->e.buf,
+			      .length = c->size, .lkey = s->e.mr->lkey};
 	struct ibfs_send_wr wr = {.wr_id = s->posted, .sg_list = &sg,
 				  .num_sge = 1,
 				  .send_flags = IBFS_SEND_SIGNALED};
@@ -221,16 +166,16 @@ static void pt_post(struct pt_run *r, struct pt_side *s)
 		break;
 	}
 	if (wr.opcode == IBFS_WR_ATOMIC_FETCH_AND_ADD) {
-		wr.wr.atomic.remote_addr = (uint64_t)(uintptr_t)peer->buf;
-		wr.wr.atomic.rkey = peer->mr->rkey;
+		wr.wr.atomic.remote_addr = (uint64_t)(uintptr_t)peer->e.buf;
+		wr.wr.atomic.rkey = peer->e.mr->rkey;
 	} else {
-		wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)peer->buf;
-		wr.wr.rdma.rkey = peer->mr->rkey;
+		wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)peer->e.buf;
+		wr.wr.rdma.rkey = peer->e.mr->rkey;
 	}
 	if (c->test == IBFS_PT_WRITE_LAT && c->size)
-		s->buf[c->size - 1] = (uint8_t)(s->posted + 1);
+		s->e.buf[c->size - 1] = (uint8_t)(s->posted + 1);
 	struct ibfs_send_wr *bad;
-	if (ibfs_post_send(s->qp, &wr, &bad)) {
+	if (ibfs_post_send(s->e.qp, &wr, &bad)) {
 		pt_fail(r, "post_send", IBFS_WC_GENERAL_ERR);
 		return;
 	}
@@ -257,7 +202,7 @@ static void pt_on_send_cq(struct pt_run *r, int i)
 	const struct ibfs_pt_cfg *c = r->c;
 	struct ibfs_wc wc[16];
 	int n;
-	while ((n = ibfs_poll_cq(s->scq, 16, wc)) > 0) {
+	while ((n = ibfs_poll_cq(s->e.scq, 16, wc)) > 0) {
 		for (int k = 0; k < n; k++) {
 			if (wc[k].status != IBFS_WC_SUCCESS) {
 				pt_fail(r, "send completion", wc[k].status);
@@ -295,7 +240,7 @@ static void pt_on_recv_cq(struct pt_run *r, int i)
 	const struct ibfs_pt_cfg *c = r->c;
 	struct ibfs_wc wc[16];
 	int n;
-	while ((n = ibfs_poll_cq(s->rcq, 16, wc)) > 0) {
+	while ((n = ibfs_poll_cq(s->e.rcq, 16, wc)) > 0) {
 		for (int k = 0; k < n; k++) {
 			if (wc[k].status != IBFS_WC_SUCCESS) {
 				pt_fail(r, "receive completion", wc[k].status);
@@ -347,9 +292,9 @@ static void pt_write_hook(void *arg, struct ibfs_hca_qp *qp, uint64_t va,
 	struct pt_run *r = arg;
 	for (int i = 0; i < 2; i++) {
 		struct pt_side *s = &r->s[i];
-		if (&qp->pub != s->qp)
+		if (&qp->pub != s->e.qp)
 			continue;
-		if (va + len != (uint64_t)(uintptr_t)s->buf + r->c->size)
+		if (va + len != (uint64_t)(uintptr_t)s->e.buf + r->c->size)
 			return; /* not the last byte */
 		ibfs__eq_schedule(r->dx->eq, vis, pt_data_ev, r, (uint64_t)i);
 	}
@@ -454,8 +399,9 @@ int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
 		goto out;
 	}
 	for (int i = 0; i < 2; i++) {
-		ibfs__cq_set_notify(r.s[i].scq, pt_cq_notify, &cbs[2 * i]);
-		ibfs__cq_set_notify(r.s[i].rcq, pt_cq_notify, &cbs[2 * i + 1]);
+		struct ibfs_hca_end *e = &r.s[i].e;
+		ibfs__cq_set_notify(e->scq, pt_cq_notify, &cbs[2 * i]);
+		ibfs__cq_set_notify(e->rcq, pt_cq_notify, &cbs[2 * i + 1]);
 		r.s[i].own_done = 1;
 	}
 	if (c.test == IBFS_PT_WRITE_LAT) {
@@ -490,7 +436,7 @@ int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
 out:
 	a->write_hook = b->write_hook = NULL;
 	for (int i = 0; i < 2; i++)
-		pt_side_close(&r.s[i]);
+		ibfs__hca_end_close(&r.s[i].e);
 	free(r.stamp);
 	return rc;
 }
