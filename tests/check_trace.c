@@ -442,6 +442,29 @@ START_TEST(open_stall_ends_at_close)
 }
 END_TEST
 
+/* The same stall closed at the picosecond it began has no length: none. */
+START_TEST(empty_stall_is_left_out)
+{
+	char path[64];
+	struct pair x;
+
+	tmp_path(path);
+	pair_make(&x, "b", 2000, 128);
+	flow(x.a, 2020, 1);
+	struct ibfs_trace *t = ibfs__trace_open(x.f, path, NULL);
+
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(x.f->eq.now, 0);
+	ck_assert_int_eq(x.f->ports[0][1].waiting, 1);
+	ck_assert_int_eq(ibfs__trace_close(t), 0);
+	struct jm *root = load(path);
+
+	ck_assert_uint_eq(events(root)->n, 0);
+	jm_free(root);
+	pair_free(&x);
+}
+END_TEST
+
 START_TEST(hca_and_sm_calls)
 {
 	char path[64];
@@ -676,6 +699,34 @@ START_TEST(opcode_names)
 }
 END_TEST
 
+/* The reader the tests rely on is strict: it must reject broken JSON. */
+START_TEST(reader_is_strict)
+{
+	static const char *const bad[] = {
+		"{\"a\":1,}", "[1 2]", "{\"a\":01}", "\"a\x01\"", "[1] x",
+		"{\"a\" 1}", "[.5]", "[1.]", "\"\\q\"", "{1:2}", "[", "",
+		"[nul]", "\"\\u12\"",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(!jm_parse(bad[i], strlen(bad[i])), "accepted %s",
+			      bad[i]);
+	const char *ok = " {\"a\":[-1.5e3,true,null,\"\\u0041\\n\"],\"b\":{}} ";
+	struct jm *v = jm_parse(ok, strlen(ok));
+
+	ck_assert_ptr_nonnull(v);
+	const struct jm *a = jm_get(v, "a");
+
+	ck_assert_uint_eq(a->n, 4);
+	ck_assert_str_eq(a->kid[0].s, "-1.5e3");
+	ck_assert_int_eq(a->kid[1].type, JM_BOOL);
+	ck_assert_int_eq(a->kid[2].type, JM_NULL);
+	ck_assert_str_eq(a->kid[3].s, "A\n");
+	ck_assert_int_eq(jm_get(v, "b")->type, JM_OBJ);
+	jm_free(v);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -686,12 +737,14 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, transport_packets_are_named);
 	tcase_add_test(tc, credit_stalls_exact);
 	tcase_add_test(tc, open_stall_ends_at_close);
+	tcase_add_test(tc, empty_stall_is_left_out);
 	tcase_add_test(tc, hca_and_sm_calls);
 	tcase_add_test(tc, names_are_escaped);
 	tcase_add_test(tc, long_stream_streams);
 	tcase_add_test(tc, select_filters_ports);
 	tcase_add_test(tc, unwritable_and_abort);
 	tcase_add_test(tc, opcode_names);
+	tcase_add_test(tc, reader_is_strict);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,9 @@
  * few ports of a large fabric stays small. A process id is the node index
  * plus one (viewers may treat pid 0 specially).
  *
+ * A stall that starts and ends at the same picosecond is left out: it
+ * has no length to show and PortXmitWait does not count it.
+ *
  * The VL of a credit stall: the link layer reports that a port waits, not
  * for which packet. The stall is named after the data VLs whose credits
  * cannot cover a packet of the fabric's MTU with the largest headers
@@ -405,7 +408,8 @@ static void tr_on_wait(void *ctx, const struct ibfs_port *out, int waiting)
 		t->stall_since[i] = now;
 		t->stall_vls[i] = vls;
 	} else if (t->stall_since[i] != IBFS_TIME_NEVER) {
-		tr_stall_event(t, out, i, now);
+		if (now > t->stall_since[i])
+			tr_stall_event(t, out, i, now);
 		t->stall_since[i] = IBFS_TIME_NEVER;
 	}
 }
@@ -508,7 +512,7 @@ int ibfs__trace_close(struct ibfs_trace *t)
 		for (int k = 0; k <= f->topo->nodes[n].nports; k++) {
 			size_t i = t->port_base[n] + (size_t)k;
 
-			if (t->stall_since[i] != IBFS_TIME_NEVER)
+			if (t->stall_since[i] < f->eq.now)
 				tr_stall_event(t, &f->ports[n][k], i,
 					       f->eq.now);
 		}
