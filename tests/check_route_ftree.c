@@ -91,6 +91,21 @@ START_TEST(ftree_xgft_oversubscribed)
 }
 END_TEST
 
+START_TEST(ftree_oversubscribed_three_levels)
+{
+	/* k=8, 3 levels, 6 HCAs a leaf: 32 leaves, 192 HCAs; a leaf sends
+	 * the 186 others over its 2 up ports (7, 8): 93 each. */
+	static const char *const kv[] = {"k", "8", "levels", "3", "hosts",
+					 "6", NULL};
+	struct rt r = rt_make("fat-tree", kv, 1, 0);
+	rt_route(&r, "ftree", "ftree");
+	rt_assert_all_shortest(&r);
+	assert_up_loads(&r, "leaf", 32, 7, 8, 93);
+	ck_assert_int_eq(rt_loops(&r), 0);
+	rt_free(&r);
+}
+END_TEST
+
 START_TEST(ftree_rejects_torus)
 {
 	static const char *const kv[] = {"dims", "4x4", NULL};
@@ -144,6 +159,7 @@ static Suite *route_ftree_suite(void)
 	tcase_add_test(tc, ftree_k4_l3);
 	tcase_add_test(tc, ftree_k8_l2_and_lmc);
 	tcase_add_test(tc, ftree_xgft_oversubscribed);
+	tcase_add_test(tc, ftree_oversubscribed_three_levels);
 	tcase_add_test(tc, ftree_rejects_torus);
 	tcase_add_test(tc, ftree_rejects_incomplete);
 	suite_add_tcase(s, tc);

@@ -150,6 +150,34 @@ START_TEST(xgft_oversubscribed)
 }
 END_TEST
 
+START_TEST(fat_tree_oversubscribed)
+{
+	/* k=4 with 3 HCAs a leaf: 4 leaves of 3 HCAs and 1 up link, one
+	 * 4-port spine: 3:1 at the leaves. */
+	static const char *const kv[] = {"k", "4", "levels", "2", "hosts", "3"};
+	struct ibfs_diag d;
+	int rc, pp = 0;
+	struct ibfs_topology *t = gen("fat-tree", kv, 3, &d, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(ibfs__topo_count(t, IBFS_NODE_HCA), 12);
+	ck_assert_uint_eq(ibfs__topo_count(t, IBFS_NODE_SWITCH), 5);
+	all_ports_used(t);
+	ck_assert_str_eq(peer(t, "leaf2", 3, NULL), "node6");
+	ck_assert_str_eq(peer(t, "leaf2", 4, &pp), "spine1");
+	ck_assert_int_eq(pp, 2);
+	ibfs__topo_free(t);
+	/* Three levels, k=4, hosts=1: 8 leaves of 1 HCA and 3 up links;
+	 * 4 x 3 = 12 spines, 3 x 2 = 6 cores. */
+	static const char *const k3[] = {"k", "4", "levels", "3", "hosts", "1"};
+	t = gen("fat-tree", k3, 3, &d, &rc);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(ibfs__topo_count(t, IBFS_NODE_HCA), 8);
+	ck_assert_uint_eq(ibfs__topo_count(t, IBFS_NODE_SWITCH), 8 + 12 + 6);
+	all_ports_used(t);
+	ibfs__topo_free(t);
+}
+END_TEST
+
 START_TEST(torus_4x4)
 {
 	static const char *const kv[] = {"dims", "4x4"};
@@ -298,6 +326,8 @@ START_TEST(errors)
 	static const char *const df[] = {"a", "4", "p", "2", "h", "2",
 					 "g", "4"};
 	expect_error("dragonfly", df, 4, "multiple of g-1 = 3");
+	static const char *const hs[] = {"k", "4", "hosts", "4"};
+	expect_error("fat-tree", hs, 2, "hosts='4' must be an integer from 1 to 3");
 	static const char *const big[] = {"k", "254", "levels", "4"};
 	expect_error("fat-tree", big, 2, "nodes is more than");
 }
@@ -312,6 +342,7 @@ static Suite *topo_gen_suite(void)
 	tcase_add_test(tc, fat_tree_k4_l3);
 	tcase_add_test(tc, fat_tree_k36_l3_counts);
 	tcase_add_test(tc, xgft_oversubscribed);
+	tcase_add_test(tc, fat_tree_oversubscribed);
 	tcase_add_test(tc, torus_4x4);
 	tcase_add_test(tc, mesh_and_ring);
 	tcase_add_test(tc, hypercube_3);

@@ -27,8 +27,9 @@ static const char topo_usage[] =
 	"       ibfsim topo info FABRIC.xml\n"
 	"\n"
 	"gen writes fabric XML (stdout without -o). Kinds and parameters:\n"
-	"  fat-tree  --k K [--levels L]   K-port switches, L levels (default 2):\n"
-	"                                 K^2/2 HCAs for L=2, K^3/4 for L=3\n"
+	"  fat-tree  --k K [--levels L] [--hosts H]   K-port switches, L levels\n"
+	"                                 (default 2): K^2/2 HCAs for L=2, K^3/4 for\n"
+	"                                 L=3; H HCAs a leaf (default K/2) oversubscribes\n"
 	"  xgft      --m M1,..,Mh --w W1,..,Wh   XGFT(h; M; W), e.g. oversubscribed\n"
 	"  mesh      --dims AxB[xC] [--hcas N]   N HCAs a switch (default 1)\n"
 	"  torus     --dims AxB[xC] [--hcas N]\n"
@@ -98,7 +99,13 @@ static void topo_default_name(char *buf, size_t len, const char *kind,
 	for (char *c = dims; *c; c++)
 		if (*c == ',')
 			*c = 'x';
-	if (!strcmp(kind, "fat-tree"))
+	if (!strcmp(kind, "fat-tree") && *topo_param(p, n, "hosts"))
+		snprintf(buf, len, "fat-tree-k%s-l%s-h%s", topo_param(p, n, "k"),
+			 *topo_param(p, n, "levels")
+				 ? topo_param(p, n, "levels")
+				 : "2",
+			 topo_param(p, n, "hosts"));
+	else if (!strcmp(kind, "fat-tree"))
 		snprintf(buf, len, "fat-tree-k%s-l%s", topo_param(p, n, "k"),
 			 *topo_param(p, n, "levels")
 				 ? topo_param(p, n, "levels")

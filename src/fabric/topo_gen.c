@@ -8,7 +8,9 @@
  *   fat tree of K-port switches with L levels is the folded Clos
  *   XGFT(L; K/2,..,K/2,K; 1,K/2,..,K/2): K/2 down and K/2 up ports on every
  *   level but the top, whose switches use all K ports downwards. It has
- *   2(K/2)^L HCAs (SPEC: K^2/2 for L=2, K^3/4 for L=3).
+ *   2(K/2)^L HCAs (SPEC: K^2/2 for L=2, K^3/4 for L=3). Oversubscribed
+ *   with hosts=H: leaves take H HCAs and K-H up links, i.e.
+ *   XGFT(L; H,K/2,..,K/2,K; 1,K-H,K/2,..,K/2), H:(K-H) at the leaves.
  * - mesh / torus / ring: n-dimensional grids; port 2d+1 leads to the next
  *   switch in dimension d, port 2d+2 to the previous one, then the HCAs.
  *   Numbering ports by dimension is what makes OpenSM's dor engine route in
@@ -250,8 +252,8 @@ static int gen_xgft_build(struct gen *g, int h, const long *m, const long *w,
 
 static int gen_fat_tree(struct gen *g)
 {
-	static const char *const known[] = {"k", "levels", NULL};
-	long k, levels;
+	static const char *const known[] = {"k", "levels", "hosts", NULL};
+	long k, levels, hosts;
 	if (gen_check_known(g, known) || gen_int(g, "k", -1, 2, 254, &k) ||
 	    gen_int(g, "levels", 2, 1, GEN_MAX_LEVELS, &levels))
 		return -1;
@@ -259,10 +261,19 @@ static int gen_fat_tree(struct gen *g)
 		return ibfs__diag(g->d, g->file, g->line,
 				  "fat-tree: k=%ld must be even (half the ports go down, half up)",
 				  k);
+	if (gen_int(g, "hosts", k / 2, 1, k - 1, &hosts))
+		return -1;
+	if (levels == 1 && hosts != k / 2)
+		return ibfs__diag(g->d, g->file, g->line,
+				  "fat-tree: hosts applies to fat trees of 2 levels or more");
 	long m[GEN_MAX_LEVELS + 1], w[GEN_MAX_LEVELS + 1];
 	for (int j = 1; j <= levels; j++) {
 		m[j] = j == levels ? k : k / 2;
 		w[j] = j == 1 ? 1 : k / 2;
+	}
+	if (levels > 1) {
+		m[1] = hosts;
+		w[2] = k - hosts;
 	}
 	return gen_xgft_build(g, (int)levels, m, w, (int)k);
 }
