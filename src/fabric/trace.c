@@ -66,20 +66,27 @@ static void tr_flush(struct ibfs_trace *t)
 	t->len = 0;
 }
 
-static void tr_s(struct ibfs_trace *t, const char *s)
+static inline void tr_mem(struct ibfs_trace *t, const char *s, size_t n)
 {
-	size_t n = strlen(s);
-
-	if (n > TR_BUF - t->len)
+	if (n > TR_BUF - t->len) {
 		tr_flush(t);
-	if (n > TR_BUF) {
-		if (!t->error && fwrite(s, 1, n, t->out) != n)
-			t->error = errno ? errno : EIO;
-		return;
+		if (n > TR_BUF) {
+			if (!t->error && fwrite(s, 1, n, t->out) != n)
+				t->error = errno ? errno : EIO;
+			return;
+		}
 	}
 	memcpy(t->buf + t->len, s, n);
 	t->len += n;
 }
+
+static void tr_s(struct ibfs_trace *t, const char *s)
+{
+	tr_mem(t, s, strlen(s));
+}
+
+/* A string literal: its length is known when compiling. */
+#define TR_LIT(t, lit) tr_mem((t), lit, sizeof(lit) - 1)
 
 static void tr_c(struct ibfs_trace *t, char c)
 {
@@ -88,28 +95,39 @@ static void tr_c(struct ibfs_trace *t, char c)
 	t->buf[t->len++] = c;
 }
 
+/* Writes v in decimal ending just before `end`; returns its first digit. */
+static char *tr_digits(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
 static void tr_u64(struct ibfs_trace *t, uint64_t v)
 {
 	char d[24];
-	int n = 0;
+	char *b = tr_digits(d + sizeof(d), v);
 
-	do {
-		d[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		tr_c(t, d[--n]);
+	tr_mem(t, b, (size_t)(d + sizeof(d) - b));
 }
 
 /* Picoseconds as microseconds with six decimals: exact. */
 static void tr_us(struct ibfs_trace *t, ibfs_time_t ps)
 {
-	tr_u64(t, ps / IBFS_US);
-	tr_c(t, '.');
+	char d[32];
+	char *end = d + sizeof(d);
 	uint64_t frac = ps % IBFS_US;
 
-	for (uint64_t div = IBFS_US / 10; div; div /= 10)
-		tr_c(t, (char)('0' + frac / div % 10));
+	for (int k = 0; k < 6; k++) {
+		*--end = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	*--end = '.';
+	char *b = tr_digits(end, ps / IBFS_US);
+
+	tr_mem(t, b, (size_t)(d + sizeof(d) - b));
 }
 
 /* A JSON string (RFC 8259 section 7): quotes, backslash and controls. */
@@ -125,7 +143,7 @@ static void tr_str(struct ibfs_trace *t, const char *s)
 			tr_c(t, '\\');
 			tr_c(t, (char)c);
 		} else if (c < 0x20) {
-			tr_s(t, "\\u00");
+			TR_LIT(t, "\\u00");
 			tr_c(t, hex[c >> 4]);
 			tr_c(t, hex[c & 15]);
 		} else {
@@ -135,14 +153,12 @@ static void tr_str(struct ibfs_trace *t, const char *s)
 	tr_c(t, '"');
 }
 
-/* `"key":value` preceded by a comma. */
-static void tr_kv(struct ibfs_trace *t, const char *key, uint64_t v)
-{
-	tr_s(t, ",\"");
-	tr_s(t, key);
-	tr_s(t, "\":");
-	tr_u64(t, v);
-}
+/* `"key":value` preceded by a comma; key is a string literal. */
+#define TR_KV(t, key, v)                               \
+	do {                                           \
+		TR_LIT((t), ",\"" key "\":");          \
+		tr_u64((t), (v));                      \
+	} while (0)
 
 /* Starts a record: {"ph":"P","pid":N,"tid":N (and the separator). */
 static void tr_open(struct ibfs_trace *t, const char *ph, int node,
@@ -152,11 +168,11 @@ static void tr_open(struct ibfs_trace *t, const char *ph, int node,
 		tr_flush(t);
 	tr_s(t, t->first ? "\n" : ",\n");
 	t->first = 0;
-	tr_s(t, "{\"ph\":\"");
+	TR_LIT(t, "{\"ph\":\"");
 	tr_s(t, ph);
-	tr_s(t, "\"");
-	tr_kv(t, "pid", (uint64_t)node + 1);
-	tr_kv(t, "tid", tid);
+	TR_LIT(t, "\"");
+	TR_KV(t, "pid", (uint64_t)node + 1);
+	TR_KV(t, "tid", tid);
 }
 
 /* Metadata: {"ph":"M",...,"name":NAME,"args":{KEY:value}}. */
@@ -164,24 +180,24 @@ static void tr_meta_str(struct ibfs_trace *t, int node, uint64_t tid,
 			const char *name, const char *key, const char *val)
 {
 	tr_open(t, "M", node, tid);
-	tr_s(t, ",\"name\":");
+	TR_LIT(t, ",\"name\":");
 	tr_str(t, name);
-	tr_s(t, ",\"args\":{");
+	TR_LIT(t, ",\"args\":{");
 	tr_str(t, key);
 	tr_c(t, ':');
 	tr_str(t, val);
-	tr_s(t, "}}");
+	TR_LIT(t, "}}");
 }
 
 static void tr_meta_sort(struct ibfs_trace *t, int node, uint64_t tid,
 			 const char *name, uint64_t idx)
 {
 	tr_open(t, "M", node, tid);
-	tr_s(t, ",\"name\":");
+	TR_LIT(t, ",\"name\":");
 	tr_str(t, name);
-	tr_s(t, ",\"args\":{\"sort_index\":");
+	TR_LIT(t, ",\"args\":{\"sort_index\":");
 	tr_u64(t, idx);
-	tr_s(t, "}}");
+	TR_LIT(t, "}}");
 }
 
 /* Names the process of `node` the first time it appears. */
@@ -338,27 +354,27 @@ static void tr_on_tx(void *ctx, const struct ibfs_port *out,
 		return;
 	tr_port_thread(t, out);
 	tr_open(t, "X", out->node, (uint64_t)out->num);
-	tr_s(t, ",\"ts\":");
+	TR_LIT(t, ",\"ts\":");
 	tr_us(t, start);
-	tr_s(t, ",\"dur\":");
+	TR_LIT(t, ",\"dur\":");
 	tr_us(t, ibfs__rate_ser_time(out->rate, p->wire_bytes));
-	tr_s(t, ",\"cat\":\"packet\",\"name\":");
+	TR_LIT(t, ",\"cat\":\"packet\",\"name\":");
 	tr_str(t, tr_packet_name(p));
-	tr_s(t, ",\"args\":{\"dlid\":");
+	TR_LIT(t, ",\"args\":{\"dlid\":");
 	tr_u64(t, p->dlid);
-	tr_kv(t, "slid", p->slid);
-	tr_kv(t, "sl", p->sl);
-	tr_kv(t, "vl", p->vl);
-	tr_kv(t, "psn", p->psn);
-	tr_kv(t, "qp", p->dest_qp);
-	tr_kv(t, "bytes", p->wire_bytes);
-	tr_kv(t, "payload", p->payload_len);
-	tr_kv(t, "pkt", p->id);
+	TR_KV(t, "slid", p->slid);
+	TR_KV(t, "sl", p->sl);
+	TR_KV(t, "vl", p->vl);
+	TR_KV(t, "psn", p->psn);
+	TR_KV(t, "qp", p->dest_qp);
+	TR_KV(t, "bytes", p->wire_bytes);
+	TR_KV(t, "payload", p->payload_len);
+	TR_KV(t, "pkt", p->id);
 	if (p->kind == IBFS_PKT_DATA && tr_transports[p->opcode >> 5]) {
-		tr_s(t, ",\"transport\":");
+		TR_LIT(t, ",\"transport\":");
 		tr_str(t, tr_transports[p->opcode >> 5]);
 	}
-	tr_s(t, "}}");
+	TR_LIT(t, "}}");
 	t->count++;
 }
 
@@ -379,15 +395,15 @@ static void tr_stall_event(struct ibfs_trace *t, const struct ibfs_port *out,
 	}
 	tr_port_thread(t, out);
 	tr_open(t, "X", out->node, (uint64_t)out->num);
-	tr_s(t, ",\"ts\":");
+	TR_LIT(t, ",\"ts\":");
 	tr_us(t, t->stall_since[i]);
-	tr_s(t, ",\"dur\":");
+	TR_LIT(t, ",\"dur\":");
 	tr_us(t, end - t->stall_since[i]);
-	tr_s(t, ",\"cat\":\"stall\",\"name\":");
+	TR_LIT(t, ",\"cat\":\"stall\",\"name\":");
 	tr_str(t, name);
-	tr_s(t, ",\"args\":{\"vl_mask\":");
+	TR_LIT(t, ",\"args\":{\"vl_mask\":");
 	tr_u64(t, vls);
-	tr_s(t, "}}");
+	TR_LIT(t, "}}");
 	t->count++;
 }
 
@@ -494,7 +510,7 @@ struct ibfs_trace *ibfs__trace_open(struct ibfs_fabric *f, const char *path,
 			 IBFS_VCRC_BYTES + IBFS_CREDIT_BLOCK - 1) /
 			IBFS_CREDIT_BLOCK;
 	t->first = 1;
-	tr_s(t, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+	TR_LIT(t, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
 	t->fab = f;
 	t->select = select ? select : default_select;
 	t->obs = (struct ibfs_observer){.on_tx = tr_on_tx,
@@ -516,7 +532,7 @@ int ibfs__trace_close(struct ibfs_trace *t)
 				tr_stall_event(t, &f->ports[n][k], i,
 					       f->eq.now);
 		}
-	tr_s(t, "\n]}\n");
+	TR_LIT(t, "\n]}\n");
 	tr_flush(t);
 	int err = t->error;
 
@@ -562,14 +578,14 @@ void ibfs__trace_wr(struct ibfs_trace *t, int node, uint32_t qpn,
 	snprintf(name, sizeof(name), "post %s", opcode ? opcode : "?");
 	tr_qp_thread(t, node, qpn & 0xFFFFFF);
 	tr_open(t, "i", node, tid);
-	tr_s(t, ",\"s\":\"t\",\"ts\":");
+	TR_LIT(t, ",\"s\":\"t\",\"ts\":");
 	tr_us(t, t_post);
-	tr_s(t, ",\"cat\":\"wr\",\"name\":");
+	TR_LIT(t, ",\"cat\":\"wr\",\"name\":");
 	tr_str(t, name);
-	tr_s(t, ",\"args\":{\"wr_id\":");
+	TR_LIT(t, ",\"args\":{\"wr_id\":");
 	tr_u64(t, wr_id);
-	tr_kv(t, "bytes", bytes);
-	tr_s(t, "}}");
+	TR_KV(t, "bytes", bytes);
+	TR_LIT(t, "}}");
 	t->count++;
 }
 
@@ -586,16 +602,16 @@ void ibfs__trace_cqe(struct ibfs_trace *t, int node, uint32_t qpn,
 	snprintf(name, sizeof(name), "CQE %s", op);
 	tr_qp_thread(t, node, qpn & 0xFFFFFF);
 	tr_open(t, "i", node, tid);
-	tr_s(t, ",\"s\":\"t\",\"ts\":");
+	TR_LIT(t, ",\"s\":\"t\",\"ts\":");
 	tr_us(t, t_done);
-	tr_s(t, ",\"cat\":\"cqe\",\"name\":");
+	TR_LIT(t, ",\"cat\":\"cqe\",\"name\":");
 	tr_str(t, name);
-	tr_s(t, ",\"args\":{\"wr_id\":");
+	TR_LIT(t, ",\"args\":{\"wr_id\":");
 	tr_u64(t, wr_id);
-	tr_kv(t, "bytes", bytes);
-	tr_s(t, ",\"status\":");
+	TR_KV(t, "bytes", bytes);
+	TR_LIT(t, ",\"status\":");
 	tr_str(t, status ? status : "?");
-	tr_s(t, "}}");
+	TR_LIT(t, "}}");
 	t->count++;
 	if (t_post > t_done)
 		return; /* not a span: the instant event stands alone */
@@ -604,17 +620,17 @@ void ibfs__trace_cqe(struct ibfs_trace *t, int node, uint32_t qpn,
 
 	for (int e = 0; e < 2; e++) {
 		tr_open(t, e ? "e" : "b", node, tid);
-		tr_s(t, ",\"ts\":");
+		TR_LIT(t, ",\"ts\":");
 		tr_us(t, e ? t_done : t_post);
-		tr_s(t, ",\"cat\":\"wr\",\"name\":");
+		TR_LIT(t, ",\"cat\":\"wr\",\"name\":");
 		tr_str(t, op);
-		tr_kv(t, "id", id);
+		TR_KV(t, "id", id);
 		if (!e) {
-			tr_s(t, ",\"args\":{\"wr_id\":");
+			TR_LIT(t, ",\"args\":{\"wr_id\":");
 			tr_u64(t, wr_id);
-			tr_kv(t, "qp", qpn);
-			tr_kv(t, "bytes", bytes);
-			tr_s(t, "}");
+			TR_KV(t, "qp", qpn);
+			TR_KV(t, "bytes", bytes);
+			TR_LIT(t, "}");
 		}
 		tr_c(t, '}');
 		t->count++;
@@ -628,13 +644,13 @@ void ibfs__trace_sm_sweep(struct ibfs_trace *t, int node, const char *what,
 		return;
 	tr_sm_thread(t, node);
 	tr_open(t, "X", node, IBFS_TRACE_TID_SM);
-	tr_s(t, ",\"ts\":");
+	TR_LIT(t, ",\"ts\":");
 	tr_us(t, start);
-	tr_s(t, ",\"dur\":");
+	TR_LIT(t, ",\"dur\":");
 	tr_us(t, end - start);
-	tr_s(t, ",\"cat\":\"sm\",\"name\":");
+	TR_LIT(t, ",\"cat\":\"sm\",\"name\":");
 	tr_str(t, what ? what : "sweep");
-	tr_s(t, "}");
+	TR_LIT(t, "}");
 	t->count++;
 }
 
@@ -645,10 +661,10 @@ void ibfs__trace_sm_mark(struct ibfs_trace *t, int node, const char *what,
 		return;
 	tr_sm_thread(t, node);
 	tr_open(t, "i", node, IBFS_TRACE_TID_SM);
-	tr_s(t, ",\"s\":\"t\",\"ts\":");
+	TR_LIT(t, ",\"s\":\"t\",\"ts\":");
 	tr_us(t, at);
-	tr_s(t, ",\"cat\":\"sm\",\"name\":");
+	TR_LIT(t, ",\"cat\":\"sm\",\"name\":");
 	tr_str(t, what ? what : "mark");
-	tr_s(t, "}");
+	TR_LIT(t, "}");
 	t->count++;
 }
