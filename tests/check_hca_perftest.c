@@ -21,8 +21,9 @@ static ibfs_time_t ser(uint64_t bytes)
 	return bytes * 80;
 }
 
-static void run(const char *profile, int data_mode, enum ibfs_pt_test t,
-		uint32_t size, uint64_t iters, struct ibfs_pt_result *r)
+static void run_qpt(const char *profile, int data_mode, enum ibfs_pt_test t,
+		    uint32_t size, uint64_t iters, enum ibfs_qp_type qpt,
+		    struct ibfs_pt_result *r)
 {
 	struct ibfs_hca_pair x;
 	struct ibfs_diag d;
@@ -30,11 +31,45 @@ static void run(const char *profile, int data_mode, enum ibfs_pt_test t,
 					.data_mode = data_mode};
 	ck_assert_int_eq(ibfs__hca_pair_new(&x, &cfg, &d), 0);
 	struct ibfs_pt_cfg c = {.test = t, .size = size, .iters = iters,
-				.inline_max = 236};
+				.inline_max = 236, .qpt = qpt};
 	ck_assert_msg(ibfs__perftest_run(x.h[0], x.h[1], &x.dx, &c, r, &d) ==
 			      0, "%s", d.msg);
 	ibfs__hca_pair_free(&x);
 }
+
+static void run(const char *profile, int data_mode, enum ibfs_pt_test t,
+		uint32_t size, uint64_t iters, struct ibfs_pt_result *r)
+{
+	run_qpt(profile, data_mode, t, size, iters, IBFS_QPT_RC, r);
+}
+
+START_TEST(ideal_ud_send_lat_closed_form)
+{
+	struct ibfs_pt_result r;
+	run_qpt("ideal", 1, IBFS_PT_SEND_LAT, 32, 100, IBFS_QPT_UD, &r);
+	/* UD SEND Only: DETH, 32 B: 66 wire bytes; no ACKs. Each side
+	 * frees the packet it got (FCP) before it answers; the client's
+	 * first SEND has no FCP ahead of it. */
+	ibfs_time_t one = ser(66) + PROP;
+	ck_assert_uint_eq(r.elapsed_ps,
+			  (2 * one + ser(6)) + 99 * 2 * (one + ser(6)));
+	ck_assert_double_eq_tol(r.t_typical, (double)(one + ser(6)) / 1e6,
+				1e-9);
+}
+END_TEST
+
+START_TEST(uc_write_lat_runs)
+{
+	struct ibfs_pt_result r, rc;
+	run_qpt("ideal", 1, IBFS_PT_WRITE_LAT, 64, 50, IBFS_QPT_UC, &r);
+	run("ideal", 1, IBFS_PT_WRITE_LAT, 64, 50, &rc);
+	/* Without ACKs UC's write ping-pong is never slower than RC's. */
+	ck_assert_uint_le(r.elapsed_ps, rc.elapsed_ps);
+	/* One way: WRITE Only (RETH, 64 B, 106 B) and the FCP before it. */
+	ck_assert_double_eq_tol(r.t_typical,
+				(double)(ser(106) + PROP + ser(6)) / 1e6, 1e-9);
+}
+END_TEST
 
 START_TEST(ideal_send_lat_closed_form)
 {
@@ -123,6 +158,10 @@ START_TEST(connectx4_edr_calibration)
 	near(r.t_typical, 1.91, "read_lat 32 B");
 	run("connectx-4-edr", 0, IBFS_PT_WRITE_BW, 65536, 2000, &r);
 	near(r.bw_avg_gbps, 11728e6 * 8 / 1e9, "write_bw 64 KiB");
+	/* ib_send_lat UD 0.86 us [Potter 2018]. */
+	run_qpt("connectx-4-edr", 1, IBFS_PT_SEND_LAT, 32, 200, IBFS_QPT_UD,
+		&r);
+	near(r.t_typical, 0.86, "send_lat UD 32 B");
 }
 END_TEST
 
@@ -150,6 +189,17 @@ START_TEST(bad_parameters)
 			 -1);
 	ck_assert_str_eq(d.msg, "perftest: send completion: transport retry "
 				"counter exceeded");
+	c.qpt = IBFS_QPT_UD;
+	ibfs__fabric_port(x.f, 0, 1)->up = 1;
+	ck_assert_int_eq(ibfs__perftest_run(x.h[0], x.h[1], &x.dx, &c, &r, &d),
+			 -1);
+	ck_assert_str_eq(d.msg, "perftest: read_lat does not run over UD");
+	c.test = IBFS_PT_SEND_LAT;
+	c.size = 4097;
+	ck_assert_int_eq(ibfs__perftest_run(x.h[0], x.h[1], &x.dx, &c, &r, &d),
+			 -1);
+	ck_assert_str_eq(d.msg, "perftest: UD messages are at most one MTU "
+				"(4096 bytes)");
 	ck_assert_int_eq(ibfs__pt_test_parse("read_bw"), IBFS_PT_READ_BW);
 	ck_assert_int_eq(ibfs__pt_test_parse("read"), -1);
 	ibfs__hca_pair_free(&x);
@@ -162,6 +212,8 @@ static Suite *perftest_suite(void)
 	TCase *tc = tcase_create("perftest");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, ideal_send_lat_closed_form);
+	tcase_add_test(tc, ideal_ud_send_lat_closed_form);
+	tcase_add_test(tc, uc_write_lat_runs);
 	tcase_add_test(tc, ideal_read_lat_closed_form);
 	tcase_add_test(tc, ideal_write_bw_is_the_wire);
 	tcase_add_test(tc, data_off_same_times);

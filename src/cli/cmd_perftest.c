@@ -18,7 +18,7 @@
 
 static const char pt_usage[] =
 	"Usage: ibfsim perftest TEST [-s BYTES] [-n ITERS] [--fabric FILE]\n"
-	"                       [--profile NAME] [-a]\n"
+	"                       [--profile NAME] [-c RC|UC|UD] [-a]\n"
 	"\n"
 	"Runs one of perftest's tests between two simulated HCAs, back to\n"
 	"back on one 4x EDR link with a 2 m cable, and prints perftest's\n"
@@ -29,6 +29,8 @@ static const char pt_usage[] =
 	"  -s BYTES        message size (default 2 for latency, 65536 for bw)\n"
 	"  -n ITERS        iterations (default 1000 for latency, 5000 for bw)\n"
 	"  -a              all sizes from 2 bytes to 8 MiB (powers of two)\n"
+	"  -c RC|UC|UD     connection type (default RC; UD: sends only, UC:\n"
+	"                  sends and writes)\n"
 	"  --profile NAME  HCA timing profile: ideal, connectx-4-edr\n"
 	"                  (default), connectx-6-hdr, connectx-7-ndr\n"
 	"  --speed SPEED   speed of the back-to-back cable (default: the\n"
@@ -178,6 +180,7 @@ int ibfs_cmd_perftest(int argc, char **argv)
 		return pt_bad("unknown test", argv[1]);
 	uint64_t size = 0, iters = 0;
 	int have_size = 0, all = 0;
+	enum ibfs_qp_type qpt = IBFS_QPT_RC;
 	const char *profile = "connectx-4-edr", *fabric = NULL;
 	int have_profile = 0;
 	struct ibfs_hca_pair_cfg pc = {.data_mode = 1};
@@ -189,6 +192,19 @@ int ibfs_cmd_perftest(int argc, char **argv)
 			return IBFS_EXIT_OK;
 		} else if (!strcmp(o, "-a")) {
 			all = 1;
+		} else if (!strcmp(o, "-c")) {
+			if (!v)
+				return pt_bad("missing value after", o);
+			i++;
+			if (!strcmp(v, "RC"))
+				qpt = IBFS_QPT_RC;
+			else if (!strcmp(v, "UC"))
+				qpt = IBFS_QPT_UC;
+			else if (!strcmp(v, "UD"))
+				qpt = IBFS_QPT_UD;
+			else
+				return pt_bad("connection type must be RC, UC "
+					      "or UD", v);
 		} else if (!strcmp(o, "-s") || !strcmp(o, "-n") ||
 			   !strcmp(o, "--profile") || !strcmp(o, "--fabric") ||
 			   !strcmp(o, "--speed")) {
@@ -227,6 +243,14 @@ int ibfs_cmd_perftest(int argc, char **argv)
 		}
 	}
 	enum ibfs_pt_test t = (enum ibfs_pt_test)test;
+	int sendish = t == IBFS_PT_SEND_LAT || t == IBFS_PT_SEND_BW;
+	int writeish = t == IBFS_PT_WRITE_LAT || t == IBFS_PT_WRITE_BW;
+	if ((qpt == IBFS_QPT_UD && !sendish) ||
+	    (qpt == IBFS_QPT_UC && !sendish && !writeish))
+		return pt_bad(qpt == IBFS_QPT_UD ?
+				      "UD runs send_lat and send_bw only" :
+				      "UC runs sends and writes only",
+			      argv[1]);
 	if (!have_size)
 		size = ibfs__pt_is_bw(t) ? 65536 : 2;
 	if (!iters)
@@ -247,13 +271,23 @@ int ibfs_cmd_perftest(int argc, char **argv)
 		ibfs_cli_error("%s", d.msg);
 		return IBFS_EXIT_USAGE;
 	}
+	uint64_t lo = all ? 2 : size, hi = all ? (8u << 20) : size;
+	uint32_t mtu = w.a->dev.fab->mtu ? w.a->dev.fab->mtu : 4096;
+	if (qpt == IBFS_QPT_UD && hi > mtu) {
+		/* IBA 9.8.4: a UD message is one packet. -a stops there. */
+		if (!all) {
+			pt_world_free(&w);
+			return pt_bad("a UD message is at most one MTU", NULL);
+		}
+		hi = mtu;
+	}
 	printf("# ibfsim perftest %s, %s\n", argv[1], w.what);
 	pt_print_header(t);
 	int rc = IBFS_EXIT_OK;
-	uint64_t lo = all ? 2 : size, hi = all ? (8u << 20) : size;
 	for (uint64_t s = lo; s <= hi; s = s ? 2 * s : 1) {
 		struct ibfs_pt_cfg c = {.test = t, .size = (uint32_t)s,
-					.iters = iters, .inline_max = 236};
+					.iters = iters, .inline_max = 236,
+					.qpt = qpt};
 		struct ibfs_pt_result r;
 		if (ibfs__perftest_run(w.a, w.b, w.dx, &c, &r, &d)) {
 			ibfs_cli_error("%s", d.msg);

@@ -14,7 +14,9 @@
  *   *_bw       the client keeps tx_depth WRs in flight until `iters`
  *              have completed; send_bw's server keeps receives posted.
  * Messages up to inline_max bytes are sent inline in the latency tests
- * (perftest's default inline size is 236 bytes for RC).
+ * (perftest's default inline size is 236 bytes for RC). With -c UC or UD
+ * the same loops run over UC (sends and writes) or UD (sends, one MTU at
+ * most) queue pairs, whose sends complete when they leave.
  * Statistics follow perftest: t_typical is the median, the percentiles
  * are taken on the sorted samples. BW average is bytes x iterations over
  * the time from the first post to the last completion; BW peak is the
@@ -52,6 +54,7 @@ enum { PT_RX_DEPTH = 512, PT_TX_DEPTH = 128 };
 struct pt_side {
 	struct ibfs_hca *h;
 	struct ibfs_hca_end e;
+	struct ibfs_ah *ah;      /* UD: the way to the peer */
 	uint64_t posted, completed, rcvd;
 	int own_done;
 };
@@ -87,7 +90,7 @@ static int pt_side_open(struct pt_run *r, struct pt_side *s,
 	};
 	uint32_t depth = c->tx_depth > PT_RX_DEPTH ? c->tx_depth : PT_RX_DEPTH;
 	s->h = h;
-	return ibfs__hca_end_open(&s->e, h, IBFS_QPT_RC, bytes, &cap,
+	return ibfs__hca_end_open(&s->e, h, c->qpt, bytes, &cap,
 				  (int)depth + 16);
 }
 
@@ -100,8 +103,20 @@ static enum ibfs_mtu pt_mtu(struct ibfs_hca *h)
 	return e;
 }
 
+/* UD Q_Key shared by both sides (perftest uses 0x11111111 too). */
+#define PT_QKEY 0x11111111u
+/* A UD receive buffer starts with room for a GRH (verbs). */
+#define PT_GRH 40
+
 static int pt_connect(struct pt_side *s, struct pt_side *peer)
 {
+	if (s->e.qp->qp_type == IBFS_QPT_UD) {
+		struct ibfs_ah_attr aa = {.dlid = peer->h->hp[1].lid,
+					  .port_num = 1};
+		s->ah = ibfs_create_ah(s->e.pd, &aa);
+		return !s->ah || ibfs__hca_end_connect_ud(&s->e, PT_QKEY) ? -1
+									 : 0;
+	}
 	/* perftest's defaults: timeout 14, 7 retries, RNR timer 12
 	 * (0.64 ms); as many READs in flight as the HCA allows. */
 	struct ibfs_hca_conn c = {
@@ -126,8 +141,10 @@ static void pt_stamp(struct pt_run *r)
 
 static void pt_post_recv(struct pt_run *r, struct pt_side *s)
 {
+	uint32_t grh = r->c->qpt == IBFS_QPT_UD ? PT_GRH : 0;
 	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)s->e.buf,
-			      .length = r->c->size, .lkey = s->e.mr->lkey};
+			      .length = r->c->size + grh,
+			      .lkey = s->e.mr->lkey};
 	struct ibfs_recv_wr wr = {.sg_list = &sg, .num_sge = 1};
 	struct ibfs_recv_wr *bad;
 	if (ibfs_post_recv(s->e.qp, &wr, &bad))
@@ -165,7 +182,11 @@ static void pt_post(struct pt_run *r, struct pt_side *s)
 		wr.wr.atomic.compare_add = 1;
 		break;
 	}
-	if (wr.opcode == IBFS_WR_ATOMIC_FETCH_AND_ADD) {
+	if (c->qpt == IBFS_QPT_UD) {
+		wr.wr.ud.ah = s->ah;
+		wr.wr.ud.remote_qpn = peer->e.qp->qp_num;
+		wr.wr.ud.remote_qkey = PT_QKEY;
+	} else if (wr.opcode == IBFS_WR_ATOMIC_FETCH_AND_ADD) {
 		wr.wr.atomic.remote_addr = (uint64_t)(uintptr_t)peer->e.buf;
 		wr.wr.atomic.rkey = peer->e.mr->rkey;
 	} else {
@@ -384,12 +405,29 @@ int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
 	if (c.test == IBFS_PT_WRITE_LAT && c.size == 0)
 		return ibfs__diag(d, "perftest", 0,
 				  "write_lat needs at least one byte");
+	if (!c.qpt)
+		c.qpt = IBFS_QPT_RC;
+	int sendish = c.test == IBFS_PT_SEND_LAT || c.test == IBFS_PT_SEND_BW;
+	int writeish = c.test == IBFS_PT_WRITE_LAT ||
+		       c.test == IBFS_PT_WRITE_BW;
+	/* As perftest: UD sends only, UC sends and writes (IBA Table 38). */
+	if ((c.qpt == IBFS_QPT_UD && !sendish) ||
+	    (c.qpt == IBFS_QPT_UC && !sendish && !writeish))
+		return ibfs__diag(d, "perftest", 0,
+				  "%s does not run over %s",
+				  ibfs__pt_test_name(c.test),
+				  c.qpt == IBFS_QPT_UD ? "UD" : "UC");
+	uint32_t port_mtu = a->dev.fab->mtu ? a->dev.fab->mtu : 4096;
+	if (c.qpt == IBFS_QPT_UD && c.size > port_mtu)
+		return ibfs__diag(d, "perftest", 0,
+				  "UD messages are at most one MTU (%u bytes)",
+				  port_mtu);
 	memset(res, 0, sizeof(*res));
 	struct pt_run r = {.c = &c, .dx = dx, .d = d};
 	struct pt_cb cbs[4] = {
 		{&r, 0, 0}, {&r, 0, 1}, {&r, 1, 0}, {&r, 1, 1},
 	};
-	size_t bytes = c.size > 8 ? c.size : 8;
+	size_t bytes = (c.size > 8 ? c.size : 8) + PT_GRH;
 	int rc = -1;
 	r.stamp = calloc(c.iters + 1, sizeof(*r.stamp));
 	if (!r.stamp || pt_side_open(&r, &r.s[0], a, bytes) ||
@@ -435,8 +473,11 @@ int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
 		pt_results(&r, res);
 out:
 	a->write_hook = b->write_hook = NULL;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
+		if (r.s[i].ah)
+			ibfs_destroy_ah(r.s[i].ah);
 		ibfs__hca_end_close(&r.s[i].e);
+	}
 	free(r.stamp);
 	return rc;
 }

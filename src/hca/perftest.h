@@ -40,6 +40,7 @@ struct ibfs_pt_cfg {
 	uint64_t iters;
 	uint32_t tx_depth;     /* bw: WRs in flight (perftest: 128) */
 	uint32_t inline_max;   /* lat: inline up to this (perftest: 236) */
+	enum ibfs_qp_type qpt; /* perftest -c: RC (0 means RC), UC, UD */
 };
 
 struct ibfs_pt_result {

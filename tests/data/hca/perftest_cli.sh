@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `ibfsim perftest` from the command line: perftest's columns, the
 # connectx-4-edr figures within 10% of the published ones (DESIGN.md:
-# ib_send_lat 32 B 0.82 us, ib_write_bw 64 KiB 93.8 Gb/s), -a's sweep of
+# ib_send_lat 32 B 0.82 us, UD 0.86 us, ib_write_bw 64 KiB 93.8 Gb/s),
+# -a's sweep of
 # sizes 2 B to 8 MiB, --fabric, and exit status 2 with a message on bad
 # usage or input.
 set -u
@@ -16,6 +17,11 @@ echo "$out" | grep -q '^ #bytes #iterations    t_min\[usec\]    t_max\[usec\]  t
 v=$(echo "$out" | awk '$1 == 32 && $2 == 200 { print $5 }')
 awk -v v="$v" 'BEGIN { exit !(v != "" && v >= 0.738 && v <= 0.902) }' ||
 	bad "send_lat 32 B t_typical '$v' not within 10% of 0.82"
+
+out=$("$IBFSIM" perftest send_lat -c UD -s 32 -n 200) || bad "UD send_lat exited $?"
+v=$(echo "$out" | awk '$1 == 32 && $2 == 200 { print $5 }')
+awk -v v="$v" 'BEGIN { exit !(v != "" && v >= 0.774 && v <= 0.946) }' ||
+	bad "UD send_lat 32 B t_typical '$v' not within 10% of 0.86"
 
 out=$("$IBFSIM" perftest write_bw -n 1000) || bad "write_bw exited $?"
 echo "$out"
@@ -34,7 +40,9 @@ first=$("$IBFSIM" perftest write_lat -a -n 3 --profile ideal | awk '$2 == 3 { pr
 	bad "--fabric star.xml exited $?"
 
 for args in "bogus" "send_lat -s" "send_lat -n 0" "send_lat --profile nope" \
-	"send_lat --speed QQQ" "send_lat -x" "send_lat --fabric /nonexistent.xml"; do
+	"send_lat --speed QQQ" "send_lat -x" "send_lat --fabric /nonexistent.xml" \
+	"send_lat -c XX" "read_lat -c UD" "atomic_lat -c UC" \
+	"send_lat -c UD -s 4097"; do
 	err=$("$IBFSIM" perftest $args 2>&1 >/dev/null)
 	rc=$?
 	[ $rc -eq 2 ] || bad "'perftest $args' exited $rc, not 2"
