@@ -7,6 +7,7 @@
 #include "check_common.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hca/pair.h"
@@ -376,6 +377,60 @@ START_TEST(names_and_port)
 }
 END_TEST
 
+static int notified;
+
+static void on_notify(void *arg, struct ibfs_hca_cq *c)
+{
+	(void)arg;
+	(void)c;
+	notified++;
+}
+
+START_TEST(destroy_cq_with_pending_notify)
+{
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg cfg = {.profile = "connectx-4-edr",
+					.data_mode = 1};
+	ck_assert_int_eq(ibfs__hca_pair_new(&P, &cfg, &d), 0);
+	struct ibfs_hca_end a, b;
+	struct ibfs_qp_cap cap = {.max_send_wr = 4, .max_recv_wr = 4,
+				  .max_send_sge = 1, .max_recv_sge = 1};
+	ck_assert_int_eq(ibfs__hca_end_open(&a, P.h[0], IBFS_QPT_RC, 64, &cap,
+					    8), 0);
+	ck_assert_int_eq(ibfs__hca_end_open(&b, P.h[1], IBFS_QPT_RC, 64, &cap,
+					    8), 0);
+	struct ibfs_hca_conn c = {.mtu = IBFS_MTU_1024, .timeout = 14,
+				  .retry_cnt = 7, .rnr_retry = 7,
+				  .rd_atomic = 1};
+	ck_assert_int_eq(ibfs__hca_end_connect(&a, 2, b.qp->qp_num, &c), 0);
+	ck_assert_int_eq(ibfs__hca_end_connect(&b, 1, a.qp->qp_num, &c), 0);
+	ibfs__cq_set_notify(a.scq, on_notify, NULL);
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)a.buf, .length = 8,
+			      .lkey = a.mr->lkey};
+	struct ibfs_send_wr wr = {.sg_list = &sg, .num_sge = 1,
+				  .opcode = IBFS_WR_RDMA_WRITE,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)b.buf;
+	wr.wr.rdma.rkey = b.mr->rkey;
+	struct ibfs_send_wr *bad;
+	ck_assert_int_eq(ibfs_post_send(a.qp, &wr, &bad), 0);
+	/* Run until the CQE is written but not yet visible. */
+	struct ibfs_hca_cq *hcq = (struct ibfs_hca_cq *)a.scq;
+	while (!hcq->count)
+		ibfs__direct_exec_advance(&P.dx, P.f->eq.now + IBFS_NS);
+	struct ibfs_wc wc;
+	ck_assert_int_eq(ibfs_poll_cq(a.scq, 1, &wc), 0);
+	ck_assert_uint_eq(hcq->notify_pending, 1);
+	/* Destroyed with its notify event pending: freed by that event. */
+	ck_assert_int_eq(ibfs_destroy_cq(a.scq), 0);
+	ibfs__direct_exec_drain(&P.dx);
+	ck_assert_int_eq(notified, 0);
+	teardown();
+	free(a.buf);
+	free(b.buf);
+}
+END_TEST
+
 static Suite *qp_suite(void)
 {
 	Suite *s = suite_create("qp");
@@ -388,6 +443,7 @@ static Suite *qp_suite(void)
 	tcase_add_test(tc, opcode_per_qp_type);
 	tcase_add_test(tc, memory_registration);
 	tcase_add_test(tc, names_and_port);
+	tcase_add_test(tc, destroy_cq_with_pending_notify);
 	suite_add_tcase(s, tc);
 	return s;
 }

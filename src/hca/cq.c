@@ -45,6 +45,14 @@ int ibfs_destroy_cq(struct ibfs_cq *pub)
 	if (!pub)
 		return EINVAL;
 	struct ibfs_hca_cq *cq = (struct ibfs_hca_cq *)pub;
+	if (cq->dead)
+		return EINVAL;
+	if (cq->notify_pending) {
+		/* Notify events still refer to it: the last one frees it. */
+		cq->dead = 1;
+		cq->notify = NULL;
+		return 0;
+	}
 	ibfs__res_del(&cq->res);
 	free(cq->ring);
 	free(cq);
@@ -57,7 +65,10 @@ void ibfs__cq_free_all(struct ibfs_hca *h)
 		char *r = (char *)h->cqs.next;
 		struct ibfs_hca_cq *cq = (struct ibfs_hca_cq *)(
 			r - offsetof(struct ibfs_hca_cq, res));
-		ibfs_destroy_cq(&cq->pub);
+		/* The fabric goes too: pending events will never run. */
+		ibfs__res_del(&cq->res);
+		free(cq->ring);
+		free(cq);
 	}
 }
 
@@ -65,6 +76,15 @@ static void cq_notify_ev(void *obj, uint64_t arg)
 {
 	(void)arg;
 	struct ibfs_hca_cq *cq = obj;
+	cq->notify_pending--;
+	if (cq->dead) {
+		if (!cq->notify_pending) {
+			ibfs__res_del(&cq->res);
+			free(cq->ring);
+			free(cq);
+		}
+		return;
+	}
 	if (cq->notify)
 		cq->notify(cq->notify_arg, cq);
 }
@@ -93,8 +113,9 @@ void ibfs__cq_push_after(struct ibfs_hca_cq *cq, const struct ibfs_wc *wc,
 		cq->waiter = NULL;
 		h->exec.ops->wake_at(h->exec.ctx, w, vis);
 	}
-	if (cq->notify)
-		ibfs__eq_schedule(&h->dev.fab->eq, vis, cq_notify_ev, cq, 0);
+	if (cq->notify &&
+	    ibfs__eq_schedule(&h->dev.fab->eq, vis, cq_notify_ev, cq, 0))
+		cq->notify_pending++;
 }
 
 void ibfs__cq_push(struct ibfs_hca_cq *cq, const struct ibfs_wc *wc)

@@ -206,6 +206,8 @@ struct ibfs_hca_cq {
 	 * becomes visible. */
 	void (*notify)(void *arg, struct ibfs_hca_cq *cq);
 	void *notify_arg;
+	uint32_t notify_pending;  /* notify events not yet run */
+	int dead;                 /* destroyed; freed by the last of them */
 };
 
 /* Writes a CQE through PCIe now; it becomes visible after the profile's
