@@ -31,7 +31,8 @@
  * Result with `ibfsim perftest` (connectx-4-edr, back to back):
  *   send_lat 32 B 0.83 us (0.82), write_lat 32 B 0.93 us (0.93),
  *   read_lat 32 B 1.90 us (1.91), write_bw 64 KiB 93.79 Gb/s (93.8),
- *   send_lat 1 KiB 1.47 us (1.55), send_lat 4 KiB 2.24 us (2.26).
+ *   send_lat 1 KiB 1.47 us (1.55), send_lat 4 KiB 2.24 us (2.26),
+ *   send_lat UD 32 B 0.83 us (0.86).
  * The HDR and NDR profiles keep the same structure with the PCIe rate of
  * their generation; their latencies are estimates, not calibrations.
  * connectx-6-hdr on HDR: write_bw 64 KiB 193.95 Gb/s (~194).
