@@ -606,6 +606,37 @@ START_TEST(uc_lost_packet_loses_the_message_only)
 }
 END_TEST
 
+START_TEST(sqd_finishes_the_message_in_progress)
+{
+	struct conn c = CONN_DEFAULT;
+	c.mtu = IBFS_MTU_1024;
+	setup_rc_cfg(1, 1024, &c);
+	post_send(&A, 1, IBFS_WR_RDMA_WRITE, 0, 3000, raddr(&B, 0),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	post_send(&A, 2, IBFS_WR_RDMA_WRITE, 3000, 3000, raddr(&B, 3000),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	/* The first packet of WR 1 is on the wire: drain the SQ. */
+	ibfs__direct_exec_advance(&P.dx, 1 * IBFS_NS);
+	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_SQD};
+	ck_assert_int_eq(ibfs_modify_qp(A.qp, &a, IBFS_QP_STATE), 0);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 1);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_mem_eq(B.buf, A.buf, 3000);
+	ibfs__direct_exec_drain(&P.dx);
+	ck_assert_int_eq(ibfs_poll_cq(A.scq, 1, &wc), 0);
+	ck_assert_int_eq(B.buf[3000], 0);
+	/* Back to RTS: WR 2 goes. */
+	a.qp_state = IBFS_QPS_RTS;
+	ck_assert_int_eq(ibfs_modify_qp(A.qp, &a, IBFS_QP_STATE), 0);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 2);
+	ck_assert_mem_eq(B.buf + 3000, A.buf + 3000, 3000);
+	teardown();
+}
+END_TEST
+
 static Suite *hca_suite(void)
 {
 	Suite *s = suite_create("hca");
@@ -622,6 +653,7 @@ static Suite *hca_suite(void)
 	tcase_add_test(tc, outstanding_read_limit);
 	tcase_add_test(tc, ud_send_mtu_limit_and_qkey);
 	tcase_add_test(tc, lmc_lids_and_partition);
+	tcase_add_test(tc, sqd_finishes_the_message_in_progress);
 	tcase_add_test(tc, ack_coalescing_every_n_packets);
 	tcase_add_test(tc, uc_lost_packet_loses_the_message_only);
 	suite_add_tcase(s, tc);

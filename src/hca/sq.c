@@ -30,7 +30,11 @@ static int sq_has_payload(uint8_t op)
 
 void ibfs__sq_prepare(struct ibfs_hca_qp *qp)
 {
-	if (qp->req_ready_valid || qp->pub.state != IBFS_QPS_RTS ||
+	/* SQD finishes the message in progress and starts no other
+	 * (IBA 10.3.1, Send Queue Drain). */
+	int draining = qp->pub.state == IBFS_QPS_SQD && qp->tx_off;
+	if (qp->req_ready_valid ||
+	    (qp->pub.state != IBFS_QPS_RTS && !draining) ||
 	    qp->sq_next == qp->sq_tail)
 		return;
 	struct ibfs_hca *h = qp->hca;
