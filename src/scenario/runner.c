@@ -13,7 +13,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <unistd.h>
+
 #include "fabric/capture.h"
+#include "fabric/progress.h"
+#include "fabric/trace.h"
 #include "scenario/assemble.h"
 #include "scenario/runner.h"
 #include "scenario/traffic.h"
@@ -24,6 +28,8 @@ struct run {
 	struct ibfs_fabric *fab; /* as.fab */
 	struct ibfs_traffic *traffic;
 	struct ibfs_capture *cap;
+	struct ibfs_trace *trace;
+	struct ibfs_progress *progress;
 };
 
 /* The scenario's stop time (or --until) has come. */
@@ -44,6 +50,10 @@ static void run_free(struct run *r)
 {
 	if (r->cap)
 		ibfs__capture_abort(r->cap);
+	if (r->trace)
+		ibfs__trace_abort(r->trace);
+	ibfs__progress_end(r->progress);
+	r->progress = NULL;
 	ibfs__traffic_free(r->traffic);
 	ibfs__assembly_free(&r->as);
 }
@@ -75,7 +85,18 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 		return -1;
 	if (o->pcap && !(r->cap = ibfs__capture_open(r->fab, o->pcap, NULL)))
 		return ibfs__diag(d, o->pcap, 0, "cannot write the capture");
+	if (o->trace) {
+		r->trace = ibfs__trace_open(r->fab, o->trace, NULL);
+		if (!r->trace)
+			return ibfs__diag(d, o->trace, 0,
+					  "cannot write the timeline");
+		ibfs__traffic_set_trace(r->traffic, r->trace);
+	}
 	ibfs_time_t stop = sc->stop_at < o->until ? sc->stop_at : o->until;
+	/* The progress line: only for a person watching a terminal. */
+	r->progress = ibfs__progress_new(stderr, !o->quiet && isatty(2), stop);
+	if (r->progress && ibfs__progress_observe(r->progress, r->fab) < 0)
+		return ibfs__diag(d, sc->file, 0, "out of memory");
 	if (stop != IBFS_TIME_NEVER &&
 	    !ibfs__eq_schedule(&r->fab->eq, stop, stop_now, r->as.bridge, 0))
 		return ibfs__diag(d, sc->file, 0, "out of memory");
@@ -107,12 +128,21 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	res->cleanup_arg = r;
 	if (ibfs__traffic_collect(r->traffic, res) < 0)
 		return ibfs__diag(d, sc->file, 0, "out of memory");
+	ibfs__progress_end(r->progress);
+	r->progress = NULL;
 	if (r->cap) {
 		struct ibfs_capture *c = r->cap;
 		r->cap = NULL;
 		if (ibfs__capture_close(c) < 0)
 			return ibfs__diag(d, o->pcap, 0,
 					  "cannot write the capture");
+	}
+	if (r->trace) {
+		struct ibfs_trace *t = r->trace;
+		r->trace = NULL;
+		if (ibfs__trace_close(t) < 0)
+			return ibfs__diag(d, o->trace, 0,
+					  "cannot write the timeline");
 	}
 	const struct ibfs_deadlock *v = ibfs__deadlock_verdict(r->as.monitor);
 	if (v->deadlock) {

@@ -28,5 +28,8 @@ int ibfs__traffic_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,
 int ibfs__traffic_collect(const struct ibfs_traffic *t,
 			  struct ibfs_results *r);
 void ibfs__traffic_free(struct ibfs_traffic *t);
+/* Reports each work request and completion to a timeline (may be NULL). */
+struct ibfs_trace;
+void ibfs__traffic_set_trace(struct ibfs_traffic *t, struct ibfs_trace *tr);
 
 #endif

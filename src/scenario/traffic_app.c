@@ -21,6 +21,7 @@
 
 #include <ibfsim/sim.h>
 
+#include "fabric/trace.h"
 #include "scenario/traffic_int.h"
 
 /* The plan of the running simulation: actors receive only argc/argv. */
@@ -278,6 +279,10 @@ static int post_one(struct ibfs_traffic *t, struct tr_node *n,
 		ibfs_sleep(100 * IBFS_TIME_PS_PER_NS);
 		t->recs[rec].post = ibfs_now();
 	}
+	if (!rc)
+		ibfs__trace_wr(t->trace, c->src, qp->qp_num, rec,
+			       ibfs_wr_opcode_str(wr.opcode), m->size,
+			       t->recs[rec].post);
 	/* The address handle is only read while posting (IBA 11.2.4.3). */
 	if (ah)
 		ibfs_destroy_ah(ah);
@@ -335,8 +340,18 @@ static void completer(int argc, char **argv)
 			struct ibfs_msg_record *r = &t->recs[wc[i].wr_id];
 			r->done = now;
 			r->status = wc[i].status;
+			ibfs__trace_cqe(t->trace, node, wc[i].qp_num,
+					wc[i].wr_id,
+					ibfs_wc_opcode_str(wc[i].opcode),
+					ibfs_wc_status_str(wc[i].status),
+					r->bytes, r->post, r->done);
 		}
 	}
+}
+
+void ibfs__traffic_set_trace(struct ibfs_traffic *t, struct ibfs_trace *tr)
+{
+	t->trace = tr;
 }
 
 int ibfs__traffic_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,

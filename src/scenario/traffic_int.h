@@ -60,6 +60,7 @@ struct ibfs_traffic {
 	size_t *conn_index;     /* open addressing: (src, dst, qp) -> conn+1 */
 	size_t index_cap;
 	int data;
+	struct ibfs_trace *trace; /* NULL: no timeline */
 };
 
 /* Out-of-band record an end publishes for its peer. */
