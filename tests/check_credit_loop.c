@@ -76,10 +76,19 @@ START_TEST(graph_api)
 	ck_assert_int_eq(ibfs__cdg_find_cycle(g, sw, port, 8), 0);
 	ck_assert_int_eq(ibfs__cdg_add_lid(g, 6, added), 1);
 	ck_assert_int_eq(ibfs__cdg_find_cycle(g, sw, port, 8), 3);
+	/* From the new edge only: the same cycle, entered at s1:1, the far
+	 * end of h2's edge s0:1 -> s1:1 (s0 reaches s2 through s1). */
+	ck_assert_int_eq(ibfs__cdg_find_cycle_added(g, added, 1, sw, port, 8),
+			 3);
+	ck_assert_int_eq(sw[0], 1);
+	ck_assert_int_eq(sw[1], 2);
+	ck_assert_int_eq(sw[2], 0);
 	ck_assert_int_eq(sw[0] + sw[1] + sw[2], 3);
 	ck_assert_int_eq(port[0] * port[1] * port[2], 1);
 	ibfs__cdg_remove(g, added, 1);
 	ck_assert_int_eq(ibfs__cdg_find_cycle(g, sw, port, 8), 0);
+	ck_assert_int_eq(ibfs__cdg_find_cycle_added(g, added, 1, sw, port, 8),
+			 0);
 	/* Switch LIDs: one hop routes, no dependency. */
 	ck_assert_int_eq(ibfs__cdg_add_lid(g, 2, added), 0);
 	ibfs__cdg_free(g);

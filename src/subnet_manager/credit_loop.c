@@ -5,7 +5,9 @@
  * of channel (s, p), whose far end is switch v, are a bit set over v's
  * ports, so the whole graph takes one bit per (channel, port of the next
  * switch): about 216 KiB for the 3-level fat tree of 36-port switches.
- * The search is an iterative depth-first search, O(channels + edges).
+ * The search is an iterative depth-first search, O(channels + edges);
+ * after adding the routes of one LID only the part reachable from the new
+ * edges needs searching, since a new cycle runs through a new edge.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,8 @@ struct ibfs_cdg {
 	int *ch_sw, *ch_port, *ch_peer; /* per channel: s, p, next switch */
 	uint32_t *base;    /* first bit of each channel's edge set */
 	uint8_t *bits;
+	uint32_t *mark, epoch; /* search scratch, see cdg_search */
+	int *stk, *next, *roots, nroots_cap;
 };
 
 static int cdg_peer_sw(const struct ibfs_subnet *sn, int s, int p)
@@ -98,6 +102,10 @@ void ibfs__cdg_free(struct ibfs_cdg *g)
 	free(g->ch_peer);
 	free(g->base);
 	free(g->bits);
+	free(g->mark);
+	free(g->stk);
+	free(g->next);
+	free(g->roots);
 	free(g);
 }
 
@@ -134,23 +142,42 @@ void ibfs__cdg_remove(struct ibfs_cdg *g, const uint32_t *added, int n)
 		g->bits[added[i] >> 3] &= (uint8_t)~(1u << (added[i] & 7));
 }
 
-int ibfs__cdg_find_cycle(struct ibfs_cdg *g, int *sw, int *port, int max)
+/*
+ * Depth-first search for a cycle from the given root channels (all when
+ * roots is NULL). Marks are epoch stamps kept in g, so a search costs
+ * only what it visits: mark < epoch is unvisited, epoch + 1 on the
+ * stack, epoch + 2 done.
+ */
+static int cdg_search(struct ibfs_cdg *g, const int *roots, int nroots,
+		      int *sw, int *port, int max)
 {
 	int n = g->nchan;
 	size_t nc = (size_t)(n ? n : 1);
-	uint8_t *color = calloc(nc, 1);
-	int *stk = malloc(nc * sizeof(int)), *next = malloc(nc * sizeof(int));
-	int found = -1;
-	if (!color || !stk || !next)
-		goto out;
-	found = 0;
-	for (int r = 0; r < n && !found; r++) {
-		if (color[r])
+	if (!g->mark) {
+		g->mark = calloc(nc, sizeof(uint32_t));
+		g->stk = malloc(nc * sizeof(int));
+		g->next = malloc(nc * sizeof(int));
+		if (!g->mark || !g->stk || !g->next)
+			return -1;
+	}
+	if (g->epoch > UINT32_MAX - 4) {
+		memset(g->mark, 0, nc * sizeof(uint32_t));
+		g->epoch = 0;
+	}
+	uint32_t gray = g->epoch + 1, black = g->epoch + 2;
+	g->epoch += 2;
+	uint32_t *mark = g->mark;
+	int *stk = g->stk, *next = g->next;
+	int found = 0;
+	int nr = roots ? nroots : n;
+	for (int i = 0; i < nr && !found; i++) {
+		int r = roots ? roots[i] : i;
+		if (mark[r] >= gray)
 			continue;
 		int top = 0;
 		stk[0] = r;
 		next[0] = 0;
-		color[r] = 1;
+		mark[r] = gray;
 		while (top >= 0 && !found) {
 			int c = stk[top];
 			int v = g->ch_peer[c];
@@ -168,33 +195,62 @@ int ibfs__cdg_find_cycle(struct ibfs_cdg *g, int *sw, int *port, int max)
 			}
 			next[top] = q;
 			if (succ < 0) {
-				color[c] = 2;
+				mark[c] = black;
 				top--;
 				continue;
 			}
-			if (color[succ] == 1) {
+			if (mark[succ] == gray) {
 				int k = top;
 				while (stk[k] != succ)
 					k--;
 				int len = 0;
-				for (int i = k; i <= top && len < max; i++) {
-					sw[len] = g->ch_sw[stk[i]];
-					port[len] = g->ch_port[stk[i]];
+				for (int j = k; j <= top && len < max; j++) {
+					sw[len] = g->ch_sw[stk[j]];
+					port[len] = g->ch_port[stk[j]];
 					len++;
 				}
 				found = len ? len : 1;
-			} else if (!color[succ]) {
-				color[succ] = 1;
+			} else if (mark[succ] < gray) {
+				mark[succ] = gray;
 				stk[++top] = succ;
 				next[top] = 0;
 			}
 		}
 	}
-out:
-	free(color);
-	free(stk);
-	free(next);
 	return found;
+}
+
+int ibfs__cdg_find_cycle(struct ibfs_cdg *g, int *sw, int *port, int max)
+{
+	return cdg_search(g, NULL, 0, sw, port, max);
+}
+
+int ibfs__cdg_find_cycle_added(struct ibfs_cdg *g, const uint32_t *added,
+			       int n, int *sw, int *port, int max)
+{
+	if (n > g->nroots_cap) {
+		int *r = realloc(g->roots, sizeof(int) * (size_t)n);
+		if (!r)
+			return -1;
+		g->roots = r;
+		g->nroots_cap = n;
+	}
+	for (int i = 0; i < n; i++) {
+		/* The channel owning bit added[i]: base[] is ascending. */
+		int lo = 0, hi = g->nchan - 1;
+		while (lo < hi) {
+			int mid = (lo + hi + 1) / 2;
+			if (g->base[mid] <= added[i])
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		int q = (int)(added[i] - g->base[lo]);
+		g->roots[i] = g->chan[(size_t)g->ch_peer[lo] *
+					      (size_t)g->stride +
+				      (size_t)q];
+	}
+	return cdg_search(g, g->roots, n, sw, port, max);
 }
 
 int ibfs__credit_loops(const struct ibfs_subnet *sn, char *buf, size_t len)

@@ -39,6 +39,15 @@ void ibfs__cdg_remove(struct ibfs_cdg *g, const uint32_t *added, int n);
  * out of memory.
  */
 int ibfs__cdg_find_cycle(struct ibfs_cdg *g, int *sw, int *port, int max);
+/*
+ * The same, searching only from the far ends of the edges just added
+ * (bits from ibfs__cdg_add_lid): when the graph had no cycle before, any
+ * new one goes through a new edge and lies within what its far end
+ * reaches. Much cheaper than a whole search when adding routes one LID at
+ * a time.
+ */
+int ibfs__cdg_find_cycle_added(struct ibfs_cdg *g, const uint32_t *added,
+			       int n, int *sw, int *port, int max);
 
 /*
  * The verdict for a routed subnet: builds one graph per VL from the LFTs,

@@ -179,7 +179,8 @@ static int dfs_layers(struct dfs *f)
 			int n = ibfs__cdg_add_lid(g[l], lid, added);
 			if (!n)
 				break;
-			int c = ibfs__cdg_find_cycle(g[l], cs, cp, 64);
+			int c = ibfs__cdg_find_cycle_added(g[l], added, n,
+							   cs, cp, 64);
 			if (c < 0)
 				goto out;
 			if (!c)
