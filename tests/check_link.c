@@ -446,6 +446,73 @@ START_TEST(fcp_waits_for_packet_boundary)
 }
 END_TEST
 
+/*
+ * Credits that reach a busy sender wait for its transmitter to end, with
+ * no event of their own (credits.c). 2 m of cable (P = 10 ns), 32 KiB of
+ * buffer (512 blocks), packets of 2046 wire bytes (32 blocks) back to
+ * back: packet k leaves at kS and its tail reaches the receiver at
+ * kS + S + P, where the receiver (idle) sends its FCP at once, so the
+ * credits arrive at (k + 1)S + 2P + F with F = ser(6), while the sender
+ * is busy with packet k + 1 (2P + F < S), and are taken in at its end,
+ * (k + 2)S. Only the last FCP finds the sender idle and is an event.
+ */
+START_TEST(fcp_to_busy_sender_needs_no_event)
+{
+	struct pair x;
+	const uint64_t n = 50;
+	const uint32_t wire = 8 + 2036 + 2;
+	const ibfs_time_t S = ser(wire), P = 10 * IBFS_NS, F = ser(6);
+
+	ck_assert_uint_lt(2 * P + F, S);
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	ck_assert_int_eq(ibfs__endpoint_track(x.b, 2, (uint32_t)n), 0);
+	flow(x.a, 2, 0, 2036, n, 0);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+	struct ibfs_port *pb = ibfs__endpoint_port(x.b);
+
+	/*
+	 * Just after the FCP of packet 3 arrived: packets 0-4 took 160
+	 * credits, the FCPs of packets 0-2 were taken in (the last at 4S),
+	 * packet 3's 32 blocks wait until 5S and still count as on the
+	 * wire in the receiver's fc_wire.
+	 */
+	ibfs__eq_run(&x.f->eq, 4 * S + 2 * P + F);
+	ck_assert_int_eq(pa->credits[0], 512 - 160 + 96);
+	ck_assert_uint_eq(pa->fc_defer[0], 32);
+	ck_assert_uint_eq(pa->fc_deferred, 1);
+	ck_assert_uint_eq(pb->fc_wire[0], 32);
+	ck_assert_uint_eq(x.f->fcps, 4);
+	conserved(x.f);
+	/* At 5S the transmitter ends and takes them in. */
+	ibfs__eq_run(&x.f->eq, 5 * S);
+	ck_assert_int_eq(pa->credits[0], 512 - 192 + 128);
+	ck_assert_uint_eq(pa->fc_defer[0], 0);
+	ck_assert_uint_eq(pa->fc_deferred, 0);
+	ck_assert_uint_eq(pb->fc_wire[0], 0);
+	conserved(x.f);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	for (uint32_t k = 0; k < n; k++) {
+		uint16_t slid;
+		ibfs_time_t head, tail;
+
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.b, k, &slid, &head,
+							&tail), 0);
+		ck_assert_uint_eq(head, k * S + P + ser(8));
+		ck_assert_uint_eq(tail, k * S + S + P);
+	}
+	/*
+	 * Events: the flow's start, then per packet the sender's
+	 * transmitter end and the receiver's tail; plus the last FCP.
+	 */
+	ck_assert_uint_eq(x.f->eq.executed, 1 + 2 * n + 1);
+	ck_assert_uint_eq(x.f->fcps, n);
+	ck_assert_int_eq(pa->credits[0], 512);
+	ck_assert_uint_eq(ibfs__port_xmit_wait(pa), 0);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
 static Suite *link_suite(void)
 {
 	Suite *s = suite_create("link");
@@ -463,6 +530,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, misrouted_and_lmc);
 	tcase_add_test(tc, fcp_waits_for_packet_boundary);
 	tcase_add_test(tc, paced_flow);
+	tcase_add_test(tc, fcp_to_busy_sender_needs_no_event);
 	suite_add_tcase(s, tc);
 	return s;
 }
