@@ -478,7 +478,7 @@ START_TEST(fcp_to_busy_sender_needs_no_event)
 	 */
 	ibfs__eq_run(&x.f->eq, 4 * S + 2 * P + F);
 	ck_assert_int_eq(pa->credits[0], 512 - 160 + 96);
-	ck_assert_uint_eq(pa->fc_defer[0], 32);
+	ck_assert_uint_eq(pa->vls[0].fc_defer, 32);
 	ck_assert_uint_eq(pa->fc_deferred, 1);
 	ck_assert_uint_eq(pb->fc_wire[0], 32);
 	ck_assert_uint_eq(x.f->fcps, 4);
@@ -486,7 +486,7 @@ START_TEST(fcp_to_busy_sender_needs_no_event)
 	/* At 5S the transmitter ends and takes them in. */
 	ibfs__eq_run(&x.f->eq, 5 * S);
 	ck_assert_int_eq(pa->credits[0], 512 - 192 + 128);
-	ck_assert_uint_eq(pa->fc_defer[0], 0);
+	ck_assert_uint_eq(pa->vls[0].fc_defer, 0);
 	ck_assert_uint_eq(pa->fc_deferred, 0);
 	ck_assert_uint_eq(pb->fc_wire[0], 0);
 	conserved(x.f);

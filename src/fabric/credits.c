@@ -60,11 +60,15 @@ static int credit_on_arrive(struct ibfs_port *in, const struct ibfs_packet *p)
 {
 	int vl = p->vl;
 
-	if (vl == IBFS_VL15 && in->buf_used[vl] + p->blocks > in->buf_cap[vl])
+	struct ibfs_port_vl *v = &in->vls[vl];
+
+	if (vl == IBFS_VL15 && v->buf_used + p->blocks > in->buf_cap[vl])
 		return -1;
-	in->buf_used[vl] += p->blocks;
-	if (in->buf_used[vl] > in->buf_peak[vl])
-		in->buf_peak[vl] = in->buf_used[vl];
+	v->buf_used += p->blocks;
+	if (v->buf_used > v->buf_top) {
+		v->buf_top = v->buf_used;
+		in->buf_peak[vl] = v->buf_used;
+	}
 	return 0;
 }
 
@@ -93,12 +97,12 @@ static void credit_send_fcps(struct ibfs_port *port)
 
 	while (port->fc_pending) {
 		int vl = __builtin_ctz(port->fc_pending);
-		uint32_t n = port->fc_unsent[vl];
+		uint32_t n = port->vls[vl].fc_unsent;
 		ibfs_time_t start = port->fcp_until > now ? port->fcp_until :
 							    now;
 
 		port->fc_pending &= (uint16_t)~(1u << vl);
-		port->fc_unsent[vl] = 0;
+		port->vls[vl].fc_unsent = 0;
 		port->fc_wire[vl] += n;
 		port->fcp_sent++;
 		f->fcps++;
@@ -110,12 +114,12 @@ static void credit_send_fcps(struct ibfs_port *port)
 		 * A sender busy until after the FCP arrives cannot use the
 		 * credits (or even look at them) before its transmitter
 		 * ends, and the arrival would not call tx_ready: they wait
-		 * in fc_defer for credit_on_tx_end instead of costing an
+		 * in vls[].fc_defer for credit_on_tx_end instead of costing an
 		 * event. The time must be strictly earlier: at tx_free_at
 		 * the transmitter's own end (scheduled first) runs first.
 		 */
 		if (sender->tx_busy && sender->tx_free_at > at) {
-			sender->fc_defer[vl] += n;
+			sender->vls[vl].fc_defer += n;
 			sender->fc_deferred |= (uint16_t)(1u << vl);
 			continue;
 		}
@@ -129,10 +133,10 @@ static void credit_on_tx_end(struct ibfs_port *out)
 {
 	while (out->fc_deferred) {
 		int vl = __builtin_ctz(out->fc_deferred);
-		uint32_t n = out->fc_defer[vl];
+		uint32_t n = out->vls[vl].fc_defer;
 
 		out->fc_deferred &= (uint16_t)(out->fc_deferred - 1);
-		out->fc_defer[vl] = 0;
+		out->vls[vl].fc_defer = 0;
 		out->peer->fc_wire[vl] -= n;
 		out->credits[vl] += (int32_t)n;
 	}
@@ -142,7 +146,7 @@ static void credit_on_free(struct ibfs_port *in, int vl, uint32_t blocks)
 {
 	if (vl == IBFS_VL15 || !in->peer)
 		return;
-	in->fc_unsent[vl] += blocks;
+	in->vls[vl].fc_unsent += blocks;
 	in->fc_pending |= (uint16_t)(1u << vl);
 	if (!in->tx_busy && in->up)
 		credit_send_fcps(in);

@@ -257,9 +257,9 @@ int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len)
 				continue;
 			for (int vl = 0; vl < rx->data_vls; vl++) {
 				int64_t sum = (int64_t)tx->credits[vl] +
-					      tx->wire_blocks[vl] +
-					      rx->buf_used[vl] +
-					      rx->fc_unsent[vl] +
+					      tx->vls[vl].wire_blocks +
+					      rx->vls[vl].buf_used +
+					      rx->vls[vl].fc_unsent +
 					      rx->fc_wire[vl];
 
 				if (sum == (int64_t)rx->buf_cap[vl])
@@ -272,8 +272,9 @@ int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len)
 					 t->nodes[tx->node].id, tx->num,
 					 t->nodes[n].id, i, vl,
 					 (int)tx->credits[vl],
-					 tx->wire_blocks[vl], rx->buf_used[vl],
-					 rx->fc_unsent[vl], rx->fc_wire[vl],
+					 tx->vls[vl].wire_blocks,
+					 rx->vls[vl].buf_used,
+					 rx->vls[vl].fc_unsent, rx->fc_wire[vl],
 					 rx->buf_cap[vl]);
 				return -1;
 			}

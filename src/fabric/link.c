@@ -64,7 +64,7 @@ static void link_head_arrive(void *obj, uint64_t arg)
 	struct ibfs_port *from = in->peer;
 	struct ibfs_fabric *f = in->fab;
 
-	from->wire_blocks[p->vl] -= p->blocks;
+	from->vls[p->vl].wire_blocks -= p->blocks;
 	from->wire_pkts--;
 	f->pkts_on_wire--;
 	if (!in->dev || in->flow->on_arrive(in, p) < 0) {
@@ -106,7 +106,7 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 		p->held = 0;
 		f->pkts_buffered--;
 	}
-	out->wire_blocks[p->vl] += p->blocks;
+	out->vls[p->vl].wire_blocks += p->blocks;
 	out->wire_pkts++;
 	f->pkts_on_wire++;
 	f->pkt_sends++;
@@ -129,7 +129,7 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 
 void ibfs__port_consume_blocks(struct ibfs_port *in, int vl, uint32_t blocks)
 {
-	in->buf_used[vl] -= blocks;
+	in->vls[vl].buf_used -= blocks;
 	in->flow->on_free(in, vl, blocks);
 }
 

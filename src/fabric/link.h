@@ -156,7 +156,7 @@ struct ibfs_port {
 	 * rather than by an event of their own (credits.c). Still counted
 	 * in the peer's fc_wire until then.
 	 */
-	uint16_t fc_deferred;    /* VLs with fc_defer > 0, one bit each */
+	uint16_t fc_deferred;    /* VLs with vls[].fc_defer > 0, a bit each */
 	uint8_t tx_busy;
 	uint8_t rx_at_tail;
 
@@ -171,27 +171,41 @@ struct ibfs_port {
 	int up;                  /* 1 when the link carries packets */
 	int waiting;             /* PortXmitWait: data waits for credits */
 	int num;
-	uint16_t fc_pending;     /* VLs with fc_unsent > 0, one bit each */
+	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
 
 	struct ibfs_port_counters cnt;
 	uint64_t fcp_sent;       /* flow-control packets sent */
 	/* PortXmitWait bookkeeping: since when data has waited for credits. */
 	ibfs_time_t wait_since;
 
+	/*
+	 * Per-VL state that only the link layer reads, one small struct per
+	 * VL so that what a hop touches on a VL shares one cache line (the
+	 * arrays below are read by reports and tests and keep their shape).
+	 * All counts are in 64-byte blocks.
+	 */
+	struct ibfs_port_vl {
+		uint32_t buf_used;    /* this port's input buffer in use */
+		uint32_t buf_top;     /* the largest buf_used so far */
+		uint32_t wire_blocks; /* sender: on the wire, header not in */
+		uint32_t fc_unsent;   /* receiver: freed, not yet advertised */
+		/*
+		 * Sender: credits that came while the transmitter was busy
+		 * and will be taken in when it ends (fc_deferred above).
+		 */
+		uint32_t fc_defer;
+	} vls[IBFS_MAX_VLS];
 	/* Credits held for the peer's input buffer, per VL, in blocks. */
 	int32_t credits[IBFS_MAX_VLS];
-	/* Sender side: blocks of packets on the wire, header not yet in. */
-	uint32_t wire_blocks[IBFS_MAX_VLS];
-	uint32_t fc_defer[IBFS_MAX_VLS];
-	/* This port's input buffer, per VL, in blocks. */
-	uint32_t buf_used[IBFS_MAX_VLS];
-	uint32_t buf_peak[IBFS_MAX_VLS];
 	/*
-	 * Receiver side: blocks freed and not yet advertised to the peer, and
-	 * blocks advertised in flow-control packets still on the wire.
+	 * Receiver side: blocks advertised in flow-control packets still on
+	 * the wire.
 	 */
-	uint32_t fc_unsent[IBFS_MAX_VLS];
 	uint32_t fc_wire[IBFS_MAX_VLS];
+	/* This port's input buffer, per VL, in blocks: its size and the
+	 * largest use so far (a copy of vls[].buf_top, written when it
+	 * grows). */
+	uint32_t buf_peak[IBFS_MAX_VLS];
 	uint32_t buf_cap[IBFS_MAX_VLS];
 
 	/* Cold: set-up, reports, management. */

@@ -53,12 +53,13 @@ static long dl_successor(const size_t *base, struct ibfs_switch *sw, int in,
 					    NULL;
 
 	/*
-	 * Credits that reached a busy transmitter wait in fc_defer until it
-	 * ends (credits.c); they have arrived as far as waiting goes.
+	 * Credits that reached a busy transmitter wait in vls[].fc_defer
+	 * until it ends (credits.c); they have arrived as far as waiting
+	 * goes.
 	 */
 	if (!nx || op->flow->may_send(op, p) ||
 	    (p->vl != IBFS_VL15 &&
-	     op->credits[p->vl] + (int64_t)op->fc_defer[p->vl] >=
+	     op->credits[p->vl] + (int64_t)op->vls[p->vl].fc_defer >=
 		     (int64_t)p->blocks))
 		return -1;
 	return (long)(base[op->peer->node] +
