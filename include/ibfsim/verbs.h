@@ -353,7 +353,8 @@ int ibfs_poll_cq(struct ibfs_cq *cq, int num, struct ibfs_wc *wc);
 /*
  * Blocks the calling actor until cq holds at least one completion, then
  * polls up to num of them. Returns the number polled (>= 1), or -1 with
- * errno ETIMEDOUT when the simulation can never produce one.
+ * errno ETIMEDOUT when the simulation can never produce one (EBUSY when
+ * more than 8 actors already wait on cq).
  */
 int ibfs_wait_cq(struct ibfs_cq *cq, int num, struct ibfs_wc *wc);
 

@@ -108,10 +108,11 @@ void ibfs__cq_push_after(struct ibfs_hca_cq *cq, const struct ibfs_wc *wc,
 	e->vis = vis;
 	cq->count++;
 	cq->last_vis = vis;
-	if (cq->waiter && h->exec.ops) {
-		struct ibfs_waiter *w = cq->waiter;
-		cq->waiter = NULL;
-		h->exec.ops->wake_at(h->exec.ctx, w, vis);
+	if (h->exec.ops) {
+		/* Everyone waiting looks; those who find nothing wait again. */
+		for (uint32_t i = 0; i < cq->nwaiters; i++)
+			h->exec.ops->wake_at(h->exec.ctx, cq->waiters[i], vis);
+		cq->nwaiters = 0;
 	}
 	if (cq->notify &&
 	    ibfs__eq_schedule(&h->dev.fab->eq, vis, cq_notify_ev, cq, 0))
@@ -190,14 +191,20 @@ int ibfs_wait_cq(struct ibfs_cq *pub, int num, struct ibfs_wc *wc)
 			/* A CQE exists but is not visible yet: wake then. */
 			h->exec.ops->wake_at(h->exec.ctx, w,
 					     cq->ring[cq->head].vis);
+		} else if (cq->nwaiters < IBFS_CQ_WAITERS) {
+			cq->waiters[cq->nwaiters++] = w;
 		} else {
-			cq->waiter = w;
+			cq_leave(h);
+			errno = EBUSY;
+			return -1;
 		}
 		cq_leave(h);
 		h->exec.ops->wait(h->exec.ctx, w);
-		if (cq->waiter == w) {
+		for (uint32_t i = 0; i < cq->nwaiters; i++) {
+			if (cq->waiters[i] != w)
+				continue;
 			/* Woken without a CQE: nothing can produce one. */
-			cq->waiter = NULL;
+			cq->waiters[i] = cq->waiters[--cq->nwaiters];
 			errno = ETIMEDOUT;
 			return -1;
 		}

@@ -188,6 +188,7 @@ void ibfs__sgl_scatter(const struct ibfs_sge *sg, int n, uint32_t off,
 void ibfs__mr_free_all(struct ibfs_hca *h);
 
 /* Completion queues (cq.c). */
+enum { IBFS_CQ_WAITERS = 8 };
 struct ibfs_hca_cqe {
 	struct ibfs_wc wc;
 	ibfs_time_t vis;   /* when a polling CPU sees it */
@@ -201,7 +202,9 @@ struct ibfs_hca_cq {
 	uint32_t cap, head, count;
 	ibfs_time_t last_vis;
 	uint64_t overflows;
-	struct ibfs_waiter *waiter;
+	/* Actors blocked in ibfs_wait_cq on this CQ (a few may share it). */
+	struct ibfs_waiter *waiters[IBFS_CQ_WAITERS];
+	uint32_t nwaiters;
 	/* Event-driven consumers (perftest, tests): called when a CQE
 	 * becomes visible. */
 	void (*notify)(void *arg, struct ibfs_hca_cq *cq);

@@ -39,3 +39,9 @@ check_PROGRAMS += tests/check_hca_errors
 tests_check_hca_errors_SOURCES = tests/check_hca_errors.c
 tests_check_hca_errors_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_errors_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+# The verbs API from SimGrid actors (needs the whole library).
+check_PROGRAMS += tests/check_verbs_actors
+tests_check_verbs_actors_SOURCES = tests/check_verbs_actors.c
+tests_check_verbs_actors_CFLAGS = $(TEST_CFLAGS)
+tests_check_verbs_actors_LDADD = libibfsim.la $(TEST_LIBS)
