@@ -39,6 +39,7 @@ bad_lmc.xml|4|lmc
 bad_fabric_missing.xml|3|cannot open
 bad_malformed.xml|6|
 bad_inline_fabric.xml|6|no node 'c'
+bad_sl.xml|5|sl must be 0 to 15
 LIST
 
 # validate agrees with run, and runs nothing.

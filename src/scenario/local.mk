@@ -11,7 +11,12 @@ libibfs_scenario_la_SOURCES += \
 	src/scenario/routes.h src/scenario/routes.c \
 	src/scenario/traffic.h src/scenario/traffic_int.h \
 	src/scenario/traffic_plan.c src/scenario/traffic_app.c
-EXTRA_DIST += examples/rdma_write.xml
+# Example scenarios (examples/*.xml), run with their key numbers asserted.
+EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
+	examples/send.xml examples/incast_hol.xml examples/incast_vl.xml \
+	examples/ring_minhop.xml examples/ring_updn.xml \
+	examples/fat_tree_permutation.xml tests/run_example_scenarios.sh
+TESTS += tests/run_example_scenarios.sh
 TESTS += tests/run_scenarios.sh
 EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_element.xml \
@@ -23,6 +28,7 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_malformed.xml \
 	tests/data/scenario/bad_node.xml \
 	tests/data/scenario/bad_op.xml \
+	tests/data/scenario/bad_sl.xml \
 	tests/data/scenario/bad_switch_dst.xml \
 	tests/data/scenario/bad_time.xml \
 	tests/data/scenario/bad_ud_read.xml \

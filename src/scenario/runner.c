@@ -122,7 +122,7 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	res->fab = r->fab;
 	res->seed = o->seed;
 	res->wall_s = wall_seconds() - t0;
-	res->sim_time = r->fab->eq.now;
+	res->sim_time = r->fab->eq.now; /* refined below */
 	res->events = r->fab->eq.executed;
 	res->cleanup = results_cleanup;
 	res->cleanup_arg = r;
@@ -149,6 +149,19 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 		res->deadlock = 1;
 		ibfs__deadlock_format(r->fab, v, res->deadlock_cycle,
 				      sizeof(res->deadlock_cycle));
+	}
+	/*
+	 * The simulated time of the run: a stop's or a deadlock's time, else
+	 * the last completion (the fabric may have run idle timers past it).
+	 */
+	if (v->deadlock) {
+		res->sim_time = v->at;
+	} else if (rc != 1 && res->nmsgs) {
+		res->sim_time = 0;
+		for (size_t i = 0; i < res->nmsgs; i++)
+			if (res->msgs[i].status >= 0 &&
+			    res->msgs[i].done > res->sim_time)
+				res->sim_time = res->msgs[i].done;
 	}
 	/* IBA: packets injected = delivered + in flight; credits balance. */
 	res->conserved = ibfs__fabric_check(r->fab, res->conservation,

@@ -47,6 +47,7 @@ struct ibfs_sc_message {
 	int src, dst;          /* topology node indices (HCAs) */
 	enum ibfs_sc_op op;
 	enum ibfs_sc_qp qp;
+	uint8_t sl;            /* service level of its packets (0-15) */
 	uint64_t size;
 	uint32_t count;
 	ibfs_time_t start;
@@ -60,6 +61,7 @@ struct ibfs_sc_pattern {
 	uint64_t shift;        /* shift distance */
 	enum ibfs_sc_op op;
 	enum ibfs_sc_qp qp;
+	uint8_t sl;
 	uint64_t size;
 	uint32_t count;
 	ibfs_time_t start;

@@ -141,6 +141,19 @@ static int enum_attr(struct sx *x, xmlNode *n, const char *name,
 	return rc;
 }
 
+/* sl="N": a service level, 0 to 15 (IBA 7.6.5); VL15 has no SL. */
+static int sl_attr(struct sx *x, xmlNode *n, uint8_t *out)
+{
+	uint64_t v;
+	if (unit_attr(x, n, "sl", ibfs__parse_uint, "count", 0, &v) < 0)
+		return -1;
+	if (v > 15)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "sl must be 0 to 15 (IBA 7.6.5)");
+	*out = (uint8_t)v;
+	return 0;
+}
+
 static int count_attr(struct sx *x, xmlNode *n, uint32_t *out)
 {
 	uint64_t c;
@@ -201,7 +214,7 @@ static int read_message(struct sx *x, xmlNode *n)
 	    unit_attr(x, n, "size", ibfs__parse_size, "size", 0, &m.size) < 0 ||
 	    unit_attr(x, n, "start", ibfs__parse_time, "time", 0, &m.start) <
 		    0 ||
-	    count_attr(x, n, &m.count) < 0)
+	    sl_attr(x, n, &m.sl) < 0 || count_attr(x, n, &m.count) < 0)
 		return -1;
 	m.op = op;
 	m.qp = qp;
@@ -240,7 +253,7 @@ static int read_pattern(struct sx *x, xmlNode *n)
 		    0 ||
 	    unit_attr(x, n, "shift", ibfs__parse_uint, "count", 1, &p.shift) <
 		    0 ||
-	    count_attr(x, n, &p.count) < 0)
+	    sl_attr(x, n, &p.sl) < 0 || count_attr(x, n, &p.count) < 0)
 		return -1;
 	if (kind < 0)
 		return ibfs__diag(x->d, x->file, p.line,

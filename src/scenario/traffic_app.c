@@ -74,12 +74,13 @@ static int to_init(struct ibfs_qp *qp, enum ibfs_qp_type type)
 
 /* INIT -> RTR -> RTS towards the peer `p` (connected QPs). */
 static int connect_qp(struct ibfs_qp *qp, enum ibfs_qp_type type,
-		      const struct tr_endpoint *p, int mtu)
+		      const struct tr_endpoint *p, int mtu, uint8_t sl)
 {
 	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_RTR,
 				 .path_mtu = mtu_enum(mtu),
 				 .dest_qp_num = p->qpn,
-				 .ah_attr = {.dlid = p->lid, .port_num = 1},
+				 .ah_attr = {.dlid = p->lid, .sl = sl,
+					     .port_num = 1},
 				 .max_dest_rd_atomic = 16, .min_rnr_timer = 12};
 	int mask = IBFS_QP_STATE | IBFS_QP_AV | IBFS_QP_PATH_MTU |
 		   IBFS_QP_DEST_QPN | IBFS_QP_RQ_PSN;
@@ -215,7 +216,8 @@ static int connect_all(struct ibfs_traffic *t, int node)
 		if (ibfs_oob_get(key, &peer, sizeof(peer)))
 			return -1;
 		struct ibfs_qp *qp = dst_end ? c->qp_dst : c->qp_src;
-		if (connect_qp(qp, qpt(c->qp), &peer, t->sc->topo->def.mtu))
+		if (connect_qp(qp, qpt(c->qp), &peer, t->sc->topo->def.mtu,
+			       c->sl))
 			return -1;
 		if (dst_end && c->recvs && post_recvs(n, qp, c->recvs, 0))
 			return -1;
@@ -256,7 +258,8 @@ static int post_one(struct ibfs_traffic *t, struct tr_node *n,
 			    *bad;
 	struct ibfs_ah *ah = NULL;
 	if (c->qp == IBFS_SC_UD) {
-		struct ibfs_ah_attr aa = {.dlid = peer.lid, .port_num = 1};
+		struct ibfs_ah_attr aa = {.dlid = peer.lid, .sl = c->sl,
+					  .port_num = 1};
 		ah = ibfs_create_ah(n->pd, &aa);
 		if (!ah)
 			return -1;

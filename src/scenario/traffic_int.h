@@ -15,6 +15,7 @@
 struct tr_conn {
 	int src, dst;
 	enum ibfs_sc_qp qp;
+	uint8_t sl;
 	uint32_t recvs;         /* receives the destination posts (SENDs) */
 	struct ibfs_qp *qp_src, *qp_dst; /* filled by the actors */
 };

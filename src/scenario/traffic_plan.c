@@ -32,10 +32,11 @@
 		(vec)[(n)++] = (val);                                   \
 	} while (0)
 
-static size_t conn_hash(int src, int dst, int qp, size_t cap)
+static size_t conn_hash(int src, int dst, int qp, int sl, size_t cap)
 {
-	uint64_t k = ((uint64_t)(uint32_t)src << 34) ^
-		     ((uint64_t)(uint32_t)dst << 2) ^ (uint64_t)qp;
+	uint64_t k = ((uint64_t)(uint32_t)src << 38) ^
+		     ((uint64_t)(uint32_t)dst << 6) ^ (uint64_t)qp << 4 ^
+		     (uint64_t)sl;
 	k *= 0x9E3779B97F4A7C15ull;
 	return (size_t)(k >> 20) & (cap - 1);
 }
@@ -48,7 +49,7 @@ static int index_grow(struct ibfs_traffic *t)
 		return -1;
 	for (size_t i = 0; i < t->nconns; i++) {
 		const struct tr_conn *c = &t->conns[i];
-		size_t h = conn_hash(c->src, c->dst, c->qp, cap);
+		size_t h = conn_hash(c->src, c->dst, c->qp, c->sl, cap);
 		while (idx[h])
 			h = (h + 1) & (cap - 1);
 		idx[h] = i + 1;
@@ -65,19 +66,23 @@ static int node_add_conn(struct tr_node *n, size_t conn)
 	return 0;
 }
 
-/* The connection (src, dst, qp), created on first use; -1 on no memory. */
+/*
+ * The connection (src, dst, qp, sl), created on first use; -1 on no
+ * memory. A connected QP's SL is fixed by its address vector (IBA 11.2.4).
+ */
 static long conn_get(struct ibfs_traffic *t, int src, int dst,
-		     enum ibfs_sc_qp qp)
+		     enum ibfs_sc_qp qp, uint8_t sl)
 {
 	if (2 * (t->nconns + 1) > t->index_cap && index_grow(t) < 0)
 		return -1;
-	size_t h = conn_hash(src, dst, qp, t->index_cap);
+	size_t h = conn_hash(src, dst, qp, sl, t->index_cap);
 	for (; t->conn_index[h]; h = (h + 1) & (t->index_cap - 1)) {
 		const struct tr_conn *c = &t->conns[t->conn_index[h] - 1];
-		if (c->src == src && c->dst == dst && c->qp == qp)
+		if (c->src == src && c->dst == dst && c->qp == qp &&
+		    c->sl == sl)
 			return (long)(t->conn_index[h] - 1);
 	}
-	struct tr_conn c = {.src = src, .dst = dst, .qp = qp};
+	struct tr_conn c = {.src = src, .dst = dst, .qp = qp, .sl = sl};
 	PUSH(t->conns, t->nconns, t->conns_cap, c);
 	t->conn_index[h] = t->nconns;
 	if (qp != IBFS_SC_UD &&
@@ -99,10 +104,10 @@ static int is_recv_imm(enum ibfs_sc_op op)
 }
 
 static int add_message(struct ibfs_traffic *t, int src, int dst,
-		       enum ibfs_sc_op op, enum ibfs_sc_qp qp, uint64_t size,
-		       uint32_t count, ibfs_time_t start)
+		       enum ibfs_sc_op op, enum ibfs_sc_qp qp, uint8_t sl,
+		       uint64_t size, uint32_t count, ibfs_time_t start)
 {
-	long c = conn_get(t, src, dst, qp);
+	long c = conn_get(t, src, dst, qp, sl);
 	if (c < 0)
 		return -1;
 	struct tr_msg m = {(size_t)c, op, size, count, start, t->nrecs};
@@ -162,8 +167,8 @@ static int expand_pattern(struct ibfs_traffic *t,
 #define MSG(s, d, cnt)                                                       \
 	do {                                                                 \
 		if (!rc)                                                     \
-			rc = add_message(t, (s), (d), p->op, p->qp, p->size, \
-					 (cnt), p->start);                   \
+			rc = add_message(t, (s), (d), p->op, p->qp, p->sl,  \
+					 p->size, (cnt), p->start);          \
 	} while (0)
 	switch (p->kind) {
 	case IBFS_PAT_PERMUTATION:
@@ -248,8 +253,8 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 	t->sc = sc;
 	for (size_t i = 0; i < sc->nmsgs; i++) {
 		const struct ibfs_sc_message *m = &sc->msgs[i];
-		if (add_message(t, m->src, m->dst, m->op, m->qp, m->size,
-				m->count, m->start) < 0)
+		if (add_message(t, m->src, m->dst, m->op, m->qp, m->sl,
+				m->size, m->count, m->start) < 0)
 			goto oom;
 	}
 	for (size_t i = 0; i < sc->npats; i++) {

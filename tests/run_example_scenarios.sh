@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The example scenarios of examples/*.xml run, with their key numbers
+# asserted. Closed forms use the skeleton fabric: EDR 4x (80 ps a byte),
+# 2 m cables (10,000 ps), a 100,000 ps switch, ideal HCAs; a packet crosses
+# the switch in 640 (its 8-byte LRH) + 10,000 + 100,000 = 110,640 ps before
+# its first byte leaves towards the destination (cut-through). A receiver
+# frees its buffer at once and sends the 6-byte flow-control packet
+# (480 ps) ahead of its acknowledgement.
+: "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
+ex="$top_srcdir/examples"
+out=$(mktemp -d) || exit 99
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+run() { # name, expected exit
+	"$IBFSIM" run "$ex/$1.xml" --json "$out/$1.json" >"$out/$1.txt" 2>&1
+	rc=$?
+	[ "$rc" -eq "$2" ] && ok || bad "$1: exit $rc, want $2: $(cat "$out/$1.txt")"
+}
+has() { # name, text
+	grep -qF -- "$2" "$out/$1.json" && ok || bad "$1: no '$2' in $1.json"
+}
+flow_gbps() { # name, src, dst: the flow's Gb/s, integer part
+	sed -n "s/.*\"src\": \"$2\", \"dst\": \"$3\".*\"gbps\": \([0-9]*\)\..*/\1/p" \
+		"$out/$1.json"
+}
+
+# RDMA WRITE 64 KiB: First (RETH) 4,138 B + 15 x 4,122 B = 65,968 B leave
+# node1 by 5,277,440 ps; the last packet starts at 4,947,680, its tail
+# reaches node2 at 4,947,680 + 110,640 + 329,760 + 10,000 = 5,398,080;
+# FCP, then the 30-byte ACK at 5,398,560 reaches node1 at
+# 5,398,560 + 110,640 + 2,400 + 10,000 = 5,521,600 ps.
+run rdma_write 0
+has rdma_write '"min": 5521.600, "p50": 5521.600'
+has rdma_write '"packets": {"sent": 17, "dropped": 0}'
+
+# RDMA READ 64 KiB: the 42-byte request reaches node2 at 110,640 + 3,360 +
+# 10,000 = 124,000; after the FCP, 16 responses (First and Last with AETH:
+# 4,126 B; 14 Middle: 4,122 B) leave from 124,480; the Last starts at
+# 124,480 + 5,276,800 - 330,080 = 5,071,200 and its tail reaches node1 at
+# 5,071,200 + 110,640 + 330,080 + 10,000 = 5,521,920 ps. No ACK: 17 packets.
+run rdma_read 0
+has rdma_read '"min": 5521.920, "p50": 5521.920'
+has rdma_read '"packets": {"sent": 17, "dropped": 0}'
+
+# SEND 64 KiB: 16 x 4,122 B; the Last starts at 4,946,400, reaches node2 at
+# 5,396,800; FCP; the ACK at 5,397,280 reaches node1 at 5,520,320 ps.
+run send 0
+has send '"min": 5520.320, "p50": 5520.320'
+has send '"completed": 1, "failed": 0'
+
+# Head-of-line blocking: b's flow to the idle "cold" HCA is held to about
+# a third of the line behind a's packets to "hot"; on its own VL it runs at
+# almost the line's goodput (100 x 4096 / 4122 = 99.4 Gb/s).
+run incast_hol 0
+g=$(flow_gbps incast_hol b cold)
+[ -n "$g" ] && [ "$g" -ge 30 ] && [ "$g" -le 40 ] && ok || bad "incast_hol: b -> cold $g Gb/s"
+run incast_vl 0
+g=$(flow_gbps incast_vl b cold)
+[ -n "$g" ] && [ "$g" -ge 95 ] && [ "$g" -le 99 ] && ok || bad "incast_vl: b -> cold $g Gb/s"
+
+# The ring: minhop deadlocks (exit 1, the cycle round the ring); updn does not.
+run ring_minhop 1
+has ring_minhop '"deadlock": true'
+has ring_minhop '"deadlock_cycle": "sw1:2/VL0 -> sw2:2/VL0 -> sw3:2/VL0 -> sw4:2/VL0 -> sw5:2/VL0 -> sw1:2/VL0"'
+run ring_updn 0
+has ring_updn '"completed": 90, "failed": 0, "incomplete": 0'
+has ring_updn '"deadlock": false'
+
+# A permutation on the k=8 fat tree: every HCA's write completes.
+run fat_tree_permutation 0
+has fat_tree_permutation '"completed": 32, "failed": 0, "incomplete": 0'
+for n in rdma_write rdma_read send incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation; do
+	has $n '"conservation": {"ok": true}'
+done
+
+echo "run_example_scenarios: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
