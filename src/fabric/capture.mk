@@ -11,3 +11,5 @@ tests_check_packet_encode_LDADD = libibfs_fabric.la $(TEST_LIBS)
 tests_check_capture_SOURCES = tests/check_capture.c
 tests_check_capture_CFLAGS = $(TEST_CFLAGS)
 tests_check_capture_LDADD = libibfs_fabric.la $(TEST_LIBS)
+TESTS += tests/capture_tshark.sh
+EXTRA_DIST += tests/capture_tshark.sh

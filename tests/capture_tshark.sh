@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Captures of real transport traffic: tshark dissects our pcap/ERF files
+# (opcode, QP, PSN, RETH, AETH), and the ICRC and VCRC of every packet are
+# recomputed independently of the simulator (Python's zlib CRC-32 over the
+# masked packet; a bit-by-bit CRC-16) since tshark does not check them.
+# Skips (77) when neither tshark nor python3 is installed.
+: "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
+out=$(mktemp -d) || exit 99
+trap 'rm -rf "$out"' EXIT
+have_tshark=0 have_py=0
+command -v tshark >/dev/null 2>&1 && have_tshark=1
+command -v python3 >/dev/null 2>&1 && have_py=1
+if [ $have_tshark = 0 ] && [ $have_py = 0 ]; then
+	echo "SKIP: neither tshark nor python3 is installed"
+	exit 77
+fi
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+"$IBFSIM" run "$top_srcdir/examples/rdma_write.xml" --pcap "$out/w.pcap" >/dev/null || bad "write run"
+"$IBFSIM" run "$top_srcdir/examples/rdma_read.xml" --pcap "$out/r.pcap" >/dev/null || bad "read run"
+
+if [ $have_tshark = 1 ]; then
+	f() { p=$1; shift; tshark -r "$p" -T fields -E separator=, "$@" 2>/dev/null; }
+	# Each packet is seen twice: leaving the HCA and leaving the switch
+	# towards the other HCA (every port facing an HCA is captured).
+	f "$out/w.pcap" -e infiniband.bth.opcode | sort | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ' >"$out/ops"
+	# RC RDMA WRITE First 6 (1), Middle 7 (14), Last 8 (1), Acknowledge 17.
+	[ "$(cat "$out/ops")" = "17:2 6:2 7:28 8:2 " ] && ok || bad "write opcodes: $(cat "$out/ops")"
+	first=$(tshark -r "$out/w.pcap" -T fields -E separator=, -e infiniband.lrh.slid -e infiniband.lrh.dlid \
+		-e infiniband.bth.psn -e infiniband.reth.dmalen -e data.len -Y 'infiniband.bth.opcode == 6' 2>/dev/null | head -n 1)
+	[ "$first" = "2,3,0,65536,4096" ] && ok || bad "WRITE First: $first"
+	psns=$(tshark -r "$out/w.pcap" -T fields -e infiniband.bth.psn -Y 'infiniband.lrh.slid == 2' 2>/dev/null | sort -nu | tr '\n' ' ')
+	[ "$psns" = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 " ] && ok || bad "PSNs: $psns"
+	ack=$(tshark -r "$out/w.pcap" -T fields -E separator=, -e infiniband.bth.psn -e infiniband.aeth.syndrome \
+		-e infiniband.aeth.msn -Y 'infiniband.bth.opcode == 17' 2>/dev/null | head -n 1)
+	# AETH: an ACK (syndrome 0 in bits 7:5) of PSN 15, MSN 1.
+	[ "$ack" = "15,31,1" ] && ok || bad "ACK: $ack"
+	qp=$(tshark -r "$out/w.pcap" -T fields -e infiniband.bth.destqp -Y 'infiniband.lrh.slid == 2' 2>/dev/null | sort -u | wc -l)
+	[ "$qp" -eq 1 ] && ok || bad "one destination QP: $qp"
+	# READ: Request 12 with RETH, Response First 13 and Last 15 with AETH,
+	# Middle 14.
+	f "$out/r.pcap" -e infiniband.bth.opcode | sort | uniq -c | awk '{print $2":"$1}' | tr '\n' ' ' >"$out/rops"
+	[ "$(cat "$out/rops")" = "12:2 13:2 14:28 15:2 " ] && ok || bad "read opcodes: $(cat "$out/rops")"
+	req=$(tshark -r "$out/r.pcap" -T fields -E separator=, -e infiniband.reth.dmalen -Y 'infiniband.bth.opcode == 12' 2>/dev/null | head -n 1)
+	[ "$req" = "65536" ] && ok || bad "READ Request length: $req"
+fi
+
+if [ $have_py = 1 ]; then
+	python3 - "$out/w.pcap" "$out/r.pcap" <<'PY' && ok || bad "ICRC/VCRC"
+import struct, sys, zlib
+
+def crc16_vcrc(data):
+    # CRC-16, polynomial 0x100B, reflected (0xD008), initial 0xFFFF,
+    # complemented: computed bit by bit, independently of the C tables.
+    c = 0xFFFF
+    for byte in data:
+        c ^= byte
+        for _ in range(8):
+            c = (c >> 1) ^ 0xD008 if c & 1 else c >> 1
+    return (~c) & 0xFFFF
+
+n = 0
+for path in sys.argv[1:]:
+    b = open(path, 'rb').read()
+    assert struct.unpack('<I', b[:4])[0] == 0xa1b23c4d
+    assert struct.unpack('<I', b[20:24])[0] == 197
+    off = 24
+    while off < len(b):
+        incl = struct.unpack('<I', b[off + 8:off + 12])[0]
+        rec = b[off + 16:off + 16 + incl]
+        off += 16 + incl
+        assert rec[8] == 21, 'ERF type'
+        pkt = rec[16:]
+        assert struct.unpack('>H', rec[14:16])[0] == len(pkt)
+        pktlen = (struct.unpack('>H', pkt[4:6])[0] & 0x7FF) * 4
+        assert pktlen == len(pkt) - 2, 'PktLen'
+        masked = bytearray(pkt[:-6])
+        masked[0] |= 0xF0        # LRH:VL
+        masked[12] = 0xFF        # BTH:Resv8a
+        icrc = struct.unpack('<I', pkt[-6:-2])[0]
+        assert icrc == zlib.crc32(bytes(masked)) & 0xFFFFFFFF, 'ICRC'
+        assert struct.unpack('<H', pkt[-2:])[0] == crc16_vcrc(pkt[:-2]), 'VCRC'
+        n += 1
+assert n == 34 + 34, n
+PY
+fi
+
+echo "capture_tshark: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
