@@ -99,6 +99,7 @@ void ibfs__hca_free(struct ibfs_hca *h)
 	free(h->qps);
 	ibfs__mr_free_all(h);
 	ibfs__cq_free_all(h);
+	ibfs__hca_mgmt_detach(h);
 	for (int i = 1; i <= h->dev.nports; i++)
 		if (h->hp[i].held)
 			ibfs__packet_free(h->dev.fab, h->hp[i].held);
@@ -217,6 +218,9 @@ static void hca_run(struct ibfs_hca_port *hp)
 	struct ibfs_hca *h = hp->hca;
 	ibfs_time_t now = ibfs__hca_now(h);
 	for (;;) {
+		/* Management packets (VL15) go ahead of data (mgmt.c). */
+		if (h->mgmt && ibfs__hca_mgmt_tx(hp))
+			continue;
 		if (hp->held) {
 			if (!h->lops->can_send(hp, hp->held))
 				return;
@@ -324,6 +328,8 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
 	h->lops->consume(hp, p);
 	h->st.rx_pkts++;
+	if (p->kind == IBFS_PKT_MGMT && ibfs__hca_mgmt_rx(hp, p))
+		return;
 	const struct ibfs_hca_opinfo *oi = ibfs__hca_opinfo(p->opcode);
 	struct ibfs_hca_qp *qp = NULL;
 	if (p->kind == IBFS_PKT_DATA && oi && h->lops->accept(hp, p))

@@ -458,6 +458,8 @@ struct ibfs_hca {
 	 * profile; tests and tools may change it). */
 	uint32_t ack_every;
 	struct ibfs_hca_stats st;
+	/* Management agent or SM attached (mgmt.c), NULL when none. */
+	struct ibfs_hca_mgmt *mgmt;
 };
 
 /* QP numbers: 0 and 1 are the SMI and GSI QPs (IBA 3.5.1, 9.6); data
@@ -490,5 +492,31 @@ ibfs_time_t ibfs__hca_dma_write(struct ibfs_hca *h, ibfs_time_t t,
 void ibfs__hca_qp_wake(struct ibfs_hca_qp *qp);
 /* A fresh transport packet from the fabric pool (NULL: exhausted). */
 struct ibfs_packet *ibfs__hca_packet(struct ibfs_hca *h, uint32_t len);
+
+/* ---- Management packets: QP0 on VL15 (mgmt.c, for the SM and SMAs) ---- */
+/*
+ * A subnet management agent or manager attached to an HCA receives every
+ * packet of kind IBFS_PKT_MGMT reaching one of its ports (it owns and
+ * frees it) and sends them with ibfs__hca_mgmt_send; a port sends its
+ * queued management packets before any data packet.
+ */
+struct ibfs_hca_mgmt;
+typedef void (*ibfs_hca_mgmt_rx_fn)(void *ctx, struct ibfs_hca *h, int port,
+				    struct ibfs_packet *p);
+/* Attaches (or replaces) the receiver. Returns 0 or -1 (out of memory). */
+int ibfs__hca_mgmt_attach(struct ibfs_hca *h, ibfs_hca_mgmt_rx_fn rx,
+			  void *ctx);
+/* Detaches it and frees the packets still queued (ibfs__hca_free too). */
+void ibfs__hca_mgmt_detach(struct ibfs_hca *h);
+/*
+ * Sends p, framed by the caller (LRH fields, VL15, wire size), out of
+ * `port`: now if its transmitter is idle, else ahead of data packets once
+ * it is. The HCA owns p. Returns 0, or -1 (bad port, nothing attached).
+ */
+int ibfs__hca_mgmt_send(struct ibfs_hca *h, int port, struct ibfs_packet *p);
+/* For hca.c: delivers a received management packet (1), 0 if nobody
+ * is attached; sends the port's next queued one if it can (1), else 0. */
+int ibfs__hca_mgmt_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p);
+int ibfs__hca_mgmt_tx(struct ibfs_hca_port *hp);
 
 #endif

@@ -14,6 +14,10 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/credit_loop.h src/subnet_manager/credit_loop.c \
 	src/subnet_manager/lft_dump.h src/subnet_manager/lft_dump.c
 
+# The HCA's management hook (QP0/VL15) the SM and its agents use; it lives
+# with the HCA but is listed here, by the SM that needs it.
+libibfs_hca_la_SOURCES += src/hca/mgmt.c
+
 SM_TEST_LIBS = libibfs_sm.la libibfs_fabric.la $(TEST_LIBS)
 noinst_HEADERS += tests/check_route_util.h
 check_PROGRAMS += tests/check_route_minhop
