@@ -105,6 +105,7 @@ bad-unit-unknown.xml|4|unknown unit for a time
 bad-ports-zero.xml|3|ports="0": a node has 1 to 254 ports
 bad-mtu.xml|3|mtu="3000": the MTU is 256, 512, 1024, 2048 or 4096
 bad-data-vls.xml|3|data-vls="3": a port has 1, 2, 4, 8 or 15 data VLs
+bad-guid.xml|3|a GUID is 0x and 1 to 16 hex digits
 EOF
 
 # Faults beyond a grammar: the schema passes them, the loader does not.
@@ -116,10 +117,22 @@ bad-duplicate.xml|5|duplicate id 'sw1' (first defined at line 3)
 bad-missing-node.xml|6|'node2:1': no node 'node2'
 bad-port-zero.xml|5|'sw1:0': port 0 of a switch is its management port
 bad-port-range.xml|5|'sw1:9': port out of range ('sw1' has 8 ports)
+bad-guid-zero.xml|3|a GUID is 0x and 1 to 16 hex digits, not zero
 bad-port-twice.xml|7|port 'sw1:3' is already linked to 'node1:1' (line 6)
 bad-unit-overflow.xml|4|the time does not fit in 64 bits
 bad-generate.xml|4|spaghetti
 EOF
+
+# GUIDs pinned by an imported .net file survive the round trip through
+# fabric XML: the LFT dumps (which name every port GUID) are identical.
+checks=$((checks + 1))
+net="$top_srcdir/tests/data/sm/fat-tree-k4-l2.ibnetdiscover"
+"$IBFSIM" topo import "$net" -o "$tmp/imp.xml" &&
+	"$IBFSIM" route "$net" --dump-lfts "$tmp/a.dump" >/dev/null &&
+	"$IBFSIM" route "$tmp/imp.xml" --dump-lfts "$tmp/b.dump" >/dev/null &&
+	cmp -s "$tmp/a.dump" "$tmp/b.dump" || fail "GUIDs lost through topo import"
+grep -q 'guid="0x0000000000200003" desc="leaf4"' "$tmp/imp.xml" ||
+	fail "imported XML has no guid/desc"
 
 # A root that is neither <fabric> nor <scenario>.
 bad "$data/bad-root.xml" 2 "neither <fabric> nor <scenario>"

@@ -49,7 +49,16 @@ int ibfs__topo_write_xml(const struct ibfs_topology *t, FILE *f)
 		fprintf(f, "  <%s id=\"",
 			n->type == IBFS_NODE_SWITCH ? "switch" : "hca");
 		exp_xml_str(f, n->id);
-		fprintf(f, "\" ports=\"%d\"/>\n", n->nports);
+		fprintf(f, "\" ports=\"%d\"", n->nports);
+		if (t->guids_pinned)
+			fprintf(f, " guid=\"0x%016llx\"",
+				(unsigned long long)n->guid);
+		if (n->desc && strcmp(n->desc, n->id)) {
+			fputs(" desc=\"", f);
+			exp_xml_str(f, n->desc);
+			fputc('"', f);
+		}
+		fputs("/>\n", f);
 	}
 	for (size_t i = 0; i < t->nlinks; i++) {
 		const struct ibfs_topo_link *l = &t->links[i];

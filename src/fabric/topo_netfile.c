@@ -318,6 +318,7 @@ struct ibfs_topology *ibfs__netfile_read(FILE *f, const char *name,
 	free(p.ports);
 	if (!rc) {
 		/* Port GUIDs as ibsim derives them from the node GUIDs. */
+		p.t->guids_pinned = 1;
 		ibfs__topo_assign_guids(p.t, IBFS_TOPO_SWITCH_GUID_BASE,
 					IBFS_TOPO_CA_GUID_BASE);
 		return p.t;

@@ -71,6 +71,8 @@ struct ibfs_topology {
 	struct ibfs_topo_link *links;
 	size_t nlinks, links_cap;
 	struct ibfs_topo_index *index; /* id -> node, private */
+	int guids_pinned;       /* GUIDs come from the source (an imported
+				 * .net file): XML output writes them */
 };
 
 struct ibfs_topology *ibfs__topo_new(const char *name);

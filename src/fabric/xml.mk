@@ -37,6 +37,8 @@ EXTRA_DIST += \
 	tests/data/fabric/bad-ports-zero.xml \
 	tests/data/fabric/bad-prefix.xml \
 	tests/data/fabric/bad-root.xml \
+	tests/data/fabric/bad-guid.xml \
+	tests/data/fabric/bad-guid-zero.xml \
 	tests/data/fabric/bad-speed.xml \
 	tests/data/fabric/bad-text.xml \
 	tests/data/fabric/bad-unit-missing.xml \

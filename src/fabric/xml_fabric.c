@@ -434,10 +434,41 @@ static int fx_check_id(struct fx *x, const struct fx_attrs *a, const char *id)
 			  "or ':'", (const char *)a->el->name, id);
 }
 
+/*
+ * guid="0x..." pins a node's GUID (as a .net file's switchguid/caguid
+ * lines do; the others are assigned as ibsim assigns them) and desc sets
+ * its NodeDescription (default: the id).
+ */
+static int fx_guid_desc(struct fx *x, const struct fx_attrs *a,
+			struct ibfs_topo_node *tn)
+{
+	const char *g = fx_get(a, "guid"), *desc = fx_get(a, "desc");
+	if (g) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(g, &end, 16);
+		if (strncmp(g, "0x", 2) || !g[2] || *end || errno || !v)
+			return ibfs__diag(x->d, x->file, tn->line,
+					  "guid=\"%s\": a GUID is 0x and 1 to 16 "
+					  "hex digits, not zero", g);
+		tn->guid = v;
+	}
+	if (desc) {
+		char *copy = strdup(desc);
+		if (!copy)
+			return ibfs__diag(x->d, x->file, tn->line,
+					  "out of memory");
+		free(tn->desc);
+		tn->desc = copy;
+	}
+	return 0;
+}
+
 static int fx_switch(struct fx *x, const xmlNode *el)
 {
 	static const char *const allowed[] = {
-		"id", "ports", "latency", "buffer", "store-and-forward", NULL};
+		"id", "ports", "latency", "buffer", "store-and-forward", "guid",
+		"desc", NULL};
 	struct fx_attrs a;
 	if (fx_attrs_get(x, el, allowed, &a) < 0)
 		return -1;
@@ -476,6 +507,8 @@ static int fx_switch(struct fx *x, const xmlNode *el)
 		tn->latency = n.latency;
 		tn->buffer = n.buffer;
 		tn->store_forward = n.store_forward;
+		if (fx_guid_desc(x, &a, tn) < 0)
+			idx = -1;
 	}
 	fx_attrs_free(&a);
 	return idx < 0 ? -1 : 0;
@@ -484,7 +517,7 @@ static int fx_switch(struct fx *x, const xmlNode *el)
 static int fx_hca(struct fx *x, const xmlNode *el)
 {
 	static const char *const allowed[] = {"id", "ports", "profile",
-					      "buffer", NULL};
+					      "buffer", "guid", "desc", NULL};
 	struct fx_attrs a;
 	if (fx_attrs_get(x, el, allowed, &a) < 0)
 		return -1;
@@ -510,6 +543,8 @@ static int fx_hca(struct fx *x, const xmlNode *el)
 	if (idx >= 0) {
 		struct ibfs_topo_node *tn = &x->t->nodes[idx];
 		tn->buffer = buffer;
+		if (fx_guid_desc(x, &a, tn) < 0)
+			idx = -1;
 		if (profile) {
 			free(tn->profile);
 			tn->profile = profile;
