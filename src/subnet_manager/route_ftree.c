@@ -10,14 +10,35 @@
  * line naming the switch and port, and the manager falls back to minhop
  * as OpenSM does.
  *
- * Routing, for each CA LID in leaf order: the switches above its leaf
- * (those reachable from it going only up) route it down; every other
- * switch routes it up, through its up port with the fewest CA LIDs so
- * far. Going up never leaves a switch farther from the LID than the
- * common ancestor level, so in an XGFT every route is shortest; all are
+ * Routing, for each CA LID in leaf order (leaves by switch index, CAs by
+ * leaf port), as Zahavi's algorithm does it:
+ *
+ * 1. The main path. From the LID's leaf upwards, each switch picks the up
+ *    port that carries the fewest main paths so far (lowest port on a
+ *    tie); the switch above routes the LID down through that link. Every
+ *    switch counts main paths apart from its other routes, so on a leaf
+ *    the i-th CA takes the i-th up port, and on a switch of level 2 the
+ *    i-th leaf below it takes its i-th up port: the port taken at each
+ *    level follows a different digit of the destination (d-mod-k), which
+ *    is what makes shift permutations on complete k-ary n-trees and
+ *    XGFTs free of contention (Zahavi et al., "Optimized InfiniBand fat-
+ *    tree routing for shift all-to-all communication patterns", CCPE
+ *    2010; OpenSM's osm_ucast_ftree.c).
+ * 2. The other switches, top level first. A switch above the leaf that is
+ *    not on the main path routes down through its least loaded down port
+ *    towards the leaf. Any other switch routes up, to a switch from which
+ *    the LID is reached at the lowest level (so the route stays
+ *    shortest), preferring a switch whose route joins the main path, then
+ *    the up port with the fewest CA LIDs. Traffic from everywhere thus
+ *    converges on the main path, whose links each carry one destination
+ *    of a shift.
+ *
+ * Going up never leaves a switch farther from the LID than the common
+ * ancestor level, so in an XGFT every route is shortest; all are
  * up*-down*, hence deadlock-free, and each switch spreads its up-going
- * LIDs over its up ports to within one (the d-mod-k balance). Switch
- * LIDs take the lowest shortest port.
+ * LIDs over its up ports to within one. Switch LIDs take the lowest
+ * shortest port. Cost per CA LID: one pass over the ports of every
+ * switch.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -30,6 +51,11 @@ struct ft {
 	int *level;
 	int stride;
 	uint32_t *count;  /* CA LIDs per (switch, port) */
+	uint32_t *mcount; /* main paths per (switch, up port) */
+	int *order;       /* switches by level, top first */
+	int *reach;       /* per LID: level at which a route meets the leaf's
+			     ancestors */
+	char *main;       /* per LID: the route joins the main path */
 	char *anc;        /* ancestors of the current leaf */
 	char *dcand;      /* down ports towards the current leaf */
 	int *q;
@@ -167,36 +193,83 @@ static int ft_index_up(struct ft *f)
 	return 0;
 }
 
-/* The least loaded port among the down ports flagged, or the up ports. */
-static int ft_pick(struct ft *f, int s, int down)
+/* The least loaded of switch s's down ports towards the current leaf. */
+static int ft_pick_down(struct ft *f, int s)
 {
 	const uint32_t *cnt = &f->count[(size_t)s * (size_t)f->stride];
+	const char *dc = &f->dcand[(size_t)s * (size_t)f->stride];
 	int best = IBFS_LFT_NO_PATH;
-	if (down) {
-		const char *dc = &f->dcand[(size_t)s * (size_t)f->stride];
-		for (int p = 1; p <= ft_node(f, s)->nports; p++)
-			if (dc[p] && (best == IBFS_LFT_NO_PATH ||
-				      cnt[p] < cnt[best]))
-				best = p;
-		return best;
-	}
+	for (int p = 1; p <= ft_node(f, s)->nports; p++)
+		if (dc[p] && (best == IBFS_LFT_NO_PATH || cnt[p] < cnt[best]))
+			best = p;
+	return best;
+}
+
+/*
+ * The up port of a switch off the main path: the lowest meeting level,
+ * then a peer on the way to the main path, then the fewest CA LIDs.
+ */
+static int ft_pick_up(struct ft *f, int s)
+{
+	const uint32_t *cnt = &f->count[(size_t)s * (size_t)f->stride];
+	int best = IBFS_LFT_NO_PATH, br = 0, bm = 0;
 	for (int i = f->up_start[s]; i < f->up_start[s + 1]; i++) {
 		int p = f->up_port[i];
-		if (best == IBFS_LFT_NO_PATH || cnt[p] < cnt[best])
+		int v = ft_peer_sw(f->sn, s, p);
+		int r = f->reach[v], m = f->main[v];
+		if (r >= IBFS_DIST_INF)
+			continue;
+		if (best == IBFS_LFT_NO_PATH || r < br ||
+		    (r == br && (m > bm || (m == bm && cnt[p] < cnt[best])))) {
 			best = p;
+			br = r;
+			bm = m;
+		}
+	}
+	if (best != IBFS_LFT_NO_PATH) {
+		int v = ft_peer_sw(f->sn, s, best);
+		f->reach[s] = f->reach[v];
+		f->main[s] = f->main[v];
 	}
 	return best;
 }
 
-/* Routes one CA LID on leaf l (port hp): down above it, up elsewhere. */
+static void ft_set(struct ft *f, int s, unsigned lid, int p)
+{
+	*ibfs__subnet_lft(f->sn, s, lid) = (uint8_t)p;
+	if (p != IBFS_LFT_NO_PATH)
+		f->count[(size_t)s * (size_t)f->stride + p]++;
+}
+
+/* Routes one CA LID on leaf l (port hp): the main path up from l, then
+ * every other switch, top level first. */
 static void ft_route_lid(struct ft *f, int l, int hp, unsigned lid)
 {
 	struct ibfs_subnet *sn = f->sn;
 	for (int s = 0; s < sn->nsw; s++) {
-		int p = s == l ? hp : ft_pick(f, s, f->anc[s]);
-		*ibfs__subnet_lft(sn, s, lid) = (uint8_t)p;
-		if (p != IBFS_LFT_NO_PATH)
-			f->count[(size_t)s * (size_t)f->stride + p]++;
+		f->main[s] = 0;
+		f->reach[s] = f->anc[s] ? f->level[s] : IBFS_DIST_INF;
+	}
+	ft_set(f, l, lid, hp);
+	f->main[l] = 1;
+	for (int s = l; f->up_start[s] < f->up_start[s + 1];) {
+		uint32_t *mc = &f->mcount[(size_t)s * (size_t)f->stride];
+		int best = f->up_port[f->up_start[s]];
+		for (int i = f->up_start[s]; i < f->up_start[s + 1]; i++)
+			if (mc[f->up_port[i]] < mc[best])
+				best = f->up_port[i];
+		mc[best]++;
+		const struct ibfs_sn_port *pp = &ft_node(f, s)->ports[best];
+		s = ft_peer_sw(sn, s, best);
+		ft_set(f, s, lid, pp->peer_port);
+		f->main[s] = 1;
+	}
+	for (int i = 0; i < sn->nsw; i++) {
+		int s = f->order[i];
+		if (f->main[s])
+			continue;
+		ft_set(f, s, lid, f->anc[s] ? ft_pick_down(f, s)
+					    : ft_pick_up(f, s));
 	}
 }
 
@@ -242,10 +315,15 @@ static int ft_build(void *ctx)
 	f->stride = maxp + 1;
 	f->level = malloc(nsw * sizeof(int));
 	f->count = calloc(nsw * (size_t)f->stride, sizeof(uint32_t));
+	f->mcount = calloc(nsw * (size_t)f->stride, sizeof(uint32_t));
+	f->order = malloc(nsw * sizeof(int));
+	f->reach = malloc(nsw * sizeof(int));
+	f->main = malloc(nsw);
 	f->anc = malloc(nsw);
 	f->dcand = malloc(nsw * (size_t)f->stride);
 	f->q = malloc(nsw * sizeof(int));
-	if (!f->level || !f->count || !f->anc || !f->dcand || !f->q) {
+	if (!f->level || !f->count || !f->anc || !f->dcand || !f->q ||
+	    !f->mcount || !f->order || !f->reach || !f->main) {
 		ibfs__subnet_log(sn, "ERR AB05: ftree: out of memory");
 		return -1;
 	}
@@ -255,9 +333,13 @@ static int ft_build(void *ctx)
 		ibfs__subnet_log(sn, "ERR AB05: ftree: out of memory");
 		return -1;
 	}
-	int ntop = 0;
+	int ntop = 0, nord = 0;
 	for (int s = 0; s < sn->nsw; s++)
 		ntop += f->level[s] == top;
+	for (int lv = top; lv >= 1; lv--)
+		for (int s = 0; s < sn->nsw; s++)
+			if (f->level[s] == lv)
+				f->order[nord++] = s;
 	unsigned step = 1u << sn->lmc;
 	for (int l = 0; l < sn->nsw; l++) {
 		if (f->level[l] != 1)
@@ -294,6 +376,10 @@ static void ft_destroy(void *ctx)
 	struct ft *f = ctx;
 	free(f->level);
 	free(f->count);
+	free(f->mcount);
+	free(f->order);
+	free(f->reach);
+	free(f->main);
 	free(f->anc);
 	free(f->dcand);
 	free(f->q);
