@@ -56,3 +56,8 @@ check_PROGRAMS += tests/check_route_cli
 tests_check_route_cli_SOURCES = tests/check_route_cli.c
 tests_check_route_cli_CFLAGS = $(TEST_CFLAGS)
 tests_check_route_cli_LDADD = $(TEST_LIBS)
+# Shift permutations over ftree's tables: at most one flow a link.
+check_PROGRAMS += tests/check_route_shift
+tests_check_route_shift_SOURCES = tests/check_route_shift.c
+tests_check_route_shift_CFLAGS = $(TEST_CFLAGS)
+tests_check_route_shift_LDADD = $(SM_TEST_LIBS)

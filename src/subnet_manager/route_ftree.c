@@ -56,6 +56,8 @@ struct ft {
 	int *reach;       /* per LID: level at which a route meets the leaf's
 			     ancestors */
 	char *main;       /* per LID: the route joins the main path */
+	int *pos;         /* main path of a port's base LID: the position of
+			     the up port taken at each level */
 	char *anc;        /* ancestors of the current leaf */
 	char *dcand;      /* down ports towards the current leaf */
 	int *q;
@@ -241,9 +243,15 @@ static void ft_set(struct ft *f, int s, unsigned lid, int p)
 		f->count[(size_t)s * (size_t)f->stride + p]++;
 }
 
-/* Routes one CA LID on leaf l (port hp): the main path up from l, then
- * every other switch, top level first. */
-static void ft_route_lid(struct ft *f, int l, int hp, unsigned lid)
+/*
+ * Routes one CA LID on leaf l (port hp), the k-th of its port (LMC): the
+ * main path up from l, then every other switch, top level first. The base
+ * LID (k = 0) picks its up ports by main-path counts; LID k takes, at each
+ * level, the up port k positions further along, so each of the 2^LMC
+ * classes of LIDs is spread d-mod-k on its own and the LIDs of one port
+ * leave by different up ports (multipath).
+ */
+static void ft_route_lid(struct ft *f, int l, int hp, unsigned lid, int k)
 {
 	struct ibfs_subnet *sn = f->sn;
 	for (int s = 0; s < sn->nsw; s++) {
@@ -253,12 +261,19 @@ static void ft_route_lid(struct ft *f, int l, int hp, unsigned lid)
 	ft_set(f, l, lid, hp);
 	f->main[l] = 1;
 	for (int s = l; f->up_start[s] < f->up_start[s + 1];) {
-		uint32_t *mc = &f->mcount[(size_t)s * (size_t)f->stride];
-		int best = f->up_port[f->up_start[s]];
-		for (int i = f->up_start[s]; i < f->up_start[s + 1]; i++)
-			if (mc[f->up_port[i]] < mc[best])
-				best = f->up_port[i];
-		mc[best]++;
+		int a = f->up_start[s], nup = f->up_start[s + 1] - a;
+		int *pos = &f->pos[f->level[s]];
+		if (k == 0) {
+			uint32_t *mc =
+				&f->mcount[(size_t)s * (size_t)f->stride];
+			*pos = 0;
+			for (int i = 1; i < nup; i++)
+				if (mc[f->up_port[a + i]] <
+				    mc[f->up_port[a + *pos]])
+					*pos = i;
+			mc[f->up_port[a + *pos]]++;
+		}
+		int best = f->up_port[a + (*pos + k) % nup];
 		const struct ibfs_sn_port *pp = &ft_node(f, s)->ports[best];
 		s = ft_peer_sw(sn, s, best);
 		ft_set(f, s, lid, pp->peer_port);
@@ -319,11 +334,12 @@ static int ft_build(void *ctx)
 	f->order = malloc(nsw * sizeof(int));
 	f->reach = malloc(nsw * sizeof(int));
 	f->main = malloc(nsw);
+	f->pos = malloc((nsw + 1) * sizeof(int));
 	f->anc = malloc(nsw);
 	f->dcand = malloc(nsw * (size_t)f->stride);
 	f->q = malloc(nsw * sizeof(int));
 	if (!f->level || !f->count || !f->anc || !f->dcand || !f->q ||
-	    !f->mcount || !f->order || !f->reach || !f->main) {
+	    !f->mcount || !f->order || !f->reach || !f->main || !f->pos) {
 		ibfs__subnet_log(sn, "ERR AB05: ftree: out of memory");
 		return -1;
 	}
@@ -364,7 +380,7 @@ static int ft_build(void *ctx)
 			unsigned base =
 				sn->nodes[pp->peer].ports[pp->peer_port].lid;
 			for (unsigned k = 0; base && k < step; k++)
-				ft_route_lid(f, l, hp, base + k);
+				ft_route_lid(f, l, hp, base + k, (int)k);
 		}
 	}
 	rc = ft_route_switch_lids(f);
@@ -380,6 +396,7 @@ static void ft_destroy(void *ctx)
 	free(f->order);
 	free(f->reach);
 	free(f->main);
+	free(f->pos);
 	free(f->anc);
 	free(f->dcand);
 	free(f->q);
