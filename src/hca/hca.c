@@ -231,9 +231,17 @@ static void hca_run(struct ibfs_hca_port *hp)
 		}
 		if (!h->lops->can_send(hp, NULL) || !hp->act)
 			return;
-		struct ibfs_hca_qp *qp = hp->act, *pick = NULL;
+		/*
+		 * Visit each QP once: stop at the first one kept in the
+		 * list, not at hp->act, which moves when a QP with nothing
+		 * to send leaves the list (stopping there ended the scan
+		 * after one QP, and a ready QP behind it waited for the
+		 * next wake: an ACK for a last packet waited for the
+		 * peer's ACK timeout).
+		 */
+		struct ibfs_hca_qp *qp = hp->act, *pick = NULL, *stop = NULL;
 		ibfs_time_t next = IBFS_TIME_NEVER;
-		do {
+		while (hp->act && qp != stop) {
 			struct ibfs_hca_qp *nx = qp->act_next;
 			ibfs_time_t r = hca_qp_ready(qp);
 			if (r == IBFS_TIME_NEVER) {
@@ -241,11 +249,14 @@ static void hca_run(struct ibfs_hca_port *hp)
 			} else if (r <= now) {
 				pick = qp;
 				break;
-			} else if (r < next) {
-				next = r;
+			} else {
+				if (!stop)
+					stop = qp;
+				if (r < next)
+					next = r;
 			}
 			qp = nx;
-		} while (hp->act && qp != hp->act);
+		}
 		if (!pick) {
 			if (next != IBFS_TIME_NEVER)
 				hca_schedule(hp, next);

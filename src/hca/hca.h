@@ -421,6 +421,7 @@ struct ibfs_hca_stats {
 	uint64_t tx_pkts, rx_pkts, retransmits, timeouts, rnr_naks, seq_naks;
 	uint64_t dropped;     /* bad LID, P_Key, Q_Key or QP */
 	uint64_t duplicates;
+	uint64_t acks;        /* ACK, RNR NAK and NAK packets sent */
 };
 
 struct ibfs_hca {

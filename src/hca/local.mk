@@ -31,6 +31,13 @@ tests_check_hca_switch_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_switch_LDADD = libibfs_hca.la libibfs_switch.la \
 	libibfs_fabric.la $(TEST_LIBS)
 
+# Two HCAs writing to each other at once (the ACK scheduling regression).
+check_PROGRAMS += tests/check_hca_bidir
+tests_check_hca_bidir_SOURCES = tests/check_hca_bidir.c
+tests_check_hca_bidir_CFLAGS = $(TEST_CFLAGS)
+tests_check_hca_bidir_LDADD = libibfs_hca.la libibfs_switch.la \
+	libibfs_fabric.la $(TEST_LIBS)
+
 # `ibfsim perftest` from the command line (src/cli/cmd_perftest.c).
 TESTS += tests/data/hca/perftest_cli.sh
 EXTRA_DIST += tests/data/hca/perftest_cli.sh

@@ -112,6 +112,7 @@ struct ibfs_packet *ibfs__rc_resp_build(struct ibfs_hca_qp *qp)
 			return NULL;
 		p->aeth.syndrome = qp->ack_syn;
 		qp->ack_pending = 0;
+		qp->hca->st.acks++;
 		rs_frame(qp, p);
 		if (qp->err_pending && (qp->ack_syn & 0xe0) == IBFS_AETH_NAK) {
 			qp->err_pending = 0;
