@@ -61,3 +61,6 @@ check_PROGRAMS += tests/check_route_shift
 tests_check_route_shift_SOURCES = tests/check_route_shift.c
 tests_check_route_shift_CFLAGS = $(TEST_CFLAGS)
 tests_check_route_shift_LDADD = $(SM_TEST_LIBS)
+# Shift permutations run by ibfsim over ftree: rates and per-link bytes.
+TESTS += tests/ftree_shift.sh
+EXTRA_DIST += tests/ftree_shift.sh
