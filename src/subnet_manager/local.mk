@@ -12,7 +12,10 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/route_file.c \
 	src/subnet_manager/route_stats.c \
 	src/subnet_manager/credit_loop.h src/subnet_manager/credit_loop.c \
-	src/subnet_manager/lft_dump.h src/subnet_manager/lft_dump.c
+	src/subnet_manager/lft_dump.h src/subnet_manager/lft_dump.c \
+	src/subnet_manager/mad.h src/subnet_manager/mad.c \
+	src/subnet_manager/sma.h src/subnet_manager/sma.c \
+	src/subnet_manager/sm.h src/subnet_manager/sm.c
 
 # The HCA's management hook (QP0/VL15) the SM and its agents use; it lives
 # with the HCA but is listed here, by the SM that needs it.
@@ -48,6 +51,15 @@ check_PROGRAMS += tests/check_credit_loop
 tests_check_credit_loop_SOURCES = tests/check_credit_loop.c
 tests_check_credit_loop_CFLAGS = $(TEST_CFLAGS)
 tests_check_credit_loop_LDADD = $(SM_TEST_LIBS)
+
+# The in-band SM: SMP format and directed routes, and whole sweeps on
+# switches and HCAs driven by the event queue alone.
+SM_INBAND_LIBS = libibfs_sm.la libibfs_hca.la libibfs_switch.la \
+	libibfs_fabric.la $(TEST_LIBS)
+check_PROGRAMS += tests/check_sm
+tests_check_sm_SOURCES = tests/check_sm.c
+tests_check_sm_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_LDADD = $(SM_INBAND_LIBS)
 
 # Against the real OpenSM over ibsim (skips, exit 77, without them).
 TESTS += tests/opensm_conformance.sh

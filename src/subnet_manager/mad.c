@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SMP encoding and the directed-route rules. The byte layout is that of
+ * IBA 13.4.2 (common MAD header, big endian) and 14.2.1.2 (directed-route
+ * SMP): header in bytes 0-23, M_Key 24-31, DrSLID 32-33, DrDLID 34-35,
+ * SMP data 64-127, InitialPath 128-191, ReturnPath 192-255. The LID-routed
+ * form (14.2.1.1) has the same header and data, with bytes 6-7 and 32-63
+ * reserved and no paths.
+ */
+#include <string.h>
+
+#include "fabric/fabric.h"
+#include "subnet_manager/mad.h"
+
+static void mad_put16(uint8_t *b, uint16_t v)
+{
+	b[0] = (uint8_t)(v >> 8);
+	b[1] = (uint8_t)v;
+}
+
+static void mad_put32(uint8_t *b, uint32_t v)
+{
+	mad_put16(b, (uint16_t)(v >> 16));
+	mad_put16(b + 2, (uint16_t)v);
+}
+
+static void mad_put64(uint8_t *b, uint64_t v)
+{
+	mad_put32(b, (uint32_t)(v >> 32));
+	mad_put32(b + 4, (uint32_t)v);
+}
+
+static uint16_t mad_get16(const uint8_t *b)
+{
+	return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+static uint32_t mad_get32(const uint8_t *b)
+{
+	return (uint32_t)mad_get16(b) << 16 | mad_get16(b + 2);
+}
+
+static uint64_t mad_get64(const uint8_t *b)
+{
+	return (uint64_t)mad_get32(b) << 32 | mad_get32(b + 4);
+}
+
+void ibfs__smp_encode(const struct ibfs_smp *s, uint8_t mad[IBFS_MAD_BYTES])
+{
+	int dr = s->mgmt_class == IBFS_MCLASS_SUBN_DR;
+
+	memset(mad, 0, IBFS_MAD_BYTES);
+	mad[0] = 1; /* BaseVersion (IBA 13.4.2) */
+	mad[1] = s->mgmt_class;
+	mad[2] = 1; /* ClassVersion of the SMP class */
+	mad[3] = s->method;
+	mad_put16(mad + 4, (uint16_t)((dr && s->dir ? 0x8000 : 0) |
+				      (s->status & 0x7fff)));
+	if (dr) {
+		mad[6] = s->hop_ptr;
+		mad[7] = s->hop_cnt;
+	}
+	mad_put64(mad + 8, s->tid);
+	mad_put16(mad + 16, s->attr_id);
+	mad_put32(mad + 20, s->attr_mod);
+	mad_put64(mad + 24, s->mkey);
+	memcpy(mad + 64, s->data, IBFS_SMP_DATA_BYTES);
+	if (dr) {
+		mad_put16(mad + 32, s->dr_slid);
+		mad_put16(mad + 34, s->dr_dlid);
+		memcpy(mad + 128, s->initial_path, 64);
+		memcpy(mad + 192, s->return_path, 64);
+	}
+}
+
+int ibfs__smp_decode(const uint8_t mad[IBFS_MAD_BYTES], struct ibfs_smp *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (mad[0] != 1 || mad[2] != 1 ||
+	    (mad[1] != IBFS_MCLASS_SUBN_DR && mad[1] != IBFS_MCLASS_SUBN_LID))
+		return -1;
+	int dr = mad[1] == IBFS_MCLASS_SUBN_DR;
+
+	s->mgmt_class = mad[1];
+	s->method = mad[3];
+	uint16_t st = mad_get16(mad + 4);
+
+	s->status = st & 0x7fff;
+	s->tid = mad_get64(mad + 8);
+	s->attr_id = mad_get16(mad + 16);
+	s->attr_mod = mad_get32(mad + 20);
+	s->mkey = mad_get64(mad + 24);
+	memcpy(s->data, mad + 64, IBFS_SMP_DATA_BYTES);
+	if (dr) {
+		s->dir = st >> 15;
+		s->hop_ptr = mad[6];
+		s->hop_cnt = mad[7];
+		if (s->hop_cnt > IBFS_SMP_MAX_HOPS)
+			return -1;
+		s->dr_slid = mad_get16(mad + 32);
+		s->dr_dlid = mad_get16(mad + 34);
+		memcpy(s->initial_path, mad + 128, 64);
+		memcpy(s->return_path, mad + 192, 64);
+	}
+	return 0;
+}
+
+/*
+ * Sending, IBA 14.2.2.2 (outgoing) and 14.2.2.4 (returning). Outgoing, the
+ * originator moves the hop pointer from 0 to 1 and leaves by
+ * InitialPath[1]. Returning, the responder at hop n + 1 moves it back to
+ * n and leaves by ReturnPath[n], the port the request came in by. Only
+ * the directed part is modelled: DrSLID and DrDLID stay permissive.
+ */
+int ibfs__smp_dr_send(struct ibfs_smp *s, int *port)
+{
+	if (!s->dir) {
+		if (s->hop_cnt == 0)
+			return IBFS_DR_LOCAL;
+		if (s->hop_ptr != 0)
+			return IBFS_DR_DISCARD;
+		s->hop_ptr = 1;
+		*port = s->initial_path[1];
+		return IBFS_DR_SEND;
+	}
+	if (s->hop_cnt == 0)
+		return IBFS_DR_LOCAL;
+	if (s->hop_ptr != s->hop_cnt + 1)
+		return IBFS_DR_DISCARD;
+	s->hop_ptr--;
+	*port = s->return_path[s->hop_ptr];
+	return IBFS_DR_SEND;
+}
+
+/*
+ * Receiving. Outgoing with 1 <= HopPointer < HopCount the node is a relay
+ * (switches only): it records ReturnPath[HopPointer] = the input port,
+ * advances the pointer and leaves by InitialPath of the new pointer. With
+ * HopPointer = HopCount it is the destination: it records the input port
+ * and the pointer becomes HopCount + 1. Returning with 2 <= HopPointer <=
+ * HopCount the node is a relay: it moves the pointer down and leaves by
+ * ReturnPath[pointer]; with HopPointer = 1 the SMP has reached the
+ * originator (pointer 0). Anything else is discarded (IBA 14.2.2.3).
+ */
+int ibfs__smp_dr_recv(struct ibfs_smp *s, int in_port, int nports,
+		      int is_switch, int *port)
+{
+	int h = s->hop_ptr, n = s->hop_cnt;
+
+	if (!s->dir) {
+		if (h >= 1 && h < n) {
+			if (!is_switch)
+				return IBFS_DR_DISCARD;
+			s->return_path[h] = (uint8_t)in_port;
+			s->hop_ptr++;
+			*port = s->initial_path[s->hop_ptr];
+			if (*port < 1 || *port > nports || *port == in_port)
+				return IBFS_DR_DISCARD;
+			return IBFS_DR_SEND;
+		}
+		if (h == n && n > 0) {
+			s->return_path[h] = (uint8_t)in_port;
+			s->hop_ptr++;
+			return IBFS_DR_LOCAL;
+		}
+		return IBFS_DR_DISCARD;
+	}
+	if (h >= 2 && h <= n) {
+		if (!is_switch)
+			return IBFS_DR_DISCARD;
+		s->hop_ptr--;
+		*port = s->return_path[s->hop_ptr];
+		if (*port < 1 || *port > nports || *port == in_port)
+			return IBFS_DR_DISCARD;
+		return IBFS_DR_SEND;
+	}
+	if (h == 1) {
+		s->hop_ptr = 0;
+		return IBFS_DR_LOCAL;
+	}
+	return IBFS_DR_DISCARD;
+}
+
+void ibfs__smp_make_resp(struct ibfs_smp *s, uint16_t status)
+{
+	s->method = IBFS_SMP_GETRESP;
+	s->status = status;
+	if (s->mgmt_class == IBFS_MCLASS_SUBN_DR)
+		s->dir = 1;
+}
+
+/* NodeInfo: 40 bytes (IBA 14.2.5.3, Table 146 in 1.2.1). */
+void ibfs__smp_put_node_info(uint8_t *d, const struct ibfs_smp_node_info *n)
+{
+	memset(d, 0, IBFS_SMP_DATA_BYTES);
+	d[0] = 1; /* BaseVersion */
+	d[1] = 1; /* ClassVersion */
+	d[2] = n->node_type;
+	d[3] = n->nports;
+	mad_put64(d + 4, n->sys_guid);
+	mad_put64(d + 12, n->node_guid);
+	mad_put64(d + 20, n->port_guid);
+	mad_put16(d + 28, n->partition_cap);
+	mad_put16(d + 30, n->device_id);
+	mad_put32(d + 32, n->revision);
+	mad_put32(d + 36, (uint32_t)n->local_port << 24 |
+				  (n->vendor_id & 0xffffff));
+}
+
+void ibfs__smp_get_node_info(const uint8_t *d, struct ibfs_smp_node_info *n)
+{
+	n->node_type = d[2];
+	n->nports = d[3];
+	n->sys_guid = mad_get64(d + 4);
+	n->node_guid = mad_get64(d + 12);
+	n->port_guid = mad_get64(d + 20);
+	n->partition_cap = mad_get16(d + 28);
+	n->device_id = mad_get16(d + 30);
+	n->revision = mad_get32(d + 32);
+	n->local_port = d[36];
+	n->vendor_id = mad_get32(d + 36) & 0xffffff;
+}
+
+/* SwitchInfo (IBA 14.2.5.4): the caps and top as 16-bit words, then the
+ * PortStateChange bit (bit 2 of byte 11). */
+void ibfs__smp_put_switch_info(uint8_t *d,
+			       const struct ibfs_smp_switch_info *w)
+{
+	memset(d, 0, IBFS_SMP_DATA_BYTES);
+	mad_put16(d + 0, w->lft_cap);
+	mad_put16(d + 4, w->mft_cap);
+	mad_put16(d + 6, w->lft_top);
+	d[11] = (uint8_t)(w->port_state_change ? 1 << 2 : 0);
+}
+
+void ibfs__smp_get_switch_info(const uint8_t *d,
+			       struct ibfs_smp_switch_info *w)
+{
+	w->lft_cap = mad_get16(d + 0);
+	w->mft_cap = mad_get16(d + 4);
+	w->lft_top = mad_get16(d + 6);
+	w->port_state_change = d[11] >> 2 & 1;
+}
+
+/*
+ * PortInfo (IBA 14.2.5.6): LID at 16, MasterSMLID at 18, LocalPortNum 28,
+ * LinkWidthActive 31, PortState in the low nibble of 32, PortPhysicalState
+ * in the high nibble of 33, LMC in the low 3 bits of 34, VLCap in the high
+ * nibble of 37, VLArbitrationHighCap 39, LowCap 40, OperationalVLs in the
+ * high nibble of 43.
+ */
+void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p)
+{
+	memset(d, 0, IBFS_SMP_DATA_BYTES);
+	mad_put16(d + 16, p->lid);
+	mad_put16(d + 18, p->sm_lid);
+	d[28] = p->local_port;
+	d[31] = p->width_active;
+	d[32] = p->state & 0x0f;
+	d[33] = (uint8_t)(p->phys_state << 4);
+	d[34] = p->lmc & 7;
+	d[37] = (uint8_t)(p->vl_cap << 4);
+	d[39] = p->vlarb_high_cap;
+	d[40] = p->vlarb_low_cap;
+	d[43] = (uint8_t)(p->op_vls << 4);
+}
+
+void ibfs__smp_get_port_info(const uint8_t *d, struct ibfs_smp_port_info *p)
+{
+	p->lid = mad_get16(d + 16);
+	p->sm_lid = mad_get16(d + 18);
+	p->local_port = d[28];
+	p->width_active = d[31];
+	p->state = d[32] & 0x0f;
+	p->phys_state = d[33] >> 4;
+	p->lmc = d[34] & 7;
+	p->vl_cap = d[37] >> 4;
+	p->vlarb_high_cap = d[39];
+	p->vlarb_low_cap = d[40];
+	p->op_vls = d[43] >> 4;
+}
+
+/* SL2VL: byte i holds SL 2i in its high nibble and SL 2i+1 in its low. */
+void ibfs__smp_put_sl2vl(uint8_t *d, const uint8_t vls[16])
+{
+	memset(d, 0, IBFS_SMP_DATA_BYTES);
+	for (int i = 0; i < 8; i++)
+		d[i] = (uint8_t)((vls[2 * i] & 0xf) << 4 |
+				 (vls[2 * i + 1] & 0xf));
+}
+
+void ibfs__smp_get_sl2vl(const uint8_t *d, uint8_t vls[16])
+{
+	for (int i = 0; i < 8; i++) {
+		vls[2 * i] = d[i] >> 4;
+		vls[2 * i + 1] = d[i] & 0xf;
+	}
+}
+
+/* VLArb: 32 entries of two bytes, the VL in the low nibble of the first
+ * and the weight in the second. */
+void ibfs__smp_put_vlarb(uint8_t *d, const uint8_t vl[32],
+			 const uint8_t weight[32])
+{
+	for (int i = 0; i < 32; i++) {
+		d[2 * i] = vl[i] & 0xf;
+		d[2 * i + 1] = weight[i];
+	}
+}
+
+void ibfs__smp_get_vlarb(const uint8_t *d, uint8_t vl[32], uint8_t weight[32])
+{
+	for (int i = 0; i < 32; i++) {
+		vl[i] = d[2 * i] & 0xf;
+		weight[i] = d[2 * i + 1];
+	}
+}
+
+struct ibfs_packet *ibfs__smp_packet(struct ibfs_fabric *f,
+				     const struct ibfs_smp *s, uint16_t dlid,
+				     uint16_t slid)
+{
+	struct ibfs_packet *p = ibfs__packet_new(f);
+
+	if (!p)
+		return NULL;
+	p->payload = ibfs__payload_new(f);
+	if (!p->payload) {
+		ibfs__packet_free(f, p);
+		return NULL;
+	}
+	p->kind = IBFS_PKT_MGMT;
+	p->dlid = dlid;
+	p->slid = slid;
+	p->sl = 0;
+	p->vl = IBFS_VL15;
+	p->lnh = 2;          /* BTH follows the LRH (IBA 7.7.1) */
+	p->opcode = 0x64;    /* UD SEND Only (IBA 9.2, Table 38) */
+	p->pkey = 0xffff;    /* default partition, full member */
+	p->dest_qp = 0;
+	p->xh = IBFS_XH_DETH;
+	p->deth.qkey = 0;
+	p->deth.src_qp = 0;
+	p->payload_len = IBFS_MAD_BYTES;
+	ibfs__smp_encode(s, p->payload);
+	ibfs__packet_finish(p);
+	return p;
+}

@@ -1,0 +1,854 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The subnet manager's state machine, driven by SMP responses.
+ *
+ * Discovery: NodeInfo of the SM's own node (hop count 0), then, for every
+ * node found, NodeDescription, SwitchInfo (switches) and PortInfo of its
+ * ports (all ports of a switch, the port reached of a CA). A switch port,
+ * or the SM's own port, whose PortInfo shows a physical link is probed
+ * with NodeInfo one hop further along the directed route, except the port
+ * the node was reached by. A NodeInfo answer with a known node GUID just
+ * records the link (the NodeInfo carries the far port, LocalPortNum). As
+ * OpenSM does, the SM keeps a few SMPs outstanding (max_wire_smps).
+ *
+ * Then the discovered graph is routed offline (subnet.h, routing.h) and
+ * programmed with SubnSet, stage by stage, each stage waiting for all its
+ * responses: PortInfo (LID, LMC, SM LID), SwitchInfo (LinearFDBTop),
+ * LinearForwardingTable blocks, SLtoVLMappingTable and VLArbitrationTable
+ * of each linked switch output, then PortState Armed and Active on every
+ * linked port (IBA 7.2: Active only from Armed). Routing itself takes no
+ * simulated time here.
+ *
+ * LIDs: ibfs__subnet_assign_lids numbers nodes in the order of the
+ * subnet's node array. The discovered nodes are put in the order of the
+ * fabric's topology (found by node GUID), so the LIDs are those the rest
+ * of ibfsim computes offline from the topology: the role OpenSM's
+ * guid2lid file plays in pinning LIDs.
+ *
+ * Sweeps again (ibfs__sm_resweep, later from traps) reuse the node records
+ * by GUID, including the LFT blocks each switch was last given, so only
+ * blocks that changed are sent.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "subnet_manager/mad.h"
+#include "subnet_manager/routing.h"
+#include "subnet_manager/sm.h"
+#include "subnet_manager/sma.h"
+
+enum sm_phase {
+	PH_DISCOVER, PH_LID, PH_SWINFO, PH_LFT, PH_SL2VL, PH_VLARB,
+	PH_ARM, PH_ACTIVE, PH_DONE,
+};
+
+struct sm_port {
+	int peer, peer_port;
+	uint8_t up;          /* PortPhysicalState LinkUp */
+};
+
+struct sm_dnode {
+	uint64_t guid, port_guid;
+	uint8_t type, nports, hops, vl_cap;
+	int entry;           /* port the node was reached by */
+	uint8_t path[64];    /* InitialPath[1..hops] */
+	char desc[IBFS_SMP_DATA_BYTES + 1];
+	long topo;           /* index in the topology, or a large key */
+	unsigned seen;       /* sweep that last found it */
+	int sn;              /* index in the subnet */
+	struct sm_port *ports;  /* [nports + 1] */
+	uint8_t *lft;        /* switch: LFT blocks as last set */
+	uint8_t *lft_ok;     /* [lft_blocks]: block known to be set */
+	size_t lft_blocks;
+};
+
+enum { SM_PROBE = 1 }; /* request flag: path = node's path + port */
+
+struct sm_req {
+	uint8_t method, flags;
+	uint16_t attr;
+	uint32_t mod;
+	int node, port;
+	uint8_t data[IBFS_SMP_DATA_BYTES];
+};
+
+enum { SM_SLOTS = 64 };
+
+struct ibfs_sm {
+	struct ibfs_fabric *f;
+	struct ibfs_sma *sma;
+	int sm_node, sm_port;
+	int root;            /* the SM's node among the records */
+	struct ibfs_event *kick;
+	char engine[16];
+	int lmc, max_wire;
+	void (*up)(void *ctx, ibfs_time_t t);
+	void *ctx;
+	enum sm_phase phase;
+	unsigned sweep_no;
+
+	struct sm_dnode *dn;
+	int ndn, dn_cap;
+	int *hash;           /* open addressing on GUID, -1 empty */
+	size_t hcap;
+	uint64_t *topo_guid; /* sorted (guid << 0) keys with indices */
+	long *topo_idx;
+
+	struct sm_req *q;    /* requests of the stage, FIFO */
+	size_t nq, qcap, qhead;
+	struct sm_req out[SM_SLOTS];
+	uint64_t out_tid[SM_SLOTS];
+	uint8_t out_used[SM_SLOTS];
+	int outstanding;
+	uint64_t next_tid;
+
+	struct ibfs_subnet *sn;
+	struct ibfs_sm_stats st;
+};
+
+static void sm_fail(struct ibfs_sm *sm, const char *msg)
+{
+	if (sm->st.state < 0)
+		return;
+	sm->st.state = -1;
+	snprintf(sm->st.error, sizeof(sm->st.error), "%.200s", msg);
+	sm->qhead = sm->nq;
+}
+
+/* Node records by GUID. */
+
+static size_t sm_hslot(const struct ibfs_sm *sm, uint64_t guid)
+{
+	return (size_t)((guid * 0x9e3779b97f4a7c15ULL) >> 20) & (sm->hcap - 1);
+}
+
+static int sm_find(const struct ibfs_sm *sm, uint64_t guid)
+{
+	for (size_t h = sm_hslot(sm, guid);; h = (h + 1) & (sm->hcap - 1)) {
+		if (sm->hash[h] < 0)
+			return -1;
+		if (sm->dn[sm->hash[h]].guid == guid)
+			return sm->hash[h];
+	}
+}
+
+static int sm_rehash(struct ibfs_sm *sm, size_t cap)
+{
+	int *h = malloc(cap * sizeof(*h));
+
+	if (!h)
+		return -1;
+	free(sm->hash);
+	sm->hash = h;
+	sm->hcap = cap;
+	memset(h, 0xff, cap * sizeof(*h));
+	for (int i = 0; i < sm->ndn; i++) {
+		size_t s = sm_hslot(sm, sm->dn[i].guid);
+
+		while (h[s] >= 0)
+			s = (s + 1) & (cap - 1);
+		h[s] = i;
+	}
+	return 0;
+}
+
+static long sm_topo_index(const struct ibfs_sm *sm, uint64_t guid)
+{
+	size_t lo = 0, hi = sm->f->topo->nnodes;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (sm->topo_guid[mid] < guid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < sm->f->topo->nnodes && sm->topo_guid[lo] == guid)
+		return sm->topo_idx[lo];
+	return (long)sm->f->topo->nnodes + sm->ndn; /* unknown: after */
+}
+
+/* A node record for guid, new or found again in this sweep. */
+static int sm_node_get(struct ibfs_sm *sm, uint64_t guid, int *fresh)
+{
+	int i = sm_find(sm, guid);
+
+	*fresh = i < 0 || sm->dn[i].seen != sm->sweep_no;
+	if (i >= 0)
+		return i;
+	if (sm->ndn == sm->dn_cap) {
+		int cap = sm->dn_cap ? 2 * sm->dn_cap : 64;
+		struct sm_dnode *d = realloc(sm->dn, (size_t)cap * sizeof(*d));
+
+		if (!d)
+			return -1;
+		sm->dn = d;
+		sm->dn_cap = cap;
+	}
+	i = sm->ndn++;
+	memset(&sm->dn[i], 0, sizeof(sm->dn[i]));
+	sm->dn[i].guid = guid;
+	/* Keep the table at most half full; a rehash inserts i too. */
+	if ((size_t)sm->ndn * 2 > sm->hcap)
+		return sm_rehash(sm, 2 * sm->hcap) < 0 ? -1 : i;
+	size_t s = sm_hslot(sm, guid);
+
+	while (sm->hash[s] >= 0)
+		s = (s + 1) & (sm->hcap - 1);
+	sm->hash[s] = i;
+	return i;
+}
+
+/* Requests. */
+
+static struct sm_req *sm_push(struct ibfs_sm *sm, uint8_t method,
+			      uint16_t attr, uint32_t mod, int node, int port)
+{
+	if (sm->nq == sm->qcap) {
+		size_t cap = sm->qcap ? 2 * sm->qcap : 256;
+		struct sm_req *q = realloc(sm->q, cap * sizeof(*q));
+
+		if (!q) {
+			sm_fail(sm, "out of memory queueing SMPs");
+			return NULL;
+		}
+		sm->q = q;
+		sm->qcap = cap;
+	}
+	struct sm_req *r = &sm->q[sm->nq++];
+
+	memset(r, 0, sizeof(*r));
+	r->method = method;
+	r->attr = attr;
+	r->mod = mod;
+	r->node = node;
+	r->port = port;
+	return r;
+}
+
+static void sm_get(struct ibfs_sm *sm, uint16_t attr, uint32_t mod, int node)
+{
+	sm_push(sm, IBFS_SMP_GET, attr, mod, node, 0);
+}
+
+/* NodeInfo one hop beyond node's port (node -1: the SM's own node). */
+static void sm_probe(struct ibfs_sm *sm, int node, int port)
+{
+	if (node >= 0 && sm->dn[node].hops >= IBFS_SMP_MAX_HOPS)
+		return;
+	struct sm_req *r = sm_push(sm, IBFS_SMP_GET, IBFS_SMP_ATTR_NODE_INFO,
+				   0, node, port);
+
+	if (r && node >= 0)
+		r->flags = SM_PROBE;
+}
+
+static int sm_send(struct ibfs_sm *sm, const struct sm_req *r)
+{
+	struct ibfs_smp s;
+	int slot = 0;
+
+	while (sm->out_used[slot])
+		slot++;
+	memset(&s, 0, sizeof(s));
+	s.mgmt_class = IBFS_MCLASS_SUBN_DR;
+	s.method = r->method;
+	s.attr_id = r->attr;
+	s.attr_mod = r->mod;
+	s.dr_slid = s.dr_dlid = 0xffff;
+	s.tid = sm->next_tid++ << 6 | (uint64_t)slot;
+	memcpy(s.data, r->data, sizeof(s.data));
+	if (r->node >= 0) {
+		const struct sm_dnode *n = &sm->dn[r->node];
+
+		s.hop_cnt = n->hops;
+		memcpy(s.initial_path, n->path, sizeof(s.initial_path));
+		if (r->flags & SM_PROBE)
+			s.initial_path[++s.hop_cnt] = (uint8_t)r->port;
+	}
+	if (ibfs__sma_send(sm->sma, sm->sm_node, &s) < 0)
+		return -1;
+	sm->out[slot] = *r;
+	sm->out_tid[slot] = s.tid;
+	sm->out_used[slot] = 1;
+	sm->outstanding++;
+	sm->st.sent++;
+	if (r->method == IBFS_SMP_GET)
+		sm->st.disc_sent++;
+	else
+		sm->st.cfg_sent++;
+	return 0;
+}
+
+static void sm_next_phase(struct ibfs_sm *sm);
+
+static void sm_pump(struct ibfs_sm *sm)
+{
+	while (sm->outstanding < sm->max_wire && sm->qhead < sm->nq &&
+	       sm->st.state >= 0) {
+		if (sm_send(sm, &sm->q[sm->qhead++]) < 0)
+			sm_fail(sm, "an SMP could not be sent (no agent on the "
+				    "SM's node, or the packet pool ran out)");
+	}
+	while (sm->st.state >= 0 && !sm->outstanding && sm->qhead == sm->nq &&
+	       sm->phase != PH_DONE) {
+		sm->nq = sm->qhead = 0;
+		sm_next_phase(sm);
+		while (sm->outstanding < sm->max_wire && sm->qhead < sm->nq &&
+		       sm->st.state >= 0)
+			if (sm_send(sm, &sm->q[sm->qhead++]) < 0)
+				sm_fail(sm, "an SMP could not be sent");
+	}
+}
+
+/* Discovery responses. */
+
+static void sm_link(struct ibfs_sm *sm, int a, int pa, int b, int pb)
+{
+	struct sm_dnode *x = &sm->dn[a], *y = &sm->dn[b];
+
+	if (pa < 1 || pa > x->nports || pb < 1 || pb > y->nports ||
+	    x->ports[pa].peer >= 0 || y->ports[pb].peer >= 0)
+		return;
+	x->ports[pa] = (struct sm_port){ b, pb, 1 };
+	y->ports[pb] = (struct sm_port){ a, pa, 1 };
+	sm->st.links++;
+}
+
+static void sm_on_node_info(struct ibfs_sm *sm, const struct sm_req *r,
+			    const struct ibfs_smp *s)
+{
+	struct ibfs_smp_node_info ni;
+	int fresh;
+
+	ibfs__smp_get_node_info(s->data, &ni);
+	int i = sm_node_get(sm, ni.node_guid, &fresh);
+
+	if (i < 0) {
+		sm_fail(sm, "out of memory in discovery");
+		return;
+	}
+	struct sm_dnode *n = &sm->dn[i];
+
+	if (fresh) {
+		struct sm_port *pp = realloc(n->ports, ((size_t)ni.nports + 1) *
+							       sizeof(*pp));
+		if (!pp) {
+			sm_fail(sm, "out of memory in discovery");
+			return;
+		}
+		n->ports = pp;
+		for (int p = 0; p <= ni.nports; p++)
+			pp[p] = (struct sm_port){ -1, 0, 0 };
+		n->type = ni.node_type;
+		n->nports = ni.nports;
+		n->port_guid = ni.port_guid;
+		n->entry = ni.local_port;
+		n->seen = sm->sweep_no;
+		n->topo = sm_topo_index(sm, ni.node_guid);
+		n->hops = 0;
+		memset(n->path, 0, sizeof(n->path));
+		if (r->node >= 0) {
+			const struct sm_dnode *par = &sm->dn[r->node];
+
+			n->hops = (uint8_t)(par->hops + 1);
+			memcpy(n->path, par->path, sizeof(n->path));
+			n->path[n->hops] = (uint8_t)r->port;
+		}
+		if (n->type == IBFS_NODE_SWITCH)
+			sm->st.switches++;
+		else
+			sm->st.cas++;
+		sm_get(sm, IBFS_SMP_ATTR_NODE_DESC, 0, i);
+		if (n->type == IBFS_NODE_SWITCH) {
+			sm_get(sm, IBFS_SMP_ATTR_SWITCH_INFO, 0, i);
+			for (int p = 0; p <= n->nports; p++)
+				sm_get(sm, IBFS_SMP_ATTR_PORT_INFO,
+				       (uint32_t)p, i);
+		} else {
+			sm_get(sm, IBFS_SMP_ATTR_PORT_INFO,
+			       (uint32_t)n->entry, i);
+		}
+	}
+	if (r->node >= 0)
+		sm_link(sm, r->node, r->port, i, ni.local_port);
+	else
+		sm->root = i;
+}
+
+static void sm_on_port_info(struct ibfs_sm *sm, const struct sm_req *r,
+			    const struct ibfs_smp *s)
+{
+	struct ibfs_smp_port_info pi;
+	struct sm_dnode *n = &sm->dn[r->node];
+	int p = (int)r->mod;
+
+	ibfs__smp_get_port_info(s->data, &pi);
+	if (p < 0 || p > n->nports)
+		return;
+	n->ports[p].up = pi.phys_state == IBFS_PHYS_LINKUP;
+	if (p > 0 && n->ports[p].up && (!n->vl_cap || pi.vl_cap < n->vl_cap))
+		n->vl_cap = pi.vl_cap;
+	if (!n->ports[p].up || p == 0)
+		return;
+	if (n->type == IBFS_NODE_SWITCH ? p != n->entry :
+					  n->hops == 0 && p == sm->sm_port)
+		sm_probe(sm, r->node, p);
+}
+
+static void sm_rx(void *ctx, const struct ibfs_smp *s)
+{
+	struct ibfs_sm *sm = ctx;
+	int slot = (int)(s->tid & (SM_SLOTS - 1));
+
+	if (!sm->out_used[slot] || sm->out_tid[slot] != s->tid ||
+	    s->method != IBFS_SMP_GETRESP)
+		return; /* not ours, or a stale answer */
+	struct sm_req r = sm->out[slot];
+
+	sm->out_used[slot] = 0;
+	sm->outstanding--;
+	sm->st.received++;
+	if (s->status != IBFS_MAD_STATUS_OK) {
+		sm->st.errors++;
+	} else if (sm->st.state >= 0 && sm->phase == PH_DISCOVER) {
+		sm->st.discovered = sm->f->eq.now;
+		if (r.attr == IBFS_SMP_ATTR_NODE_INFO)
+			sm_on_node_info(sm, &r, s);
+		else if (r.attr == IBFS_SMP_ATTR_PORT_INFO)
+			sm_on_port_info(sm, &r, s);
+		else if (r.attr == IBFS_SMP_ATTR_NODE_DESC)
+			memcpy(sm->dn[r.node].desc, s->data,
+			       IBFS_SMP_DATA_BYTES);
+	} else if (r.attr == IBFS_SMP_ATTR_LFT) {
+		struct sm_dnode *n = &sm->dn[r.node];
+
+		memcpy(n->lft + (size_t)r.mod * IBFS_LFT_BLOCK, r.data,
+		       IBFS_LFT_BLOCK);
+		n->lft_ok[r.mod] = 1;
+	}
+	if (sm->phase == PH_ACTIVE && sm->st.state >= 0)
+		sm->st.up = sm->f->eq.now;
+	sm_pump(sm);
+}
+
+/* From discovery to a routed subnet. */
+
+/* Sort keys: topology index, then the record's own index. */
+struct sm_key {
+	long topo;
+	int i;
+};
+
+static int sm_cmp(const void *a, const void *b)
+{
+	const struct sm_key *x = a, *y = b;
+
+	if (x->topo != y->topo)
+		return (x->topo > y->topo) - (x->topo < y->topo);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static int sm_route(struct ibfs_sm *sm)
+{
+	struct ibfs_diag d = { { 0 } };
+	int n = 0;
+	struct sm_key *order = malloc((size_t)sm->ndn * sizeof(*order));
+
+	if (!order) {
+		sm_fail(sm, "out of memory building the subnet");
+		return -1;
+	}
+	for (int i = 0; i < sm->ndn; i++)
+		if (sm->dn[i].seen == sm->sweep_no)
+			order[n++] = (struct sm_key){ sm->dn[i].topo, i };
+	qsort(order, (size_t)n, sizeof(*order), sm_cmp);
+	ibfs__subnet_free(sm->sn);
+	sm->sn = ibfs__subnet_new(n);
+	int rc = sm->sn ? 0 : -1;
+	int vls = 15;
+
+	for (int j = 0; j < n && !rc; j++) {
+		struct sm_dnode *x = &sm->dn[order[j].i];
+
+		x->sn = j;
+		rc = ibfs__subnet_set_node(sm->sn, j, x->desc, x->type,
+					   x->nports, x->guid);
+		if (!rc && x->type != IBFS_NODE_SWITCH && x->entry >= 1 &&
+		    x->entry <= x->nports)
+			sm->sn->nodes[j].ports[x->entry].guid = x->port_guid;
+		/* VLCap code c means 2^(c-1) VLs, 15 for code 5. */
+		if (x->vl_cap) {
+			int v = x->vl_cap >= 5 ? 15 : 1 << (x->vl_cap - 1);
+
+			if (v < vls)
+				vls = v;
+		}
+	}
+	for (int j = 0; j < n && !rc; j++) {
+		struct sm_dnode *x = &sm->dn[order[j].i];
+
+		for (int p = 1; p <= x->nports; p++) {
+			const struct sm_port *pp = &x->ports[p];
+
+			if (pp->peer >= 0 && sm->dn[pp->peer].sn > j)
+				ibfs__subnet_connect(sm->sn, j, p,
+						     sm->dn[pp->peer].sn,
+						     pp->peer_port);
+			else if (pp->peer >= 0 && sm->dn[pp->peer].sn == j &&
+				 pp->peer_port > p)
+				ibfs__subnet_connect(sm->sn, j, p, j,
+						     pp->peer_port);
+		}
+	}
+	free(order);
+	if (rc) {
+		sm_fail(sm, "out of memory building the subnet");
+		return -1;
+	}
+	sm->sn->data_vls = vls;
+	ibfs__subnet_index(sm->sn);
+	struct ibfs_routing_opts opts = { 0 };
+
+	if (ibfs__subnet_assign_lids(sm->sn, sm->lmc, &d) < 0 ||
+	    ibfs__routing_run(sm->sn, sm->engine, &opts, &d) < 0) {
+		sm_fail(sm, d.msg);
+		return -1;
+	}
+	sm->st.nodes = n;
+	sm->st.max_lid = sm->sn->max_lid;
+	snprintf(sm->st.engine, sizeof(sm->st.engine), "%s", sm->sn->engine);
+	return 0;
+}
+
+/* Configuration stages. */
+
+/* LFT blocks of switch record i that differ from what it holds. */
+static void sm_lft_blocks(struct ibfs_sm *sm, int i)
+{
+	struct sm_dnode *x = &sm->dn[i];
+	unsigned max = sm->sn->max_lid;
+	size_t nb = max / IBFS_LFT_BLOCK + 1;
+	int s = sm->sn->nodes[x->sn].sw;
+
+	if (nb > x->lft_blocks) {
+		uint8_t *l = realloc(x->lft, nb * IBFS_LFT_BLOCK);
+		uint8_t *ok = l ? realloc(x->lft_ok, nb) : NULL;
+
+		if (l)
+			x->lft = l;
+		if (!ok) {
+			sm_fail(sm, "out of memory for LFT blocks");
+			return;
+		}
+		x->lft_ok = ok;
+		memset(ok + x->lft_blocks, 0, nb - x->lft_blocks);
+		x->lft_blocks = nb;
+	}
+	for (size_t b = 0; b < nb; b++) {
+		uint8_t blk[IBFS_LFT_BLOCK];
+
+		for (unsigned k = 0; k < IBFS_LFT_BLOCK; k++) {
+			unsigned lid = (unsigned)b * IBFS_LFT_BLOCK + k;
+
+			blk[k] = lid && lid <= max ?
+					 *ibfs__subnet_lft(sm->sn, s, lid) :
+					 IBFS_LFT_NO_PATH;
+		}
+		if (x->lft_ok[b] &&
+		    !memcmp(x->lft + b * IBFS_LFT_BLOCK, blk, IBFS_LFT_BLOCK))
+			continue;
+		struct sm_req *r = sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_LFT,
+					   (uint32_t)b, i, 0);
+
+		if (!r)
+			return;
+		memcpy(r->data, blk, IBFS_LFT_BLOCK);
+		sm->st.lft_blocks++;
+	}
+}
+
+/*
+ * SL-to-VL (one SMP per linked output, for every input: see sma.c) and
+ * VL arbitration (low-priority block 1: one entry of weight 1 per data
+ * VL, which is also the switches' default, vl_arbiter.c).
+ */
+static void sm_switch_port(struct ibfs_sm *sm, int i, int p)
+{
+	struct sm_req *r;
+
+	if (sm->phase == PH_SL2VL) {
+		r = sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_SL2VL,
+			    0xffu << 8 | (uint32_t)p, i, 0);
+		if (r)
+			ibfs__smp_put_sl2vl(r->data, sm->sn->sl2vl);
+		return;
+	}
+	uint8_t vl[32] = { 0 }, w[32] = { 0 };
+
+	for (int v = 0; v < sm->sn->data_vls && v < 32; v++) {
+		vl[v] = (uint8_t)v;
+		w[v] = 1;
+	}
+	r = sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB,
+		    (uint32_t)p << 16 | 1, i, 0);
+	if (r)
+		ibfs__smp_put_vlarb(r->data, vl, w);
+}
+
+static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
+{
+	const struct sm_dnode *x = &sm->dn[i];
+	const struct ibfs_sn_node *sn = &sm->sn->nodes[x->sn];
+	const struct sm_dnode *me = &sm->dn[sm->root];
+	struct ibfs_smp_port_info w = { .state = state };
+	struct sm_req *r = sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_PORT_INFO,
+				   (uint32_t)p, i, 0);
+
+	if (!r)
+		return;
+	if (x->type != IBFS_NODE_SWITCH || p == 0) {
+		w.lid = sn->ports[p].lid;
+		w.lmc = x->type == IBFS_NODE_SWITCH ? 0 : (uint8_t)sm->lmc;
+		w.sm_lid = sm->sn->nodes[me->sn].ports[sm->sm_port].lid;
+	}
+	ibfs__smp_put_port_info(r->data, &w);
+}
+
+static void sm_next_phase(struct ibfs_sm *sm)
+{
+	if (sm->phase == PH_DISCOVER && sm_route(sm) < 0)
+		return;
+	sm->phase++;
+	for (int i = 0; i < sm->ndn; i++) {
+		struct sm_dnode *x = &sm->dn[i];
+		const struct ibfs_sn_node *sn;
+		int sw = x->type == IBFS_NODE_SWITCH;
+
+		if (x->seen != sm->sweep_no)
+			continue;
+		sn = &sm->sn->nodes[x->sn];
+		switch (sm->phase) {
+		case PH_LID:
+			if (sw)
+				sm_set_port(sm, i, 0, IBFS_PORT_NOP);
+			for (int p = 1; !sw && p <= x->nports; p++)
+				if (sn->ports[p].lid)
+					sm_set_port(sm, i, p, IBFS_PORT_NOP);
+			break;
+		case PH_SWINFO:
+			if (sw) {
+				struct ibfs_smp_switch_info w = {
+					.lft_top = (uint16_t)sm->sn->max_lid,
+				};
+				struct sm_req *r = sm_push(
+					sm, IBFS_SMP_SET,
+					IBFS_SMP_ATTR_SWITCH_INFO, 0, i, 0);
+				if (r)
+					ibfs__smp_put_switch_info(r->data, &w);
+			}
+			break;
+		case PH_LFT:
+			if (sw)
+				sm_lft_blocks(sm, i);
+			break;
+		case PH_SL2VL:
+		case PH_VLARB:
+			for (int p = 1; sw && p <= x->nports; p++)
+				if (x->ports[p].peer >= 0)
+					sm_switch_port(sm, i, p);
+			break;
+		case PH_ARM:
+		case PH_ACTIVE:
+			for (int p = 1; p <= x->nports; p++)
+				if (x->ports[p].peer >= 0)
+					sm_set_port(sm, i, p,
+						    sm->phase == PH_ARM ?
+							    IBFS_PORT_ARMED :
+							    IBFS_PORT_ACTIVE);
+			break;
+		default:
+			break;
+		}
+	}
+	if (sm->phase == PH_DONE) {
+		if (!sm->st.up)
+			sm->st.up = sm->f->eq.now;
+		sm->st.state = 1;
+		sm->st.sweep = sm->st.up - sm->st.start;
+		if (sm->up)
+			sm->up(sm->ctx, sm->st.up);
+	}
+}
+
+/* Start and the API. */
+
+static void sm_kick_ev(void *obj, uint64_t arg)
+{
+	struct ibfs_sm *sm = obj;
+
+	(void)arg;
+	sm->kick = NULL;
+	sm_pump(sm);
+}
+
+static void sm_begin(struct ibfs_sm *sm)
+{
+	sm->sweep_no++;
+	memset(&sm->st, 0, sizeof(sm->st));
+	sm->st.start = sm->f->eq.now;
+	sm->phase = PH_DISCOVER;
+	sm->nq = sm->qhead = 0;
+	sm_probe(sm, -1, 0);
+	sm->kick = ibfs__eq_after(&sm->f->eq, 0, sm_kick_ev, sm, 0);
+}
+
+static int sm_cmp_guid(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+static int sm_topo_init(struct ibfs_sm *sm)
+{
+	const struct ibfs_topology *t = sm->f->topo;
+	uint64_t(*pairs)[2] = malloc(t->nnodes * sizeof(*pairs) + 1);
+
+	sm->topo_guid = malloc(t->nnodes * sizeof(uint64_t) + 1);
+	sm->topo_idx = malloc(t->nnodes * sizeof(long) + 1);
+	if (!pairs || !sm->topo_guid || !sm->topo_idx) {
+		free(pairs);
+		return -1;
+	}
+	for (size_t i = 0; i < t->nnodes; i++) {
+		pairs[i][0] = t->nodes[i].guid;
+		pairs[i][1] = i;
+	}
+	qsort(pairs, t->nnodes, sizeof(*pairs), sm_cmp_guid);
+	for (size_t i = 0; i < t->nnodes; i++) {
+		sm->topo_guid[i] = pairs[i][0];
+		sm->topo_idx[i] = (long)pairs[i][1];
+	}
+	free(pairs);
+	return 0;
+}
+
+struct ibfs_sm *ibfs__sm_start(struct ibfs_fabric *f, int sm_node,
+			       const char *engine, int lmc,
+			       void (*up)(void *ctx, ibfs_time_t t), void *ctx,
+			       struct ibfs_diag *d)
+{
+	const struct ibfs_topology *t = f->topo;
+	const char *file = t->file ? t->file : "fabric";
+	int port = 0;
+
+	if (sm_node < 0 || (size_t)sm_node >= t->nnodes ||
+	    t->nodes[sm_node].type != IBFS_NODE_HCA || !f->devices[sm_node]) {
+		ibfs__diag(d, file, 0,
+			   "the subnet manager must run on an HCA (node %d "
+			   "is not one)", sm_node);
+		return NULL;
+	}
+	for (int p = 1; p <= t->nodes[sm_node].nports && !port; p++)
+		if (ibfs__fabric_port(f, sm_node, p)->peer)
+			port = p;
+	if (!port) {
+		ibfs__diag(d, file, t->nodes[sm_node].line,
+			   "the subnet manager's HCA '%s' has no linked port",
+			   t->nodes[sm_node].id);
+		return NULL;
+	}
+	if (!engine)
+		engine = "minhop";
+	if (!ibfs__routing_find(engine)) {
+		ibfs__diag(d, file, 0, "unknown routing engine '%s'", engine);
+		return NULL;
+	}
+	if (lmc < 0 || lmc > IBFS_MAX_LMC) {
+		ibfs__diag(d, file, 0, "LMC %d is out of range 0..%d", lmc,
+			   IBFS_MAX_LMC);
+		return NULL;
+	}
+	struct ibfs_sm *sm = calloc(1, sizeof(*sm));
+
+	if (sm)
+		sm->f = f;
+	if (!sm || sm_topo_init(sm) < 0 || sm_rehash(sm, 256) < 0) {
+		ibfs__sm_free(sm);
+		ibfs__diag(d, file, 0, "out of memory starting the SM");
+		return NULL;
+	}
+	sm->sma = ibfs__sma_new(f, d);
+	if (!sm->sma) {
+		ibfs__sm_free(sm);
+		return NULL;
+	}
+	sm->sm_node = sm_node;
+	sm->sm_port = port;
+	snprintf(sm->engine, sizeof(sm->engine), "%s", engine);
+	sm->lmc = lmc;
+	sm->up = up;
+	sm->ctx = ctx;
+	sm->max_wire = IBFS_SM_MAX_WIRE_SMPS;
+	ibfs__sma_set_sm(sm->sma, sm_node, port, sm_rx, sm);
+	sm_begin(sm);
+	return sm;
+}
+
+void ibfs__sm_set_max_wire(struct ibfs_sm *sm, int n)
+{
+	sm->max_wire = n < 1 ? 1 : n > SM_SLOTS ? SM_SLOTS : n;
+}
+
+int ibfs__sm_resweep(struct ibfs_sm *sm)
+{
+	if (sm->st.state == 0)
+		return -1;
+	sm_begin(sm);
+	return 0;
+}
+
+void ibfs__sm_free(struct ibfs_sm *sm)
+{
+	if (!sm)
+		return;
+	if (sm->kick)
+		ibfs__eq_cancel(&sm->f->eq, sm->kick);
+	ibfs__sma_free(sm->sma);
+	for (int i = 0; i < sm->ndn; i++) {
+		free(sm->dn[i].ports);
+		free(sm->dn[i].lft);
+		free(sm->dn[i].lft_ok);
+	}
+	free(sm->dn);
+	free(sm->hash);
+	free(sm->topo_guid);
+	free(sm->topo_idx);
+	free(sm->q);
+	ibfs__subnet_free(sm->sn);
+	free(sm);
+}
+
+void ibfs__sm_stats(const struct ibfs_sm *sm, struct ibfs_sm_stats *st)
+{
+	struct ibfs_sma_stats a;
+
+	*st = sm->st;
+	ibfs__sma_stats(sm->sma, &a);
+	st->agent_answered = a.answered;
+	st->agent_relayed = a.relayed;
+	st->agent_discarded = a.discarded;
+}
+
+const struct ibfs_subnet *ibfs__sm_subnet(const struct ibfs_sm *sm)
+{
+	return sm->phase > PH_DISCOVER ? sm->sn : NULL;
+}
+
+int ibfs__sm_port_state(const struct ibfs_sm *sm, int node, int port)
+{
+	return ibfs__sma_port_state(sm->sma, node, port);
+}

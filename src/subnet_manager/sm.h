@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The in-band subnet manager. It runs on an HCA port of a fabric whose
+ * devices (switches, HCAs) are attached, as events of the fabric's queue
+ * (no SimGrid): it puts an agent on every device (sma.h), discovers the
+ * subnet with directed-route SMPs, assigns LIDs and routes it with the
+ * offline machinery (subnet.h, routing.h), programs every device with
+ * SubnSet and brings the ports to Active. Every SMP is a packet on VL15
+ * crossing the simulated links and switches, so the time the sweep takes
+ * comes out of the model; the SM reports it, with counts of SMPs.
+ *
+ * Use: sm = ibfs__sm_start(...) at the fabric's current time, run the event
+ * queue; `up` is called when every port is Active. ibfs__sm_free detaches
+ * the agents and frees everything.
+ */
+#ifndef IBFS_SM_SM_H
+#define IBFS_SM_SM_H
+
+#include <stdint.h>
+
+#include "fabric/diag.h"
+#include "fabric/fabric.h"
+#include "subnet_manager/subnet.h"
+
+/*
+ * SMPs the SM keeps outstanding at once: OpenSM's default max_wire_smps
+ * is 4 (opensm.conf, "max_wire_smps 4").
+ */
+#define IBFS_SM_MAX_WIRE_SMPS 4
+
+struct ibfs_sm;
+
+/* What the sweep did (ibfs__sm_stats). */
+struct ibfs_sm_stats {
+	int state;              /* 0 sweeping, 1 up, -1 failed */
+	ibfs_time_t start;      /* when the SM started */
+	ibfs_time_t discovered; /* last discovery response */
+	ibfs_time_t up;         /* last PortState Active response */
+	ibfs_time_t sweep;      /* up - start */
+	uint64_t sent;          /* SMP requests the SM sent */
+	uint64_t received;      /* responses it received */
+	uint64_t disc_sent;     /* of the requests: discovery (Get) */
+	uint64_t cfg_sent;      /* configuration (Set) */
+	uint64_t lft_blocks;    /* LinearForwardingTable blocks set */
+	uint64_t errors;        /* responses with a non-zero status */
+	/* The agents' counters, all sweeps together (sma.h). */
+	uint64_t agent_answered, agent_relayed, agent_discarded;
+	int nodes, switches, cas, links;
+	unsigned max_lid;
+	char engine[16];        /* engine whose tables were programmed */
+	char error[256];        /* why the sweep failed */
+};
+
+/*
+ * Starts the SM on HCA node `sm_node` (its first linked port) at the
+ * fabric's current time, routing with `engine` (OpenSM's names) and LID
+ * mask control `lmc`. up(ctx, t) is called at the simulated time t the
+ * last port became Active. Returns NULL with d filled on bad input
+ * (not an HCA, no linked port, unknown engine, LMC out of 0..7).
+ */
+struct ibfs_sm *ibfs__sm_start(struct ibfs_fabric *f, int sm_node,
+			       const char *engine, int lmc,
+			       void (*up)(void *ctx, ibfs_time_t t), void *ctx,
+			       struct ibfs_diag *d);
+/* SMPs kept outstanding (1..64); call before the queue runs. */
+void ibfs__sm_set_max_wire(struct ibfs_sm *sm, int n);
+void ibfs__sm_free(struct ibfs_sm *sm);
+void ibfs__sm_stats(const struct ibfs_sm *sm, struct ibfs_sm_stats *st);
+/*
+ * The subnet as discovered, with LIDs and the tables programmed (nodes in
+ * the topology's order, see sm.c); NULL before routing.
+ */
+const struct ibfs_subnet *ibfs__sm_subnet(const struct ibfs_sm *sm);
+/* PortState of a port as its agent holds it (enum ibfs_port_state). */
+int ibfs__sm_port_state(const struct ibfs_sm *sm, int node, int port);
+/*
+ * Asks for a new sweep (what a trap such as PortStateChange will do):
+ * rediscovers, reroutes and sends only the LFT blocks that differ from
+ * what the switches hold. Returns 0, or -1 while a sweep is running.
+ */
+int ibfs__sm_resweep(struct ibfs_sm *sm);
+
+#endif

@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The in-band subnet manager on the event queue alone (no SimGrid): a
+ * one-switch star and a two-level fat tree of 4-port switches, ideal HCAs.
+ *
+ * What is checked, each against a figure the test computes itself:
+ * - every switch and HCA port holds the LID that ibfs__subnet_assign_lids
+ *   gives the static topology, and every switch's LFT equals the routing
+ *   engine's for every LID up to the top of its last block;
+ * - every linked port is Active, an unlinked one Down;
+ * - the SMPs sent and answered equal the count discovery and programming
+ *   must send, from the topology's shape (see disc_count/cfg_count);
+ * - the star's sweep duration, with one SMP outstanding, to the picosecond:
+ *   the sum of the round trips of its SMPs, by hop count.
+ *
+ * Times (4x EDR: 80 ps a byte, 2 m of cable: P = 10 ns): an SMP is 290
+ * bytes on the wire (LRH 8 + BTH 12 + DETH 8 + MAD 256 + ICRC 4 + VCRC 2).
+ * A switch hands it to its agent once its header has arrived and the
+ * routing latency L = 100 ns has passed, or when its tail is in, whichever
+ * is later: P + max(ser(8) + L, ser(290)) after it left the previous
+ * node. An HCA takes it when its tail is in (ideal profile: no receive
+ * pipeline): P + ser(290). The agent answers after IBFS_SMA_PROC_TIME and a
+ * switch relays after IBFS_SMA_RELAY_TIME.
+ */
+#include "check_common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "fabric/topo_gen.h"
+#include "hca/direct_exec.h"
+#include "hca/hca.h"
+#include "subnet_manager/routing.h"
+#include "subnet_manager/sm.h"
+#include "subnet_manager/sma.h"
+#include "switch/switch.h"
+
+#define P (10 * IBFS_NS)
+#define L (100 * IBFS_NS)
+#define SMP_WIRE 290
+
+static ibfs_time_t ser(uint64_t bytes)
+{
+	return bytes * 80;
+}
+
+struct net {
+	struct ibfs_topology *t;
+	struct ibfs_fabric *f;
+	struct ibfs_switch **sw; /* by node, NULL for HCAs */
+	struct ibfs_hca **hca;   /* by node, NULL for switches */
+	struct ibfs_direct_exec dx;
+	struct ibfs_sm *sm;
+	int up_calls;
+	ibfs_time_t up_at;
+};
+
+static void net_devices(struct net *n)
+{
+	struct ibfs_diag d;
+
+	ibfs__topo_assign_guids(n->t, IBFS_TOPO_SWITCH_GUID_BASE,
+				IBFS_TOPO_CA_GUID_BASE);
+	n->f = ibfs__fabric_new(n->t, 1, 0);
+	ck_assert_ptr_nonnull(n->f);
+	n->sw = calloc(n->t->nnodes, sizeof(*n->sw));
+	n->hca = calloc(n->t->nnodes, sizeof(*n->hca));
+	struct ibfs_exec ex = ibfs__direct_exec(&n->dx, &n->f->eq);
+
+	for (size_t i = 0; i < n->t->nnodes; i++) {
+		if (n->t->nodes[i].type == IBFS_NODE_SWITCH) {
+			n->t->nodes[i].latency = L;
+			n->sw[i] = ibfs__switch_create(n->f, (int)i, &d);
+			ck_assert_msg(n->sw[i] != NULL, "%s", d.msg);
+			ibfs__switch_set_latency(n->sw[i], L);
+		} else {
+			n->hca[i] = ibfs__hca_create(n->f, (int)i, "ideal", ex,
+						     &d);
+			ck_assert_msg(n->hca[i] != NULL, "%s", d.msg);
+		}
+	}
+}
+
+/* A switch of nports ports with nh HCAs on ports 1..nh (node 0 the
+ * switch, node i the HCA on port i). */
+static void star_make(struct net *n, int nports, int nh)
+{
+	struct ibfs_diag d;
+
+	memset(n, 0, sizeof(*n));
+	n->t = ibfs__topo_new("star");
+	int s = ibfs__topo_add_node(n->t, "sw", IBFS_NODE_SWITCH, nports, 0,
+				    &d);
+	for (int i = 1; i <= nh; i++) {
+		char id[8];
+
+		snprintf(id, sizeof(id), "h%d", i);
+		int h = ibfs__topo_add_node(n->t, id, IBFS_NODE_HCA, 1, 0, &d);
+
+		ck_assert_int_ge(ibfs__topo_add_link(n->t, h, 1, s, i,
+						     IBFS_SPEED_EDR, 4, 2000,
+						     0, &d), 0);
+	}
+	net_devices(n);
+}
+
+static void fat_tree_make(struct net *n, int k)
+{
+	struct ibfs_diag d;
+	char ks[8];
+
+	memset(n, 0, sizeof(*n));
+	snprintf(ks, sizeof(ks), "%d", k);
+	struct ibfs_gen_param p[] = { { "k", ks }, { "levels", "2" } };
+
+	n->t = ibfs__topo_new("ft");
+	ibfs__topo_set_defaults(&n->t->def);
+	ck_assert_msg(ibfs__topo_generate(n->t, "fat-tree", p, 2, "ft", "x",
+					  1, &d) == 0, "%s", d.msg);
+	net_devices(n);
+}
+
+static void net_free(struct net *n)
+{
+	ibfs__sm_free(n->sm);
+	for (size_t i = 0; i < n->t->nnodes; i++) {
+		ibfs__switch_destroy(n->sw[i]);
+		ibfs__hca_free(n->hca[i]);
+	}
+	free(n->sw);
+	free(n->hca);
+	ibfs__fabric_free(n->f);
+	ibfs__topo_free(n->t);
+}
+
+static void on_up(void *ctx, ibfs_time_t t)
+{
+	struct net *n = ctx;
+
+	n->up_calls++;
+	n->up_at = t;
+}
+
+static void net_sweep(struct net *n, int sm_node, const char *engine,
+		      int lmc, int window)
+{
+	struct ibfs_diag d;
+
+	n->sm = ibfs__sm_start(n->f, sm_node, engine, lmc, on_up, n, &d);
+	ck_assert_msg(n->sm != NULL, "%s", d.msg);
+	if (window)
+		ibfs__sm_set_max_wire(n->sm, window);
+	ibfs__eq_run(&n->f->eq, IBFS_TIME_NEVER);
+	struct ibfs_sm_stats st;
+
+	ibfs__sm_stats(n->sm, &st);
+	ck_assert_msg(st.state == 1, "sweep failed: %s", st.error);
+	ck_assert_int_eq(n->up_calls, 1);
+	ck_assert_uint_eq(n->up_at, st.up);
+}
+
+/*
+ * The devices against the offline computation on the static topology:
+ * LIDs, LFT entries for LIDs 0 .. the end of the last 64-LID block, and
+ * port states.
+ */
+static void check_programmed(struct net *n, const char *engine, int lmc)
+{
+	struct ibfs_diag d;
+	struct ibfs_subnet *sn = ibfs__subnet_from_topo(n->t, &d);
+	struct ibfs_routing_opts o = { 0 };
+
+	ck_assert_ptr_nonnull(sn);
+	ck_assert_int_eq(ibfs__subnet_assign_lids(sn, lmc, &d), 0);
+	ck_assert_int_eq(ibfs__routing_run(sn, engine, &o, &d), 0);
+	unsigned top = (sn->max_lid / 64 + 1) * 64 - 1;
+
+	for (int i = 0; i < sn->nnodes; i++) {
+		const struct ibfs_sn_node *x = &sn->nodes[i];
+
+		if (x->type == IBFS_NODE_HCA) {
+			ck_assert_uint_eq(n->hca[i]->hp[1].lid,
+					  x->ports[1].lid);
+			ck_assert_uint_eq(n->hca[i]->hp[1].lmc, lmc);
+		} else {
+			ck_assert_uint_eq(ibfs__switch_get_lid(n->sw[i]),
+					  x->ports[0].lid);
+			for (unsigned lid = 0; lid <= top; lid++) {
+				uint8_t want = lid && lid <= sn->max_lid ?
+					*ibfs__subnet_lft(sn, x->sw, lid) :
+					IBFS_LFT_NO_PATH;
+				ck_assert_msg(ibfs__switch_get_lft(
+					n->sw[i], (uint16_t)lid) == want,
+					"%s LID %u: port %u, engine %u",
+					x->name, lid,
+					ibfs__switch_get_lft(n->sw[i],
+							     (uint16_t)lid),
+					want);
+			}
+		}
+		for (int p = 1; p <= x->nports; p++)
+			ck_assert_int_eq(ibfs__sm_port_state(n->sm, i, p),
+					 x->ports[p].peer >= 0 ?
+						 IBFS_PORT_ACTIVE :
+						 IBFS_PORT_DOWN);
+	}
+	struct ibfs_sm_stats st;
+
+	ibfs__sm_stats(n->sm, &st);
+	ck_assert_uint_eq(st.max_lid, sn->max_lid);
+	ck_assert_str_eq(st.engine, sn->engine);
+	ibfs__subnet_free(sn);
+}
+
+/*
+ * SMPs discovery must send, for HCAs of one port: 3 Gets to the SM's own
+ * node (NodeInfo, NodeDescription, PortInfo), NodeInfo + NodeDescription +
+ * SwitchInfo + PortInfo of ports 0..n for each switch, NodeInfo +
+ * NodeDescription + PortInfo for each other HCA, and one NodeInfo for each
+ * probe that finds a node already known: probes are the SM's one plus one
+ * per linked switch port other than the one its switch was reached by.
+ */
+static uint64_t disc_count(const struct ibfs_topology *t)
+{
+	uint64_t c = 3, probes = 1;
+
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct ibfs_topo_node *x = &t->nodes[i];
+
+		if (x->type == IBFS_NODE_HCA) {
+			c += 3;
+			continue;
+		}
+		c += 3 + (uint64_t)x->nports + 1;
+		for (int p = 1; p <= x->nports; p++)
+			probes += x->ports[p].peer_node >= 0;
+		probes--;
+	}
+	c -= 3; /* the SM's own HCA was counted as an other HCA */
+	return c + probes - (t->nnodes - 1);
+}
+
+/*
+ * Sets: PortInfo (LID) of each switch port 0 and HCA port, SwitchInfo of
+ * each switch, its LFT blocks, SL2VL and VLArb of each linked switch
+ * port, then Armed and Active of every linked port.
+ */
+static uint64_t cfg_count(const struct ibfs_topology *t, unsigned max_lid)
+{
+	uint64_t c = 0;
+
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct ibfs_topo_node *x = &t->nodes[i];
+		uint64_t linked = 0;
+
+		for (int p = 1; p <= x->nports; p++)
+			linked += x->ports[p].peer_node >= 0;
+		if (x->type == IBFS_NODE_HCA) {
+			c += 1 + 2 * linked;
+			continue;
+		}
+		c += 1 + 1 + (max_lid / 64 + 1) + 4 * linked;
+	}
+	return c;
+}
+
+START_TEST(test_star_exact)
+{
+	struct net n;
+	const int nports = 4, nh = 3;
+
+	star_make(&n, nports, nh);
+	net_sweep(&n, 1, "minhop", 0, 1);
+	check_programmed(&n, "minhop", 0);
+
+	/* Round trips by hop count, window 1: back to back, no queueing. */
+	ibfs_time_t A = IBFS_SMA_PROC_TIME, R = IBFS_SMA_RELAY_TIME;
+	ibfs_time_t dsw = P + (ser(8) + L > ser(SMP_WIRE) ? ser(8) + L :
+							    ser(SMP_WIRE));
+	ibfs_time_t dca = P + ser(SMP_WIRE);
+	ibfs_time_t rtt0 = A, rtt1 = dsw + A + dca;
+	ibfs_time_t rtt2 = dsw + R + dca + A + dsw + R + dca;
+	/* max_lid: the switch and three HCAs, LMC 0: one LFT block. */
+	uint64_t blocks = 1;
+	/* Hop 0: NodeInfo, NodeDesc, PortInfo; LID, Armed, Active. */
+	uint64_t h0 = 3 + 3;
+	/* Hop 1: NodeInfo, NodeDesc, SwitchInfo, PortInfo 0..4; LID of port
+	 * 0, SwitchInfo, LFT, and SL2VL, VLArb, Armed, Active per link. */
+	uint64_t h1 = 3 + (nports + 1) + 1 + 1 + blocks + 4 * nh;
+	/* Hop 2, each other HCA: NodeInfo, NodeDesc, PortInfo; LID, Armed,
+	 * Active. */
+	uint64_t h2 = 6 * (nh - 1);
+	struct ibfs_sm_stats st;
+
+	ibfs__sm_stats(n.sm, &st);
+	ck_assert_uint_eq(st.sent, h0 + h1 + h2);
+	ck_assert_uint_eq(st.received, h0 + h1 + h2);
+	ck_assert_uint_eq(st.sent, disc_count(n.t) + cfg_count(n.t, 4));
+	ck_assert_uint_eq(st.disc_sent, disc_count(n.t));
+	ck_assert_uint_eq(st.cfg_sent, cfg_count(n.t, 4));
+	ck_assert_uint_eq(st.lft_blocks, blocks);
+	ck_assert_uint_eq(st.errors, 0);
+	ck_assert_int_eq(st.switches, 1);
+	ck_assert_int_eq(st.cas, nh);
+	ck_assert_int_eq(st.links, nh);
+	ck_assert_uint_eq(st.start, 0);
+	ck_assert_uint_eq(st.sweep, h0 * rtt0 + h1 * rtt1 + h2 * rtt2);
+	ck_assert_uint_eq(st.up, st.sweep);
+	/* Worked by hand: dsw = 110.64 ns, dca = 33.2 ns, so rtt1 =
+	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 6 + 23 + 12 SMPs give
+	 * 6 us + 26,308,320 ps + 20,252,160 ps. */
+	ck_assert_uint_eq(h1, 23);
+	ck_assert_uint_eq(st.sweep, 52 * IBFS_US + 560480);
+	/* Agents answered every request; hop-2 SMPs were relayed twice. */
+	ck_assert_uint_eq(st.agent_answered, st.sent);
+	ck_assert_uint_eq(st.agent_relayed, 2 * h2);
+	ck_assert_uint_eq(st.agent_discarded, 0);
+	/* On the wire: 2 packets per hop-1 SMP, 4 per hop-2 one. */
+	ck_assert_uint_eq(n.f->pkts_injected, 2 * h1 + 4 * h2);
+	ck_assert_uint_eq(n.f->pkts_delivered, 2 * h1 + 4 * h2);
+	ck_assert_uint_eq(n.f->pkts_dropped, 0);
+	ck_assert_uint_eq(ibfs__fabric_in_flight(n.f), 0);
+	net_free(&n);
+}
+END_TEST
+
+/* More SMPs on the wire: same counts and tables, a shorter sweep. */
+START_TEST(test_star_window)
+{
+	struct net a, b;
+	struct ibfs_sm_stats sa, sb;
+
+	star_make(&a, 4, 3);
+	net_sweep(&a, 1, "minhop", 0, 1);
+	ibfs__sm_stats(a.sm, &sa);
+	star_make(&b, 4, 3);
+	net_sweep(&b, 1, "minhop", 0, 0);
+	check_programmed(&b, "minhop", 0);
+	ibfs__sm_stats(b.sm, &sb);
+	ck_assert_uint_eq(sb.sent, sa.sent);
+	ck_assert_uint_eq(sb.received, sa.received);
+	ck_assert_uint_lt(sb.sweep, sa.sweep);
+	net_free(&a);
+	net_free(&b);
+}
+END_TEST
+
+static void fat_tree_case(const char *engine, int lmc)
+{
+	struct net n;
+
+	fat_tree_make(&n, 4);
+	ck_assert_uint_eq(ibfs__topo_count(n.t, IBFS_NODE_SWITCH), 6);
+	ck_assert_uint_eq(ibfs__topo_count(n.t, IBFS_NODE_HCA), 8);
+	/* The SM on the last HCA: the sweep must not depend on node 0. */
+	int smn = -1;
+
+	for (size_t i = 0; i < n.t->nnodes; i++)
+		if (n.t->nodes[i].type == IBFS_NODE_HCA)
+			smn = (int)i;
+	net_sweep(&n, smn, engine, lmc, 0);
+	check_programmed(&n, engine, lmc);
+	struct ibfs_sm_stats st;
+
+	ibfs__sm_stats(n.sm, &st);
+	/* 6 switches with 4 ports: 3 + 6 x 8 + 7 x 3 + 6 known = 78. */
+	ck_assert_uint_eq(disc_count(n.t), 78);
+	ck_assert_uint_eq(st.disc_sent, 78);
+	ck_assert_uint_eq(st.cfg_sent, cfg_count(n.t, st.max_lid));
+	ck_assert_uint_eq(st.received, st.sent);
+	ck_assert_int_eq(st.links, 16);
+	ck_assert_int_eq(st.nodes, 14);
+	ck_assert_uint_eq(st.errors, 0);
+	ck_assert_uint_eq(n.f->pkts_dropped, 0);
+	ck_assert_uint_eq(ibfs__fabric_in_flight(n.f), 0);
+	net_free(&n);
+}
+
+START_TEST(test_fat_tree_minhop)
+{
+	fat_tree_case("minhop", 0);
+}
+END_TEST
+
+START_TEST(test_fat_tree_ftree_lmc)
+{
+	fat_tree_case("ftree", 1);
+}
+END_TEST
+
+START_TEST(test_fat_tree_updn)
+{
+	fat_tree_case("updn", 0);
+}
+END_TEST
+
+/* A second sweep over an unchanged fabric sends no LFT block. */
+START_TEST(test_resweep_no_change)
+{
+	struct net n;
+	struct ibfs_sm_stats a, b;
+
+	fat_tree_make(&n, 4);
+	net_sweep(&n, 6, "minhop", 0, 0);
+	ibfs__sm_stats(n.sm, &a);
+	ck_assert_uint_eq(a.lft_blocks, 6);
+	ck_assert_int_eq(ibfs__sm_resweep(n.sm), 0);
+	ck_assert_int_eq(ibfs__sm_resweep(n.sm), -1); /* one at a time */
+	ibfs__eq_run(&n.f->eq, IBFS_TIME_NEVER);
+	ibfs__sm_stats(n.sm, &b);
+	ck_assert_int_eq(b.state, 1);
+	ck_assert_uint_eq(b.lft_blocks, 0);
+	ck_assert_uint_eq(b.disc_sent, a.disc_sent);
+	ck_assert_uint_eq(b.cfg_sent, a.cfg_sent - a.lft_blocks);
+	ck_assert_int_eq(n.up_calls, 2);
+	check_programmed(&n, "minhop", 0);
+	net_free(&n);
+}
+END_TEST
+
+START_TEST(test_start_errors)
+{
+	struct net n;
+	struct ibfs_diag d;
+
+	star_make(&n, 4, 2);
+	ck_assert_ptr_null(ibfs__sm_start(n.f, 0, "minhop", 0, NULL, NULL,
+					  &d));
+	ck_assert_ptr_nonnull(strstr(d.msg, "must run on an HCA"));
+	ck_assert_ptr_null(ibfs__sm_start(n.f, 99, "minhop", 0, NULL, NULL,
+					  &d));
+	ck_assert_ptr_nonnull(strstr(d.msg, "node 99"));
+	ck_assert_ptr_null(ibfs__sm_start(n.f, 1, "nosuch", 0, NULL, NULL,
+					  &d));
+	ck_assert_ptr_nonnull(strstr(d.msg, "unknown routing engine 'nosuch'"));
+	ck_assert_ptr_null(ibfs__sm_start(n.f, 1, "minhop", 8, NULL, NULL,
+					  &d));
+	ck_assert_ptr_nonnull(strstr(d.msg, "LMC 8"));
+	net_free(&n);
+
+	/* An HCA without a link. */
+	memset(&n, 0, sizeof(n));
+	n.t = ibfs__topo_new("lone");
+	ibfs__topo_add_node(n.t, "alone", IBFS_NODE_HCA, 1, 7, &d);
+	net_devices(&n);
+	ck_assert_ptr_null(ibfs__sm_start(n.f, 0, NULL, 0, NULL, NULL, &d));
+	ck_assert_ptr_nonnull(strstr(d.msg, "'alone' has no linked port"));
+	net_free(&n);
+}
+END_TEST
+
+/*
+ * An engine that fails on the discovered subnet (file, given no file)
+ * falls back to minhop as OpenSM does, and the tables are minhop's.
+ */
+START_TEST(test_engine_fallback)
+{
+	struct net n;
+	struct ibfs_sm_stats st;
+
+	star_make(&n, 4, 3);
+	net_sweep(&n, 2, "file", 0, 0);
+	ibfs__sm_stats(n.sm, &st);
+	ck_assert_str_eq(st.engine, "minhop");
+	check_programmed(&n, "minhop", 0);
+	net_free(&n);
+}
+END_TEST
+
+static Suite *sm_suite(void)
+{
+	Suite *s = suite_create("sm");
+	TCase *tc = tcase_create("sweep");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_star_exact);
+	tcase_add_test(tc, test_star_window);
+	tcase_add_test(tc, test_fat_tree_minhop);
+	tcase_add_test(tc, test_fat_tree_ftree_lmc);
+	tcase_add_test(tc, test_fat_tree_updn);
+	tcase_add_test(tc, test_resweep_no_change);
+	tcase_add_test(tc, test_start_errors);
+	tcase_add_test(tc, test_engine_fallback);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBFS_CHECK_MAIN(sm_suite)
