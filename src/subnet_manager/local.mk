@@ -15,7 +15,8 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/lft_dump.h src/subnet_manager/lft_dump.c \
 	src/subnet_manager/mad.h src/subnet_manager/mad.c \
 	src/subnet_manager/sma.h src/subnet_manager/sma.c \
-	src/subnet_manager/sm.h src/subnet_manager/sm.c
+	src/subnet_manager/sm.h src/subnet_manager/sm_int.h \
+	src/subnet_manager/sm.c src/subnet_manager/sm_config.c
 
 # The HCA's management hook (QP0/VL15) the SM and its agents use; it lives
 # with the HCA but is listed here, by the SM that needs it.

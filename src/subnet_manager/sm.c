@@ -11,19 +11,10 @@
  * records the link (the NodeInfo carries the far port, LocalPortNum). As
  * OpenSM does, the SM keeps a few SMPs outstanding (max_wire_smps).
  *
- * Then the discovered graph is routed offline (subnet.h, routing.h) and
- * programmed with SubnSet, stage by stage, each stage waiting for all its
- * responses: PortInfo (LID, LMC, SM LID), SwitchInfo (LinearFDBTop),
- * LinearForwardingTable blocks, SLtoVLMappingTable and VLArbitrationTable
- * of each linked switch output, then PortState Armed and Active on every
- * linked port (IBA 7.2: Active only from Armed). Routing itself takes no
- * simulated time here.
- *
- * LIDs: ibfs__subnet_assign_lids numbers nodes in the order of the
- * subnet's node array. The discovered nodes are put in the order of the
- * fabric's topology (found by node GUID), so the LIDs are those the rest
- * of ibfsim computes offline from the topology: the role OpenSM's
- * guid2lid file plays in pinning LIDs.
+ * Then the discovered graph is routed and programmed with SubnSet, stage
+ * by stage, each stage waiting for all its responses (sm_config.c).
+ * Requests of a stage wait in a FIFO; at most max_wire are outstanding,
+ * each in one of 64 slots whose number is the low 6 bits of its TID.
  *
  * Sweeps again (ibfs__sm_resweep, later from traps) reuse the node records
  * by GUID, including the LFT blocks each switch was last given, so only
@@ -33,81 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "subnet_manager/mad.h"
 #include "subnet_manager/routing.h"
-#include "subnet_manager/sm.h"
-#include "subnet_manager/sma.h"
+#include "subnet_manager/sm_int.h"
 
-enum sm_phase {
-	PH_DISCOVER, PH_LID, PH_SWINFO, PH_LFT, PH_SL2VL, PH_VLARB,
-	PH_ARM, PH_ACTIVE, PH_DONE,
-};
-
-struct sm_port {
-	int peer, peer_port;
-	uint8_t up;          /* PortPhysicalState LinkUp */
-};
-
-struct sm_dnode {
-	uint64_t guid, port_guid;
-	uint8_t type, nports, hops, vl_cap;
-	int entry;           /* port the node was reached by */
-	uint8_t path[64];    /* InitialPath[1..hops] */
-	char desc[IBFS_SMP_DATA_BYTES + 1];
-	long topo;           /* index in the topology, or a large key */
-	unsigned seen;       /* sweep that last found it */
-	int sn;              /* index in the subnet */
-	struct sm_port *ports;  /* [nports + 1] */
-	uint8_t *lft;        /* switch: LFT blocks as last set */
-	uint8_t *lft_ok;     /* [lft_blocks]: block known to be set */
-	size_t lft_blocks;
-};
-
-enum { SM_PROBE = 1 }; /* request flag: path = node's path + port */
-
-struct sm_req {
-	uint8_t method, flags;
-	uint16_t attr;
-	uint32_t mod;
-	int node, port;
-	uint8_t data[IBFS_SMP_DATA_BYTES];
-};
-
-enum { SM_SLOTS = 64 };
-
-struct ibfs_sm {
-	struct ibfs_fabric *f;
-	struct ibfs_sma *sma;
-	int sm_node, sm_port;
-	int root;            /* the SM's node among the records */
-	struct ibfs_event *kick;
-	char engine[16];
-	int lmc, max_wire;
-	void (*up)(void *ctx, ibfs_time_t t);
-	void *ctx;
-	enum sm_phase phase;
-	unsigned sweep_no;
-
-	struct sm_dnode *dn;
-	int ndn, dn_cap;
-	int *hash;           /* open addressing on GUID, -1 empty */
-	size_t hcap;
-	uint64_t *topo_guid; /* sorted (guid << 0) keys with indices */
-	long *topo_idx;
-
-	struct sm_req *q;    /* requests of the stage, FIFO */
-	size_t nq, qcap, qhead;
-	struct sm_req out[SM_SLOTS];
-	uint64_t out_tid[SM_SLOTS];
-	uint8_t out_used[SM_SLOTS];
-	int outstanding;
-	uint64_t next_tid;
-
-	struct ibfs_subnet *sn;
-	struct ibfs_sm_stats st;
-};
-
-static void sm_fail(struct ibfs_sm *sm, const char *msg)
+void ibfs__sm_fail(struct ibfs_sm *sm, const char *msg)
 {
 	if (sm->st.state < 0)
 		return;
@@ -203,7 +123,7 @@ static int sm_node_get(struct ibfs_sm *sm, uint64_t guid, int *fresh)
 
 /* Requests. */
 
-static struct sm_req *sm_push(struct ibfs_sm *sm, uint8_t method,
+struct sm_req *ibfs__sm_push(struct ibfs_sm *sm, uint8_t method,
 			      uint16_t attr, uint32_t mod, int node, int port)
 {
 	if (sm->nq == sm->qcap) {
@@ -211,7 +131,7 @@ static struct sm_req *sm_push(struct ibfs_sm *sm, uint8_t method,
 		struct sm_req *q = realloc(sm->q, cap * sizeof(*q));
 
 		if (!q) {
-			sm_fail(sm, "out of memory queueing SMPs");
+			ibfs__sm_fail(sm, "out of memory queueing SMPs");
 			return NULL;
 		}
 		sm->q = q;
@@ -230,7 +150,7 @@ static struct sm_req *sm_push(struct ibfs_sm *sm, uint8_t method,
 
 static void sm_get(struct ibfs_sm *sm, uint16_t attr, uint32_t mod, int node)
 {
-	sm_push(sm, IBFS_SMP_GET, attr, mod, node, 0);
+	ibfs__sm_push(sm, IBFS_SMP_GET, attr, mod, node, 0);
 }
 
 /* NodeInfo one hop beyond node's port (node -1: the SM's own node). */
@@ -238,8 +158,9 @@ static void sm_probe(struct ibfs_sm *sm, int node, int port)
 {
 	if (node >= 0 && sm->dn[node].hops >= IBFS_SMP_MAX_HOPS)
 		return;
-	struct sm_req *r = sm_push(sm, IBFS_SMP_GET, IBFS_SMP_ATTR_NODE_INFO,
-				   0, node, port);
+	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_GET,
+					 IBFS_SMP_ATTR_NODE_INFO, 0, node,
+					 port);
 
 	if (r && node >= 0)
 		r->flags = SM_PROBE;
@@ -282,24 +203,23 @@ static int sm_send(struct ibfs_sm *sm, const struct sm_req *r)
 	return 0;
 }
 
-static void sm_next_phase(struct ibfs_sm *sm);
-
 static void sm_pump(struct ibfs_sm *sm)
 {
 	while (sm->outstanding < sm->max_wire && sm->qhead < sm->nq &&
 	       sm->st.state >= 0) {
 		if (sm_send(sm, &sm->q[sm->qhead++]) < 0)
-			sm_fail(sm, "an SMP could not be sent (no agent on the "
-				    "SM's node, or the packet pool ran out)");
+			ibfs__sm_fail(sm, "an SMP could not be sent (no "
+					  "agent on the SM's node, or the "
+					  "packet pool ran out)");
 	}
 	while (sm->st.state >= 0 && !sm->outstanding && sm->qhead == sm->nq &&
 	       sm->phase != PH_DONE) {
 		sm->nq = sm->qhead = 0;
-		sm_next_phase(sm);
+		ibfs__sm_next_phase(sm);
 		while (sm->outstanding < sm->max_wire && sm->qhead < sm->nq &&
 		       sm->st.state >= 0)
 			if (sm_send(sm, &sm->q[sm->qhead++]) < 0)
-				sm_fail(sm, "an SMP could not be sent");
+				ibfs__sm_fail(sm, "an SMP could not be sent");
 	}
 }
 
@@ -327,7 +247,7 @@ static void sm_on_node_info(struct ibfs_sm *sm, const struct sm_req *r,
 	int i = sm_node_get(sm, ni.node_guid, &fresh);
 
 	if (i < 0) {
-		sm_fail(sm, "out of memory in discovery");
+		ibfs__sm_fail(sm, "out of memory in discovery");
 		return;
 	}
 	struct sm_dnode *n = &sm->dn[i];
@@ -336,7 +256,7 @@ static void sm_on_node_info(struct ibfs_sm *sm, const struct sm_req *r,
 		struct sm_port *pp = realloc(n->ports, ((size_t)ni.nports + 1) *
 							       sizeof(*pp));
 		if (!pp) {
-			sm_fail(sm, "out of memory in discovery");
+			ibfs__sm_fail(sm, "out of memory in discovery");
 			return;
 		}
 		n->ports = pp;
@@ -432,255 +352,6 @@ static void sm_rx(void *ctx, const struct ibfs_smp *s)
 	if (sm->phase == PH_ACTIVE && sm->st.state >= 0)
 		sm->st.up = sm->f->eq.now;
 	sm_pump(sm);
-}
-
-/* From discovery to a routed subnet. */
-
-/* Sort keys: topology index, then the record's own index. */
-struct sm_key {
-	long topo;
-	int i;
-};
-
-static int sm_cmp(const void *a, const void *b)
-{
-	const struct sm_key *x = a, *y = b;
-
-	if (x->topo != y->topo)
-		return (x->topo > y->topo) - (x->topo < y->topo);
-	return (x->i > y->i) - (x->i < y->i);
-}
-
-static int sm_route(struct ibfs_sm *sm)
-{
-	struct ibfs_diag d = { { 0 } };
-	int n = 0;
-	struct sm_key *order = malloc((size_t)sm->ndn * sizeof(*order));
-
-	if (!order) {
-		sm_fail(sm, "out of memory building the subnet");
-		return -1;
-	}
-	for (int i = 0; i < sm->ndn; i++)
-		if (sm->dn[i].seen == sm->sweep_no)
-			order[n++] = (struct sm_key){ sm->dn[i].topo, i };
-	qsort(order, (size_t)n, sizeof(*order), sm_cmp);
-	ibfs__subnet_free(sm->sn);
-	sm->sn = ibfs__subnet_new(n);
-	int rc = sm->sn ? 0 : -1;
-	int vls = 15;
-
-	for (int j = 0; j < n && !rc; j++) {
-		struct sm_dnode *x = &sm->dn[order[j].i];
-
-		x->sn = j;
-		rc = ibfs__subnet_set_node(sm->sn, j, x->desc, x->type,
-					   x->nports, x->guid);
-		if (!rc && x->type != IBFS_NODE_SWITCH && x->entry >= 1 &&
-		    x->entry <= x->nports)
-			sm->sn->nodes[j].ports[x->entry].guid = x->port_guid;
-		/* VLCap code c means 2^(c-1) VLs, 15 for code 5. */
-		if (x->vl_cap) {
-			int v = x->vl_cap >= 5 ? 15 : 1 << (x->vl_cap - 1);
-
-			if (v < vls)
-				vls = v;
-		}
-	}
-	for (int j = 0; j < n && !rc; j++) {
-		struct sm_dnode *x = &sm->dn[order[j].i];
-
-		for (int p = 1; p <= x->nports; p++) {
-			const struct sm_port *pp = &x->ports[p];
-
-			if (pp->peer >= 0 && sm->dn[pp->peer].sn > j)
-				ibfs__subnet_connect(sm->sn, j, p,
-						     sm->dn[pp->peer].sn,
-						     pp->peer_port);
-			else if (pp->peer >= 0 && sm->dn[pp->peer].sn == j &&
-				 pp->peer_port > p)
-				ibfs__subnet_connect(sm->sn, j, p, j,
-						     pp->peer_port);
-		}
-	}
-	free(order);
-	if (rc) {
-		sm_fail(sm, "out of memory building the subnet");
-		return -1;
-	}
-	sm->sn->data_vls = vls;
-	ibfs__subnet_index(sm->sn);
-	struct ibfs_routing_opts opts = { 0 };
-
-	if (ibfs__subnet_assign_lids(sm->sn, sm->lmc, &d) < 0 ||
-	    ibfs__routing_run(sm->sn, sm->engine, &opts, &d) < 0) {
-		sm_fail(sm, d.msg);
-		return -1;
-	}
-	sm->st.nodes = n;
-	sm->st.max_lid = sm->sn->max_lid;
-	snprintf(sm->st.engine, sizeof(sm->st.engine), "%s", sm->sn->engine);
-	return 0;
-}
-
-/* Configuration stages. */
-
-/* LFT blocks of switch record i that differ from what it holds. */
-static void sm_lft_blocks(struct ibfs_sm *sm, int i)
-{
-	struct sm_dnode *x = &sm->dn[i];
-	unsigned max = sm->sn->max_lid;
-	size_t nb = max / IBFS_LFT_BLOCK + 1;
-	int s = sm->sn->nodes[x->sn].sw;
-
-	if (nb > x->lft_blocks) {
-		uint8_t *l = realloc(x->lft, nb * IBFS_LFT_BLOCK);
-		uint8_t *ok = l ? realloc(x->lft_ok, nb) : NULL;
-
-		if (l)
-			x->lft = l;
-		if (!ok) {
-			sm_fail(sm, "out of memory for LFT blocks");
-			return;
-		}
-		x->lft_ok = ok;
-		memset(ok + x->lft_blocks, 0, nb - x->lft_blocks);
-		x->lft_blocks = nb;
-	}
-	for (size_t b = 0; b < nb; b++) {
-		uint8_t blk[IBFS_LFT_BLOCK];
-
-		for (unsigned k = 0; k < IBFS_LFT_BLOCK; k++) {
-			unsigned lid = (unsigned)b * IBFS_LFT_BLOCK + k;
-
-			blk[k] = lid && lid <= max ?
-					 *ibfs__subnet_lft(sm->sn, s, lid) :
-					 IBFS_LFT_NO_PATH;
-		}
-		if (x->lft_ok[b] &&
-		    !memcmp(x->lft + b * IBFS_LFT_BLOCK, blk, IBFS_LFT_BLOCK))
-			continue;
-		struct sm_req *r = sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_LFT,
-					   (uint32_t)b, i, 0);
-
-		if (!r)
-			return;
-		memcpy(r->data, blk, IBFS_LFT_BLOCK);
-		sm->st.lft_blocks++;
-	}
-}
-
-/*
- * SL-to-VL (one SMP per linked output, for every input: see sma.c) and
- * VL arbitration (low-priority block 1: one entry of weight 1 per data
- * VL, which is also the switches' default, vl_arbiter.c).
- */
-static void sm_switch_port(struct ibfs_sm *sm, int i, int p)
-{
-	struct sm_req *r;
-
-	if (sm->phase == PH_SL2VL) {
-		r = sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_SL2VL,
-			    0xffu << 8 | (uint32_t)p, i, 0);
-		if (r)
-			ibfs__smp_put_sl2vl(r->data, sm->sn->sl2vl);
-		return;
-	}
-	uint8_t vl[32] = { 0 }, w[32] = { 0 };
-
-	for (int v = 0; v < sm->sn->data_vls && v < 32; v++) {
-		vl[v] = (uint8_t)v;
-		w[v] = 1;
-	}
-	r = sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB,
-		    (uint32_t)p << 16 | 1, i, 0);
-	if (r)
-		ibfs__smp_put_vlarb(r->data, vl, w);
-}
-
-static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
-{
-	const struct sm_dnode *x = &sm->dn[i];
-	const struct ibfs_sn_node *sn = &sm->sn->nodes[x->sn];
-	const struct sm_dnode *me = &sm->dn[sm->root];
-	struct ibfs_smp_port_info w = { .state = state };
-	struct sm_req *r = sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_PORT_INFO,
-				   (uint32_t)p, i, 0);
-
-	if (!r)
-		return;
-	if (x->type != IBFS_NODE_SWITCH || p == 0) {
-		w.lid = sn->ports[p].lid;
-		w.lmc = x->type == IBFS_NODE_SWITCH ? 0 : (uint8_t)sm->lmc;
-		w.sm_lid = sm->sn->nodes[me->sn].ports[sm->sm_port].lid;
-	}
-	ibfs__smp_put_port_info(r->data, &w);
-}
-
-static void sm_next_phase(struct ibfs_sm *sm)
-{
-	if (sm->phase == PH_DISCOVER && sm_route(sm) < 0)
-		return;
-	sm->phase++;
-	for (int i = 0; i < sm->ndn; i++) {
-		struct sm_dnode *x = &sm->dn[i];
-		const struct ibfs_sn_node *sn;
-		int sw = x->type == IBFS_NODE_SWITCH;
-
-		if (x->seen != sm->sweep_no)
-			continue;
-		sn = &sm->sn->nodes[x->sn];
-		switch (sm->phase) {
-		case PH_LID:
-			if (sw)
-				sm_set_port(sm, i, 0, IBFS_PORT_NOP);
-			for (int p = 1; !sw && p <= x->nports; p++)
-				if (sn->ports[p].lid)
-					sm_set_port(sm, i, p, IBFS_PORT_NOP);
-			break;
-		case PH_SWINFO:
-			if (sw) {
-				struct ibfs_smp_switch_info w = {
-					.lft_top = (uint16_t)sm->sn->max_lid,
-				};
-				struct sm_req *r = sm_push(
-					sm, IBFS_SMP_SET,
-					IBFS_SMP_ATTR_SWITCH_INFO, 0, i, 0);
-				if (r)
-					ibfs__smp_put_switch_info(r->data, &w);
-			}
-			break;
-		case PH_LFT:
-			if (sw)
-				sm_lft_blocks(sm, i);
-			break;
-		case PH_SL2VL:
-		case PH_VLARB:
-			for (int p = 1; sw && p <= x->nports; p++)
-				if (x->ports[p].peer >= 0)
-					sm_switch_port(sm, i, p);
-			break;
-		case PH_ARM:
-		case PH_ACTIVE:
-			for (int p = 1; p <= x->nports; p++)
-				if (x->ports[p].peer >= 0)
-					sm_set_port(sm, i, p,
-						    sm->phase == PH_ARM ?
-							    IBFS_PORT_ARMED :
-							    IBFS_PORT_ACTIVE);
-			break;
-		default:
-			break;
-		}
-	}
-	if (sm->phase == PH_DONE) {
-		if (!sm->st.up)
-			sm->st.up = sm->f->eq.now;
-		sm->st.state = 1;
-		sm->st.sweep = sm->st.up - sm->st.start;
-		if (sm->up)
-			sm->up(sm->ctx, sm->st.up);
-	}
 }
 
 /* Start and the API. */

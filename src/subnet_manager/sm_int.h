@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the subnet manager shared by sm.c (discovery, the request
+ * window, the API) and sm_config.c (routing the discovered subnet and the
+ * SubnSet stages). Not for use outside these two files.
+ */
+#ifndef IBFS_SM_SM_INT_H
+#define IBFS_SM_SM_INT_H
+
+#include "subnet_manager/mad.h"
+#include "subnet_manager/sm.h"
+#include "subnet_manager/sma.h"
+
+enum sm_phase {
+	PH_DISCOVER, PH_LID, PH_SWINFO, PH_LFT, PH_SL2VL, PH_VLARB,
+	PH_ARM, PH_ACTIVE, PH_DONE,
+};
+
+struct sm_port {
+	int peer, peer_port;
+	uint8_t up;          /* PortPhysicalState LinkUp */
+};
+
+struct sm_dnode {
+	uint64_t guid, port_guid;
+	uint8_t type, nports, hops, vl_cap;
+	int entry;           /* port the node was reached by */
+	uint8_t path[64];    /* InitialPath[1..hops] */
+	char desc[IBFS_SMP_DATA_BYTES + 1];
+	long topo;           /* index in the topology, or a large key */
+	unsigned seen;       /* sweep that last found it */
+	int sn;              /* index in the subnet */
+	struct sm_port *ports;  /* [nports + 1] */
+	uint8_t *lft;        /* switch: LFT blocks as last set */
+	uint8_t *lft_ok;     /* [lft_blocks]: block known to be set */
+	size_t lft_blocks;
+};
+
+enum { SM_PROBE = 1 }; /* request flag: path = node's path + port */
+
+struct sm_req {
+	uint8_t method, flags;
+	uint16_t attr;
+	uint32_t mod;
+	int node, port;
+	uint8_t data[IBFS_SMP_DATA_BYTES];
+};
+
+enum { SM_SLOTS = 64 };
+
+struct ibfs_sm {
+	struct ibfs_fabric *f;
+	struct ibfs_sma *sma;
+	int sm_node, sm_port;
+	int root;            /* the SM's node among the records */
+	struct ibfs_event *kick;
+	char engine[16];
+	int lmc, max_wire;
+	void (*up)(void *ctx, ibfs_time_t t);
+	void *ctx;
+	enum sm_phase phase;
+	unsigned sweep_no;
+
+	struct sm_dnode *dn;
+	int ndn, dn_cap;
+	int *hash;           /* open addressing on GUID, -1 empty */
+	size_t hcap;
+	uint64_t *topo_guid; /* sorted (guid << 0) keys with indices */
+	long *topo_idx;
+
+	struct sm_req *q;    /* requests of the stage, FIFO */
+	size_t nq, qcap, qhead;
+	struct sm_req out[SM_SLOTS];
+	uint64_t out_tid[SM_SLOTS];
+	uint8_t out_used[SM_SLOTS];
+	int outstanding;
+	uint64_t next_tid;
+
+	struct ibfs_subnet *sn;
+	struct ibfs_sm_stats st;
+};
+
+/* sm.c */
+void ibfs__sm_fail(struct ibfs_sm *sm, const char *msg);
+/* Queues a request of the current stage; NULL (and failed) on no memory. */
+struct sm_req *ibfs__sm_push(struct ibfs_sm *sm, uint8_t method,
+			     uint16_t attr, uint32_t mod, int node, int port);
+
+/* sm_config.c */
+/* The current stage has all its answers: start the next one. */
+void ibfs__sm_next_phase(struct ibfs_sm *sm);
+
+#endif
