@@ -63,6 +63,7 @@ struct ft {
 	int *q;
 	int *up_start;    /* up ports of switch s: up_port[up_start[s]..] */
 	int *up_port;
+	int *up_peer;     /* the switch at the far end of up_port[i] */
 };
 
 static int ft_peer_sw(const struct ibfs_subnet *sn, int s, int p)
@@ -180,15 +181,18 @@ static int ft_index_up(struct ft *f)
 		total += (size_t)ft_node(f, s)->nports;
 	f->up_start = malloc(sizeof(int) * (size_t)(sn->nsw + 1));
 	f->up_port = malloc(sizeof(int) * (total + 1));
-	if (!f->up_start || !f->up_port)
+	f->up_peer = malloc(sizeof(int) * (total + 1));
+	if (!f->up_start || !f->up_port || !f->up_peer)
 		return -1;
 	int k = 0;
 	for (int s = 0; s < sn->nsw; s++) {
 		f->up_start[s] = k;
 		for (int p = 1; p <= ft_node(f, s)->nports; p++) {
 			int v = ft_peer_sw(sn, s, p);
-			if (v >= 0 && f->level[v] == f->level[s] + 1)
+			if (v >= 0 && f->level[v] == f->level[s] + 1) {
+				f->up_peer[k] = v;
 				f->up_port[k++] = p;
+			}
 		}
 	}
 	f->up_start[sn->nsw] = k;
@@ -214,10 +218,10 @@ static int ft_pick_down(struct ft *f, int s)
 static int ft_pick_up(struct ft *f, int s)
 {
 	const uint32_t *cnt = &f->count[(size_t)s * (size_t)f->stride];
-	int best = IBFS_LFT_NO_PATH, br = 0, bm = 0;
+	int best = IBFS_LFT_NO_PATH, br = 0, bm = 0, bv = -1;
 	for (int i = f->up_start[s]; i < f->up_start[s + 1]; i++) {
 		int p = f->up_port[i];
-		int v = ft_peer_sw(f->sn, s, p);
+		int v = f->up_peer[i];
 		int r = f->reach[v], m = f->main[v];
 		if (r >= IBFS_DIST_INF)
 			continue;
@@ -226,12 +230,12 @@ static int ft_pick_up(struct ft *f, int s)
 			best = p;
 			br = r;
 			bm = m;
+			bv = v;
 		}
 	}
-	if (best != IBFS_LFT_NO_PATH) {
-		int v = ft_peer_sw(f->sn, s, best);
-		f->reach[s] = f->reach[v];
-		f->main[s] = f->main[v];
+	if (bv >= 0) {
+		f->reach[s] = br;
+		f->main[s] = (char)bm;
 	}
 	return best;
 }
@@ -273,9 +277,10 @@ static void ft_route_lid(struct ft *f, int l, int hp, unsigned lid, int k)
 					*pos = i;
 			mc[f->up_port[a + *pos]]++;
 		}
-		int best = f->up_port[a + (*pos + k) % nup];
-		const struct ibfs_sn_port *pp = &ft_node(f, s)->ports[best];
-		s = ft_peer_sw(sn, s, best);
+		int i = a + (*pos + k) % nup;
+		const struct ibfs_sn_port *pp =
+			&ft_node(f, s)->ports[f->up_port[i]];
+		s = f->up_peer[i];
 		ft_set(f, s, lid, pp->peer_port);
 		f->main[s] = 1;
 	}
@@ -402,6 +407,7 @@ static void ft_destroy(void *ctx)
 	free(f->q);
 	free(f->up_start);
 	free(f->up_port);
+	free(f->up_peer);
 	free(f);
 }
 
