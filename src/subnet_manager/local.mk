@@ -61,6 +61,10 @@ check_PROGRAMS += tests/check_sm
 tests_check_sm_SOURCES = tests/check_sm.c
 tests_check_sm_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_LDADD = $(SM_INBAND_LIBS)
+check_PROGRAMS += tests/check_sm_mad
+tests_check_sm_mad_SOURCES = tests/check_sm_mad.c
+tests_check_sm_mad_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_mad_LDADD = $(SM_INBAND_LIBS)
 
 # Against the real OpenSM over ibsim (skips, exit 77, without them).
 TESTS += tests/opensm_conformance.sh

@@ -342,11 +342,10 @@ static void sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 	int set = s->method == IBFS_SMP_SET;
 	uint16_t st = IBFS_MAD_STATUS_OK;
 
-	if (s->method != IBFS_SMP_GET && !set) {
-		ibfs__smp_make_resp(s, IBFS_MAD_STATUS_BAD_METHOD);
-		return;
-	}
-	switch (s->attr_id) {
+	switch (s->method != IBFS_SMP_GET && !set ? 0 : s->attr_id) {
+	case 0:
+		st = IBFS_MAD_STATUS_BAD_METHOD;
+		break;
 	case IBFS_SMP_ATTR_NODE_INFO: {
 		struct ibfs_smp_node_info ni = {
 			.node_type = (uint8_t)tn->type,
