@@ -4,6 +4,12 @@
  * assignment (with LMC), one routing engine, and the checks on the result
  * (hop counts, routes per port, credit loops). Optionally writes the LFTs
  * in OpenSM's opensm-lfts.dump format.
+ *
+ * With --inband the in-band subnet manager (src/subnet_manager/sm.h) also
+ * brings the fabric up over the packet-level model, alone on the event
+ * queue (no SimGrid, no traffic): the report adds how long the sweep took
+ * in simulated time, the SMPs it needed, and whether the tables it
+ * programmed into the switches are the engine's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,12 +22,17 @@
 #include "subnet_manager/credit_loop.h"
 #include "subnet_manager/lft_dump.h"
 #include "subnet_manager/routing.h"
+#include "subnet_manager/sm.h"
+#include "hca/direct_exec.h"
+#include "hca/hca.h"
+#include "switch/switch.h"
 
 static void route_usage(FILE *f)
 {
 	fputs("Usage: ibfsim route FABRIC.xml|FILE.net [--routing ENGINE] [--lmc N]\n"
 	      "                    [--dump-lfts FILE] [--dump-hops FILE] [--lfts-file FILE]\n"
 	      "                    [--root-guids GUID,...] [--no-fallback]\n"
+	      "                    [--inband [--sm-host HCA] [--max-wire-smps N]]\n"
 	      "\n"
 	      "Assigns LIDs, routes the fabric with one engine (OpenSM's names) and\n"
 	      "prints switches, HCAs, LIDs, the engine, hop counts between HCA ports\n"
@@ -39,6 +50,12 @@ static void route_usage(FILE *f)
 	      "  --lfts-file FILE   input of the 'file' engine (opensm -U)\n"
 	      "  --root-guids LIST  root switches for updn/dnup (default: OpenSM's rule)\n"
 	      "  --no-fallback      fail instead of falling back to minhop\n"
+	      "  --inband           also run the in-band SM over the packet-level\n"
+	      "                     fabric and report its sweep: simulated time\n"
+	      "                     until every port is Active, SMPs sent\n"
+	      "  --sm-host HCA      the HCA the SM runs on (default the first)\n"
+	      "  --max-wire-smps N  SMPs outstanding at once, 1..64 (default 4,\n"
+	      "                     OpenSM's max_wire_smps)\n"
 	      "\n"
 	      "Exit status: 0 routed, 1 routing failed, 2 bad usage or input.\n",
 	      f);
@@ -64,12 +81,177 @@ static void route_print_log(const struct ibfs_subnet *sn)
 	}
 }
 
+/* ps as "U.FFFFFF us", exactly. */
+static void route_print_us(const char *what, ibfs_time_t t)
+{
+	printf("%s%llu.%06llu us", what, (unsigned long long)(t / IBFS_US),
+	       (unsigned long long)(t % IBFS_US));
+}
+
+/* Devices of the in-band run: one per node, freed together. */
+struct route_net {
+	struct ibfs_fabric *f;
+	struct ibfs_switch **sw;
+	struct ibfs_hca **hca;
+	size_t n;
+	struct ibfs_direct_exec dx;
+};
+
+static void route_net_free(struct route_net *x)
+{
+	for (size_t i = 0; i < x->n && x->sw; i++) {
+		ibfs__switch_destroy(x->sw[i]);
+		ibfs__hca_free(x->hca[i]);
+	}
+	free(x->sw);
+	free(x->hca);
+	ibfs__fabric_free(x->f);
+}
+
+static int route_net_build(struct route_net *x, struct ibfs_topology *t,
+			   struct ibfs_diag *d)
+{
+	memset(x, 0, sizeof(*x));
+	x->n = t->nnodes;
+	x->f = ibfs__fabric_new(t, 1, 0);
+	x->sw = calloc(x->n + 1, sizeof(*x->sw));
+	x->hca = calloc(x->n + 1, sizeof(*x->hca));
+	if (!x->f || !x->sw || !x->hca) {
+		ibfs__diag(d, t->file, 0, "out of memory building the fabric");
+		return -1;
+	}
+	struct ibfs_exec ex = ibfs__direct_exec(&x->dx, &x->f->eq);
+
+	for (size_t i = 0; i < x->n; i++) {
+		if (t->nodes[i].type == IBFS_NODE_SWITCH)
+			x->sw[i] = ibfs__switch_create(x->f, (int)i, d);
+		else
+			x->hca[i] = ibfs__hca_create(x->f, (int)i, NULL, ex,
+						     d);
+		if (!x->sw[i] && !x->hca[i])
+			return -1;
+	}
+	return 0;
+}
+
+/* Devices whose LID or LFT entry differs from the engine's (ref). */
+static long route_mismatches(const struct route_net *x,
+			     const struct ibfs_subnet *ref, char *first,
+			     size_t len)
+{
+	long bad = 0;
+
+	for (int i = 0; i < ref->nnodes; i++) {
+		const struct ibfs_sn_node *n = &ref->nodes[i];
+
+		for (int p = 1; x->hca[i] && p <= n->nports; p++)
+			if (x->hca[i]->hp[p].lid != n->ports[p].lid && !bad++)
+				snprintf(first, len, "LID of %s:%d", n->name,
+					 p);
+		if (!x->sw[i])
+			continue;
+		if (ibfs__switch_get_lid(x->sw[i]) != n->ports[0].lid &&
+		    !bad++)
+			snprintf(first, len, "LID of %s", n->name);
+		for (unsigned lid = 1; lid <= ref->max_lid; lid++)
+			if (ibfs__switch_get_lft(x->sw[i], (uint16_t)lid) !=
+				    *ibfs__subnet_lft(ref, n->sw, lid) &&
+			    !bad++)
+				snprintf(first, len, "LFT of %s for LID %u",
+					 n->name, lid);
+	}
+	return bad;
+}
+
+/*
+ * Brings the fabric up with the in-band SM and prints its sweep. Returns
+ * an exit status.
+ */
+static int route_inband(struct ibfs_topology *t, const char *fabric,
+			const char *engine, int lmc,
+			const struct ibfs_routing_opts *opts, const char *host,
+			int window, const struct ibfs_subnet *ref)
+{
+	struct ibfs_diag d = { { 0 } };
+	int node = -1;
+
+	if (host) {
+		node = ibfs__topo_find(t, host);
+		if (node < 0 || t->nodes[node].type != IBFS_NODE_HCA) {
+			ibfs_cli_error("route: --sm-host '%s' is not an HCA of "
+				       "%s", host, fabric);
+			return IBFS_EXIT_USAGE;
+		}
+	}
+	for (size_t i = 0; node < 0 && i < t->nnodes; i++)
+		if (t->nodes[i].type == IBFS_NODE_HCA)
+			node = (int)i;
+	if (node < 0) {
+		ibfs_cli_error("route: %s has no HCA for the SM to run on",
+			       fabric);
+		return IBFS_EXIT_USAGE;
+	}
+	struct route_net x;
+	int rc = IBFS_EXIT_OK;
+	struct ibfs_sm *sm = NULL;
+	struct ibfs_sm_stats st;
+	char first[256] = "";
+
+	if (route_net_build(&x, t, &d) < 0) {
+		ibfs_cli_error("%s", d.msg);
+		rc = IBFS_EXIT_USAGE;
+		goto out;
+	}
+	sm = ibfs__sm_start(x.f, node, engine, lmc, NULL, NULL, &d);
+	if (!sm) {
+		ibfs_cli_error("%s", d.msg);
+		rc = IBFS_EXIT_USAGE;
+		goto out;
+	}
+	ibfs__sm_set_max_wire(sm, window);
+	ibfs__sm_set_routing_opts(sm, opts);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ibfs__sm_stats(sm, &st);
+	if (st.state != 1) {
+		ibfs_cli_error("%s: the in-band sweep failed: %s", fabric,
+			       st.state < 0 ? st.error :
+					      "SMPs went unanswered");
+		rc = IBFS_EXIT_FAIL;
+		goto out;
+	}
+	route_print_us("in-band sweep: ", st.sweep);
+	printf(" (SM on %s:%d, at most %d SMP%s outstanding)\n",
+	       t->nodes[node].id, st.sm_port, window, window > 1 ? "s" : "");
+	printf("in-band SMPs: %llu (%llu Get, %llu Set), %llu answered, "
+	       "%llu with errors, %llu LFT blocks\n",
+	       (unsigned long long)st.sent, (unsigned long long)st.disc_sent,
+	       (unsigned long long)st.cfg_sent,
+	       (unsigned long long)st.received,
+	       (unsigned long long)st.errors,
+	       (unsigned long long)st.lft_blocks);
+	long bad = route_mismatches(&x, ref, first, sizeof(first));
+
+	if (bad) {
+		printf("in-band tables: %ld entries differ from the engine's "
+		       "(first: %s)\n", bad, first);
+		rc = IBFS_EXIT_FAIL;
+	} else {
+		printf("in-band tables: the engine's LIDs and LFTs\n");
+	}
+out:
+	ibfs__sm_free(sm);
+	route_net_free(&x);
+	return rc;
+}
+
 int ibfs_cmd_route(int argc, char **argv)
 {
 	const char *fabric = NULL, *engine = "minhop", *dump = NULL;
 	const char *hops_file = NULL;
 	struct ibfs_routing_opts opts = {0};
-	long lmc = 0;
+	long lmc = 0, window = IBFS_SM_MAX_WIRE_SMPS;
+	int inband = 0;
+	const char *sm_host = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -78,6 +260,8 @@ int ibfs_cmd_route(int argc, char **argv)
 			return IBFS_EXIT_OK;
 		} else if (!strcmp(a, "--no-fallback")) {
 			opts.no_fallback = 1;
+		} else if (!strcmp(a, "--inband")) {
+			inband = 1;
 		} else if (a[0] == '-' && a[1] == '-' && a[2]) {
 			if (!v) {
 				ibfs_cli_error("route: %s needs a value", a);
@@ -104,6 +288,20 @@ int ibfs_cmd_route(int argc, char **argv)
 				opts.lfts_file = v;
 			} else if (!strcmp(a, "--root-guids")) {
 				opts.root_guids = v;
+			} else if (!strcmp(a, "--sm-host")) {
+				sm_host = v;
+				inband = 1;
+			} else if (!strcmp(a, "--max-wire-smps")) {
+				char *end;
+				window = strtol(v, &end, 10);
+				if (*end || end == v || window < 1 ||
+				    window > 64) {
+					ibfs_cli_error("route: --max-wire-smps "
+						       "'%s' must be 1 to 64",
+						       v);
+					return IBFS_EXIT_USAGE;
+				}
+				inband = 1;
 			} else {
 				ibfs_cli_error("route: unknown option '%s' (try 'ibfsim route --help')",
 					       a);
@@ -211,6 +409,13 @@ int ibfs_cmd_route(int argc, char **argv)
 				       strerror(errno));
 			rc = IBFS_EXIT_FAIL;
 		}
+	}
+	if (inband) {
+		fflush(stdout);
+		int r = route_inband(t, fabric, engine, (int)lmc, &opts,
+				     sm_host, (int)window, sn);
+		if (r != IBFS_EXIT_OK)
+			rc = r;
 	}
 out:
 	ibfs__subnet_free(sn);

@@ -65,6 +65,9 @@ check_PROGRAMS += tests/check_sm_mad
 tests_check_sm_mad_SOURCES = tests/check_sm_mad.c
 tests_check_sm_mad_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_mad_LDADD = $(SM_INBAND_LIBS)
+# `ibfsim route --inband` (src/cli/cmd_route.c).
+TESTS += tests/sm_route_cli.sh
+EXTRA_DIST += tests/sm_route_cli.sh
 
 # Against the real OpenSM over ibsim (skips, exit 77, without them).
 TESTS += tests/opensm_conformance.sh

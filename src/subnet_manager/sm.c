@@ -370,6 +370,8 @@ static void sm_begin(struct ibfs_sm *sm)
 	sm->sweep_no++;
 	memset(&sm->st, 0, sizeof(sm->st));
 	sm->st.start = sm->f->eq.now;
+	sm->st.sm_node = sm->sm_node;
+	sm->st.sm_port = sm->sm_port;
 	sm->phase = PH_DISCOVER;
 	sm->nq = sm->qhead = 0;
 	sm_probe(sm, -1, 0);
@@ -472,6 +474,12 @@ struct ibfs_sm *ibfs__sm_start(struct ibfs_fabric *f, int sm_node,
 void ibfs__sm_set_max_wire(struct ibfs_sm *sm, int n)
 {
 	sm->max_wire = n < 1 ? 1 : n > SM_SLOTS ? SM_SLOTS : n;
+}
+
+void ibfs__sm_set_routing_opts(struct ibfs_sm *sm,
+			       const struct ibfs_routing_opts *o)
+{
+	sm->opts = *o;
 }
 
 int ibfs__sm_resweep(struct ibfs_sm *sm)

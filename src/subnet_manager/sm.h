@@ -20,6 +20,7 @@
 
 #include "fabric/diag.h"
 #include "fabric/fabric.h"
+#include "subnet_manager/routing.h"
 #include "subnet_manager/subnet.h"
 
 /*
@@ -45,6 +46,7 @@ struct ibfs_sm_stats {
 	uint64_t errors;        /* responses with a non-zero status */
 	/* The agents' counters, all sweeps together (sma.h). */
 	uint64_t agent_answered, agent_relayed, agent_discarded;
+	int sm_node, sm_port;   /* where the SM runs */
 	int nodes, switches, cas, links;
 	unsigned max_lid;
 	char engine[16];        /* engine whose tables were programmed */
@@ -64,6 +66,9 @@ struct ibfs_sm *ibfs__sm_start(struct ibfs_fabric *f, int sm_node,
 			       struct ibfs_diag *d);
 /* SMPs kept outstanding (1..64); call before the queue runs. */
 void ibfs__sm_set_max_wire(struct ibfs_sm *sm, int n);
+/* Options of the routing engine (copied; its strings are borrowed). */
+void ibfs__sm_set_routing_opts(struct ibfs_sm *sm,
+			       const struct ibfs_routing_opts *o);
 void ibfs__sm_free(struct ibfs_sm *sm);
 void ibfs__sm_stats(const struct ibfs_sm *sm, struct ibfs_sm_stats *st);
 /*

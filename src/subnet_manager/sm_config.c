@@ -93,10 +93,8 @@ static int sm_route(struct ibfs_sm *sm)
 	}
 	sm->sn->data_vls = vls;
 	ibfs__subnet_index(sm->sn);
-	struct ibfs_routing_opts opts = { 0 };
-
 	if (ibfs__subnet_assign_lids(sm->sn, sm->lmc, &d) < 0 ||
-	    ibfs__routing_run(sm->sn, sm->engine, &opts, &d) < 0) {
+	    ibfs__routing_run(sm->sn, sm->engine, &sm->opts, &d) < 0) {
 		ibfs__sm_fail(sm, d.msg);
 		return -1;
 	}

@@ -56,6 +56,7 @@ struct ibfs_sm {
 	struct ibfs_event *kick;
 	char engine[16];
 	int lmc, max_wire;
+	struct ibfs_routing_opts opts;
 	void (*up)(void *ctx, ibfs_time_t t);
 	void *ctx;
 	enum sm_phase phase;

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# `ibfsim route --inband` from the outside: the in-band SM's report lines
+# for platforms/star.xml (one 8-port switch, four ideal HCAs, EDR 4x, 2 m,
+# 100 ns switch latency), and exit status 2 with a message for bad options.
+#
+# With one SMP outstanding the sweep is the sum of the SMPs' round trips
+# (agents answer in 1 us and relay in 200 ns, sma.h). An SMP is 290 bytes,
+# 23.2 ns at 80 ps a byte; a switch takes it 10 + 0.64 + 100 = 110.64 ns
+# after it left, an HCA 10 + 23.2 = 33.2 ns after. Round trips: 1 us on
+# the SM's own node, 1,143,840 ps to the switch, 1,687,680 ps to another
+# HCA. SMPs: 6 local; 3 + 9 PortInfo + LID + SwitchInfo + 1 LFT block +
+# 4 x (SL2VL, VLArb, Armed, Active) = 31 to the switch; 6 to each of the
+# three other HCAs = 18. Sweep: 6 us + 31 x 1,143,840 + 18 x 1,687,680 ps
+# = 71,837,280 ps. Get: 3 + 12 + 3 x 3 = 24; Set: 55 - 24 = 31.
+#
+# make check sets IBFSIM and top_srcdir.
+set -u
+
+: "${IBFSIM:?IBFSIM must name the ibfsim program}"
+: "${top_srcdir:?top_srcdir must be set}"
+star="$top_srcdir/platforms/star.xml"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ibfsim-smcli.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# has FILE LINE: FILE holds exactly that line.
+has() {
+	grep -qxF "$2" "$1" || fail "missing line '$2' in: $(cat "$1")"
+}
+
+"$IBFSIM" route "$star" --inband --max-wire-smps 1 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "star: exit $rc ($(cat "$tmp/err"))"
+has "$tmp/out" "in-band sweep: 71.837280 us (SM on node1:1, at most 1 SMP outstanding)"
+has "$tmp/out" "in-band SMPs: 55 (24 Get, 31 Set), 55 answered, 0 with errors, 1 LFT blocks"
+has "$tmp/out" "in-band tables: the engine's LIDs and LFTs"
+[ -s "$tmp/err" ] && fail "star: wrote to stderr: $(cat "$tmp/err")"
+
+# The SM elsewhere: same counts; four SMPs at once is faster.
+"$IBFSIM" route "$star" --sm-host node3 >"$tmp/out" 2>"$tmp/err" ||
+	fail "--sm-host node3: exit $? ($(cat "$tmp/err"))"
+has "$tmp/out" "in-band SMPs: 55 (24 Get, 31 Set), 55 answered, 0 with errors, 1 LFT blocks"
+line=$(grep '^in-band sweep: ' "$tmp/out")
+case "$line" in
+*"(SM on node3:1, at most 4 SMPs outstanding)") ;;
+*) fail "--sm-host node3: '$line'" ;;
+esac
+us=$(echo "$line" | sed 's/^in-band sweep: \([0-9]*\)\..*/\1/')
+[ "$us" -lt 71 ] || fail "four outstanding SMPs took $us us, not less"
+
+# Bad options: exit 2, one message, nothing on stdout.
+bad() {
+	"$IBFSIM" route "$star" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "$*: exit $rc, expected 2"
+	grep -q "$msg" "$tmp/err" || fail "$*: stderr '$(cat "$tmp/err")'"
+}
+msg="ibfsim: route: --sm-host 'sw1' is not an HCA of"
+bad --sm-host sw1
+msg="ibfsim: route: --sm-host 'nosuch' is not an HCA of"
+bad --sm-host nosuch
+msg="ibfsim: route: --max-wire-smps '0' must be 1 to 64"
+bad --max-wire-smps 0
+msg="ibfsim: route: --max-wire-smps '65' must be 1 to 64"
+bad --max-wire-smps 65
+msg="ibfsim: route: --max-wire-smps 'x' must be 1 to 64"
+bad --max-wire-smps x
+
+[ "$fails" -eq 0 ] || exit 1
+echo "sm_route_cli: all checks passed"
