@@ -418,6 +418,56 @@ START_TEST(test_resweep_no_change)
 }
 END_TEST
 
+/*
+ * Another engine on the next sweep: the SM sends exactly the LFT blocks
+ * where the new engine's offline tables differ from the old one's.
+ */
+START_TEST(test_resweep_new_engine)
+{
+	struct net n;
+	struct ibfs_sm_stats a, b;
+	struct ibfs_diag d;
+	struct ibfs_routing_opts o = { 0 };
+
+	fat_tree_make(&n, 4);
+	net_sweep(&n, 6, "minhop", 0, 0);
+	ibfs__sm_stats(n.sm, &a);
+	struct ibfs_subnet *x = ibfs__subnet_from_topo(n.t, &d);
+	struct ibfs_subnet *y = ibfs__subnet_from_topo(n.t, &d);
+
+	ck_assert_int_eq(ibfs__subnet_assign_lids(x, 0, &d), 0);
+	ck_assert_int_eq(ibfs__subnet_assign_lids(y, 0, &d), 0);
+	ck_assert_int_eq(ibfs__routing_run(x, "minhop", &o, &d), 0);
+	ck_assert_int_eq(ibfs__routing_run(y, "dfsssp", &o, &d), 0);
+	uint64_t changed = 0;
+
+	for (int s = 0; s < x->nsw; s++)
+		for (unsigned b0 = 0; b0 <= x->max_lid; b0 += 64) {
+			int diff = 0;
+
+			for (unsigned l = b0; l < b0 + 64 && l <= x->max_lid;
+			     l++)
+				diff |= *ibfs__subnet_lft(x, s, l) !=
+					*ibfs__subnet_lft(y, s, l);
+			changed += diff;
+		}
+	ibfs__subnet_free(x);
+	ibfs__subnet_free(y);
+	ck_assert_int_eq(ibfs__sm_set_engine(n.sm, "nosuch"), -1);
+	ck_assert_int_eq(ibfs__sm_set_engine(n.sm, "dfsssp"), 0);
+	ck_assert_int_eq(ibfs__sm_resweep(n.sm), 0);
+	ibfs__eq_run(&n.f->eq, IBFS_TIME_NEVER);
+	ibfs__sm_stats(n.sm, &b);
+	ck_assert_int_eq(b.state, 1);
+	ck_assert_str_eq(b.engine, "dfsssp");
+	ck_assert_uint_gt(changed, 0);
+	ck_assert_uint_eq(b.lft_blocks, changed);
+	ck_assert_uint_eq(b.cfg_sent, a.cfg_sent - a.lft_blocks + changed);
+	check_programmed(&n, "dfsssp", 0);
+	net_free(&n);
+}
+END_TEST
+
 START_TEST(test_start_errors)
 {
 	struct net n;
@@ -479,6 +529,7 @@ static Suite *sm_suite(void)
 	tcase_add_test(tc, test_fat_tree_ftree_lmc);
 	tcase_add_test(tc, test_fat_tree_updn);
 	tcase_add_test(tc, test_resweep_no_change);
+	tcase_add_test(tc, test_resweep_new_engine);
 	tcase_add_test(tc, test_start_errors);
 	tcase_add_test(tc, test_engine_fallback);
 	suite_add_tcase(s, tc);

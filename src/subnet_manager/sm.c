@@ -482,6 +482,14 @@ void ibfs__sm_set_routing_opts(struct ibfs_sm *sm,
 	sm->opts = *o;
 }
 
+int ibfs__sm_set_engine(struct ibfs_sm *sm, const char *engine)
+{
+	if (!engine || !ibfs__routing_find(engine))
+		return -1;
+	snprintf(sm->engine, sizeof(sm->engine), "%s", engine);
+	return 0;
+}
+
 int ibfs__sm_resweep(struct ibfs_sm *sm)
 {
 	if (sm->st.state == 0)

@@ -79,6 +79,11 @@ const struct ibfs_subnet *ibfs__sm_subnet(const struct ibfs_sm *sm);
 /* PortState of a port as its agent holds it (enum ibfs_port_state). */
 int ibfs__sm_port_state(const struct ibfs_sm *sm, int node, int port);
 /*
+ * Routes later sweeps with another engine. Returns 0, or -1 for an
+ * unknown name (the engine stays as it was).
+ */
+int ibfs__sm_set_engine(struct ibfs_sm *sm, const char *engine);
+/*
  * Asks for a new sweep (what a trap such as PortStateChange will do):
  * rediscovers, reroutes and sends only the LFT blocks that differ from
  * what the switches hold. Returns 0, or -1 while a sweep is running.
