@@ -411,7 +411,9 @@ START_TEST(test_resweep_no_change)
 	ck_assert_int_eq(b.state, 1);
 	ck_assert_uint_eq(b.lft_blocks, 0);
 	ck_assert_uint_eq(b.disc_sent, a.disc_sent);
-	ck_assert_uint_eq(b.cfg_sent, a.cfg_sent - a.lft_blocks);
+	/* No LFT block, and no Armed/Active for the 2 x 16 Active ends. */
+	ck_assert_uint_eq(b.cfg_sent, a.cfg_sent - a.lft_blocks - 2 * 32);
+	ck_assert_uint_eq(b.errors, 0);
 	ck_assert_int_eq(n.up_calls, 2);
 	check_programmed(&n, "minhop", 0);
 	net_free(&n);
@@ -462,8 +464,113 @@ START_TEST(test_resweep_new_engine)
 	ck_assert_str_eq(b.engine, "dfsssp");
 	ck_assert_uint_gt(changed, 0);
 	ck_assert_uint_eq(b.lft_blocks, changed);
-	ck_assert_uint_eq(b.cfg_sent, a.cfg_sent - a.lft_blocks + changed);
+	ck_assert_uint_eq(b.cfg_sent,
+			  a.cfg_sent - a.lft_blocks + changed - 2 * 32);
+	ck_assert_uint_eq(b.errors, 0);
 	check_programmed(&n, "dfsssp", 0);
+	net_free(&n);
+}
+END_TEST
+
+/*
+ * A spine-leaf link fails (the test downs both ends, as a fault will). The
+ * spine's agent sends trap 128 towards the SM, whose leaf is another one
+ * so the trap's route is intact; the SM sweeps again. LIDs stay; the LFTs
+ * become those of the engine on the topology without that link (computed
+ * offline here), and exactly the LFT blocks that differ are sent.
+ */
+START_TEST(test_trap_link_down)
+{
+	struct net n;
+	struct ibfs_sm_stats a, b;
+	struct ibfs_diag d;
+	struct ibfs_routing_opts o = { 0 };
+	int smn = 6;
+
+	fat_tree_make(&n, 4);
+	ck_assert_int_eq(n.t->nodes[smn].type, IBFS_NODE_HCA);
+	net_sweep(&n, smn, "minhop", 0, 0);
+	ibfs__sm_stats(n.sm, &a);
+	ck_assert_uint_eq(a.traps, 0);
+	int smleaf = n.t->nodes[smn].ports[1].peer_node;
+	int spine = -1, sp = 0, leaf = -1, lp = 0;
+
+	/* A spine: a switch with no HCA; its first port to another leaf. */
+	for (size_t i = 0; i < n.t->nnodes && spine < 0; i++) {
+		const struct ibfs_topo_node *x = &n.t->nodes[i];
+		int hcas = 0;
+
+		if (x->type != IBFS_NODE_SWITCH)
+			continue;
+		for (int p = 1; p <= x->nports; p++)
+			hcas += x->ports[p].peer_node >= 0 &&
+				n.t->nodes[x->ports[p].peer_node].type ==
+					IBFS_NODE_HCA;
+		for (int p = 1; !hcas && p <= x->nports && spine < 0; p++)
+			if (x->ports[p].peer_node != smleaf) {
+				spine = (int)i;
+				sp = p;
+				leaf = x->ports[p].peer_node;
+				lp = x->ports[p].peer_port;
+			}
+	}
+	ck_assert_int_ge(spine, 0);
+	ibfs__fabric_port(n.f, spine, sp)->up = 0;
+	ibfs__fabric_port(n.f, leaf, lp)->up = 0;
+	ibfs__sm_port_changed(n.sm, spine, sp);
+	ck_assert_int_eq(ibfs__sm_port_state(n.sm, spine, sp),
+			 IBFS_PORT_DOWN);
+	ibfs__eq_run(&n.f->eq, IBFS_TIME_NEVER);
+	ibfs__sm_stats(n.sm, &b);
+	ck_assert_uint_eq(b.traps, 1);
+	ck_assert_int_eq(b.state, 1);
+	ck_assert_uint_eq(b.errors, 0);
+	ck_assert_int_eq(n.up_calls, 2);
+	ck_assert_int_eq(b.links, a.links - 1);
+	ck_assert_uint_eq(b.max_lid, a.max_lid);
+
+	/* Offline: the same LIDs, routed without the link. */
+	struct ibfs_subnet *x = ibfs__subnet_from_topo(n.t, &d);
+	struct ibfs_subnet *y = ibfs__subnet_from_topo(n.t, &d);
+
+	ck_assert_int_eq(ibfs__subnet_assign_lids(x, 0, &d), 0);
+	ck_assert_int_eq(ibfs__subnet_assign_lids(y, 0, &d), 0);
+	y->nodes[spine].ports[sp].peer = -1;
+	y->nodes[leaf].ports[lp].peer = -1;
+	ck_assert_int_eq(ibfs__routing_run(x, "minhop", &o, &d), 0);
+	ck_assert_int_eq(ibfs__routing_run(y, "minhop", &o, &d), 0);
+	uint64_t changed = 0;
+
+	for (int s = 0; s < y->nsw; s++) {
+		int node = y->sw_node[s];
+		int diff = 0;
+
+		for (unsigned lid = 1; lid <= y->max_lid; lid++) {
+			uint8_t want = *ibfs__subnet_lft(y, s, lid);
+
+			ck_assert_uint_eq(ibfs__switch_get_lft(n.sw[node],
+							       (uint16_t)lid),
+					  want);
+			ck_assert(!(node == spine && want == sp));
+			ck_assert(!(node == leaf && want == lp));
+			diff |= want != *ibfs__subnet_lft(x, s, lid);
+		}
+		ck_assert_uint_eq(ibfs__switch_get_lid(n.sw[node]),
+				  y->nodes[node].ports[0].lid);
+		changed += diff; /* one block a switch (max LID 14) */
+	}
+	for (int i = 0; i < y->nnodes; i++)
+		if (n.hca[i])
+			ck_assert_uint_eq(n.hca[i]->hp[1].lid,
+					  y->nodes[i].ports[1].lid);
+	ck_assert_uint_gt(changed, 0);
+	ck_assert_uint_eq(b.lft_blocks, changed);
+	/* Only the spine's agent was told: its port is Down; the leaf's
+	 * still says Active, and the SM left both alone. */
+	ck_assert_int_eq(ibfs__sm_port_state(n.sm, leaf, lp), IBFS_PORT_ACTIVE);
+	ck_assert_int_eq(ibfs__sm_port_state(n.sm, spine, sp), IBFS_PORT_DOWN);
+	ibfs__subnet_free(x);
+	ibfs__subnet_free(y);
 	net_free(&n);
 }
 END_TEST
@@ -530,6 +637,7 @@ static Suite *sm_suite(void)
 	tcase_add_test(tc, test_fat_tree_updn);
 	tcase_add_test(tc, test_resweep_no_change);
 	tcase_add_test(tc, test_resweep_new_engine);
+	tcase_add_test(tc, test_trap_link_down);
 	tcase_add_test(tc, test_start_errors);
 	tcase_add_test(tc, test_engine_fallback);
 	suite_add_tcase(s, tc);

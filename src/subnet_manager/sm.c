@@ -232,8 +232,14 @@ static void sm_link(struct ibfs_sm *sm, int a, int pa, int b, int pb)
 	if (pa < 1 || pa > x->nports || pb < 1 || pb > y->nports ||
 	    x->ports[pa].peer >= 0 || y->ports[pb].peer >= 0)
 		return;
-	x->ports[pa] = (struct sm_port){ b, pb, 1 };
-	y->ports[pb] = (struct sm_port){ a, pa, 1 };
+	x->ports[pa].peer = b;
+	x->ports[pa].peer_port = pb;
+	x->ports[pa].epeer = b;
+	x->ports[pa].eport = pb;
+	y->ports[pb].peer = a;
+	y->ports[pb].peer_port = pa;
+	y->ports[pb].epeer = a;
+	y->ports[pb].eport = pa;
 	sm->st.links++;
 }
 
@@ -253,6 +259,7 @@ static void sm_on_node_info(struct ibfs_sm *sm, const struct sm_req *r,
 	struct sm_dnode *n = &sm->dn[i];
 
 	if (fresh) {
+		int known = n->ports && n->nports == ni.nports;
 		struct sm_port *pp = realloc(n->ports, ((size_t)ni.nports + 1) *
 							       sizeof(*pp));
 		if (!pp) {
@@ -261,7 +268,10 @@ static void sm_on_node_info(struct ibfs_sm *sm, const struct sm_req *r,
 		}
 		n->ports = pp;
 		for (int p = 0; p <= ni.nports; p++)
-			pp[p] = (struct sm_port){ -1, 0, 0 };
+			pp[p] = (struct sm_port){
+				-1, 0, 0, 0, known ? pp[p].epeer : -1,
+				known ? pp[p].eport : 0
+			};
 		n->type = ni.node_type;
 		n->nports = ni.nports;
 		n->port_guid = ni.port_guid;
@@ -309,6 +319,7 @@ static void sm_on_port_info(struct ibfs_sm *sm, const struct sm_req *r,
 	if (p < 0 || p > n->nports)
 		return;
 	n->ports[p].up = pi.phys_state == IBFS_PHYS_LINKUP;
+	n->ports[p].state = pi.state;
 	if (p > 0 && n->ports[p].up && (!n->vl_cap || pi.vl_cap < n->vl_cap))
 		n->vl_cap = pi.vl_cap;
 	if (!n->ports[p].up || p == 0)
@@ -322,6 +333,17 @@ static void sm_rx(void *ctx, const struct ibfs_smp *s)
 {
 	struct ibfs_sm *sm = ctx;
 	int slot = (int)(s->tid & (SM_SLOTS - 1));
+
+	if (s->method == IBFS_SMP_TRAP) {
+		/* A port changed somewhere (trap 128): sweep again, now or
+		 * once the sweep in progress is over. */
+		sm->traps++;
+		if (sm->st.state == 0)
+			sm->resweep_pending = 1;
+		else
+			ibfs__sm_resweep(sm);
+		return;
+	}
 
 	if (!sm->out_used[slot] || sm->out_tid[slot] != s->tid ||
 	    s->method != IBFS_SMP_GETRESP)
@@ -528,6 +550,7 @@ void ibfs__sm_stats(const struct ibfs_sm *sm, struct ibfs_sm_stats *st)
 	st->agent_answered = a.answered;
 	st->agent_relayed = a.relayed;
 	st->agent_discarded = a.discarded;
+	st->traps = sm->traps;
 }
 
 const struct ibfs_subnet *ibfs__sm_subnet(const struct ibfs_sm *sm)
@@ -538,4 +561,9 @@ const struct ibfs_subnet *ibfs__sm_subnet(const struct ibfs_sm *sm)
 int ibfs__sm_port_state(const struct ibfs_sm *sm, int node, int port)
 {
 	return ibfs__sma_port_state(sm->sma, node, port);
+}
+
+void ibfs__sm_port_changed(struct ibfs_sm *sm, int node, int port)
+{
+	ibfs__sma_port_changed(sm->sma, node, port);
 }

@@ -46,6 +46,7 @@ struct ibfs_sm_stats {
 	uint64_t errors;        /* responses with a non-zero status */
 	/* The agents' counters, all sweeps together (sma.h). */
 	uint64_t agent_answered, agent_relayed, agent_discarded;
+	uint64_t traps;         /* traps received, all sweeps together */
 	int sm_node, sm_port;   /* where the SM runs */
 	int nodes, switches, cas, links;
 	unsigned max_lid;
@@ -89,5 +90,12 @@ int ibfs__sm_set_engine(struct ibfs_sm *sm, const char *engine);
  * what the switches hold. Returns 0, or -1 while a sweep is running.
  */
 int ibfs__sm_resweep(struct ibfs_sm *sm);
+/*
+ * Tells the agent of `node` that the link of `port` went down or came up
+ * (what a fault does): its PortState becomes Down or Init and a switch
+ * sends trap 128 (link state change) to the SM's LID, on which the SM
+ * sweeps again. LIDs stay as they were; only changed LFT blocks are sent.
+ */
+void ibfs__sm_port_changed(struct ibfs_sm *sm, int node, int port);
 
 #endif

@@ -44,9 +44,9 @@ static int sm_route(struct ibfs_sm *sm)
 		ibfs__sm_fail(sm, "out of memory building the subnet");
 		return -1;
 	}
+	/* Every node ever found, so that LIDs stay where they were. */
 	for (int i = 0; i < sm->ndn; i++)
-		if (sm->dn[i].seen == sm->sweep_no)
-			order[n++] = (struct sm_key){ sm->dn[i].topo, i };
+		order[n++] = (struct sm_key){ sm->dn[i].topo, i };
 	qsort(order, (size_t)n, sizeof(*order), sm_cmp);
 	ibfs__subnet_free(sm->sn);
 	sm->sn = ibfs__subnet_new(n);
@@ -76,14 +76,14 @@ static int sm_route(struct ibfs_sm *sm)
 		for (int p = 1; p <= x->nports; p++) {
 			const struct sm_port *pp = &x->ports[p];
 
-			if (pp->peer >= 0 && sm->dn[pp->peer].sn > j)
+			if (pp->epeer >= 0 && sm->dn[pp->epeer].sn > j)
 				ibfs__subnet_connect(sm->sn, j, p,
-						     sm->dn[pp->peer].sn,
-						     pp->peer_port);
-			else if (pp->peer >= 0 && sm->dn[pp->peer].sn == j &&
-				 pp->peer_port > p)
+						     sm->dn[pp->epeer].sn,
+						     pp->eport);
+			else if (pp->epeer >= 0 && sm->dn[pp->epeer].sn == j &&
+				 pp->eport > p)
 				ibfs__subnet_connect(sm->sn, j, p, j,
-						     pp->peer_port);
+						     pp->eport);
 		}
 	}
 	free(order);
@@ -93,12 +93,25 @@ static int sm_route(struct ibfs_sm *sm)
 	}
 	sm->sn->data_vls = vls;
 	ibfs__subnet_index(sm->sn);
-	if (ibfs__subnet_assign_lids(sm->sn, sm->lmc, &d) < 0 ||
-	    ibfs__routing_run(sm->sn, sm->engine, &sm->opts, &d) < 0) {
+	if (ibfs__subnet_assign_lids(sm->sn, sm->lmc, &d) < 0) {
 		ibfs__sm_fail(sm, d.msg);
 		return -1;
 	}
-	sm->st.nodes = n;
+	/* Route on the links found in this sweep only. */
+	for (int i = 0; i < sm->ndn; i++) {
+		struct sm_dnode *x = &sm->dn[i];
+		struct ibfs_sn_node *sx = &sm->sn->nodes[x->sn];
+
+		for (int p = 1; p <= x->nports; p++)
+			if (x->seen != sm->sweep_no || x->ports[p].peer < 0)
+				sx->ports[p].peer = -1;
+	}
+	if (ibfs__routing_run(sm->sn, sm->engine, &sm->opts, &d) < 0) {
+		ibfs__sm_fail(sm, d.msg);
+		return -1;
+	}
+	for (int i = 0; i < sm->ndn; i++)
+		sm->st.nodes += sm->dn[i].seen == sm->sweep_no;
 	sm->st.max_lid = sm->sn->max_lid;
 	snprintf(sm->st.engine, sizeof(sm->st.engine), "%s", sm->sn->engine);
 	return 0;
@@ -245,8 +258,10 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 			break;
 		case PH_ARM:
 		case PH_ACTIVE:
+			/* Ports already Active (a later sweep) stay so. */
 			for (int p = 1; p <= x->nports; p++)
-				if (x->ports[p].peer >= 0)
+				if (x->ports[p].peer >= 0 &&
+				    x->ports[p].state != IBFS_PORT_ACTIVE)
 					sm_set_port(sm, i, p,
 						    sm->phase == PH_ARM ?
 							    IBFS_PORT_ARMED :
@@ -263,5 +278,9 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 		sm->st.sweep = sm->st.up - sm->st.start;
 		if (sm->up)
 			sm->up(sm->ctx, sm->st.up);
+		if (sm->resweep_pending) {
+			sm->resweep_pending = 0;
+			ibfs__sm_resweep(sm);
+		}
 	}
 }

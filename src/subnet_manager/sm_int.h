@@ -17,8 +17,12 @@ enum sm_phase {
 };
 
 struct sm_port {
-	int peer, peer_port;
+	int peer, peer_port; /* the link found in this sweep, or -1 */
 	uint8_t up;          /* PortPhysicalState LinkUp */
+	uint8_t state;       /* PortState read in this sweep (0: not read) */
+	/* The link last found in any sweep: LIDs are assigned on these so
+	 * that a link going down does not renumber anything. */
+	int epeer, eport;
 };
 
 struct sm_dnode {
@@ -56,6 +60,8 @@ struct ibfs_sm {
 	struct ibfs_event *kick;
 	char engine[16];
 	int lmc, max_wire;
+	int resweep_pending; /* a trap came during a sweep */
+	uint64_t traps;
 	struct ibfs_routing_opts opts;
 	void (*up)(void *ctx, ibfs_time_t t);
 	void *ctx;

@@ -50,6 +50,7 @@ struct sma_node {
 	uint16_t sm_lid;
 	uint8_t lmc;            /* switch port 0 */
 	uint16_t lft_top;
+	uint8_t psc;            /* SwitchInfo PortStateChange */
 	uint8_t sl2vl[16];
 	struct sma_vlarb *arb;  /* switches: [nports + 1] */
 	struct sma_txq *txq;    /* switches: [nports + 1] */
@@ -389,9 +390,13 @@ static void sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 			}
 			n->lft_top = w.lft_top;
 		}
+		/* Writing PortStateChange as 1 clears it (14.2.5.4). */
+		if (set && w.port_state_change)
+			n->psc = 0;
 		w = (struct ibfs_smp_switch_info){
 			.lft_cap = IBFS_MAX_UCAST_LID + 1,
 			.lft_top = n->lft_top,
+			.port_state_change = n->psc,
 		};
 		ibfs__smp_put_switch_info(s->data, &w);
 		break;
@@ -476,9 +481,19 @@ static void sma_rx(struct sma_node *n, int in_port, struct ibfs_packet *p)
 	int out = 0;
 
 	if (!p->payload || p->payload_len != IBFS_MAD_BYTES ||
-	    ibfs__smp_decode(p->payload, &s) < 0 ||
-	    s.mgmt_class != IBFS_MCLASS_SUBN_DR) {
+	    ibfs__smp_decode(p->payload, &s) < 0) {
 		sma_discard(n, p);
+		return;
+	}
+	if (s.mgmt_class == IBFS_MCLASS_SUBN_LID) {
+		/* LID-routed: only traps, for the SM on this node. */
+		ibfs__packet_free(n->a->f, p);
+		if (s.method != IBFS_SMP_TRAP || !n->sm_fn) {
+			sma_discard(n, NULL);
+			return;
+		}
+		n->a->st.to_sm++;
+		n->sm_fn(n->sm_ctx, &s);
 		return;
 	}
 	int act = ibfs__smp_dr_recv(&s, in_port, n->nports, n->sw != NULL,
@@ -653,6 +668,58 @@ int ibfs__sma_send(struct ibfs_sma *a, int node, const struct ibfs_smp *s)
 	ibfs__eq_after(&a->f->eq, IBFS_SMA_PROC_TIME, sma_answer_ev, n,
 		       (uint64_t)(uintptr_t)p);
 	return 0;
+}
+
+/*
+ * Trap 128 as a Notice (IBA 14.2.5.1): IsGeneric and Type (1, urgent) in
+ * byte 0, ProducerType (2, switch) in bytes 1-3, TrapNumber at 4,
+ * IssuerLID at 6, and the switch's LID first in the DataDetails at 10.
+ */
+static void sma_trap(struct sma_node *n)
+{
+	uint16_t lid = ibfs__switch_get_lid(n->sw);
+	uint8_t out = ibfs__switch_get_lft(n->sw, n->sm_lid);
+	struct ibfs_smp s;
+
+	if (!lid || out == IBFS_LFT_NONE || out < 1 || out > n->nports) {
+		sma_discard(n, NULL);
+		return;
+	}
+	memset(&s, 0, sizeof(s));
+	s.mgmt_class = IBFS_MCLASS_SUBN_LID;
+	s.method = IBFS_SMP_TRAP;
+	s.attr_id = IBFS_SMP_ATTR_NOTICE;
+	s.tid = ++n->a->st.traps;
+	s.data[0] = 0x80 | 1;
+	s.data[3] = 2;
+	s.data[5] = 128;
+	s.data[6] = (uint8_t)(lid >> 8);
+	s.data[7] = (uint8_t)lid;
+	s.data[10] = (uint8_t)(lid >> 8);
+	s.data[11] = (uint8_t)lid;
+	struct ibfs_packet *p = ibfs__smp_packet(n->a->f, &s, n->sm_lid, lid);
+
+	if (!p) {
+		sma_discard(n, NULL);
+		return;
+	}
+	sma_port_send(n, out, p);
+}
+
+void ibfs__sma_port_changed(struct ibfs_sma *a, int node, int port)
+{
+	if (node < 0 || node >= a->nnodes || !a->nodes[node].state ||
+	    port < 1 || port > a->nodes[node].nports)
+		return;
+	struct sma_node *n = &a->nodes[node];
+	struct ibfs_port *pt = ibfs__fabric_port(a->f, node, port);
+
+	n->state[port] = pt->peer && pt->up ? IBFS_PORT_INIT : IBFS_PORT_DOWN;
+	if (!n->sw)
+		return;
+	n->psc = 1;
+	if (n->sm_lid)
+		sma_trap(n);
 }
 
 int ibfs__sma_port_state(const struct ibfs_sma *a, int node, int port)

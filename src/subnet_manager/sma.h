@@ -41,6 +41,7 @@ struct ibfs_sma_stats {
 	uint64_t to_sm;     /* responses handed to the SM */
 	uint64_t discarded; /* SMPs dropped: bad path, undecodable */
 	uint64_t errors;    /* responses with a non-zero status */
+	uint64_t traps;     /* traps sent */
 };
 
 /*
@@ -63,6 +64,14 @@ void ibfs__sma_set_sm(struct ibfs_sma *a, int node, int port,
  * that node, bad first port, packet pool exhausted).
  */
 int ibfs__sma_send(struct ibfs_sma *a, int node, const struct ibfs_smp *s);
+/*
+ * The link of node:port went down or came up: the agent sets PortState to
+ * Down or Init and, on a switch that knows its SM's LID, sets
+ * PortStateChange and sends trap 128 (IBA 14.2.5.1) to the SM, LID-routed
+ * through the LFTs. The trap is sent once (no TrapRepress handshake yet):
+ * if its route crosses the failed link it is lost.
+ */
+void ibfs__sma_port_changed(struct ibfs_sma *a, int node, int port);
 /* PortState the agent of node holds for port (enum ibfs_port_state). */
 int ibfs__sma_port_state(const struct ibfs_sma *a, int node, int port);
 void ibfs__sma_stats(const struct ibfs_sma *a, struct ibfs_sma_stats *st);
