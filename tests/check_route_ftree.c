@@ -5,6 +5,11 @@
  * switch carry the same number of CA LIDs, within one, whose value follows
  * from counting the HCAs that are not below the switch. Fabrics that are
  * not fat trees get an error line naming switch and port, and minhop.
+ * Every CA-to-CA path is the one the real OpenSM's ftree takes: tables
+ * OpenSM 3.3.23 wrote (`opensm -R ftree` over ibsim 0.10 on the fabric
+ * exported by `ibfsim topo export`, LIDs pinned to ours through its
+ * guid2lid cache, as tests/opensm_conformance.sh runs it) are kept in
+ * tests/data/sm/osm-ftree-*.lfts and loaded with the file engine.
  */
 #include "check_route_util.h"
 
@@ -151,6 +156,71 @@ START_TEST(ftree_rejects_incomplete)
 }
 END_TEST
 
+/*
+ * Routes a generated fabric with ftree and loads OpenSM's tables for the
+ * same fabric with the file engine; from every HCA to every other, both
+ * walks must visit the same switches and leave them by the same ports.
+ */
+static void same_paths_as_opensm(const char *kind, const char *const *kv,
+				 const char *file, int pairs)
+{
+	struct rt a = rt_make(kind, kv, 1, 0);
+	struct rt b = rt_make(kind, kv, 1, 0);
+	rt_route(&a, "ftree", "ftree");
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/tests/data/sm/%s", IBFS_SRC("."),
+		 file);
+	struct ibfs_routing_opts o = {.lfts_file = path, .no_fallback = 1};
+	struct ibfs_diag d = {{0}};
+	ck_assert_msg(ibfs__routing_run(b.sn, "file", &o, &d) == 0, "%s: %s",
+		      path, d.msg);
+	const struct ibfs_subnet *sn = a.sn;
+	int pa[64], pb[64], n = 0;
+	for (int src = 0; src < sn->nnodes; src++) {
+		const struct ibfs_sn_node *h = &sn->nodes[src];
+		if (h->type != IBFS_NODE_HCA)
+			continue;
+		int leaf = sn->nodes[h->ports[1].peer].sw;
+		for (int dst = 0; dst < sn->nnodes; dst++) {
+			const struct ibfs_sn_node *g = &sn->nodes[dst];
+			if (g->type != IBFS_NODE_HCA || dst == src)
+				continue;
+			unsigned lid = g->ports[1].lid;
+			int na = rt_walk(&a, leaf, lid, pa);
+			int nb = rt_walk(&b, leaf, lid, pb);
+			ck_assert_msg(na > 0 && na == nb,
+				      "%s to %s: %d switches, OpenSM %d",
+				      h->name, g->name, na, nb);
+			for (int i = 0; i < na; i++) {
+				int ours = *ibfs__subnet_lft(sn, pa[i], lid);
+				int osm = *ibfs__subnet_lft(b.sn, pb[i], lid);
+				ck_assert_msg(pa[i] == pb[i] && ours == osm,
+					      "%s to %s: hop %d differs from OpenSM's",
+					      h->name, g->name, i);
+			}
+			n++;
+		}
+	}
+	ck_assert_int_eq(n, pairs);
+	rt_free(&a);
+	rt_free(&b);
+}
+
+START_TEST(ftree_paths_as_opensm)
+{
+	static const char *const ft[] = {"k", "4", "levels", "3", NULL};
+	static const char *const x3[] = {"m", "4,3,2", "w", "1,4,3", NULL};
+	static const char *const x2[] = {"m", "4,3", "w", "1,2", NULL};
+	/* N HCAs give N (N - 1) ordered pairs: 16, 24 and 12 HCAs. */
+	same_paths_as_opensm("fat-tree", ft, "osm-ftree-fat-tree-k4-l3.lfts",
+			     16 * 15);
+	same_paths_as_opensm("xgft", x3, "osm-ftree-xgft-m4.3.2-w1.4.3.lfts",
+			     24 * 23);
+	same_paths_as_opensm("xgft", x2, "osm-ftree-xgft-m4.3-w1.2.lfts",
+			     12 * 11);
+}
+END_TEST
+
 static Suite *route_ftree_suite(void)
 {
 	Suite *s = suite_create("route_ftree");
@@ -162,6 +232,7 @@ static Suite *route_ftree_suite(void)
 	tcase_add_test(tc, ftree_oversubscribed_three_levels);
 	tcase_add_test(tc, ftree_rejects_torus);
 	tcase_add_test(tc, ftree_rejects_incomplete);
+	tcase_add_test(tc, ftree_paths_as_opensm);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -192,10 +192,10 @@ START_TEST(shift_lmc)
 			const struct ibfs_sn_node *d = &sn->nodes[c.hca[j]];
 			if (sn->nodes[d->ports[1].peer].sw == leaf)
 				continue;
-			unsigned used = 0;
+			unsigned used = 0, lid = d->ports[1].lid;
 			for (unsigned off = 0; off < 4; off++)
-				used |= 1u << *ibfs__subnet_lft(
-						sn, leaf, d->ports[1].lid + off);
+				used |= 1u << *ibfs__subnet_lft(sn, leaf,
+								lid + off);
 			ck_assert_msg(__builtin_popcount(used) == 4,
 				      "%s: the LIDs of %s leave by ports 0x%x",
 				      h->name, d->name, used);

@@ -40,7 +40,8 @@ scenario() {
 
 w='op="write" size="1MiB"'
 scenario one "<message src=\"node1\" dst=\"node5\" $w/>"
-scenario pair "<message src=\"node1\" dst=\"node5\" $w/><message src=\"node5\" dst=\"node1\" $w/>"
+scenario pair "<message src=\"node1\" dst=\"node5\" $w/>
+<message src=\"node5\" dst=\"node1\" $w/>"
 for s in 2 4 8 12; do
 	scenario "shift$s" "<pattern kind=\"shift\" shift=\"$s\" $w/>"
 done

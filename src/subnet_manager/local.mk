@@ -84,3 +84,7 @@ tests_check_route_shift_LDADD = $(SM_TEST_LIBS)
 # Shift permutations run by ibfsim over ftree: rates and per-link bytes.
 TESTS += tests/ftree_shift.sh
 EXTRA_DIST += tests/ftree_shift.sh
+# OpenSM 3.3.23's ftree tables check_route_ftree compares our paths with.
+EXTRA_DIST += tests/data/sm/osm-ftree-fat-tree-k4-l3.lfts \
+	tests/data/sm/osm-ftree-xgft-m4.3.2-w1.4.3.lfts \
+	tests/data/sm/osm-ftree-xgft-m4.3-w1.2.lfts

@@ -39,6 +39,13 @@
  * LIDs over its up ports to within one. Switch LIDs take the lowest
  * shortest port. Cost per CA LID: one pass over the ports of every
  * switch.
+ *
+ * On the 3-level fat trees of 4- to 16-port switches and the XGFTs tried,
+ * every CA-to-CA path is the one OpenSM 3.3.23's ftree takes
+ * (tests/check_route_ftree.c keeps its tables). OpenSM refuses LMC > 0
+ * ("LMC > 0 is not supported by fat-tree routing", then minhop); here the
+ * k-th LID of a port follows its base LID's main path shifted by k up
+ * ports at every level (ft_route_lid).
  */
 #include <inttypes.h>
 #include <stdlib.h>
