@@ -191,9 +191,9 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 		~(1ULL << (b % 64));
 	so->nreq--;
 	so->slot[os].nreq--;
-	so->slot[os].rr = (uint32_t)(b + 1);
+	so->slot[os].rr = (uint16_t)(b + 1);
 	so->cur = 1;
-	so->cur_in = in;
+	so->cur_in = (uint8_t)in;
 	so->cur_in_vl = p->in_vl;
 	so->cur_blocks = p->blocks;
 	so->cur_orig = p->mc_orig;

@@ -12,17 +12,24 @@
 /*
  * VL arbitration state of one output (IBA 7.6.9): the two tables, the
  * entry each is at and the bytes that entry may still send, and the
- * high-priority bytes sent since a low-priority packet last went.
+ * high-priority bytes sent since a low-priority packet last went. The
+ * state (20 bytes) comes first and the low table, which the default
+ * arbitration uses, right after it, so that a pick reads one cache line.
  */
 struct sw_vlarb {
-	int nhigh, nlow;
+	uint8_t nhigh, nlow;
 	uint8_t limit;
-	int hi_at, lo_at;
-	int64_t hi_left, lo_left;
-	uint64_t hi_sent;
-	/* The default table has one entry per data VL: low comes first. */
+	uint8_t hi_at, lo_at;
+	/* A weight is at most 255 x 64 bytes, less at most one packet. */
+	int32_t hi_left, lo_left;
+	/*
+	 * Saturates at UINT32_MAX: it is only compared with the limit,
+	 * at most 255 x 4096 bytes.
+	 */
+	uint32_t hi_sent;
 	struct ibfs_vlarb_entry low[64], high[64];
 };
+
 /* A FIFO of packets linked through p->next: one per input port and VL. */
 struct sw_queue {
 	struct ibfs_packet *head, *tail;
@@ -37,24 +44,27 @@ struct sw_in {
 /*
  * One output of the crossbar. What a request, a scan and a grant touch
  * comes first: the header and the per-slot counters of the first slots
- * share one 64-byte line, the arbiter's state and first table entries
- * the next ones (outputs are 64-byte aligned, switch.c).
+ * share one 64-byte line, the arbiter's state and its first low-table
+ * entries the next one (outputs are 64-byte aligned, switch.c).
  */
 struct sw_out {
 	_Alignas(64) uint64_t *req; /* [nslots][nw]: bit (in << sshift) + slot */
-	uint32_t nreq;       /* requests set, all slots */
-	/* The packet on the wire: where its input buffer space is. */
-	int cur;             /* 1 while a packet is being sent */
-	int cur_in, cur_in_vl;
-	uint32_t cur_blocks;
 	struct ibfs_packet *cur_orig; /* multicast original, else NULL */
 	ibfs_time_t wake_at; /* pending re-arbitration, or NEVER */
+	uint32_t nreq;       /* requests set, all slots */
+	/* The packet on the wire: where its input buffer space is. */
+	uint16_t cur_blocks;
+	uint8_t cur;         /* 1 while a packet is being sent */
+	uint8_t cur_in_vl;
+	uint8_t cur_in;      /* ports are numbered up to 255 (p->in_port) */
 	struct {
-		uint32_t rr;   /* round-robin start bit */
-		uint32_t nreq; /* requests set for this output VL slot */
+		/* Request bits number at most 256 x 16: 16 bits suffice. */
+		uint16_t rr;   /* round-robin start bit */
+		uint16_t nreq; /* requests set for this output VL slot */
 	} slot[IBFS_MAX_VLS];
 	struct sw_vlarb arb;
 };
+
 struct ibfs_switch {
 	struct ibfs_device dev;
 	struct ibfs_fabric *f;

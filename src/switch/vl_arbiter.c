@@ -20,9 +20,9 @@
 
 #include <string.h>
 
-static int64_t arb_weight(const struct ibfs_vlarb_entry *e)
+static int32_t arb_weight(const struct ibfs_vlarb_entry *e)
 {
-	return (int64_t)e->weight * 64;
+	return (int32_t)e->weight * 64;
 }
 
 void ibfs__sw_vlarb_default(struct sw_vlarb *a, int data_vls)
@@ -31,7 +31,7 @@ void ibfs__sw_vlarb_default(struct sw_vlarb *a, int data_vls)
 	memset(a, 0, sizeof(*a));
 	for (int vl = 0; vl < data_vls; vl++)
 		a->low[vl] = (struct ibfs_vlarb_entry){ (uint8_t)vl, 1 };
-	a->nlow = data_vls;
+	a->nlow = (uint8_t)data_vls;
 	a->lo_left = arb_weight(&a->low[0]);
 	a->limit = 255;
 }
@@ -45,15 +45,15 @@ static int arb_any(const struct ibfs_vlarb_entry *t, int n, uint32_t ready)
 	return 0;
 }
 
-static int arb_table(const struct ibfs_vlarb_entry *t, int n, int *at,
-		     int64_t *left, uint32_t ready)
+static int arb_table(const struct ibfs_vlarb_entry *t, int n, uint8_t *at,
+		     int32_t *left, uint32_t ready)
 {
 	for (int k = 0; k <= n; k++) {
 		const struct ibfs_vlarb_entry *e = &t[*at];
 
 		if (e->weight && *left > 0 && (ready >> e->vl & 1))
 			return e->vl;
-		*at = (*at + 1) % n;
+		*at = (uint8_t)((*at + 1) % n);
 		*left = arb_weight(&t[*at]);
 	}
 	return -1;
@@ -83,16 +83,18 @@ void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes)
 {
 	const struct ibfs_vlarb_entry *t = high ? a->high : a->low;
 	int n = high ? a->nhigh : a->nlow;
-	int *at = high ? &a->hi_at : &a->lo_at;
-	int64_t *left = high ? &a->hi_left : &a->lo_left;
+	uint8_t *at = high ? &a->hi_at : &a->lo_at;
+	int32_t *left = high ? &a->hi_left : &a->lo_left;
 
-	if (high)
-		a->hi_sent += bytes;
-	else
+	if (!high)
 		a->hi_sent = 0;
-	*left -= bytes;
+	else if (a->hi_sent > UINT32_MAX - bytes)
+		a->hi_sent = UINT32_MAX;
+	else
+		a->hi_sent += bytes;
+	*left -= (int32_t)bytes;
 	if (*left <= 0) {
-		*at = (*at + 1) % n;
+		*at = (uint8_t)((*at + 1) % n);
 		*left = arb_weight(&t[*at]);
 	}
 }
@@ -123,8 +125,8 @@ int ibfs__switch_set_vlarb(struct ibfs_switch *sw, int out,
 			memcpy(a->high, high, (size_t)nhigh * sizeof(*high));
 		if (nlow)
 			memcpy(a->low, low, (size_t)nlow * sizeof(*low));
-		a->nhigh = nhigh;
-		a->nlow = nlow;
+		a->nhigh = (uint8_t)nhigh;
+		a->nlow = (uint8_t)nlow;
 		a->limit = limit_high;
 		a->hi_left = nhigh ? arb_weight(&a->high[0]) : 0;
 		a->lo_left = nlow ? arb_weight(&a->low[0]) : 0;
