@@ -324,6 +324,55 @@ START_TEST(test_star_exact)
 }
 END_TEST
 
+/*
+ * An HCA whose agent never answers (detached after the start): its
+ * NodeInfo goes out 1 + IBFS_SM_TRANS_RETRIES times and each waits the
+ * full timeout. With one SMP outstanding the sweep is the star's without
+ * that HCA plus four timeouts, to the picosecond; the rest comes up.
+ */
+START_TEST(test_star_timeout)
+{
+	struct net n;
+	struct ibfs_diag d;
+	struct ibfs_sm_stats st;
+
+	star_make(&n, 4, 3);
+	n.sm = ibfs__sm_start(n.f, 1, "minhop", 0, on_up, &n, &d);
+	ck_assert_ptr_nonnull(n.sm);
+	ibfs__sm_set_max_wire(n.sm, 1);
+	ibfs__hca_mgmt_detach(n.hca[3]);
+	ibfs__eq_run(&n.f->eq, IBFS_TIME_NEVER);
+	ibfs__sm_stats(n.sm, &st);
+	ck_assert_int_eq(st.state, 1);
+	ck_assert_int_eq(n.up_calls, 1);
+
+	ibfs_time_t A = IBFS_SMA_PROC_TIME, R = IBFS_SMA_RELAY_TIME;
+	ibfs_time_t dsw = P + ser(8) + L, dca = P + ser(SMP_WIRE);
+	ibfs_time_t rtt1 = dsw + A + dca;
+	ibfs_time_t rtt2 = dsw + R + dca + A + dsw + R + dca;
+	/* Hop 1: 3 + PortInfo 0..4, LID, SwitchInfo, one LFT block, and
+	 * SL2VL, VLArb, Armed, Active for the two links found. */
+	uint64_t h0 = 6, h1 = 3 + 5 + 1 + 1 + 1 + 4 * 2, h2 = 6, lost = 4;
+
+	ck_assert_uint_eq(st.retries, IBFS_SM_TRANS_RETRIES);
+	ck_assert_uint_eq(st.timeouts, 1);
+	ck_assert_uint_eq(st.errors, 0);
+	ck_assert_uint_eq(st.sent, h0 + h1 + h2 + lost);
+	ck_assert_uint_eq(st.received, h0 + h1 + h2);
+	ck_assert_uint_eq(st.disc_sent, 3 + 8 + 3 + lost);
+	ck_assert_uint_eq(st.sweep, h0 * A + h1 * rtt1 + h2 * rtt2 +
+					    lost * IBFS_SM_TRANS_TIMEOUT);
+	ck_assert_int_eq(st.cas, 2);
+	ck_assert_int_eq(st.links, 2);
+	ck_assert_uint_eq(n.f->pkts_dropped, lost);
+	ck_assert_uint_eq(n.hca[3]->hp[1].lid, 0);
+	ck_assert_uint_ne(n.hca[2]->hp[1].lid, 0);
+	ck_assert_int_eq(ibfs__sm_port_state(n.sm, 0, 3), IBFS_PORT_INIT);
+	ck_assert_int_eq(ibfs__sm_port_state(n.sm, 0, 2), IBFS_PORT_ACTIVE);
+	net_free(&n);
+}
+END_TEST
+
 /* More SMPs on the wire: same counts and tables, a shorter sweep. */
 START_TEST(test_star_window)
 {
@@ -632,6 +681,7 @@ static Suite *sm_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_star_exact);
 	tcase_add_test(tc, test_star_window);
+	tcase_add_test(tc, test_star_timeout);
 	tcase_add_test(tc, test_fat_tree_minhop);
 	tcase_add_test(tc, test_fat_tree_ftree_lmc);
 	tcase_add_test(tc, test_fat_tree_updn);

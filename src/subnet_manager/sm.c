@@ -166,6 +166,38 @@ static void sm_probe(struct ibfs_sm *sm, int node, int port)
 		r->flags = SM_PROBE;
 }
 
+static void sm_pump(struct ibfs_sm *sm);
+
+/* No answer to SMP `tid` in time: send it again, or give it up. */
+static void sm_timeout_ev(void *obj, uint64_t tid)
+{
+	struct ibfs_sm *sm = obj;
+	int slot = (int)(tid & (SM_SLOTS - 1));
+
+	if (!sm->out_used[slot] || sm->out_tid[slot] != tid)
+		return;
+	struct sm_req r = sm->out[slot];
+
+	sm->out_ev[slot] = NULL;
+	sm->out_used[slot] = 0;
+	sm->outstanding--;
+	if (r.tries < IBFS_SM_TRANS_RETRIES) {
+		struct sm_req *q = ibfs__sm_push(sm, r.method, r.attr, r.mod,
+						 r.node, r.port);
+		if (q) {
+			memcpy(q->data, r.data, sizeof(q->data));
+			q->flags = r.flags;
+			q->tries = (uint8_t)(r.tries + 1);
+			sm->retries++;
+		}
+	} else {
+		sm->timeouts++;
+		if (r.method == IBFS_SMP_SET)
+			sm->st.errors++;
+	}
+	sm_pump(sm);
+}
+
 static int sm_send(struct ibfs_sm *sm, const struct sm_req *r)
 {
 	struct ibfs_smp s;
@@ -194,6 +226,8 @@ static int sm_send(struct ibfs_sm *sm, const struct sm_req *r)
 	sm->out[slot] = *r;
 	sm->out_tid[slot] = s.tid;
 	sm->out_used[slot] = 1;
+	sm->out_ev[slot] = ibfs__eq_after(&sm->f->eq, IBFS_SM_TRANS_TIMEOUT,
+					  sm_timeout_ev, sm, s.tid);
 	sm->outstanding++;
 	sm->st.sent++;
 	if (r->method == IBFS_SMP_GET)
@@ -350,6 +384,9 @@ static void sm_rx(void *ctx, const struct ibfs_smp *s)
 		return; /* not ours, or a stale answer */
 	struct sm_req r = sm->out[slot];
 
+	if (sm->out_ev[slot])
+		ibfs__eq_cancel(&sm->f->eq, sm->out_ev[slot]);
+	sm->out_ev[slot] = NULL;
 	sm->out_used[slot] = 0;
 	sm->outstanding--;
 	sm->st.received++;
@@ -526,6 +563,9 @@ void ibfs__sm_free(struct ibfs_sm *sm)
 		return;
 	if (sm->kick)
 		ibfs__eq_cancel(&sm->f->eq, sm->kick);
+	for (int i = 0; i < SM_SLOTS; i++)
+		if (sm->out_used[i] && sm->out_ev[i])
+			ibfs__eq_cancel(&sm->f->eq, sm->out_ev[i]);
 	ibfs__sma_free(sm->sma);
 	for (int i = 0; i < sm->ndn; i++) {
 		free(sm->dn[i].ports);
@@ -551,6 +591,8 @@ void ibfs__sm_stats(const struct ibfs_sm *sm, struct ibfs_sm_stats *st)
 	st->agent_relayed = a.relayed;
 	st->agent_discarded = a.discarded;
 	st->traps = sm->traps;
+	st->retries = sm->retries;
+	st->timeouts = sm->timeouts;
 }
 
 const struct ibfs_subnet *ibfs__sm_subnet(const struct ibfs_sm *sm)

@@ -28,6 +28,14 @@
  * is 4 (opensm.conf, "max_wire_smps 4").
  */
 #define IBFS_SM_MAX_WIRE_SMPS 4
+/*
+ * An SMP without an answer is sent again after 200 ms, at most 3 times,
+ * then given up: OpenSM's defaults (transaction_timeout 200 ms,
+ * transaction_retries 3). Discovery goes on without what it would have
+ * found; a Set given up counts as an error.
+ */
+#define IBFS_SM_TRANS_TIMEOUT (200 * IBFS_MS)
+#define IBFS_SM_TRANS_RETRIES 3
 
 struct ibfs_sm;
 
@@ -47,6 +55,8 @@ struct ibfs_sm_stats {
 	/* The agents' counters, all sweeps together (sma.h). */
 	uint64_t agent_answered, agent_relayed, agent_discarded;
 	uint64_t traps;         /* traps received, all sweeps together */
+	uint64_t retries;       /* SMPs sent again after a timeout */
+	uint64_t timeouts;      /* SMPs given up after the last retry */
 	int sm_node, sm_port;   /* where the SM runs */
 	int nodes, switches, cas, links;
 	unsigned max_lid;

@@ -44,6 +44,7 @@ enum { SM_PROBE = 1 }; /* request flag: path = node's path + port */
 
 struct sm_req {
 	uint8_t method, flags;
+	uint8_t tries;       /* sends so far that timed out */
 	uint16_t attr;
 	uint32_t mod;
 	int node, port;
@@ -80,6 +81,8 @@ struct ibfs_sm {
 	struct sm_req out[SM_SLOTS];
 	uint64_t out_tid[SM_SLOTS];
 	uint8_t out_used[SM_SLOTS];
+	struct ibfs_event *out_ev[SM_SLOTS]; /* its timeout */
+	uint64_t retries, timeouts;
 	int outstanding;
 	uint64_t next_tid;
 
