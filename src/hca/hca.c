@@ -3,14 +3,20 @@
  * The HCA as a device on the fabric: construction, LIDs, the transmit
  * scheduler of each port and the receive dispatch.
  *
- * Transmit: each port keeps a circular list of the QPs that have something
- * to send (request packets, ACKs, READ responses). When the transmitter is
- * idle the port picks, round robin, the first QP whose next packet is ready
- * (its DMA and send pipeline are done), builds that one packet and sends
- * it; the transmitter's tx_ready starts the next pick. Packets are built
+ * Transmit: each port keeps a FIFO of the QPs that have something to send
+ * (request packets, ACKs, READ responses). When the transmitter is idle the
+ * port takes the QP at the head: if its next packet is ready (its DMA and
+ * send pipeline are done) it builds that one packet, sends it and puts the
+ * QP back at the tail (round robin); if the packet is not ready yet the
+ * QP leaves the FIFO with a timer that brings it back at the tail when it
+ * is. The transmitter's tx_ready starts the next pick. Packets are built
  * only when they can leave, so a long message never sits in memory as
  * packets and QPs share the link packet by packet, as an HCA's send
- * arbiter does. A pick scans the active list: O(active QPs).
+ * arbiter does. A pick is O(1) amortised: every QP taken from the head
+ * either sends or leaves. (It used to scan a circular list of the active
+ * QPs, O(active QPs) a packet; with all QPs ready both send in the same
+ * order, but a QP that waited for its DMA now rejoins behind the QPs that
+ * were at the tail then, not at its old place in the circle.)
  *
  * Receive: the link reports a packet's header; the HCA is store and
  * forward (it checks the ICRC), so it processes the packet when its tail
@@ -181,23 +187,40 @@ static ibfs_time_t hca_qp_ready(struct ibfs_hca_qp *qp)
 	return t;
 }
 
+/* Appends qp to its port's FIFO (no-op if it is there). O(1). */
+static void hca_push(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
+{
+	if (qp->in_ring)
+		return;
+	qp->rr_next = NULL;
+	qp->rr_prev = hp->rr_tail;
+	if (hp->rr_tail)
+		hp->rr_tail->rr_next = qp;
+	else
+		hp->rr_head = qp;
+	hp->rr_tail = qp;
+	qp->in_ring = 1;
+}
+
+/* Takes qp out of its port's FIFO, wherever it is. O(1). */
 static void hca_unlink(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
 {
-	if (!qp->active)
+	if (!qp->in_ring)
 		return;
-	if (qp->act_next == qp) {
-		hp->act = NULL;
-	} else {
-		qp->act_prev->act_next = qp->act_next;
-		qp->act_next->act_prev = qp->act_prev;
-		if (hp->act == qp)
-			hp->act = qp->act_next;
-	}
-	qp->active = 0;
-	qp->act_next = qp->act_prev = NULL;
+	if (qp->rr_prev)
+		qp->rr_prev->rr_next = qp->rr_next;
+	else
+		hp->rr_head = qp->rr_next;
+	if (qp->rr_next)
+		qp->rr_next->rr_prev = qp->rr_prev;
+	else
+		hp->rr_tail = qp->rr_prev;
+	qp->rr_next = qp->rr_prev = NULL;
+	qp->in_ring = 0;
 }
 
 static void hca_kick_ev(void *obj, uint64_t arg);
+static void hca_qp_timer_ev(void *obj, uint64_t arg);
 
 static void hca_schedule(struct ibfs_hca_port *hp, ibfs_time_t t)
 {
@@ -213,6 +236,27 @@ static void hca_schedule(struct ibfs_hca_port *hp, ibfs_time_t t)
 	hp->kick_at = t;
 }
 
+/* Wakes qp at t, when its next packet is ready (one timer a QP). */
+static void hca_qp_timer(struct ibfs_hca_qp *qp, ibfs_time_t t)
+{
+	struct ibfs_eq *q = &qp->hca->dev.fab->eq;
+	if (qp->wake_ev) {
+		if (qp->wake_at <= t)
+			return;
+		ibfs__eq_cancel(q, qp->wake_ev);
+	}
+	qp->wake_ev = ibfs__eq_schedule(q, t, hca_qp_timer_ev, qp, 0);
+	qp->wake_at = t;
+}
+
+/*
+ * Sends while the transmitter is free. The head of the FIFO goes if its
+ * next packet is ready; a QP with nothing left drops out, and one whose
+ * packet is not ready yet drops out with a timer that brings it back
+ * then. A QP that sent rejoins at the tail. Each QP taken from the head
+ * either sends or leaves, so a packet costs O(1) amortised, whatever the
+ * number of QPs.
+ */
 static void hca_run(struct ibfs_hca_port *hp)
 {
 	struct ibfs_hca *h = hp->hca;
@@ -229,53 +273,35 @@ static void hca_run(struct ibfs_hca_port *hp)
 			h->lops->send(hp, p);
 			continue;
 		}
-		if (!h->lops->can_send(hp, NULL) || !hp->act)
+		struct ibfs_hca_qp *qp = hp->rr_head;
+		if (!qp || !h->lops->can_send(hp, NULL))
 			return;
-		/*
-		 * Visit each QP once: stop at the first one kept in the
-		 * list, not at hp->act, which moves when a QP with nothing
-		 * to send leaves the list (stopping there ended the scan
-		 * after one QP, and a ready QP behind it waited for the
-		 * next wake: an ACK for a last packet waited for the
-		 * peer's ACK timeout).
-		 */
-		struct ibfs_hca_qp *qp = hp->act, *pick = NULL, *stop = NULL;
-		ibfs_time_t next = IBFS_TIME_NEVER;
-		while (hp->act && qp != stop) {
-			struct ibfs_hca_qp *nx = qp->act_next;
-			ibfs_time_t r = hca_qp_ready(qp);
-			if (r == IBFS_TIME_NEVER) {
-				hca_unlink(hp, qp);
-			} else if (r <= now) {
-				pick = qp;
-				break;
-			} else {
-				if (!stop)
-					stop = qp;
-				if (r < next)
-					next = r;
-			}
-			qp = nx;
-		}
-		if (!pick) {
-			if (next != IBFS_TIME_NEVER)
-				hca_schedule(hp, next);
-			return;
-		}
-		hp->act = pick->act_next;
-		ibfs_time_t rr;
-		struct ibfs_packet *p;
-		if (ibfs__rc_resp_pending(pick, &rr) && rr <= now)
-			p = ibfs__rc_resp_build(pick);
-		else
-			p = ibfs__sq_build(pick);
-		if (!p) {
-			/* The QP failed (it left the list) and another may
-			 * go; or memory ran out: stop rather than spin. */
-			if (pick->active && hca_qp_ready(pick) <= now)
-				return;
+		hca_unlink(hp, qp);
+		ibfs_time_t r = hca_qp_ready(qp);
+		if (r == IBFS_TIME_NEVER)
+			continue;
+		if (r > now) {
+			hca_qp_timer(qp, r);
 			continue;
 		}
+		ibfs_time_t rr;
+		struct ibfs_packet *p;
+		if (ibfs__rc_resp_pending(qp, &rr) && rr <= now)
+			p = ibfs__rc_resp_build(qp);
+		else
+			p = ibfs__sq_build(qp);
+		if (!p) {
+			/* The QP failed (it has nothing left) and another
+			 * may go; or memory ran out: keep the QP and stop
+			 * rather than spin. */
+			if (!qp->destroyed && hca_qp_ready(qp) <= now) {
+				hca_push(hp, qp);
+				return;
+			}
+			continue;
+		}
+		if (!qp->destroyed && hca_qp_ready(qp) != IBFS_TIME_NEVER)
+			hca_push(hp, qp);
 		h->st.tx_pkts++;
 		if (h->lops->can_send(hp, p))
 			h->lops->send(hp, p);
@@ -292,6 +318,14 @@ static void hca_kick_ev(void *obj, uint64_t arg)
 	hca_run(hp);
 }
 
+static void hca_qp_timer_ev(void *obj, uint64_t arg)
+{
+	(void)arg;
+	struct ibfs_hca_qp *qp = obj;
+	qp->wake_ev = NULL;
+	ibfs__hca_qp_wake(qp);
+}
+
 void ibfs__hca_qp_wake(struct ibfs_hca_qp *qp)
 {
 	if (qp->destroyed)
@@ -300,26 +334,27 @@ void ibfs__hca_qp_wake(struct ibfs_hca_qp *qp)
 	ibfs_time_t r = hca_qp_ready(qp);
 	if (r == IBFS_TIME_NEVER)
 		return;
-	if (!qp->active) {
-		if (!hp->act) {
-			qp->act_next = qp->act_prev = qp;
-			hp->act = qp;
-		} else {
-			struct ibfs_hca_qp *a = hp->act;
-			qp->act_prev = a->act_prev;
-			qp->act_next = a;
-			a->act_prev->act_next = qp;
-			a->act_prev = qp;
-		}
-		qp->active = 1;
+	ibfs_time_t now = ibfs__hca_now(qp->hca);
+	if (r > now && !qp->in_ring) {
+		hca_qp_timer(qp, r);
+		return;
 	}
-	hca_schedule(hp, r);
+	hca_push(hp, qp);
+	/* A busy transmitter looks at the FIFO when it frees (tx_ready);
+	 * an idle one runs once every wake due now has been seen. */
+	if (r <= now)
+		hca_schedule(hp, now);
 }
 
-/* Called when a QP is destroyed: it leaves its port's list. */
+/* Called when a QP is destroyed or fails: it leaves its port's FIFO and
+ * its timer stops. */
 void ibfs__hca_qp_gone(struct ibfs_hca_qp *qp);
 void ibfs__hca_qp_gone(struct ibfs_hca_qp *qp)
 {
+	if (qp->wake_ev) {
+		ibfs__eq_cancel(&qp->hca->dev.fab->eq, qp->wake_ev);
+		qp->wake_ev = NULL;
+	}
 	if (qp->port >= 1 && qp->port <= qp->hca->dev.nports)
 		hca_unlink(&qp->hca->hp[qp->port], qp);
 }

@@ -342,9 +342,13 @@ struct ibfs_hca_qp {
 	} at_hist[IBFS_AT_HIST];
 	uint32_t at_next;
 
-	/* Port scheduler: circular list of QPs with something to send. */
-	struct ibfs_hca_qp *act_next, *act_prev;
-	int active;
+	/* Port scheduler (hca.c): the QP's place in its port's FIFO of QPs
+	 * with something to send, and its timer for a next packet that is
+	 * not ready yet. */
+	struct ibfs_hca_qp *rr_next, *rr_prev;
+	int in_ring;
+	struct ibfs_event *wake_ev;
+	ibfs_time_t wake_at;
 	int destroyed;
 };
 
@@ -411,7 +415,9 @@ struct ibfs_hca_port {
 	int num;
 	uint16_t lid;
 	uint8_t lmc;
-	struct ibfs_hca_qp *act;   /* round-robin position */
+	/* FIFO of QPs that may have a packet to send: the head goes next
+	 * if ready, then rejoins at the tail (round robin). */
+	struct ibfs_hca_qp *rr_head, *rr_tail;
 	struct ibfs_packet *held;  /* built, waiting for credits */
 	struct ibfs_event *kick;
 	ibfs_time_t kick_at;
