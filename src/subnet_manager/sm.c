@@ -14,11 +14,15 @@
  * Then the discovered graph is routed and programmed with SubnSet, stage
  * by stage, each stage waiting for all its responses (sm_config.c).
  * Requests of a stage wait in a FIFO; at most max_wire are outstanding,
- * each in one of 64 slots whose number is the low 6 bits of its TID.
+ * each in one of 64 slots whose number is the low 6 bits of its TID, each
+ * with a timeout after which it is sent again (IBFS_SM_TRANS_TIMEOUT).
  *
- * Sweeps again (ibfs__sm_resweep, later from traps) reuse the node records
- * by GUID, including the LFT blocks each switch was last given, so only
- * blocks that changed are sent.
+ * Sweeps again (ibfs__sm_resweep, or a trap from an agent) reuse the node
+ * records by GUID: the links ever found (LIDs are assigned on them, so
+ * they do not move when a link fails), the PortState read (ports already
+ * Active are left alone) and the LFT blocks each switch was last given,
+ * so only blocks that changed are sent. A trap during a sweep starts
+ * another once it is over.
  */
 #include <stdio.h>
 #include <stdlib.h>
