@@ -38,6 +38,12 @@ tests_check_hca_bidir_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_bidir_LDADD = libibfs_hca.la libibfs_switch.la \
 	libibfs_fabric.la $(TEST_LIBS)
 
+# The port's transmit scheduler: round robin over many QPs.
+check_PROGRAMS += tests/check_hca_sched
+tests_check_hca_sched_SOURCES = tests/check_hca_sched.c
+tests_check_hca_sched_CFLAGS = $(TEST_CFLAGS)
+tests_check_hca_sched_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
 # `ibfsim perftest` from the command line (src/cli/cmd_perftest.c).
 TESTS += tests/data/hca/perftest_cli.sh
 EXTRA_DIST += tests/data/hca/perftest_cli.sh

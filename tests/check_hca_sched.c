@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The HCA port's transmit scheduler (hca.c): many QPs on one port share
+ * the link packet by packet, round robin in the order they got work, and
+ * a QP that gets work later joins at the tail. Two HCAs back to back with
+ * the `ideal` profile (no HCA delays), so packet start times follow from
+ * the link alone: 4x EDR carries 100 Gb/s, 80 ps a byte; the 2 m cable
+ * takes 10 ns. Wire sizes (IBA 7.7, 9.2-9.4): WRITE First LRH 8 + BTH 12
+ * + RETH 16 + payload + ICRC 4 + VCRC 2, Middle and Last without RETH,
+ * ACK 8 + 12 + AETH 4 + 4 + 2; a receiver frees a packet's buffer with a
+ * 6-byte flow-control packet first (IBA 7.9.4.2).
+ */
+#include "check_common.h"
+
+#include <string.h>
+
+#include "hca/pair.h"
+
+#define PROP (10 * IBFS_NS)
+#define MTU 2048
+#define FIRST (MTU + 42)
+#define MIDDLE (MTU + 26)
+#define FCP 6
+#define ACK_BYTES 30
+#define MAXQ 64
+#define MSG (3 * MTU)
+
+static ibfs_time_t ser(uint64_t bytes)
+{
+	return bytes * 80;
+}
+
+static struct ibfs_hca_pair X;
+static struct ibfs_hca_end rq[MAXQ], rs[MAXQ];
+
+/* What HCA 0 sends, in order. */
+static struct {
+	uint32_t dqp[3 * MAXQ + 8], psn[3 * MAXQ + 8];
+	ibfs_time_t start[3 * MAXQ + 8];
+	int n;
+} T;
+
+static void on_tx(void *ctx, const struct ibfs_port *out,
+		  const struct ibfs_packet *p, ibfs_time_t start)
+{
+	(void)ctx;
+	if (out->dev != &X.h[0]->dev || p->kind != IBFS_PKT_DATA)
+		return;
+	ck_assert_int_lt(T.n, 3 * MAXQ + 8);
+	T.dqp[T.n] = p->dest_qp;
+	T.psn[T.n] = p->psn;
+	T.start[T.n++] = start;
+}
+
+static ibfs_time_t done_at[MAXQ];
+
+static void on_cqe(void *arg, struct ibfs_hca_cq *cq)
+{
+	int q = (int)(intptr_t)arg;
+	struct ibfs_wc wc;
+	ck_assert_int_eq(ibfs_poll_cq(&cq->pub, 1, &wc), 1);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_uint_eq(wc.wr_id, (uint64_t)q);
+	ck_assert_uint_eq(done_at[q], 0);
+	done_at[q] = X.f->eq.now;
+}
+
+static struct ibfs_observer obs = {.on_tx = on_tx};
+
+static void setup(int nq)
+{
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg c = {.mtu = 4096, .data_mode = 1};
+	ck_assert_msg(ibfs__hca_pair_new(&X, &c, &d) == 0, "%s", d.msg);
+	memset(&T, 0, sizeof(T));
+	memset(done_at, 0, sizeof(done_at));
+	obs.next = NULL;
+	ibfs__fabric_observe(X.f, &obs);
+	struct ibfs_qp_cap cap = {.max_send_wr = 4, .max_recv_wr = 4,
+				  .max_send_sge = 1, .max_recv_sge = 1};
+	struct ibfs_hca_conn cn = {.mtu = IBFS_MTU_2048, .timeout = 14,
+				   .retry_cnt = 7, .rnr_retry = 7,
+				   .rd_atomic = 1};
+	for (int q = 0; q < nq; q++) {
+		ck_assert_int_eq(ibfs__hca_end_open(&rq[q], X.h[0],
+						    IBFS_QPT_RC, MSG, &cap, 8),
+				 0);
+		ck_assert_int_eq(ibfs__hca_end_open(&rs[q], X.h[1],
+						    IBFS_QPT_RC, MSG, &cap, 8),
+				 0);
+		ck_assert_int_eq(ibfs__hca_end_connect(&rq[q], 2,
+				 rs[q].qp->qp_num, &cn), 0);
+		ck_assert_int_eq(ibfs__hca_end_connect(&rs[q], 1,
+				 rq[q].qp->qp_num, &cn), 0);
+		for (int k = 0; k < MSG; k++)
+			rq[q].buf[k] = (uint8_t)(q * 31 + k);
+		ibfs__cq_set_notify(rq[q].scq, on_cqe, (void *)(intptr_t)q);
+	}
+}
+
+static void teardown(int nq)
+{
+	for (int q = 0; q < nq; q++) {
+		ibfs__hca_end_close(&rq[q]);
+		ibfs__hca_end_close(&rs[q]);
+	}
+	ibfs__hca_pair_free(&X);
+}
+
+static void post_write(int q)
+{
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)rq[q].buf,
+			      .length = MSG, .lkey = rq[q].mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = (uint64_t)q, .sg_list = &sg,
+				  .num_sge = 1, .opcode = IBFS_WR_RDMA_WRITE,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)rs[q].buf;
+	wr.wr.rdma.rkey = rs[q].mr->rkey;
+	struct ibfs_send_wr *bad;
+	ck_assert_int_eq(ibfs_post_send(rq[q].qp, &wr, &bad), 0);
+}
+
+/*
+ * nq QPs each write 3 packets at time 0: the port sends the first packet
+ * of every QP in posting order, then the second ones, then the last.
+ * Before the first ACK comes back nothing else uses the link, so the
+ * first two rounds go back to back; each last packet's ACK follows the
+ * FCP for that packet on the way back.
+ */
+static void round_robin(int nq)
+{
+	setup(nq);
+	for (int q = 0; q < nq; q++)
+		post_write(q);
+	ibfs__direct_exec_drain(&X.dx);
+	ck_assert_int_eq(T.n, 3 * nq);
+	for (int r = 0; r < 3; r++)
+		for (int q = 0; q < nq; q++) {
+			int i = r * nq + q;
+			ck_assert_uint_eq(T.dqp[i], rs[q].qp->qp_num);
+			ck_assert_uint_eq(T.psn[i], (uint32_t)r);
+			if (r < 2)
+				ck_assert_uint_eq(T.start[i],
+						  ser((uint64_t)(r ? nq : q) *
+							      FIRST +
+						      (uint64_t)(r ? q : 0) *
+							      MIDDLE));
+		}
+	/* QP q's last packet starts after 2nq + q packets and any FCPs
+	 * HCA 0 sent for the ACKs already back (at most q of them). */
+	for (int q = 0; q < nq; q++) {
+		ibfs_time_t lo = ser((uint64_t)nq * FIRST +
+				     (uint64_t)(nq + q + 1) * MIDDLE) +
+				 PROP + ser(FCP) + ser(ACK_BYTES) + PROP;
+		ck_assert_uint_ge(done_at[q], lo);
+		ck_assert_uint_le(done_at[q], lo + ser((uint64_t)q * FCP));
+		ck_assert_mem_eq(rs[q].buf, rq[q].buf, MSG);
+	}
+	ck_assert_uint_eq(done_at[0],
+			  ser((uint64_t)nq * FIRST + (uint64_t)(nq + 1) *
+								 MIDDLE) +
+				  2 * PROP + ser(FCP + ACK_BYTES));
+	ck_assert_uint_eq(X.h[0]->st.tx_pkts, 3 * (uint64_t)nq);
+	ck_assert_uint_eq(X.h[1]->st.acks, (uint64_t)nq);
+	teardown(nq);
+}
+
+START_TEST(round_robin_5)
+{
+	round_robin(5);
+}
+END_TEST
+
+START_TEST(round_robin_64)
+{
+	round_robin(64);
+}
+END_TEST
+
+/*
+ * QPs 0 and 1 write at 0; QP 2 posts while QP 0's first packet is on
+ * the wire. Then QP 0 has just sent and waits at the tail behind QP 1,
+ * and QP 2 joins behind QP 0: 0 1 0 2 1 0 2 1 2.
+ */
+START_TEST(late_qp_joins_at_tail)
+{
+	setup(3);
+	post_write(0);
+	post_write(1);
+	ibfs__direct_exec_advance(&X.dx, ser(FIRST) / 2);
+	post_write(2);
+	ibfs__direct_exec_drain(&X.dx);
+	static const int order[9] = {0, 1, 0, 2, 1, 0, 2, 1, 2};
+	ck_assert_int_eq(T.n, 9);
+	for (int i = 0; i < 9; i++)
+		ck_assert_msg(T.dqp[i] == rs[order[i]].qp->qp_num,
+			      "packet %d went to QP %u, not QP %d's", i,
+			      T.dqp[i], order[i]);
+	/* QP 2's first packet starts after 0.1, 1.1 and 0.2. */
+	ck_assert_uint_eq(T.start[3], ser(2 * FIRST + MIDDLE));
+	for (int q = 0; q < 3; q++)
+		ck_assert_mem_eq(rs[q].buf, rq[q].buf, MSG);
+	teardown(3);
+}
+END_TEST
+
+static Suite *hca_sched_suite(void)
+{
+	Suite *s = suite_create("hca_sched");
+	TCase *tc = tcase_create("sched");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, round_robin_5);
+	tcase_add_test(tc, round_robin_64);
+	tcase_add_test(tc, late_qp_joins_at_tail);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBFS_CHECK_MAIN(hca_sched_suite)
