@@ -40,6 +40,7 @@ bad_fabric_missing.xml|3|cannot open
 bad_malformed.xml|6|
 bad_inline_fabric.xml|6|no node 'c'
 bad_sl.xml|5|sl must be 0 to 15
+bad_file_nolfts.xml|4|needs lfts
 LIST
 
 # validate agrees with run, and runs nothing.
@@ -125,6 +126,15 @@ for f in a s r u d; do
 	grep -q '"conservation": {"ok": true}' "$out/$f.json" && ok ||
 		bad "$f.json: $(grep conservation "$out/$f.json")"
 done
+
+# OpenSM's own ftree tables (loaded by the file engine) and ours give the
+# same run, to the byte.
+"$IBFSIM" run "$data/route_file.xml" --no-data --json "$out/rf.json" >/dev/null
+[ $? -eq 0 ] && ok || bad "routing=file run"
+grep -q '"routing": "file"' "$out/rf.json" && ok || bad "routing=file not used"
+"$IBFSIM" run "$data/route_ftree.xml" --no-data --json "$out/rt.json" >/dev/null
+for f in rf rt; do grep -v '"wall_s"\|"routing"\|"scenario"\|"events"' "$out/$f.json" >"$out/$f.cmp"; done
+cmp -s "$out/rf.cmp" "$out/rt.cmp" && ok || bad "OpenSM's ftree tables and ours differ"
 
 echo "run_scenarios: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -156,7 +156,7 @@ static int pt_world_load(struct pt_world *w, const char *path,
 			w->b = h;
 		found++;
 	}
-	if (ibfs__routes_program(w->f, "minhop", 0, NULL, d) < 0)
+	if (ibfs__routes_program(w->f, "minhop", 0, NULL, NULL, d) < 0)
 		goto fail;
 	snprintf(w->what, sizeof(w->what), "%s, client %s, server %s", path,
 		 w->t->nodes[w->a->dev.node].id,

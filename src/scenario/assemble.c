@@ -4,6 +4,7 @@
  * bridge's execution interface, routes need every device attached, and the
  * deadlock monitor watches a fabric whose devices exist.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "hca/hca.h"
@@ -76,10 +77,12 @@ int ibfs__assemble(struct ibfs_assembly *a, const struct ibfs_topology *t,
 		goto fail;
 	}
 	a->bridge = ibfs__bridge_new(&a->fab->eq, t, d);
+	struct ibfs_routes routes;
 	if (!a->bridge || make_devices(a, d) < 0 ||
 	    ibfs__routes_program(a->fab, o->routing ? o->routing : "minhop",
-				 o->lmc, NULL, d) < 0)
+				 o->lmc, o->lfts, &routes, d) < 0)
 		goto fail;
+	snprintf(a->engine, sizeof(a->engine), "%s", routes.engine);
 	a->monitor = ibfs__deadlock_monitor_new(
 		a->fab, o->deadlock_timeout ? o->deadlock_timeout
 					    : DEADLOCK_TIMEOUT);

@@ -18,12 +18,14 @@ struct ibfs_assembly {
 	struct ibfs_fabric *fab;
 	struct ibfs_bridge *bridge;
 	struct ibfs_deadlock_monitor *monitor;
+	char engine[16];        /* the engine that built the tables */
 };
 
 struct ibfs_assembly_opts {
 	uint64_t seed;
 	int data;               /* 1: memory regions move real bytes */
 	const char *routing;    /* OpenSM engine name; NULL: minhop */
+	const char *lfts;       /* the file engine's opensm-lfts.dump */
 	int lmc;
 	ibfs_time_t deadlock_timeout; /* 0: the default (50 us) */
 };

@@ -29,6 +29,9 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_node.xml \
 	tests/data/scenario/bad_op.xml \
 	tests/data/scenario/bad_sl.xml \
+	tests/data/scenario/bad_file_nolfts.xml \
+	tests/data/scenario/route_file.xml \
+	tests/data/scenario/route_ftree.xml \
 	tests/data/scenario/bad_switch_dst.xml \
 	tests/data/scenario/bad_time.xml \
 	tests/data/scenario/bad_ud_read.xml \

@@ -295,6 +295,8 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 	json_str(o, r->sc->name);
 	fprintf(o, ",\n  \"model\": \"%s\",\n  \"seed\": %llu,\n",
 		ibfs__sc_model_str(r->sc->model), (unsigned long long)r->seed);
+	if (r->routing)
+		fprintf(o, "  \"routing\": \"%s\",\n", r->routing);
 	fprintf(o,
 		"  \"sim_time_ns\": %.3f,\n  \"sim_time_ps\": %llu,\n"
 		"  \"wall_s\": %.6f,\n  \"events\": %llu,\n",

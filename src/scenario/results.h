@@ -29,6 +29,7 @@ struct ibfs_results {
 	const struct ibfs_scenario *sc;
 	const struct ibfs_fabric *fab;
 	uint64_t seed;
+	const char *routing;  /* the engine that built the tables */
 	ibfs_time_t sim_time;
 	double wall_s;
 	uint64_t events;

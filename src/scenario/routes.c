@@ -42,12 +42,14 @@ static int program_switch(struct ibfs_fabric *fab,
 }
 
 int ibfs__routes_program(struct ibfs_fabric *fab, const char *engine,
-			 int lmc, struct ibfs_routes *out, struct ibfs_diag *d)
+			 int lmc, const char *lfts, struct ibfs_routes *out,
+			 struct ibfs_diag *d)
 {
 	struct ibfs_subnet *sn = ibfs__subnet_from_topo(fab->topo, d);
 	if (!sn)
 		return -1;
-	struct ibfs_routing_opts opts = {0};
+	struct ibfs_routing_opts opts = {.lfts_file = lfts,
+					 .no_fallback = lfts != NULL};
 	int rc = 0;
 	if (ibfs__subnet_assign_lids(sn, lmc, d) < 0 ||
 	    ibfs__routing_run(sn, engine, &opts, d) < 0) {

@@ -14,7 +14,12 @@ struct ibfs_routes {
 };
 
 /* Returns 0, or -1 with d filled (unknown engine, unroutable fabric). */
+/*
+ * lfts: for engine "file", the opensm-lfts.dump to load (no fallback to
+ * minhop: a bad file is an error, not another routing).
+ */
 int ibfs__routes_program(struct ibfs_fabric *fab, const char *engine,
-			 int lmc, struct ibfs_routes *out, struct ibfs_diag *d);
+			 int lmc, const char *lfts, struct ibfs_routes *out,
+			 struct ibfs_diag *d);
 
 #endif

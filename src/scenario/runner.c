@@ -75,6 +75,7 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 	ibfs__bridge_init(&argc, argv);
 	struct ibfs_assembly_opts ao = {.seed = o->seed, .data = o->data,
 					.routing = sc->routing,
+					.lfts = sc->lfts,
 					.lmc = sc->lmc};
 	if (ibfs__assemble(&r->as, sc->topo, &ao, d) < 0)
 		return -1;
@@ -121,6 +122,7 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	res->sc = sc;
 	res->fab = r->fab;
 	res->seed = o->seed;
+	res->routing = r->as.engine;
 	res->wall_s = wall_seconds() - t0;
 	res->sim_time = r->fab->eq.now; /* refined below */
 	res->events = r->fab->eq.executed;

@@ -81,6 +81,7 @@ struct ibfs_scenario {
 	struct ibfs_topology *topo;
 	/* <subnet-manager> */
 	char *routing;         /* OpenSM engine name, default "minhop" */
+	char *lfts;            /* routing="file": opensm-lfts.dump to load */
 	int sm_node;           /* default: the first HCA */
 	int lmc;
 	enum ibfs_sc_model model;

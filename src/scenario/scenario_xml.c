@@ -324,14 +324,38 @@ static int read_fault(struct sx *x, xmlNode *n)
 	return 0;
 }
 
+/* A file named relative to the scenario file (as <fabric file>). */
+static void resolve(const char *scenario, const char *ref, char *path,
+		    size_t len)
+{
+	if (ref[0] == '/') {
+		snprintf(path, len, "%s", ref);
+		return;
+	}
+	char *copy = strdup(scenario);
+	snprintf(path, len, "%s/%s", copy ? dirname(copy) : ".", ref);
+	free(copy);
+}
+
 static int read_sm(struct sx *x, xmlNode *n)
 {
-	char *routing = attr(n, "routing");
+	char *routing = attr(n, "routing"), *lfts = attr(n, "lfts");
 	if (routing) {
 		free(x->s->routing);
 		x->s->routing = strdup(routing);
 		xmlFree(routing);
 	}
+	if (lfts) {
+		char path[4096];
+		resolve(x->file, lfts, path, sizeof(path));
+		xmlFree(lfts);
+		free(x->s->lfts);
+		x->s->lfts = strdup(path);
+	}
+	if (x->s->routing && !strcmp(x->s->routing, "file") && !x->s->lfts)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "routing=\"file\" needs lfts=\"FILE\" (an "
+				  "opensm-lfts.dump)");
 	uint64_t lmc;
 	if (hca_attr(x, n, "host", &x->s->sm_node) < 0 ||
 	    unit_attr(x, n, "lmc", ibfs__parse_uint, "count", 0, &lmc) < 0)
@@ -355,14 +379,7 @@ static int read_fabric(struct sx *x, xmlNode *n)
 		return x->s->topo ? 0 : -1;
 	}
 	char path[4096];
-	if (ref[0] == '/') {
-		snprintf(path, sizeof(path), "%s", ref);
-	} else {
-		char *copy = strdup(x->file);
-		snprintf(path, sizeof(path), "%s/%s", copy ? dirname(copy) : ".",
-			 ref);
-		free(copy);
-	}
+	resolve(x->file, ref, path, sizeof(path));
 	xmlFree(ref);
 	struct ibfs_diag inner;
 	x->s->topo = ibfs__fabric_xml_load(path, &inner);
@@ -447,6 +464,7 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 	free(s->name);
 	free(s->file);
 	free(s->routing);
+	free(s->lfts);
 	free(s->msgs);
 	free(s->pats);
 	free(s->faults);
