@@ -10,6 +10,7 @@
 #include "hca/hca.h"
 #include "scenario/assemble.h"
 #include "scenario/routes.h"
+#include "subnet_manager/sm.h"
 
 /*
  * Packets buffered in switches with no packet starting on any link for this
@@ -46,6 +47,7 @@ static int make_devices(struct ibfs_assembly *a, struct ibfs_diag *d)
 
 void ibfs__assembly_free(struct ibfs_assembly *a)
 {
+	ibfs__sm_free(a->sm);
 	ibfs__deadlock_monitor_free(a->monitor);
 	if (a->bridge)
 		ibfs__bridge_free(a->bridge);
@@ -66,6 +68,30 @@ void ibfs__assembly_free(struct ibfs_assembly *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* LIDs and tables: by the in-band SM, or written at once. */
+static int program(struct ibfs_assembly *a, const struct ibfs_assembly_opts *o,
+		   struct ibfs_diag *d)
+{
+	const char *engine = o->routing ? o->routing : "minhop";
+	if (!o->inband) {
+		struct ibfs_routes routes;
+		if (ibfs__routes_program(a->fab, engine, o->lmc, o->lfts,
+					 &routes, d) < 0)
+			return -1;
+		snprintf(a->engine, sizeof(a->engine), "%s", routes.engine);
+		return 0;
+	}
+	a->sm = ibfs__sm_start(a->fab, o->sm_node, engine, o->lmc, o->up,
+			       o->up_ctx, d);
+	if (!a->sm)
+		return -1;
+	struct ibfs_routing_opts ro = {.lfts_file = o->lfts,
+				       .no_fallback = o->lfts != NULL};
+	ibfs__sm_set_routing_opts(a->sm, &ro);
+	snprintf(a->engine, sizeof(a->engine), "%s", engine);
+	return 0;
+}
+
 int ibfs__assemble(struct ibfs_assembly *a, const struct ibfs_topology *t,
 		   const struct ibfs_assembly_opts *o, struct ibfs_diag *d)
 {
@@ -77,12 +103,8 @@ int ibfs__assemble(struct ibfs_assembly *a, const struct ibfs_topology *t,
 		goto fail;
 	}
 	a->bridge = ibfs__bridge_new(&a->fab->eq, t, d);
-	struct ibfs_routes routes;
-	if (!a->bridge || make_devices(a, d) < 0 ||
-	    ibfs__routes_program(a->fab, o->routing ? o->routing : "minhop",
-				 o->lmc, o->lfts, &routes, d) < 0)
+	if (!a->bridge || make_devices(a, d) < 0 || program(a, o, d) < 0)
 		goto fail;
-	snprintf(a->engine, sizeof(a->engine), "%s", routes.engine);
 	a->monitor = ibfs__deadlock_monitor_new(
 		a->fab, o->deadlock_timeout ? o->deadlock_timeout
 					    : DEADLOCK_TIMEOUT);

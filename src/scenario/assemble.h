@@ -19,6 +19,7 @@ struct ibfs_assembly {
 	struct ibfs_bridge *bridge;
 	struct ibfs_deadlock_monitor *monitor;
 	char engine[16];        /* the engine that built the tables */
+	struct ibfs_sm *sm;     /* the in-band SM, or NULL */
 };
 
 struct ibfs_assembly_opts {
@@ -28,6 +29,15 @@ struct ibfs_assembly_opts {
 	const char *lfts;       /* the file engine's opensm-lfts.dump */
 	int lmc;
 	ibfs_time_t deadlock_timeout; /* 0: the default (50 us) */
+	/*
+	 * In-band: the subnet manager runs on HCA sm_node and programs the
+	 * fabric with SMPs that take simulated time; up(up_ctx, t) is called
+	 * when the fabric is up. Otherwise the tables are written at once.
+	 */
+	int inband;
+	int sm_node;
+	void (*up)(void *ctx, ibfs_time_t t);
+	void *up_ctx;
 };
 
 /*

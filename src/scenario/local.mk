@@ -15,7 +15,8 @@ libibfs_scenario_la_SOURCES += \
 EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/send.xml examples/incast_hol.xml examples/incast_vl.xml \
 	examples/ring_minhop.xml examples/ring_updn.xml \
-	examples/fat_tree_permutation.xml tests/run_example_scenarios.sh
+	examples/fat_tree_permutation.xml examples/sm_sweep.xml \
+	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
 TESTS += tests/run_scenarios.sh
 EXTRA_DIST += tests/run_scenarios.sh \

@@ -177,6 +177,17 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 	ibfs__results_latency(r, &l);
 	fprintf(out, "scenario %s, model %s, seed %llu\n", r->sc->name,
 		ibfs__sc_model_str(r->sc->model), (unsigned long long)r->seed);
+	if (r->sm_inband && r->sm.state > 0)
+		fprintf(out,
+			"subnet manager: %s on %s, in-band sweep %.3f us "
+			"(%llu SMPs, %llu LFT blocks)\n",
+			r->sm.engine, node_id(r, r->sm.sm_node),
+			ns(r->sm.sweep) / 1000.0,
+			(unsigned long long)r->sm.sent,
+			(unsigned long long)r->sm.lft_blocks);
+	else if (r->sm_inband)
+		fprintf(out, "subnet manager: the sweep did not finish: %s\n",
+			r->sm.error[0] ? r->sm.error : "no answer");
 	fprintf(out, "simulated %.3f us in %.3f s (%llu events)\n",
 		ns(r->sim_time) / 1000.0, r->wall_s,
 		(unsigned long long)r->events);
@@ -297,6 +308,22 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 		ibfs__sc_model_str(r->sc->model), (unsigned long long)r->seed);
 	if (r->routing)
 		fprintf(o, "  \"routing\": \"%s\",\n", r->routing);
+	if (r->sm_inband) {
+		fprintf(o,
+			"  \"subnet_manager\": {\"mode\": \"inband\", "
+			"\"state\": \"%s\", \"host\": ",
+			r->sm.state > 0 ? "up" : "failed");
+		json_str(o, node_id(r, r->sm.sm_node));
+		fprintf(o,
+			", \"sweep_ns\": %.3f, \"smps_sent\": %llu, "
+			"\"smps_received\": %llu, \"lft_blocks\": %llu, "
+			"\"traps\": %llu, \"timeouts\": %llu},\n",
+			ns(r->sm.sweep), (unsigned long long)r->sm.sent,
+			(unsigned long long)r->sm.received,
+			(unsigned long long)r->sm.lft_blocks,
+			(unsigned long long)r->sm.traps,
+			(unsigned long long)r->sm.timeouts);
+	}
 	fprintf(o,
 		"  \"sim_time_ns\": %.3f,\n  \"sim_time_ps\": %llu,\n"
 		"  \"wall_s\": %.6f,\n  \"events\": %llu,\n",

@@ -14,6 +14,7 @@
 #include "fabric/fabric.h"
 #include "fabric/time.h"
 #include "scenario/scenario.h"
+#include "subnet_manager/sm.h"
 
 /* One message: posted at `post`, completed at the requester at `done`. */
 struct ibfs_msg_record {
@@ -30,6 +31,8 @@ struct ibfs_results {
 	const struct ibfs_fabric *fab;
 	uint64_t seed;
 	const char *routing;  /* the engine that built the tables */
+	int sm_inband;        /* the in-band SM ran: sm holds its figures */
+	struct ibfs_sm_stats sm;
 	ibfs_time_t sim_time;
 	double wall_s;
 	uint64_t events;

@@ -21,6 +21,7 @@
 #include "scenario/assemble.h"
 #include "scenario/runner.h"
 #include "scenario/traffic.h"
+#include "subnet_manager/sm.h"
 
 struct run {
 	struct ibfs_scenario *sc;
@@ -30,7 +31,44 @@ struct run {
 	struct ibfs_capture *cap;
 	struct ibfs_trace *trace;
 	struct ibfs_progress *progress;
+	/* In-band start: an actor on the SM's host waits for the fabric. */
+	struct ibfs_exec exec;
+	struct ibfs_waiter *starter;
+	int up, data, spawn_failed;
+	ibfs_time_t up_at;
+	struct ibfs_diag spawn_diag;
 };
+
+/* The run whose actors are running (actors receive only argc/argv). */
+static struct run *g_run;
+
+/* The in-band subnet manager has brought every port to Active at t. */
+static void fabric_up(void *ctx, ibfs_time_t t)
+{
+	struct run *r = ctx;
+	r->up = 1;
+	r->up_at = t;
+	if (r->starter)
+		r->exec.ops->wake_at(r->exec.ctx, r->starter, t);
+}
+
+/*
+ * Applications start when their ports are Active: this actor waits for
+ * the SM's sweep to end and then starts the traffic, whose start times
+ * count from that moment.
+ */
+static void starter(int argc, char **argv)
+{
+	struct run *r = g_run;
+	(void)argc;
+	(void)argv;
+	r->starter = r->exec.ops->waiter_get(r->exec.ctx);
+	if (!r->up)
+		r->exec.ops->wait(r->exec.ctx, r->starter);
+	if (ibfs__traffic_spawn(r->traffic, r->as.bridge, r->data, r->up_at,
+				&r->spawn_diag) < 0)
+		r->spawn_failed = 1;
+}
 
 /* The scenario's stop time (or --until) has come. */
 static void stop_now(void *obj, uint64_t arg)
@@ -76,14 +114,31 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 	struct ibfs_assembly_opts ao = {.seed = o->seed, .data = o->data,
 					.routing = sc->routing,
 					.lfts = sc->lfts,
-					.lmc = sc->lmc};
-	if (ibfs__assemble(&r->as, sc->topo, &ao, d) < 0)
+					.lmc = sc->lmc,
+					.inband = !sc->instant,
+					.sm_node = sc->sm_node,
+					.up = fabric_up,
+					.up_ctx = r};
+	r->data = o->data;
+	r->traffic = ibfs__traffic_plan(sc, o->seed, d);
+	if (!r->traffic || ibfs__assemble(&r->as, sc->topo, &ao, d) < 0)
 		return -1;
 	r->fab = r->as.fab;
-	r->traffic = ibfs__traffic_plan(sc, o->seed, d);
-	if (!r->traffic || ibfs__traffic_spawn(r->traffic, r->as.bridge,
-					       o->data, d) < 0)
-		return -1;
+	r->exec = ibfs__bridge_exec(r->as.bridge);
+	g_run = r;
+	if (sc->instant) {
+		if (ibfs__traffic_spawn(r->traffic, r->as.bridge, o->data, 0,
+					d) < 0)
+			return -1;
+	} else {
+		static char name[] = "ibfsim-start";
+		char *sargv[] = {name, NULL};
+		if (ibfs__bridge_spawn(r->as.bridge,
+				       sc->topo->nodes[sc->sm_node].id, name,
+				       starter, 1, sargv) < 0)
+			return ibfs__diag(d, sc->file, 0, "cannot start the "
+					  "applications");
+	}
 	if (o->pcap && !(r->cap = ibfs__capture_open(r->fab, o->pcap, NULL)))
 		return ibfs__diag(d, o->pcap, 0, "cannot write the capture");
 	if (o->trace) {
@@ -123,6 +178,10 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	res->fab = r->fab;
 	res->seed = o->seed;
 	res->routing = r->as.engine;
+	if (r->as.sm) {
+		res->sm_inband = 1;
+		ibfs__sm_stats(r->as.sm, &res->sm);
+	}
 	res->wall_s = wall_seconds() - t0;
 	res->sim_time = r->fab->eq.now; /* refined below */
 	res->events = r->fab->eq.executed;
@@ -169,7 +228,8 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	res->conserved = ibfs__fabric_check(r->fab, res->conservation,
 					    sizeof(res->conservation)) == 0;
 	/* Messages cut short by a stop time are incomplete, not failed. */
-	int failed = res->deadlock || (rc < 0) || !res->conserved;
+	int failed = res->deadlock || (rc < 0) || !res->conserved ||
+		     r->spawn_failed || (res->sm_inband && res->sm.state < 0);
 	for (size_t i = 0; i < res->nmsgs; i++)
 		failed |= res->msgs[i].status > 0;
 	return failed ? 1 : 0;

@@ -82,6 +82,8 @@ struct ibfs_scenario {
 	/* <subnet-manager> */
 	char *routing;         /* OpenSM engine name, default "minhop" */
 	char *lfts;            /* routing="file": opensm-lfts.dump to load */
+	int instant;           /* mode="instant": tables written at time 0,
+				* no in-band sweep (mode="inband", default) */
 	int sm_node;           /* default: the first HCA */
 	int lmc;
 	enum ibfs_sc_model model;

@@ -356,8 +356,10 @@ static int read_sm(struct sx *x, xmlNode *n)
 		return ibfs__diag(x->d, x->file, line_of(n),
 				  "routing=\"file\" needs lfts=\"FILE\" (an "
 				  "opensm-lfts.dump)");
+	static const char *const modes[] = {"inband", "instant"};
 	uint64_t lmc;
-	if (hca_attr(x, n, "host", &x->s->sm_node) < 0 ||
+	if (enum_attr(x, n, "mode", modes, 2, 0, &x->s->instant) < 0 ||
+	    hca_attr(x, n, "host", &x->s->sm_node) < 0 ||
 	    unit_attr(x, n, "lmc", ibfs__parse_uint, "count", 0, &lmc) < 0)
 		return -1;
 	if (lmc > 7)

@@ -21,9 +21,12 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 					uint64_t seed, struct ibfs_diag *d);
 /* Number of messages (each <message count=N> counts N). */
 size_t ibfs__traffic_messages(const struct ibfs_traffic *t);
-/* Spawns the actors of every HCA that sends or receives. */
+/*
+ * Spawns the actors of every HCA that sends or receives; message start
+ * times count from `base` (when the fabric came up).
+ */
 int ibfs__traffic_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,
-			int data, struct ibfs_diag *d);
+			int data, ibfs_time_t base, struct ibfs_diag *d);
 /* Appends one record per message to r (after the run). */
 int ibfs__traffic_collect(const struct ibfs_traffic *t,
 			  struct ibfs_results *r);

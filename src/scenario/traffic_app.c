@@ -314,9 +314,9 @@ static void poster(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n->nmsgs; i++) {
 		const struct tr_msg *m = &t->msgs[n->msgs[i]];
-		ibfs_time_ps now = ibfs_now();
-		if (m->start > now)
-			ibfs_sleep(m->start - now);
+		ibfs_time_ps now = ibfs_now(), at = t->base + m->start;
+		if (at > now)
+			ibfs_sleep(at - now);
 		for (uint32_t k = 0; k < m->count; k++)
 			if (post_one(t, n, m, m->first + k))
 				return;
@@ -358,10 +358,11 @@ void ibfs__traffic_set_trace(struct ibfs_traffic *t, struct ibfs_trace *tr)
 }
 
 int ibfs__traffic_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,
-			int data, struct ibfs_diag *d)
+			int data, ibfs_time_t base, struct ibfs_diag *d)
 {
 	g_traffic = t;
 	t->data = data;
+	t->base = base;
 	const struct ibfs_topology *topo = t->sc->topo;
 	for (size_t i = 0; i < topo->nnodes; i++) {
 		const struct tr_node *n = &t->nodes[i];

@@ -61,6 +61,7 @@ struct ibfs_traffic {
 	size_t *conn_index;     /* open addressing: (src, dst, qp) -> conn+1 */
 	size_t index_cap;
 	int data;
+	ibfs_time_t base;         /* start times count from here */
 	struct ibfs_trace *trace; /* NULL: no timeline */
 };
 
