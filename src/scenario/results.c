@@ -277,6 +277,29 @@ static void json_links(const struct ibfs_results *r, FILE *o)
 	fputs(t->nlinks ? "\n  ],\n" : "],\n", o);
 }
 
+/* The fullest any input buffer of a switch got, in bytes (64-byte blocks). */
+static void json_switches(const struct ibfs_results *r, FILE *o)
+{
+	const struct ibfs_topology *t = r->sc->topo;
+	int first = 1;
+	fputs("  \"switches\": [", o);
+	for (size_t n = 0; n < t->nnodes; n++) {
+		if (t->nodes[n].type != IBFS_NODE_SWITCH)
+			continue;
+		uint64_t peak = 0;
+		for (int p = 1; p <= t->nodes[n].nports; p++)
+			for (int v = 0; v < IBFS_MAX_VLS; v++)
+				if (r->fab->ports[n][p].buf_peak[v] > peak)
+					peak = r->fab->ports[n][p].buf_peak[v];
+		fprintf(o, "%s\n    {\"id\": ", first ? "" : ",");
+		json_str(o, t->nodes[n].id);
+		fprintf(o, ", \"buffer_peak_bytes\": %llu}",
+			(unsigned long long)peak * IBFS_CREDIT_BLOCK);
+		first = 0;
+	}
+	fputs(first ? "],\n" : "\n  ],\n", o);
+}
+
 static void json_flows(const struct ibfs_results *r, FILE *o)
 {
 	struct flow *f;
@@ -341,6 +364,7 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 		aggregate_gbps(r));
 	json_flows(r, o);
 	json_links(r, o);
+	json_switches(r, o);
 	fprintf(o, "  \"packets\": {\"sent\": %llu, \"dropped\": %llu},\n",
 		(unsigned long long)r->fab->pkts_injected,
 		(unsigned long long)r->fab->pkts_dropped);
