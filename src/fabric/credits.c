@@ -159,6 +159,33 @@ static int credit_on_tx_idle(struct ibfs_port *out)
 	return 0; /* the FCPs need no event: the device may send at once */
 }
 
+/*
+ * Link (re)initialisation of the direction leaving `out` (a link going down
+ * or coming up): the peer advertises afresh what its input buffer has free
+ * (IBA 7.9.4.2: the initial FCCL is exchanged during link initialisation,
+ * and FCCL is an absolute count, so nothing freed before is forgotten).
+ * Blocks freed but not yet advertised are included; blocks in FCPs still
+ * on the wire reach the sender when those arrive, as they would have, so
+ * credits + occupied + in FCPs = buffer holds at every instant, down or
+ * up. Packets that were on the wire when it went down were lost
+ * (link_state.c takes them off the wire first): their blocks were never
+ * occupied at the peer and count as free.
+ */
+static void credit_link_reset(struct ibfs_port *out)
+{
+	struct ibfs_port *rx = out->peer;
+
+	for (int vl = 0; vl < out->data_vls && rx; vl++) {
+		rx->vls[vl].fc_unsent = 0;
+		out->credits[vl] = (int32_t)rx->buf_cap[vl] -
+				   (int32_t)rx->vls[vl].buf_used -
+				   (int32_t)rx->fc_wire[vl] -
+				   (int32_t)out->vls[vl].wire_blocks;
+	}
+	if (rx)
+		rx->fc_pending = 0;
+}
+
 const struct ibfs_flow_ops ibfs__ib_credit_flow = {
 	.name = "ib-credits",
 	.init = credit_init,
@@ -168,4 +195,5 @@ const struct ibfs_flow_ops ibfs__ib_credit_flow = {
 	.on_free = credit_on_free,
 	.on_tx_idle = credit_on_tx_idle,
 	.on_tx_end = credit_on_tx_end,
+	.link_reset = credit_link_reset,
 };

@@ -117,7 +117,11 @@ static void ep_pump(struct ibfs_endpoint *ep)
 	ibfs_time_t wake = IBFS_TIME_NEVER;
 	int starved = 0;
 
-	if (!out->peer || out->tx_busy)
+	/*
+	 * A down link sends nothing; flows wait, and the fabric's tx_ready
+	 * when the link comes up resumes them (link_state.c).
+	 */
+	if (!out->peer || out->tx_busy || !out->up)
 		return;
 	for (int k = 0; k < ep->nflows; k++) {
 		int i = (ep->rr + k) % ep->nflows;

@@ -31,6 +31,17 @@ struct ibfs_observer {
 	struct ibfs_observer *next;
 };
 
+/*
+ * Listeners hear of every link going down or coming up (the subnet
+ * management agents, which raise trap 128; results). Called once for each
+ * end of the link, after both ends are in their new state.
+ */
+struct ibfs_port_listener {
+	void (*port_state)(void *ctx, struct ibfs_port *port, int up);
+	void *ctx;
+	struct ibfs_port_listener *next;
+};
+
 struct ibfs_fabric {
 	struct ibfs_eq eq;
 	const struct ibfs_topology *topo;
@@ -61,11 +72,17 @@ struct ibfs_fabric {
 	uint64_t pkts_buffered;
 	uint64_t pkt_sends;            /* every port_send: progress marker */
 	uint64_t fcps;                 /* flow-control packets sent */
+	/*
+	 * Of pkts_dropped: packets that were on a link when it went down
+	 * (link_state.c).
+	 */
+	uint64_t pkts_lost;
 
 	/* Set by a device or monitor that stops the run (e.g. deadlock). */
 	int stopped;
 
 	struct ibfs_observer *observers;
+	struct ibfs_port_listener *listeners;
 };
 
 /* Builds ports and links for topology t (kept by reference). */
@@ -86,6 +103,36 @@ static inline ibfs_time_t ibfs__fabric_now(const struct ibfs_fabric *f)
 	return f->eq.now;
 }
 void ibfs__fabric_observe(struct ibfs_fabric *f, struct ibfs_observer *o);
+
+/*
+ * Faults (link_state.c). Takes the link of node:port down (up 0) or up
+ * (up 1), both directions at once, now. Down: the packets on the wire in
+ * either direction are lost (counted in pkts_dropped and pkts_lost), the
+ * ports stop sending, devices are told. Up: flow control starts afresh
+ * from the peers' free buffer (IBA 7.9.4.2) and idle transmitters get
+ * tx_ready. Returns 1 if the state changed, 0 if the link was already in
+ * that state, -1 if node:port does not exist or has no link.
+ */
+int ibfs__fabric_link_set(struct ibfs_fabric *f, int node, int port, int up);
+/*
+ * Every linked port of node `node` (a whole switch failing or coming
+ * back), in port order. Returns the number of links whose state changed,
+ * or -1 if the node does not exist.
+ */
+int ibfs__fabric_switch_set(struct ibfs_fabric *f, int node, int up);
+/*
+ * Schedules one of the two at time t (>= now): port 0 means the whole node
+ * (ibfs__fabric_switch_set), else the link of node:port. A fault scheduled
+ * before the run starts runs ahead of other events due at the same time.
+ * Returns 0, or -1 for a node or port that does not exist, a port with
+ * no link, or a time in the past.
+ */
+int ibfs__fabric_fault_at(struct ibfs_fabric *f, ibfs_time_t t, int node,
+			  int port, int up);
+/* Adds or removes a listener (not owned by the fabric). */
+void ibfs__fabric_listen(struct ibfs_fabric *f, struct ibfs_port_listener *l);
+void ibfs__fabric_unlisten(struct ibfs_fabric *f,
+			   struct ibfs_port_listener *l);
 
 /*
  * Bookkeeping calls for devices. inject: a source device created p and is

@@ -16,7 +16,9 @@
  * What the link may carry is decided by the port's flow-control hooks
  * (credits.c for InfiniBand); this file only moves packets and keeps the
  * per-port counters of IBA 16.1.3.5 (PortXmitData, PortRcvData,
- * PortXmitPkts, PortRcvPkts, PortXmitWait).
+ * PortXmitPkts, PortRcvPkts, PortXmitWait). Links going down and up are
+ * link_state.c's concern; here a packet that was on a link when it went
+ * down is freed on arrival, at the cost of one branch.
  */
 #include "fabric/link.h"
 
@@ -64,6 +66,16 @@ static void link_head_arrive(void *obj, uint64_t arg)
 	struct ibfs_port *from = in->peer;
 	struct ibfs_fabric *f = in->fab;
 
+	if (__builtin_expect(in->rx_lost != 0, 0)) {
+		/*
+		 * The link went down while p was on it: it was counted as
+		 * lost then (link_state.c); arrivals keep their order, so
+		 * the next rx_lost ones are exactly those packets.
+		 */
+		in->rx_lost--;
+		ibfs__packet_free(f, p);
+		return;
+	}
 	from->vls[p->vl].wire_blocks -= p->blocks;
 	from->wire_pkts--;
 	f->pkts_on_wire--;

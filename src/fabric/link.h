@@ -59,6 +59,12 @@ struct ibfs_flow_ops {
 	 * until then).
 	 */
 	void (*on_tx_end)(struct ibfs_port *out);
+	/*
+	 * Optional: the link direction leaving `out` was (re)initialised, at
+	 * a link going down or coming up (link_state.c): flow control starts
+	 * again from what the peer's input buffer really has free.
+	 */
+	void (*link_reset)(struct ibfs_port *out);
 };
 
 extern const struct ibfs_flow_ops ibfs__ib_credit_flow;
@@ -91,6 +97,15 @@ struct ibfs_device_ops {
 	 * flow-control packet, and before tx_ready.
 	 */
 	void (*tx_done)(struct ibfs_device *dev, struct ibfs_port *out);
+	/*
+	 * Optional: the link of `port` went down (up 0) or came up (up 1),
+	 * now (ibfs__fabric_link_set). Both ends of the link are already in
+	 * their new state. tx_ready follows on an idle transmitter, so a
+	 * device needs this only to react otherwise (e.g. an HCA's async
+	 * event IBV_EVENT_PORT_ERR).
+	 */
+	void (*port_state)(struct ibfs_device *dev, struct ibfs_port *port,
+			   int up);
 };
 
 struct ibfs_device {
@@ -172,6 +187,13 @@ struct ibfs_port {
 	int waiting;             /* PortXmitWait: data waits for credits */
 	int num;
 	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
+	/*
+	 * Packets still travelling toward this port that were on the wire
+	 * when the link went down: they are already counted as dropped, and
+	 * the next rx_lost arrivals are freed unseen (link_state.c). Zero
+	 * but after a fault, so the arrival tests it in one branch.
+	 */
+	uint32_t rx_lost;
 
 	struct ibfs_port_counters cnt;
 	uint64_t fcp_sent;       /* flow-control packets sent */
@@ -214,6 +236,13 @@ struct ibfs_port {
 	int data_vls;
 	struct ibfs_rate rate;
 	uint64_t vl15_dropped;   /* VL15 packets discarded for want of room */
+	/*
+	 * PortXmitDiscards (IBA 16.1.3.5): packets a device discarded
+	 * instead of sending them on this port because it was down.
+	 */
+	uint64_t xmit_discards;
+	/* Times the link of this port went down (LinkDownedCounter). */
+	uint32_t link_downed;
 };
 
 /* 1 if `out` is idle, up, and holds credits for p on p->vl. */

@@ -4,6 +4,7 @@
 libibfs_fabric_la_SOURCES += \
 	src/fabric/packet.h src/fabric/packet.c \
 	src/fabric/link.h src/fabric/link.c src/fabric/credits.c \
+	src/fabric/link_state.c \
 	src/fabric/fabric.h src/fabric/fabric.c \
 	src/fabric/endpoint.h src/fabric/endpoint.c
 
@@ -14,3 +15,8 @@ tests_check_packet_LDADD = libibfs_fabric.la $(TEST_LIBS)
 tests_check_link_SOURCES = tests/check_link.c
 tests_check_link_CFLAGS = $(TEST_CFLAGS)
 tests_check_link_LDADD = libibfs_fabric.la $(TEST_LIBS)
+
+check_PROGRAMS += tests/check_fault
+tests_check_fault_SOURCES = tests/check_fault.c
+tests_check_fault_CFLAGS = $(TEST_CFLAGS)
+tests_check_fault_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)

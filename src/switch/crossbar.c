@@ -212,6 +212,11 @@ void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 
 	if (so->cur || port->tx_busy)
 		return;
+	if (__builtin_expect(!port->up, 0)) {
+		/* Nothing leaves a down port: discard (port_state.c). */
+		ibfs__sw_out_down(sw, o);
+		return;
+	}
 	if (!so->nreq) {
 		ibfs__port_wait_stop(port);
 		return;

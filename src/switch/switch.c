@@ -13,7 +13,9 @@
  *
  * Packets the switch cannot route are discarded and counted, as IBA
  * switches do for an LFT entry that is invalid or points back to the input
- * port (IBA 18.2.4.3.2; PortRcvSwitchRelayErrors, IBA 16.1.3.5). VL15
+ * port (IBA 18.2.4.3.2; PortRcvSwitchRelayErrors, IBA 16.1.3.5); those
+ * routed to a port whose link is down are discarded and counted in that
+ * port's PortXmitDiscards (IBA 16.1.3.5; see port_state.c). VL15
  * packets stay on VL15 (IBA 7.6.6: SL-to-VL does not apply to them).
  */
 #include "switch/switch_int.h"
@@ -56,11 +58,17 @@ static ibfs_time_t sw_tail_time(const struct ibfs_switch *sw,
 }
 
 /* Drops p once its tail is in, so its buffer blocks are really held. */
+static void sw_drop_at_tail(struct ibfs_switch *sw, struct ibfs_packet *p)
+{
+	ibfs__eq_schedule(&sw->f->eq, sw_tail_time(sw, p), sw_discard_ev, sw,
+			  (uint64_t)(uintptr_t)p);
+}
+
+/* p cannot be routed (PortRcvSwitchRelayErrors). */
 static void sw_discard(struct ibfs_switch *sw, struct ibfs_packet *p)
 {
 	sw->relay_errors++;
-	ibfs__eq_schedule(&sw->f->eq, sw_tail_time(sw, p), sw_discard_ev, sw,
-			  (uint64_t)(uintptr_t)p);
+	sw_drop_at_tail(sw, p);
 }
 
 static void sw_enqueue(struct ibfs_switch *sw, int in,
@@ -111,9 +119,13 @@ static void sw_multicast(struct ibfs_switch *sw, int in,
 	int k = 0;
 
 	for (int o = 1; o <= sw->n; o++) {
-		if (o == in || !(mask[o / 64] >> (o % 64) & 1) ||
-		    !sw->dev.ports[o].up)
+		if (o == in || !(mask[o / 64] >> (o % 64) & 1))
 			continue;
+		if (!sw->dev.ports[o].up) {
+			/* No copy for a down port (IBA 16.1.3.5). */
+			sw->dev.ports[o].xmit_discards++;
+			continue;
+		}
 		if (sw_map_vl(sw, p, in, o) < 0)
 			continue;
 		struct ibfs_packet *c = ibfs__packet_new(f);
@@ -175,8 +187,17 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 	uint8_t out = ibfs__switch_get_lft(sw, dlid);
 
 	if (out == IBFS_LFT_NONE || out == 0 || out > sw->n || out == in ||
-	    !dev->ports[out].up || sw_map_vl(sw, p, in, out) < 0) {
+	    sw_map_vl(sw, p, in, out) < 0) {
 		sw_discard(sw, p);
+		return;
+	}
+	if (__builtin_expect(!dev->ports[out].up, 0)) {
+		/*
+		 * The output's link is down: IBA 16.1.3.5 counts such
+		 * packets in PortXmitDiscards of that port.
+		 */
+		dev->ports[out].xmit_discards++;
+		sw_drop_at_tail(sw, p);
 		return;
 	}
 	p->out_port = out;

@@ -57,6 +57,7 @@ struct sw_out {
 	uint8_t cur;         /* 1 while a packet is being sent */
 	uint8_t cur_in_vl;
 	uint8_t cur_in;      /* ports are numbered up to 255 (p->in_port) */
+	uint8_t flushing;    /* port_state.c is emptying this down output */
 	struct {
 		/* Request bits number at most 256 x 16: 16 bits suffice. */
 		uint16_t rr;   /* round-robin start bit */
@@ -150,5 +151,12 @@ void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot);
 void ibfs__sw_arbitrate(struct ibfs_switch *sw, int out);
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);
 void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out);
+
+/* port_state.c */
+/*
+ * Output o is down: discards every head of a free input that requests it
+ * (PortXmitDiscards), and the heads behind them that want it too.
+ */
+void ibfs__sw_out_down(struct ibfs_switch *sw, int o);
 
 #endif
