@@ -20,3 +20,9 @@ check_PROGRAMS += tests/check_fault
 tests_check_fault_SOURCES = tests/check_fault.c
 tests_check_fault_CFLAGS = $(TEST_CFLAGS)
 tests_check_fault_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
+
+# The same faults under the HCA transport (RC resends until the link is back).
+check_PROGRAMS += tests/check_fault_hca
+tests_check_fault_hca_SOURCES = tests/check_fault_hca.c
+tests_check_fault_hca_CFLAGS = $(TEST_CFLAGS)
+tests_check_fault_hca_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
