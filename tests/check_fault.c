@@ -443,6 +443,57 @@ START_TEST(test_held_for_down_output)
 }
 END_TEST
 
+START_TEST(test_multicast_copy_for_down_output)
+{
+	/*
+	 * h0 multicasts to MLID 0xC001, whose MFT holds ports 2 (h1, on
+	 * 1x SDR) and 3 (h2). Each packet becomes two copies queued in
+	 * input 1's FIFO, the one for port 2 first. h1's link fails at T,
+	 * while the first copy crawls to it: that copy is lost, the copies
+	 * for port 2 already queued are discarded as they reach the head,
+	 * and packets arriving later are copied to port 3 only (each
+	 * counted in port 2's PortXmitDiscards). h2 gets every packet; the
+	 * originals are all retired once their last copy has gone.
+	 */
+	struct star x;
+	struct ibfs_diag d;
+	const uint64_t n = 30;
+	const uint8_t ports[2] = { 2, 3 };
+	const ibfs_time_t S = ser(WIRE);
+	const ibfs_time_t s0 = PROP + ser(8) + LAT;
+	const ibfs_time_t E = s0 + ser_at(SDR1X_BPS, WIRE);
+	const ibfs_time_t T = s0 + 1000000;
+
+	star_make(&x, 3, 1);
+	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xC001, ports, 2), 0);
+	struct ibfs_ep_flow_spec fs = {
+		.dlid = 0xC001, .payload = PAYLOAD, .count = n,
+	};
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[0], &fs, &d), 0);
+	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, T, 0, 2, 0), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+
+	const struct ibfs_ep_stats *c = ibfs__endpoint_stats(x.ep[2]);
+
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[1])->rx_pkts, 0);
+	ck_assert_uint_eq(c->rx_pkts, n);
+	ck_assert_uint_eq(c->data_errors, 0);
+	/* The copy for h2 waited behind the one for h1 until E. */
+	ck_assert_uint_eq(tail_of(&x, 2, 0), E + PROP + S);
+	ck_assert_uint_eq(tail_of(&x, 2, 1), E + S + PROP + S);
+	ck_assert_uint_eq(x.f->pkts_lost, 1);
+	ck_assert_uint_eq(swp(&x, 2)->xmit_discards, n - 1);
+	ck_assert_uint_eq(x.f->pkts_retired, n);
+	ck_assert_uint_eq(x.f->pkts_delivered, n);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
+	ck_assert_uint_eq(x.f->packets.in_use, 0);
+	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->credits[0], CAP);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
 	struct star x;
@@ -520,6 +571,7 @@ static Suite *fault_suite(void)
 	tcase_add_test(tc, test_sender_link_down_up);
 	tcase_add_test(tc, test_switch_down_up);
 	tcase_add_test(tc, test_held_for_down_output);
+	tcase_add_test(tc, test_multicast_copy_for_down_output);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_fault_in_past);
 	suite_add_tcase(s, tc);
