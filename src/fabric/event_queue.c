@@ -6,11 +6,26 @@
  *
  * Time is cut into days of 2^shift ps; day d lives in bucket d mod nbuckets,
  * a singly linked list sorted by (time, seq) that also holds the events of
- * later "years" mapping to it. q->cur is the current day. Invariant: no held
- * event is due on a day before q->cur, so the head of bucket cur, if it is
- * due on day cur, is the earliest event of all. Dequeue walks the days
- * forward from cur; after a whole year of empty days it searches the bucket
- * heads directly (Brown's fallback for sparse calendars).
+ * later "years" mapping to it. q->cur is the current day. Invariants: no
+ * held event is due on a day before q->cur, and every event of the far heap
+ * is due on a day at or past cur + nbuckets, so the head of bucket cur, if
+ * it is due on day cur, is the earliest event of all. Dequeue walks the
+ * days forward from cur through a bitmap of non-empty buckets (one word
+ * covers 64 days); after a whole year without an event due it searches the
+ * bucket heads and the heap's top directly (Brown's fallback for sparse
+ * calendars).
+ *
+ * The far heap: an event due a year or more past the current day goes into
+ * a binary heap instead of a bucket, where it would be a head not due for
+ * a long time. ibfsim's fabrics keep a few thousand events 0.5-165 ns apart
+ * plus ACK timers 67 ms ahead (most cancelled long before they are due)
+ * and a deadlock monitor every 50 us (bench/README.md); in one calendar
+ * those far events made dequeue walk and re-estimate constantly. Whenever
+ * the current day moves, the heap's events that fall inside the new year
+ * move into their buckets (cancelled ones are freed instead). Cancelled
+ * events in the heap are counted; when they are more than half of it, the
+ * heap is rebuilt without them (O(heap) once per heap/2 cancels: O(1)
+ * amortised a cancel).
  *
  * Insert appends at the tail when the event is not earlier than the tail
  * (the usual case: equal times come with larger sequence numbers), else
@@ -27,15 +42,25 @@
  *    simulation changes. The window doubles after each such rebuild (and
  *    halves back while the work stays low), so a distribution that no width
  *    suits triggers ever rarer rebuilds instead of one every window;
+ *  - when more than a quarter of the events taken in a window came out of
+ *    the far heap, twice as wide (the year was too short for the bulk);
  *  - when an insert walks more than EQ_WALK_LIMIT nodes, from the gaps
  *    inside that crowded bucket, at most once per `size` operations.
  * Without the last rule, 25 events a second apart followed by 200,000
  * within a microsecond put the crowd in one day and made scheduling
  * quadratic (tests/check_event_queue.c, test_crowded_day).
  *
+ * The bucket count follows the events held, less the cancelled ones in the
+ * far heap: it doubles above 2 a bucket and halves below 1/2, a factor of 4
+ * apart so that it does not thrash. (Counting only the calendar's events
+ * made it shrink as events went far, which shortened the year and sent
+ * more far: bench_fabric's fat tree ended with 16 buckets and 7,384
+ * rebuilds.)
+ *
  * Each event runs once; events come from a pool and go back to it when they
  * have run or been reaped, so a steady simulation allocates nothing (the
- * bucket array is reallocated only when the queue doubles or halves).
+ * bucket array and bitmap are reallocated only when the calendar doubles or
+ * halves, the heap's array only when it outgrows its largest size yet).
  * Cancel is O(1): the event is marked and reaped when it comes due (Redis
  * ae's guard).
  */
@@ -65,6 +90,10 @@
 #define EQ_WALK_LIMIT 64
 /* Events of a crowded bucket sampled to estimate the day. */
 #define EQ_CROWD_SAMPLE 256
+/* Buckets a held event that a long year may take (see eq_account). */
+#define EQ_SPARE 4
+/* The far heap is cleaned of cancelled events only from this size on. */
+#define EQ_FAR_CLEAN_MIN 32
 
 /* Values of struct ibfs_event.cancelled beyond 0 (live) and 1 (cancelled). */
 enum {
@@ -92,19 +121,117 @@ static inline int eq_less(const struct ibfs_event *a,
 	return a->seq < b->seq;
 }
 
-/* Links ev into its bucket, keeping the list sorted; no resizing. */
-static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
+/* Words of the non-empty bitmap for nb buckets. */
+static inline size_t eq_words(size_t nb)
 {
-	uint64_t day = ev->time >> q->shift;
-	struct ibfs_eq_bucket *b = &q->buckets[day & (q->nbuckets - 1)];
+	return (nb + 63) / 64;
+}
 
-	/* An event due before the current day (now was moved by hand, or a
-	 * peek ran ahead): the calendar restarts from its day. */
-	if (day < q->cur)
-		q->cur = day;
+/* Puts ev into the far heap (sift up); the array grows by doubling. */
+__attribute__((noinline)) static void
+eq_far_push(struct ibfs_eq *q, struct ibfs_event *ev)
+{
+	if (q->far_n == q->far_cap) {
+		size_t cap = q->far_cap ? 2 * q->far_cap : 64;
+		struct ibfs_event **a = realloc(q->far, cap * sizeof(*a));
+
+		/*
+		 * Out of memory: the heap cannot take ev, so abort rather than
+		 * lose an event (the calendar cannot hold it either without
+		 * breaking its invariant).
+		 */
+		if (!a)
+			abort();
+		q->far = a;
+		q->far_cap = cap;
+	}
+	ev->far = 1;
+	if (ev->cancelled == EQ_CANCELLED)
+		q->far_cancelled++;
+	size_t i = q->far_n++;
+
+	while (i > 0) {
+		size_t up = (i - 1) / 2;
+
+		if (!eq_less(ev, q->far[up]))
+			break;
+		q->far[i] = q->far[up];
+		i = up;
+	}
+	q->far[i] = ev;
+}
+
+/* Moves the element at i down to its place among its children. */
+static void eq_far_sift_down(struct ibfs_eq *q, size_t i)
+{
+	struct ibfs_event *ev = q->far[i];
+	size_t n = q->far_n;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && eq_less(q->far[c + 1], q->far[c]))
+			c++;
+		if (!eq_less(q->far[c], ev))
+			break;
+		q->far[i] = q->far[c];
+		i = c;
+	}
+	q->far[i] = ev;
+}
+
+/* Removes and returns the far heap's top (the heap must not be empty). */
+static struct ibfs_event *eq_far_pop(struct ibfs_eq *q)
+{
+	struct ibfs_event *top = q->far[0];
+
+	q->far_n--;
+	if (q->far_n) {
+		q->far[0] = q->far[q->far_n];
+		eq_far_sift_down(q, 0);
+	}
+	top->far = 0;
+	if (top->cancelled == EQ_CANCELLED)
+		q->far_cancelled--;
+	return top;
+}
+
+/* Drops the cancelled events of the far heap and re-heapifies (Floyd). */
+static void eq_far_clean(struct ibfs_eq *q)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < q->far_n; i++) {
+		struct ibfs_event *ev = q->far[i];
+
+		if (ev->cancelled == EQ_CANCELLED) {
+			q->size--;
+			q->cancelled--;
+			eq_free(q, ev);
+		} else {
+			q->far[n++] = ev;
+		}
+	}
+	q->far_n = n;
+	q->far_cancelled = 0;
+	for (size_t i = n / 2; i-- > 0;)
+		eq_far_sift_down(q, i);
+}
+
+/* Links ev into bucket `day` mod nbuckets, keeping the list sorted. */
+static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
+				 uint64_t day)
+{
+	size_t i = day & (q->nbuckets - 1);
+	struct ibfs_eq_bucket *b = &q->buckets[i];
+
 	ev->next = NULL;
+	ev->far = 0;
 	if (!b->tail) {
 		b->head = b->tail = ev;
+		q->bits[i / 64] |= 1ULL << (i % 64);
 		return;
 	}
 	if (!eq_less(ev, b->tail)) {
@@ -129,51 +256,162 @@ static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
 	p->next = ev;
 	q->steps += walked;
 	if (walked > EQ_WALK_LIMIT)
-		q->crowded = (size_t)(b - q->buckets);
+		q->crowded = i;
+}
+
+/* Files ev in its bucket, or in the far heap when due a year or more past
+ * the current day; no resizing. */
+static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
+{
+	uint64_t day = ev->time >> q->shift;
+
+	/* An event due before the current day (now was moved by hand, or a
+	 * peek ran ahead): the calendar restarts from its day. The far heap's
+	 * events stay at least a year past it. */
+	if (day < q->cur)
+		q->cur = day;
+	if (day - q->cur >= q->nbuckets) {
+		eq_far_push(q, ev);
+		return;
+	}
+	eq_cal_insert(q, ev, day);
 }
 
 /* Unlinks the head of the current day's bucket (which must be ev). */
 static inline void eq_unlink_head(struct ibfs_eq *q, struct ibfs_event *ev)
 {
-	struct ibfs_eq_bucket *b = &q->buckets[q->cur & (q->nbuckets - 1)];
+	size_t i = q->cur & (q->nbuckets - 1);
+	struct ibfs_eq_bucket *b = &q->buckets[i];
 
 	assert(b->head == ev);
 	b->head = ev->next;
-	if (!b->head)
+	if (!b->head) {
 		b->tail = NULL;
+		q->bits[i / 64] &= ~(1ULL << (i % 64));
+	}
 	q->size--;
 }
 
 /*
+ * After the current day moved forward: moves the far heap's events due
+ * within the new year into their buckets, freeing cancelled ones.
+ */
+static void eq_far_settle(struct ibfs_eq *q)
+{
+	while (q->far_n) {
+		struct ibfs_event *ev = q->far[0];
+		uint64_t day = ev->time >> q->shift;
+
+		assert(day >= q->cur);
+		if (day - q->cur >= q->nbuckets)
+			break;
+		eq_far_pop(q);
+		if (ev->cancelled == EQ_CANCELLED) {
+			q->size--;
+			q->cancelled--;
+			eq_free(q, ev);
+			continue;
+		}
+		eq_cal_insert(q, ev, day);
+		q->moved++;
+		q->far_moves++;
+	}
+}
+
+/*
+ * Walks one year of days from cur, 64 a bitmap word. Returns the earliest
+ * event due within it (then the head of bucket cur, with cur moved to its
+ * day and the far heap settled), or NULL.
+ */
+static inline struct ibfs_event *eq_first_in_year(struct ibfs_eq *q)
+{
+	size_t mask = q->nbuckets - 1;
+	size_t start = q->cur & mask;
+	/* Buckets a word covers: 64, or all of them below 64. */
+	size_t span = q->nbuckets < 64 ? q->nbuckets : 64;
+	uint64_t off = 0;
+
+	if (q->size == q->far_n)
+		return NULL;
+	while (off < q->nbuckets) {
+		size_t i = (start + off) & mask;
+		uint64_t word = q->bits[i / 64] >> (i % 64);
+
+		q->steps++;
+		if (!word) {
+			off += span - i % 64;
+			continue;
+		}
+		off += (uint64_t)__builtin_ctzll(word);
+		if (off >= q->nbuckets)
+			break;
+		struct ibfs_event *ev = q->buckets[(start + off) & mask].head;
+		uint64_t day = q->cur + off;
+
+		if ((ev->time >> q->shift) == day) {
+			q->cur = day;
+			if (q->far_n)
+				eq_far_settle(q);
+			return ev;
+		}
+		off++;
+	}
+	return NULL;
+}
+
+/* The earliest bucket head (of any year), or NULL: O(nbuckets / 64). */
+static struct ibfs_event *eq_cal_min(struct ibfs_eq *q)
+{
+	struct ibfs_event *best = NULL;
+
+	if (q->size == q->far_n)
+		return NULL;
+	for (size_t w = 0; w < eq_words(q->nbuckets); w++) {
+		for (uint64_t word = q->bits[w]; word; word &= word - 1) {
+			size_t i = w * 64 + (size_t)__builtin_ctzll(word);
+			struct ibfs_event *ev = q->buckets[i].head;
+
+			if (!best || eq_less(ev, best))
+				best = ev;
+		}
+	}
+	q->steps += eq_words(q->nbuckets);
+	return best;
+}
+
+/*
  * The earliest held event (cancelled or not), with q->cur moved to its day,
- * or NULL when the queue is empty.
+ * or NULL when the queue is empty. It is always the head of bucket cur.
  */
 static struct ibfs_event *eq_first(struct ibfs_eq *q)
 {
-	if (q->size == 0)
-		return NULL;
 	size_t mask = q->nbuckets - 1;
 
-	for (size_t n = 0; n < q->nbuckets; n++) {
-		struct ibfs_event *ev = q->buckets[q->cur & mask].head;
+	for (;;) {
+		if (q->size == 0)
+			return NULL;
+		struct ibfs_event *ev = eq_first_in_year(q);
 
+		if (ev)
+			return ev;
+		/*
+		 * A whole year without an event due (the calendar is empty,
+		 * or holds only events of later years after cur was
+		 * lowered): take the earliest of the bucket heads and the far
+		 * heap's top directly.
+		 */
+		struct ibfs_event *best = eq_cal_min(q);
+
+		if (q->far_n && (!best || eq_less(q->far[0], best)))
+			best = q->far[0];
+		q->cur = best->time >> q->shift;
+		eq_far_settle(q);
+		/* If best was a cancelled far event, the settling freed it:
+		 * look again. */
+		ev = q->buckets[q->cur & mask].head;
 		if (ev && (ev->time >> q->shift) == q->cur)
 			return ev;
-		q->cur++;
-		q->steps++;
 	}
-	/* A whole year without an event due: search the heads directly. */
-	struct ibfs_event *best = NULL;
-
-	for (size_t i = 0; i < q->nbuckets; i++) {
-		struct ibfs_event *ev = q->buckets[i].head;
-
-		if (ev && (!best || eq_less(ev, best)))
-			best = ev;
-	}
-	q->steps += q->nbuckets;
-	q->cur = best->time >> q->shift;
-	return best;
 }
 
 /* The earliest live event, cancelled ones before it reaped; or NULL. */
@@ -203,7 +441,6 @@ static inline struct ibfs_event *eq_peek(struct ibfs_eq *q)
 		return ev;
 	return eq_peek_slow(q);
 }
-
 /* Day width (as a shift) from the gaps between the sampled times. */
 static unsigned eq_estimate_shift(const ibfs_time_t *t, size_t n,
 				  unsigned old)
@@ -218,15 +455,26 @@ static unsigned eq_estimate_shift(const ibfs_time_t *t, size_t n,
 	 * sorted insert then rarely walks a list, and skipping empty days
 	 * costs little.
 	 */
+	/*
+	 * Zero gaps (ties) are left out: events due at the same picosecond
+	 * share a day whatever its width, and counting them collapsed the
+	 * day to 1 ps when all of a fabric's senders start together.
+	 */
 	unsigned __int128 sum = 0;
+	size_t nz = 0;
 
 	for (size_t i = 1; i < n; i++)
-		sum += t[i] - t[i - 1];
-	unsigned __int128 limit = 2 * sum / (n - 1), sum2 = 0;
+		if (t[i] != t[i - 1]) {
+			sum += t[i] - t[i - 1];
+			nz++;
+		}
+	if (nz == 0)
+		return old;
+	unsigned __int128 limit = 2 * sum / nz, sum2 = 0;
 	size_t k = 0;
 
 	for (size_t i = 1; i < n; i++)
-		if (t[i] - t[i - 1] <= limit) {
+		if (t[i] != t[i - 1] && t[i] - t[i - 1] <= limit) {
 			sum2 += t[i] - t[i - 1];
 			k++;
 		}
@@ -248,9 +496,16 @@ static unsigned eq_crowd_shift(const struct ibfs_eq *q, size_t bucket)
 	ibfs_time_t t[EQ_CROWD_SAMPLE];
 	size_t n = 0;
 
+	/*
+	 * Distinct times only: events due at the same picosecond share a day
+	 * whatever its width, and their zero gaps made the estimate collapse
+	 * to 1 ps when a fabric starts with every sender at t = 0
+	 * (bench_fabric's fat tree rebuilt 72 times, mostly for that).
+	 */
 	for (const struct ibfs_event *ev = q->buckets[bucket].head;
 	     ev && n < EQ_CROWD_SAMPLE; ev = ev->next)
-		t[n++] = ev->time;
+		if (n == 0 || ev->time != t[n - 1])
+			t[n++] = ev->time;
 	unsigned shift = eq_estimate_shift(t, n, q->shift);
 
 	return shift < q->shift ? shift : q->shift;
@@ -261,25 +516,35 @@ enum eq_fit {
 	EQ_FIT_FRONT,  /* from the earliest events, wider or narrower */
 	EQ_FIT_NARROW, /* from the earliest events, but never wider */
 	EQ_FIT_CROWD,  /* from the crowded bucket, never wider */
+	EQ_FIT_WIDER,  /* twice the current day */
+	EQ_FIT_KEEP,   /* the current day */
 };
 
 /*
  * Rebuilds the calendar with nb buckets and a day chosen by `fit` (for
- * EQ_FIT_CROWD, from bucket q->crowded). Keeps the old calendar when
- * memory is short.
+ * EQ_FIT_CROWD, from bucket q->crowded); every event, far ones included,
+ * is filed again. Keeps the old calendar when memory is short.
  */
-static void eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
+/* Cold and out of line: rare, and keeping it out of ibfs__eq_schedule's
+ * and the run loop's register allocation saves their prologues' spills. */
+__attribute__((cold, noinline)) static void
+eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 {
 	struct ibfs_event *sample[EQ_SAMPLE];
 	ibfs_time_t times[EQ_SAMPLE];
 	size_t ns = 0;
 
 	struct ibfs_eq_bucket *nbk = q->buckets;
+	uint64_t *nbits = q->bits;
 
 	if (nb != q->nbuckets) {
 		nbk = calloc(nb, sizeof(*nbk));
-		if (!nbk)
+		nbits = calloc(eq_words(nb), sizeof(*nbits));
+		if (!nbk || !nbits) {
+			free(nbk);
+			free(nbits);
 			return;
+		}
 	}
 	unsigned crowd_shift = fit == EQ_FIT_CROWD && q->crowded != SIZE_MAX
 				       ? eq_crowd_shift(q, q->crowded)
@@ -298,8 +563,8 @@ static void eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		ns++;
 	}
 	/*
-	 * Gather the rest into one list, each bucket's run kept ascending so
-	 * that reinsertion mostly appends at tails.
+	 * Gather the rest of the calendar into one list, each bucket's run
+	 * kept ascending so that reinsertion mostly appends at tails.
 	 */
 	struct ibfs_event *all = NULL, **link = &all;
 
@@ -311,18 +576,26 @@ static void eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		q->buckets[i].head = q->buckets[i].tail = NULL;
 	}
 	*link = NULL;
+	memset(q->bits, 0, eq_words(q->nbuckets) * sizeof(*q->bits));
 	if (nbk != q->buckets) {
 		free(q->buckets);
+		free(q->bits);
 		q->buckets = nbk;
+		q->bits = nbits;
 		q->nbuckets = nb;
 	}
 	unsigned front = eq_estimate_shift(times, ns, q->shift);
 
 	if (fit == EQ_FIT_CROWD)
 		q->shift = crowd_shift;
+	else if (fit == EQ_FIT_WIDER)
+		q->shift = q->shift < 63 ? q->shift + 1 : 63;
+	else if (fit == EQ_FIT_KEEP)
+		;
 	else if (fit == EQ_FIT_FRONT || front < q->shift)
 		q->shift = front;
-	q->cur = ns ? times[0] >> q->shift : 0;
+	q->cur = ns ? times[0] >> q->shift
+		    : q->far_n ? q->far[0]->time >> q->shift : 0;
 	/* Reinsert: the sample first (ascending, so mostly tail appends). */
 	for (size_t i = 0; i < ns; i++)
 		eq_insert(q, sample[i]);
@@ -332,6 +605,16 @@ static void eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		eq_insert(q, all);
 		all = next;
 	}
+	/*
+	 * Then the far heap's events: each is filed again into the same
+	 * array, at an index never above the one being read.
+	 */
+	size_t nfar = q->far_n;
+
+	q->far_n = 0;
+	q->far_cancelled = 0;
+	for (size_t i = 0; i < nfar; i++)
+		eq_insert(q, q->far[i]);
 	q->size += ns;
 	q->resizes++;
 }
@@ -342,7 +625,18 @@ static inline void eq_account(struct ibfs_eq *q)
 {
 	if (++q->ops < q->window)
 		return;
-	if (q->steps > EQ_STEP_LIMIT * q->ops) {
+	if (q->moved > q->ops / 16) {
+		/*
+		 * Too many events outlive the year: lengthen it, with more
+		 * buckets while they stay within EQ_SPARE a held event (an
+		 * empty day costs a bit, a wider day costs list walks), else
+		 * with a wider day.
+		 */
+		if (q->nbuckets < EQ_SPARE * (q->size - q->far_cancelled))
+			eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_KEEP);
+		else
+			eq_rebuild(q, q->nbuckets, EQ_FIT_WIDER);
+	} else if (q->steps > EQ_STEP_LIMIT * q->ops) {
 		eq_rebuild(q, q->nbuckets, EQ_FIT_FRONT);
 		/* If the distribution stays hostile, rebuild less often. */
 		if (q->window < EQ_WINDOW_MAX)
@@ -352,14 +646,19 @@ static inline void eq_account(struct ibfs_eq *q)
 	}
 	q->steps = 0;
 	q->ops = 0;
+	q->moved = 0;
 }
 
 int ibfs__eq_init(struct ibfs_eq *q)
 {
 	memset(q, 0, sizeof(*q));
 	q->buckets = calloc(EQ_MIN_BUCKETS, sizeof(*q->buckets));
-	if (!q->buckets)
+	q->bits = calloc(eq_words(EQ_MIN_BUCKETS), sizeof(*q->bits));
+	if (!q->buckets || !q->bits) {
+		free(q->buckets);
+		free(q->bits);
 		return -1;
+	}
 	q->nbuckets = EQ_MIN_BUCKETS;
 	q->shift = EQ_INITIAL_SHIFT;
 	q->crowded = SIZE_MAX;
@@ -372,6 +671,8 @@ int ibfs__eq_init(struct ibfs_eq *q)
 void ibfs__eq_destroy(struct ibfs_eq *q)
 {
 	free(q->buckets);
+	free(q->bits);
+	free(q->far);
 	ibfs__pool_destroy(&q->pool);
 	memset(q, 0, sizeof(*q));
 }
@@ -394,9 +695,11 @@ struct ibfs_event *ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t,
 	eq_insert(q, ev);
 	q->size++;
 	q->ops_all++;
-	if (q->size > 2 * q->nbuckets && q->nbuckets <= SIZE_MAX / 4) {
+	if (__builtin_expect(q->size - q->far_cancelled > 2 * q->nbuckets,
+			     0) &&
+	    q->nbuckets <= SIZE_MAX / 4) {
 		eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_NARROW);
-	} else if (q->crowded != SIZE_MAX) {
+	} else if (__builtin_expect(q->crowded != SIZE_MAX, 0)) {
 		/*
 		 * An insert walked a long list. Rebuild with a day fitted to
 		 * that bucket, but at most once per `size` operations, so the
@@ -419,6 +722,9 @@ void ibfs__eq_cancel(struct ibfs_eq *q, struct ibfs_event *ev)
 		return;
 	ev->cancelled = EQ_CANCELLED;
 	q->cancelled++;
+	if (ev->far && ++q->far_cancelled > q->far_n / 2 &&
+	    q->far_n >= EQ_FAR_CLEAN_MIN)
+		eq_far_clean(q);
 }
 
 ibfs_time_t ibfs__eq_next_time(struct ibfs_eq *q)
@@ -444,17 +750,21 @@ eq_take(struct ibfs_eq *q, ibfs_time_t horizon)
 	/*
 	 * The next event due is most likely the next one in this bucket or
 	 * the head of the next day's: fetch both while the handler runs
-	 * (bench_queue: 1.3-1.7x faster with 1e5-1e6 events pending).
+	 * (bench_queue: 1.3-1.7x faster with 1e5-1e6 events pending), and
+	 * the object the next one in this bucket will run on.
 	 */
-	if (ev->next)
+	if (ev->next) {
 		__builtin_prefetch(ev->next);
+		__builtin_prefetch(ev->next->obj);
+	}
 	struct ibfs_event *next_day =
 		q->buckets[(q->cur + 1) & (q->nbuckets - 1)].head;
 
 	if (next_day)
 		__builtin_prefetch(next_day);
 	q->ops_all++;
-	if (q->size < q->nbuckets / 2 && q->nbuckets > EQ_MIN_BUCKETS)
+	if (q->size - q->far_cancelled < q->nbuckets / (2 * EQ_SPARE) &&
+	    q->nbuckets > EQ_MIN_BUCKETS)
 		eq_rebuild(q, q->nbuckets / 2, EQ_FIT_NARROW);
 	eq_account(q);
 	return ev;

@@ -9,10 +9,14 @@
  * The structure is a calendar queue (R. Brown, "Calendar queues", CACM
  * 31(10), 1988): an array of buckets, each a list sorted by (time, seq),
  * holding the events of every "day" (bucket width) that maps to it. With
- * the width set near three times the mean gap between the earliest events,
- * schedule and dequeue are O(1) on average; the array doubles or halves as
- * the queue grows or shrinks, and the width is re-estimated then and
- * whenever the measured work per operation grows (event_queue.c).
+ * the width near the mean gap between the earliest events, schedule and
+ * dequeue are O(1) on average; the array doubles or halves as the queue
+ * grows or shrinks, and the width is re-estimated then and whenever the
+ * measured work per operation grows (event_queue.c). A bitmap of non-empty
+ * buckets lets dequeue skip 64 empty days a word, and events due beyond
+ * the calendar's year (ACK timeouts, monitors) wait in a binary heap until
+ * the year reaches them, as the far rungs of a ladder queue (Tang et al.,
+ * 2005) do.
  *
  * Cancellation marks an event; it is reaped when it comes due (Redis ae's
  * guard), so cancel is O(1).
@@ -41,6 +45,7 @@ struct ibfs_event {
 	uint64_t seq;
 	struct ibfs_event *next; /* in its bucket (internal) */
 	int cancelled;
+	int far;                 /* in the far heap (internal) */
 };
 
 /* One day of the calendar: a list sorted by (time, seq). */
@@ -67,6 +72,13 @@ struct ibfs_eq {
 	uint64_t ops_all;      /* schedules and takes, ever */
 	uint64_t crowd_ok_at;  /* ops_all before which no crowd rebuild */
 	uint64_t resizes;      /* rebuilds so far (statistics, tests) */
+	uint64_t *bits;        /* bit i set: bucket i is not empty */
+	/* Events due on a day at or past cur + nbuckets: a binary heap by
+	 * (time, seq), and how many of them are cancelled. */
+	struct ibfs_event **far;
+	size_t far_n, far_cap, far_cancelled;
+	uint64_t moved;        /* far events come due, this window */
+	uint64_t far_moves;    /* far events come due, ever (statistics) */
 };
 
 int ibfs__eq_init(struct ibfs_eq *q);
