@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Tests of the fixed-size object pools (src/fabric/pool.c): size rounding,
- * growth by whole slabs, LIFO reuse, distinct non-overlapping objects, and
- * that a pool in steady use stops growing.
+ * growth by whole slabs, LIFO reuse, distinct non-overlapping objects,
+ * that a pool in steady use stops growing, and that objects of 64 bytes or
+ * more start on a 64-byte cache line.
  */
 #include <stdint.h>
 #include <string.h>
@@ -131,6 +132,51 @@ START_TEST(test_reinit_after_destroy)
 }
 END_TEST
 
+/*
+ * Objects of 64 bytes or more round up to a multiple of 64 and every one
+ * starts on a 64-byte boundary; smaller ones keep the multiple of 16, in a
+ * slab that itself starts a line.
+ */
+START_TEST(test_line_alignment)
+{
+	static const size_t in[] = { 64, 65, 127, 128, 129, 208, 4096 };
+	static const size_t out[] = { 64, 128, 128, 128, 192, 256, 4096 };
+
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		struct ibfs_pool p;
+
+		ibfs__pool_init(&p, in[i], 3);
+		ck_assert_uint_eq(p.obj_size, out[i]);
+		/* Three slabs of three: every object on a line boundary, and
+		 * its last byte writable (ASan checks the slab's extent). */
+		for (int k = 0; k < 9; k++) {
+			unsigned char *o = ibfs__pool_get(&p);
+
+			ck_assert_ptr_nonnull(o);
+			ck_assert_uint_eq((uintptr_t)o % 64, 0);
+			memset(o, 0xa5, in[i]);
+		}
+		ck_assert_uint_eq(p.grows, 3);
+		ibfs__pool_destroy(&p);
+	}
+	/* 48-byte objects: 16-byte multiples; the slab's first one starts
+	 * a line, so objects 0, 4, 8, ... of each slab do too. */
+	struct ibfs_pool p;
+
+	ibfs__pool_init(&p, 48, 5);
+	unsigned char *first = ibfs__pool_get(&p);
+
+	ck_assert_uint_eq(p.obj_size, 48);
+	ck_assert_uint_eq((uintptr_t)first % 64, 0);
+	for (int k = 1; k < 5; k++) {
+		unsigned char *o = ibfs__pool_get(&p);
+
+		ck_assert_ptr_eq(o, first + 48 * k);
+	}
+	ibfs__pool_destroy(&p);
+}
+END_TEST
+
 static Suite *pool_suite(void)
 {
 	Suite *s = suite_create("pool");
@@ -141,6 +187,7 @@ static Suite *pool_suite(void)
 	tcase_add_test(tc, test_growth_and_reuse);
 	tcase_add_test(tc, test_steady_state);
 	tcase_add_test(tc, test_reinit_after_destroy);
+	tcase_add_test(tc, test_line_alignment);
 	suite_add_tcase(s, tc);
 	return s;
 }
