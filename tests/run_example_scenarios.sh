@@ -81,15 +81,27 @@ has ring_updn '"deadlock": false'
 # star's HCAs, cables and switch are the same).
 run sm_sweep 0
 has sm_sweep '"state": "up", "host": "node1"'
-has sm_sweep '"smps_sent": 55, "smps_received": 55, "lft_blocks": 1'
+has sm_sweep '"smps": 55, "last_sweep_smps_sent": 55, "last_sweep_smps_received": 55, "lft_blocks": 1'
 sweep=$(sed -n 's/.*"sweep_ns": \([0-9.]*\),.*/\1/p' "$out/sm_sweep.json")
 has sm_sweep "\"start_ns\": $sweep,"
 has sm_sweep '"min": 5521.600,'
 
+# A link fails under a transfer: one trap, a re-sweep routes around it,
+# and the write completes after the requester's ACK timeout
+# (4.096 us x 2^14 = 67,108,864 ps) plus less than a millisecond.
+run link_failure 0
+has link_failure '"completed": 1, "failed": 0, "incomplete": 0'
+has link_failure '"traps": 1,'
+lat=$(sed -n 's/.*"min": \([0-9]*\)\..*/\1/p' "$out/link_failure.json")
+[ -n "$lat" ] && [ "$lat" -ge 67108864 ] && [ "$lat" -lt 68108864 ] && ok ||
+	bad "link_failure: latency $lat ns"
+drop=$(sed -n 's/.*"dropped": \([0-9]*\)}.*/\1/p' "$out/link_failure.json")
+[ -n "$drop" ] && [ "$drop" -gt 0 ] && ok || bad "link_failure: nothing lost"
+
 # A permutation on the k=8 fat tree: every HCA's write completes.
 run fat_tree_permutation 0
 has fat_tree_permutation '"completed": 32, "failed": 0, "incomplete": 0'
-for n in rdma_write rdma_read send sm_sweep incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation; do
+for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation; do
 	has $n '"conservation": {"ok": true}'
 done
 

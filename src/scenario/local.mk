@@ -16,6 +16,7 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/send.xml examples/incast_hol.xml examples/incast_vl.xml \
 	examples/ring_minhop.xml examples/ring_updn.xml \
 	examples/fat_tree_permutation.xml examples/sm_sweep.xml \
+	examples/link_failure.xml \
 	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
 TESTS += tests/run_scenarios.sh

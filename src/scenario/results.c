@@ -182,12 +182,18 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 			"subnet manager: %s on %s, in-band sweep %.3f us "
 			"(%llu SMPs, %llu LFT blocks)\n",
 			r->sm.engine, node_id(r, r->sm.sm_node),
-			ns(r->sm.sweep) / 1000.0,
-			(unsigned long long)r->sm.sent,
+			ns(r->sm_first_sweep) / 1000.0,
+			(unsigned long long)r->sm_first_smps,
 			(unsigned long long)r->sm.lft_blocks);
 	else if (r->sm_inband)
 		fprintf(out, "subnet manager: the sweep did not finish: %s\n",
 			r->sm.error[0] ? r->sm.error : "no answer");
+	if (r->sm_inband && r->sm.traps)
+		fprintf(out,
+			"  %llu trap(s); rerouted %.3f us after the first fault "
+			"(last sweep %.3f us, %llu SMPs)\n",
+			(unsigned long long)r->sm.traps, ns(r->sm_reroute) / 1000.0,
+			ns(r->sm.sweep) / 1000.0, (unsigned long long)r->sm.sent);
 	fprintf(out, "simulated %.3f us in %.3f s (%llu events)\n",
 		ns(r->sim_time) / 1000.0, r->wall_s,
 		(unsigned long long)r->events);
@@ -338,10 +344,14 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 			r->sm.state > 0 ? "up" : "failed");
 		json_str(o, node_id(r, r->sm.sm_node));
 		fprintf(o,
-			", \"sweep_ns\": %.3f, \"smps_sent\": %llu, "
-			"\"smps_received\": %llu, \"lft_blocks\": %llu, "
+			", \"sweep_ns\": %.3f, \"last_sweep_ns\": %.3f, "
+			"\"reroute_ns\": %.3f, \"smps\": %llu, "
+			"\"last_sweep_smps_sent\": %llu, "
+			"\"last_sweep_smps_received\": %llu, \"lft_blocks\": %llu, "
 			"\"traps\": %llu, \"timeouts\": %llu},\n",
-			ns(r->sm.sweep), (unsigned long long)r->sm.sent,
+			ns(r->sm_first_sweep), ns(r->sm.sweep),
+			ns(r->sm_reroute), (unsigned long long)r->sm_first_smps,
+			(unsigned long long)r->sm.sent,
 			(unsigned long long)r->sm.received,
 			(unsigned long long)r->sm.lft_blocks,
 			(unsigned long long)r->sm.traps,

@@ -33,6 +33,9 @@ struct ibfs_results {
 	const char *routing;  /* the engine that built the tables */
 	int sm_inband;        /* the in-band SM ran: sm holds its figures */
 	struct ibfs_sm_stats sm;
+	ibfs_time_t sm_first_sweep; /* the sweep that brought the fabric up */
+	ibfs_time_t sm_reroute;     /* first fault -> re-sweep done, or 0 */
+	uint64_t sm_first_smps;     /* SMPs of that first sweep */
 	ibfs_time_t sim_time;
 	double wall_s;
 	uint64_t events;

@@ -34,7 +34,10 @@ struct run {
 	/* In-band start: an actor on the SM's host waits for the fabric. */
 	struct ibfs_exec exec;
 	struct ibfs_waiter *starter;
-	int up, data, spawn_failed;
+	int up, data, spawn_failed, timed_failed;
+	ibfs_time_t stop;       /* min(<stop at>, --until), from the up time */
+	ibfs_time_t first_sweep; /* the sweep that brought the fabric up */
+	uint64_t first_smps;
 	ibfs_time_t up_at;
 	struct ibfs_diag spawn_diag;
 };
@@ -42,12 +45,42 @@ struct run {
 /* The run whose actors are running (actors receive only argc/argv). */
 static struct run *g_run;
 
+static void stop_now(void *obj, uint64_t arg);
+
+/*
+ * Scenario times count from when the fabric is up (0 with mode="instant"):
+ * the stop time and the faults are scheduled then.
+ */
+static int schedule_timed(struct run *r, ibfs_time_t base)
+{
+	const struct ibfs_scenario *sc = r->sc;
+	for (size_t i = 0; i < sc->nfaults; i++) {
+		const struct ibfs_sc_fault *flt = &sc->faults[i];
+		if (ibfs__fabric_fault_at(r->fab, base + flt->at, flt->node,
+					  flt->port, flt->up) < 0)
+			return -1;
+	}
+	if (r->stop != IBFS_TIME_NEVER &&
+	    !ibfs__eq_schedule(&r->fab->eq, base + r->stop, stop_now,
+			       r->as.bridge, 0))
+		return -1;
+	return 0;
+}
+
 /* The in-band subnet manager has brought every port to Active at t. */
 static void fabric_up(void *ctx, ibfs_time_t t)
 {
 	struct run *r = ctx;
+	if (r->up)
+		return; /* a later sweep (after a fault) */
 	r->up = 1;
 	r->up_at = t;
+	struct ibfs_sm_stats st;
+	ibfs__sm_stats(r->as.sm, &st);
+	r->first_sweep = st.sweep;
+	r->first_smps = st.sent;
+	if (schedule_timed(r, t) < 0)
+		r->timed_failed = 1;
 	if (r->starter)
 		r->exec.ops->wake_at(r->exec.ctx, r->starter, t);
 }
@@ -148,14 +181,15 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 					  "cannot write the timeline");
 		ibfs__traffic_set_trace(r->traffic, r->trace);
 	}
-	ibfs_time_t stop = sc->stop_at < o->until ? sc->stop_at : o->until;
+	r->stop = sc->stop_at < o->until ? sc->stop_at : o->until;
 	/* The progress line: only for a person watching a terminal. */
-	r->progress = ibfs__progress_new(stderr, !o->quiet && isatty(2), stop);
+	r->progress = ibfs__progress_new(stderr, !o->quiet && isatty(2),
+					 r->stop);
 	if (r->progress && ibfs__progress_observe(r->progress, r->fab) < 0)
 		return ibfs__diag(d, sc->file, 0, "out of memory");
-	if (stop != IBFS_TIME_NEVER &&
-	    !ibfs__eq_schedule(&r->fab->eq, stop, stop_now, r->as.bridge, 0))
-		return ibfs__diag(d, sc->file, 0, "out of memory");
+	if (sc->instant && schedule_timed(r, 0) < 0)
+		return ibfs__diag(d, sc->file, 0, "cannot schedule the faults "
+				  "and the stop time");
 	return 0;
 }
 
@@ -181,6 +215,17 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	if (r->as.sm) {
 		res->sm_inband = 1;
 		ibfs__sm_stats(r->as.sm, &res->sm);
+		res->sm_first_sweep = r->up ? r->first_sweep : res->sm.sweep;
+		res->sm_first_smps = r->up ? r->first_smps : res->sm.sent;
+		/* After a fault: from the first fault to the end of the
+		 * re-sweep that reprogrammed the fabric around it. */
+		ibfs_time_t first_fault = IBFS_TIME_NEVER;
+		for (size_t i = 0; i < sc->nfaults; i++)
+			if (sc->faults[i].at < first_fault)
+				first_fault = sc->faults[i].at;
+		if (r->up && res->sm.traps && first_fault != IBFS_TIME_NEVER &&
+		    res->sm.up > r->up_at + first_fault)
+			res->sm_reroute = res->sm.up - (r->up_at + first_fault);
 	}
 	res->wall_s = wall_seconds() - t0;
 	res->sim_time = r->fab->eq.now; /* refined below */
@@ -229,6 +274,7 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 					    sizeof(res->conservation)) == 0;
 	/* Messages cut short by a stop time are incomplete, not failed. */
 	int failed = res->deadlock || (rc < 0) || !res->conserved ||
+		     r->timed_failed ||
 		     r->spawn_failed || (res->sm_inband && res->sm.state < 0);
 	for (size_t i = 0; i < res->nmsgs; i++)
 		failed |= res->msgs[i].status > 0;

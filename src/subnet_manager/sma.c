@@ -64,7 +64,19 @@ struct ibfs_sma {
 	int nnodes;
 	struct sma_node *nodes;
 	struct ibfs_sma_stats st;
+	/* Told of every link going down or up (a fault): see port_state. */
+	struct ibfs_port_listener listener;
 };
+
+/*
+ * A link changed state: the agents at both ends note it, and a switch's
+ * agent raises trap 128 (PortStateChange, IBA 14.3.11) to the SM.
+ */
+static void sma_on_port_state(void *ctx, struct ibfs_port *port, int up)
+{
+	(void)up;
+	ibfs__sma_port_changed(ctx, port->node, port->num);
+}
 
 static void sma_port_send(struct sma_node *n, int port, struct ibfs_packet *p);
 
@@ -548,6 +560,9 @@ struct ibfs_sma *ibfs__sma_new(struct ibfs_fabric *f, struct ibfs_diag *d)
 	if (!a)
 		goto oom;
 	a->f = f;
+	a->listener = (struct ibfs_port_listener){
+		.port_state = sma_on_port_state, .ctx = a};
+	ibfs__fabric_listen(f, &a->listener);
 	a->nnodes = (int)f->topo->nnodes;
 	a->nodes = calloc((size_t)a->nnodes, sizeof(*a->nodes));
 	if (!a->nodes)
@@ -606,6 +621,8 @@ void ibfs__sma_free(struct ibfs_sma *a)
 {
 	if (!a)
 		return;
+	if (a->listener.port_state)
+		ibfs__fabric_unlisten(a->f, &a->listener);
 	for (int i = 0; a->nodes && i < a->nnodes; i++) {
 		struct sma_node *n = &a->nodes[i];
 
