@@ -34,28 +34,32 @@
  *
  * The day is re-estimated by rebuilding the calendar (O(size)):
  *  - when the bucket count doubles (more than 2 events a bucket) or halves
- *    (fewer than 1/2), from the 25 earliest events, but only ever narrower:
- *    a few sparse early events must not widen the day over a dense crowd;
- *  - when taking events costs too much (list nodes walked plus empty days
- *    skipped above EQ_STEP_LIMIT per event over a window), from the 25
- *    earliest events, wider or narrower, as when the time scale of a
+ *    (fewer than 1/8, checked once a window), from the 25 earliest events,
+ *    but only ever narrower: a few sparse early events must not widen the
+ *    day over a dense crowd;
+ *  - when more than 1/16 of the events taken in a window came out of the
+ *    far heap (the year is too short for the bulk of the events): the
+ *    bucket count doubles with the same day while it stays within
+ *    EQ_SPARE (4) buckets an event, else the day doubles. An empty day
+ *    costs a bit in the bitmap; a wide day costs list walks on insert;
+ *  - when taking events costs too much (list nodes walked plus bitmap
+ *    words scanned above EQ_STEP_LIMIT per event over a window), from the
+ *    25 earliest events, wider or narrower, as when the time scale of a
  *    simulation changes. The window doubles after each such rebuild (and
  *    halves back while the work stays low), so a distribution that no width
  *    suits triggers ever rarer rebuilds instead of one every window;
- *  - when more than a quarter of the events taken in a window came out of
- *    the far heap, twice as wide (the year was too short for the bulk);
  *  - when an insert walks more than EQ_WALK_LIMIT nodes, from the gaps
  *    inside that crowded bucket, at most once per `size` operations.
  * Without the last rule, 25 events a second apart followed by 200,000
  * within a microsecond put the crowd in one day and made scheduling
- * quadratic (tests/check_event_queue.c, test_crowded_day).
+ * quadratic (tests/check_event_queue.c, test_crowded_day). Estimates
+ * leave ties out: equal times share a day whatever its width.
  *
  * The bucket count follows the events held, less the cancelled ones in the
- * far heap: it doubles above 2 a bucket and halves below 1/2, a factor of 4
- * apart so that it does not thrash. (Counting only the calendar's events
- * made it shrink as events went far, which shortened the year and sent
- * more far: bench_fabric's fat tree ended with 16 buckets and 7,384
- * rebuilds.)
+ * far heap; doubling at 2 an event and halving at 1/8 are far enough apart
+ * that it does not thrash. (Counting only the calendar's events made it
+ * shrink as events went far, which shortened the year and sent more far:
+ * bench_fabric's fat tree ended with 16 buckets and 7,384 rebuilds.)
  *
  * Each event runs once; events come from a pool and go back to it when they
  * have run or been reaped, so a steady simulation allocates nothing (the
@@ -383,7 +387,8 @@ static struct ibfs_event *eq_cal_min(struct ibfs_eq *q)
  * The earliest held event (cancelled or not), with q->cur moved to its day,
  * or NULL when the queue is empty. It is always the head of bucket cur.
  */
-static struct ibfs_event *eq_first(struct ibfs_eq *q)
+__attribute__((cold, noinline)) static struct ibfs_event *
+eq_first_slow(struct ibfs_eq *q)
 {
 	size_t mask = q->nbuckets - 1;
 
@@ -412,6 +417,15 @@ static struct ibfs_event *eq_first(struct ibfs_eq *q)
 		if (ev && (ev->time >> q->shift) == q->cur)
 			return ev;
 	}
+}
+
+static struct ibfs_event *eq_first(struct ibfs_eq *q)
+{
+	if (q->size == 0)
+		return NULL;
+	struct ibfs_event *ev = eq_first_in_year(q);
+
+	return ev ? ev : eq_first_slow(q);
 }
 
 /* The earliest live event, cancelled ones before it reaped; or NULL. */
@@ -619,13 +633,18 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 	q->resizes++;
 }
 
-/* Counts one event taken out; now and then, rebuilds if the work per event
- * is too high. */
+/* Counts one event taken out; once a window, halves the calendar or
+ * rebuilds it if the work per event is too high. */
 static inline void eq_account(struct ibfs_eq *q)
 {
 	if (++q->ops < q->window)
 		return;
-	if (q->moved > q->ops / 16) {
+	/* Far fewer events than buckets: halve (checked once a window, off
+	 * the per-event path). */
+	if (q->size - q->far_cancelled < q->nbuckets / (2 * EQ_SPARE) &&
+	    q->nbuckets > EQ_MIN_BUCKETS) {
+		eq_rebuild(q, q->nbuckets / 2, EQ_FIT_NARROW);
+	} else if (q->moved > q->ops / 16) {
 		/*
 		 * Too many events outlive the year: lengthen it, with more
 		 * buckets while they stay within EQ_SPARE a held event (an
@@ -763,9 +782,6 @@ eq_take(struct ibfs_eq *q, ibfs_time_t horizon)
 	if (next_day)
 		__builtin_prefetch(next_day);
 	q->ops_all++;
-	if (q->size - q->far_cancelled < q->nbuckets / (2 * EQ_SPARE) &&
-	    q->nbuckets > EQ_MIN_BUCKETS)
-		eq_rebuild(q, q->nbuckets / 2, EQ_FIT_NARROW);
 	eq_account(q);
 	return ev;
 }
