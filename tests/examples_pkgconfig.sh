@@ -18,7 +18,9 @@ test -f "$root$prefix/include/ibfsim/sim.h"
 export PKG_CONFIG_PATH="$root$libdir/pkgconfig"
 cflags=$(pkg-config --define-variable=prefix="$root$prefix" --cflags ibfsim)
 libs=$(pkg-config --define-variable=prefix="$root$prefix" --libs ibfsim)
-cc=${CC:-cc}
+# A sanitizer build (configure --enable-sanitizers) installs an
+# instrumented library: programs linking it need the same runtime first.
+cc="${CC:-cc} ${SAN_CFLAGS:-}"
 $cc -std=gnu11 -Wall -Wextra -Werror $cflags \
 	-c "$top_srcdir/examples/launch.c" -o "$tmp/launch.o"
 export LD_LIBRARY_PATH="$root$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
