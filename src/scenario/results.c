@@ -32,6 +32,8 @@ int ibfs__results_add(struct ibfs_results *r, const struct ibfs_msg_record *m)
 void ibfs__results_free(struct ibfs_results *r)
 {
 	free(r->msgs);
+	free(r->no_route);
+	r->no_route = NULL;
 	r->msgs = NULL;
 	r->nmsgs = r->msgs_cap = 0;
 	if (r->cleanup)
@@ -194,6 +196,17 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 			"(last sweep %.3f us, %llu SMPs)\n",
 			(unsigned long long)r->sm.traps, ns(r->sm_reroute) / 1000.0,
 			ns(r->sm.sweep) / 1000.0, (unsigned long long)r->sm.sent);
+	if (r->no_route) {
+		size_t n = 0;
+		ibfs_time_t worst = 0;
+		for (size_t i = 0; i < r->sc->topo->nnodes; i++) {
+			n += r->no_route[i] > 0;
+			if (r->no_route[i] > worst)
+				worst = r->no_route[i];
+		}
+		fprintf(out, "  %zu destination(s) re-routed; the longest "
+			"without a route: %.3f us\n", n, ns(worst) / 1000.0);
+	}
 	fprintf(out, "simulated %.3f us in %.3f s (%llu events)\n",
 		ns(r->sim_time) / 1000.0, r->wall_s,
 		(unsigned long long)r->events);
@@ -375,6 +388,20 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 	json_flows(r, o);
 	json_links(r, o);
 	json_switches(r, o);
+	if (r->no_route) {
+		int first = 1;
+		fputs("  \"outages\": [", o);
+		for (size_t i = 0; i < r->sc->topo->nnodes; i++) {
+			if (!r->no_route[i])
+				continue;
+			fprintf(o, "%s\n    {\"dst\": ", first ? "" : ",");
+			json_str(o, node_id(r, (int)i));
+			fprintf(o, ", \"no_route_ns\": %.3f}",
+				ns(r->no_route[i]));
+			first = 0;
+		}
+		fputs(first ? "],\n" : "\n  ],\n", o);
+	}
 	fprintf(o, "  \"packets\": {\"sent\": %llu, \"dropped\": %llu},\n",
 		(unsigned long long)r->fab->pkts_injected,
 		(unsigned long long)r->fab->pkts_dropped);

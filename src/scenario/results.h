@@ -36,6 +36,12 @@ struct ibfs_results {
 	ibfs_time_t sm_first_sweep; /* the sweep that brought the fabric up */
 	ibfs_time_t sm_reroute;     /* first fault -> re-sweep done, or 0 */
 	uint64_t sm_first_smps;     /* SMPs of that first sweep */
+	/*
+	 * After faults: per HCA (by topology node), how long after the first
+	 * fault the last switch got its new route to it; 0 when its routes
+	 * did not change.
+	 */
+	ibfs_time_t *no_route;      /* [nnodes] or NULL */
 	ibfs_time_t sim_time;
 	double wall_s;
 	uint64_t events;

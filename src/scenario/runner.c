@@ -110,6 +110,35 @@ static void stop_now(void *obj, uint64_t arg)
 	ibfs__bridge_stop(obj);
 }
 
+/*
+ * Per HCA: from the fault until the last switch acknowledged its new
+ * forwarding entry for one of the HCA's LIDs (the SM's view of the
+ * outage); 0 for HCAs whose routes did not change.
+ */
+static ibfs_time_t *outages(struct run *r, ibfs_time_t fault)
+{
+	const struct ibfs_subnet *sn = ibfs__sm_subnet(r->as.sm);
+	const struct ibfs_topology *t = r->sc->topo;
+	ibfs_time_t *v = calloc(t->nnodes ? t->nnodes : 1, sizeof(*v));
+	if (!v || !sn)
+		return v;
+	unsigned span = 1u << sn->lmc;
+	for (int n = 0; n < sn->nnodes && (size_t)n < t->nnodes; n++) {
+		if (sn->nodes[n].type != IBFS_NODE_HCA)
+			continue;
+		for (int p = 1; p <= sn->nodes[n].nports; p++) {
+			unsigned base = sn->nodes[n].ports[p].lid;
+			for (unsigned k = 0; base && k < span; k++) {
+				ibfs_time_t at =
+					ibfs__sm_lid_rerouted(r->as.sm, base + k);
+				if (at > fault && at - fault > v[n])
+					v[n] = at - fault;
+			}
+		}
+	}
+	return v;
+}
+
 static double wall_seconds(void)
 {
 	struct timespec ts;
@@ -226,6 +255,8 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 		if (r->up && res->sm.traps && first_fault != IBFS_TIME_NEVER &&
 		    res->sm.up > r->up_at + first_fault)
 			res->sm_reroute = res->sm.up - (r->up_at + first_fault);
+		if (res->sm_reroute)
+			res->no_route = outages(r, r->up_at + first_fault);
 	}
 	res->wall_s = wall_seconds() - t0;
 	res->sim_time = r->fab->eq.now; /* refined below */

@@ -367,6 +367,31 @@ static void sm_on_port_info(struct ibfs_sm *sm, const struct sm_req *r,
 		sm_probe(sm, r->node, p);
 }
 
+/*
+ * A re-sweep's LFT block was set: every LID whose entry changed on this
+ * switch has been re-routed here at the current time.
+ */
+static void sm_note_reroute(struct ibfs_sm *sm, const struct sm_dnode *n,
+			    const struct sm_req *r)
+{
+	const uint8_t *old = n->lft + (size_t)r->mod * IBFS_LFT_BLOCK;
+	unsigned need = (unsigned)(r->mod + 1) * IBFS_LFT_BLOCK;
+
+	if (need > sm->rerouted_len) {
+		ibfs_time_t *v = realloc(sm->rerouted, need * sizeof(*v));
+
+		if (!v)
+			return; /* the report loses this block, the run goes on */
+		memset(v + sm->rerouted_len, 0,
+		       (need - sm->rerouted_len) * sizeof(*v));
+		sm->rerouted = v;
+		sm->rerouted_len = need;
+	}
+	for (unsigned k = 0; k < IBFS_LFT_BLOCK; k++)
+		if (old[k] != r->data[k])
+			sm->rerouted[r->mod * IBFS_LFT_BLOCK + k] = sm->f->eq.now;
+}
+
 static void sm_rx(void *ctx, const struct ibfs_smp *s)
 {
 	struct ibfs_sm *sm = ctx;
@@ -408,6 +433,8 @@ static void sm_rx(void *ctx, const struct ibfs_smp *s)
 	} else if (r.attr == IBFS_SMP_ATTR_LFT) {
 		struct sm_dnode *n = &sm->dn[r.node];
 
+		if (n->lft_ok[r.mod])
+			sm_note_reroute(sm, n, &r);
 		memcpy(n->lft + (size_t)r.mod * IBFS_LFT_BLOCK, r.data,
 		       IBFS_LFT_BLOCK);
 		n->lft_ok[r.mod] = 1;
@@ -561,6 +588,11 @@ int ibfs__sm_resweep(struct ibfs_sm *sm)
 	return 0;
 }
 
+ibfs_time_t ibfs__sm_lid_rerouted(const struct ibfs_sm *sm, unsigned lid)
+{
+	return lid < sm->rerouted_len ? sm->rerouted[lid] : 0;
+}
+
 void ibfs__sm_free(struct ibfs_sm *sm)
 {
 	if (!sm)
@@ -579,6 +611,7 @@ void ibfs__sm_free(struct ibfs_sm *sm)
 	free(sm->dn);
 	free(sm->hash);
 	free(sm->topo_guid);
+	free(sm->rerouted);
 	free(sm->topo_idx);
 	free(sm->q);
 	ibfs__subnet_free(sm->sn);

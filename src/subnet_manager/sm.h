@@ -107,5 +107,12 @@ int ibfs__sm_resweep(struct ibfs_sm *sm);
  * sweeps again. LIDs stay as they were; only changed LFT blocks are sent.
  */
 void ibfs__sm_port_changed(struct ibfs_sm *sm, int node, int port);
+/*
+ * The last time a re-sweep changed some switch's forwarding entry for
+ * `lid` (when that switch acknowledged the new block), 0 if no re-sweep
+ * ever changed it: after a fault, the end of that destination's outage
+ * as far as routing goes.
+ */
+ibfs_time_t ibfs__sm_lid_rerouted(const struct ibfs_sm *sm, unsigned lid);
 
 #endif

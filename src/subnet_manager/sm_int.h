@@ -88,6 +88,12 @@ struct ibfs_sm {
 
 	struct ibfs_subnet *sn;
 	struct ibfs_sm_stats st;
+	/*
+	 * Per LID: the last time a re-sweep changed a switch's entry for it
+	 * (the answer to the Set of the block that holds it), 0 if never.
+	 */
+	ibfs_time_t *rerouted;
+	unsigned rerouted_len;
 };
 
 /* sm.c */
