@@ -14,9 +14,10 @@
  * packets and QPs share the link packet by packet, as an HCA's send
  * arbiter does. A pick is O(1) amortised: every QP taken from the head
  * either sends or leaves. (It used to scan a circular list of the active
- * QPs, O(active QPs) a packet; with all QPs ready both send in the same
- * order, but a QP that waited for its DMA now rejoins behind the QPs that
- * were at the tail then, not at its old place in the circle.)
+ * QPs, O(active QPs) a packet. Both send in the same order, the 1024-HCA
+ * permutation gives byte-identical results, but for a QP whose turn came
+ * before its DMA was done: it now rejoins at the tail when the DMA ends,
+ * not at its old place in the circle.)
  *
  * Receive: the link reports a packet's header; the HCA is store and
  * forward (it checks the ICRC), so it processes the packet when its tail
@@ -291,16 +292,20 @@ static void hca_run(struct ibfs_hca_port *hp)
 		else
 			p = ibfs__sq_build(qp);
 		if (!p) {
-			/* The QP failed (it has nothing left) and another
-			 * may go; or memory ran out: keep the QP and stop
-			 * rather than spin. */
-			if (!qp->destroyed && hca_qp_ready(qp) <= now) {
-				hca_push(hp, qp);
+			/* The QP failed (it is in ERR, out of the FIFO) and
+			 * another may go; or memory ran out: keep the QP
+			 * and stop rather than spin. */
+			if (qp->destroyed || qp->pub.state == IBFS_QPS_ERR)
+				continue;
+			hca_push(hp, qp);
+			if (hca_qp_ready(qp) <= now)
 				return;
-			}
 			continue;
 		}
-		if (!qp->destroyed && hca_qp_ready(qp) != IBFS_TIME_NEVER)
+		/* Back to the tail even with nothing more to send yet: it
+		 * keeps that place if work comes before its turn, and
+		 * leaves when its turn finds it idle. */
+		if (!qp->destroyed && qp->pub.state != IBFS_QPS_ERR)
 			hca_push(hp, qp);
 		h->st.tx_pkts++;
 		if (h->lops->can_send(hp, p))
@@ -339,11 +344,11 @@ void ibfs__hca_qp_wake(struct ibfs_hca_qp *qp)
 		hca_qp_timer(qp, r);
 		return;
 	}
+	/* In the FIFO (or already there, with a packet due later): the
+	 * port runs at r, once every wake due then has been seen, or
+	 * earlier when its transmitter frees (tx_ready). */
 	hca_push(hp, qp);
-	/* A busy transmitter looks at the FIFO when it frees (tx_ready);
-	 * an idle one runs once every wake due now has been seen. */
-	if (r <= now)
-		hca_schedule(hp, now);
+	hca_schedule(hp, r);
 }
 
 /* Called when a QP is destroyed or fails: it leaves its port's FIFO and
