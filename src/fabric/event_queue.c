@@ -131,21 +131,22 @@ static inline size_t eq_words(size_t nb)
 	return (nb + 63) / 64;
 }
 
-/* Puts ev into the far heap (sift up); the array grows by doubling. */
-__attribute__((noinline)) static void
+/*
+ * Puts ev into the far heap (sift up); the array grows by doubling.
+ * Returns -1, ev untouched, when the array cannot grow.
+ */
+__attribute__((noinline)) static int
 eq_far_push(struct ibfs_eq *q, struct ibfs_event *ev)
 {
 	if (q->far_n == q->far_cap) {
 		size_t cap = q->far_cap ? 2 * q->far_cap : 64;
-		struct ibfs_event **a = realloc(q->far, cap * sizeof(*a));
+		struct ibfs_event **a = cap <= SIZE_MAX / sizeof(*a)
+						? realloc(q->far,
+							  cap * sizeof(*a))
+						: NULL;
 
-		/*
-		 * Out of memory: the heap cannot take ev, so abort rather than
-		 * lose an event (the calendar cannot hold it either without
-		 * breaking its invariant).
-		 */
 		if (!a)
-			abort();
+			return -1;
 		q->far = a;
 		q->far_cap = cap;
 	}
@@ -163,6 +164,7 @@ eq_far_push(struct ibfs_eq *q, struct ibfs_event *ev)
 		i = up;
 	}
 	q->far[i] = ev;
+	return 0;
 }
 
 /* Moves the element at i down to its place among its children. */
@@ -274,10 +276,13 @@ static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
 	 * events stay at least a year past it. */
 	if (day < q->cur)
 		q->cur = day;
-	if (day - q->cur >= q->nbuckets) {
-		eq_far_push(q, ev);
+	/*
+	 * Should the heap be unable to grow, the event goes to its bucket
+	 * anyway: a bucket may hold events of later years (eq_first checks
+	 * each head's day), it only costs the walk more.
+	 */
+	if (day - q->cur >= q->nbuckets && eq_far_push(q, ev) == 0)
 		return;
-	}
 	eq_cal_insert(q, ev, day);
 }
 
