@@ -41,6 +41,8 @@ bad_malformed.xml|6|
 bad_inline_fabric.xml|6|no node 'c'
 bad_sl.xml|5|sl must be 0 to 15
 bad_file_nolfts.xml|4|needs lfts
+bad_qps.xml|5|qps must be 1 to 1024
+bad_rate.xml|5|a rate needs a unit
 LIST
 
 # validate agrees with run, and runs nothing.
@@ -138,6 +140,25 @@ grep -q '"routing": "file"' "$out/rf.json" && ok || bad "routing=file not used"
 "$IBFSIM" run "$data/route_ftree.xml" --no-data --json "$out/rt.json" >/dev/null
 for f in rf rt; do grep -v '"wall_s"\|"routing"\|"scenario"\|"events"' "$out/$f.json" >"$out/$f.cmp"; done
 cmp -s "$out/rf.cmp" "$out/rt.cmp" && ok || bad "OpenSM's ftree tables and ours differ"
+
+# rate="8Gbps": 1000-byte writes offered one every 1,000 x 8 / 8e9 s =
+# 1,000,000 ps, each completing 327,520 ps after its post (the skeleton's
+# closed form: the link is idle again long before the next).
+"$IBFSIM" run "$data/rate.xml" --csv "$out/rate" >/dev/null
+for k in 0 1 2 3 4; do
+	post=$((k * 1000000))
+	grep -q "^node1,node2,write,1000,$post,$((post + 327520)),327520,0\$" \
+		"$out/rate/messages.csv" && ok || bad "rate: message $k"
+done
+# qps: two 64 KiB writes posted together. On one QP they go one after the
+# other (the first completes at the single write's 5,521,600 ps); on two
+# QPs the HCA interleaves their packets, so the first ends near the second.
+"$IBFSIM" run "$data/qps1.xml" --csv "$out/q1" >/dev/null
+"$IBFSIM" run "$data/qps2.xml" --csv "$out/q2" >/dev/null
+first1=$(sed -n '2s/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,\([0-9]*\),.*/\1/p' "$out/q1/messages.csv")
+first2=$(sed -n '2s/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,\([0-9]*\),.*/\1/p' "$out/q2/messages.csv")
+[ "$first1" = 5521600 ] && ok || bad "qps=1: first write done at $first1"
+[ -n "$first2" ] && [ "$first2" -gt 9000000 ] && ok || bad "qps=2: first write done at $first2"
 
 echo "run_scenarios: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

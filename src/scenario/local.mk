@@ -31,6 +31,11 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_node.xml \
 	tests/data/scenario/bad_op.xml \
 	tests/data/scenario/bad_sl.xml \
+	tests/data/scenario/bad_qps.xml \
+	tests/data/scenario/bad_rate.xml \
+	tests/data/scenario/rate.xml \
+	tests/data/scenario/qps1.xml \
+	tests/data/scenario/qps2.xml \
 	tests/data/scenario/bad_file_nolfts.xml \
 	tests/data/scenario/route_file.xml \
 	tests/data/scenario/route_ftree.xml \

@@ -51,6 +51,9 @@ struct ibfs_sc_message {
 	uint64_t size;
 	uint32_t count;
 	ibfs_time_t start;
+	uint32_t qps;          /* connections (QP pairs) the count spreads over */
+	uint64_t rate;         /* offered load in bit/s: one message every
+				* size x 8 / rate; 0: all posted at start */
 	long line;
 };
 
@@ -65,6 +68,8 @@ struct ibfs_sc_pattern {
 	uint64_t size;
 	uint32_t count;
 	ibfs_time_t start;
+	uint32_t qps;
+	uint64_t rate;
 	long line;
 };
 

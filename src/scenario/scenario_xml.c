@@ -154,6 +154,26 @@ static int sl_attr(struct sx *x, xmlNode *n, uint8_t *out)
 	return 0;
 }
 
+/* qps="N" (1 to 1024 connections a pair) and rate="10Gbps". */
+static int load_attrs(struct sx *x, xmlNode *n, uint32_t *qps, uint64_t *rate)
+{
+	uint64_t q;
+	if (unit_attr(x, n, "qps", ibfs__parse_uint, "count", 1, &q) < 0 ||
+	    unit_attr(x, n, "rate", ibfs__parse_rate, "rate", 0, rate) < 0)
+		return -1;
+	if (q < 1 || q > 1024)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "qps must be 1 to 1024");
+	*qps = (uint32_t)q;
+	char *r = attr(n, "rate");
+	int zero = r && *rate == 0;
+	xmlFree(r);
+	if (zero)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "a rate must be above 0 bit/s");
+	return 0;
+}
+
 static int count_attr(struct sx *x, xmlNode *n, uint32_t *out)
 {
 	uint64_t c;
@@ -214,7 +234,8 @@ static int read_message(struct sx *x, xmlNode *n)
 	    unit_attr(x, n, "size", ibfs__parse_size, "size", 0, &m.size) < 0 ||
 	    unit_attr(x, n, "start", ibfs__parse_time, "time", 0, &m.start) <
 		    0 ||
-	    sl_attr(x, n, &m.sl) < 0 || count_attr(x, n, &m.count) < 0)
+	    sl_attr(x, n, &m.sl) < 0 || count_attr(x, n, &m.count) < 0 ||
+	    load_attrs(x, n, &m.qps, &m.rate) < 0)
 		return -1;
 	m.op = op;
 	m.qp = qp;
@@ -253,7 +274,8 @@ static int read_pattern(struct sx *x, xmlNode *n)
 		    0 ||
 	    unit_attr(x, n, "shift", ibfs__parse_uint, "count", 1, &p.shift) <
 		    0 ||
-	    sl_attr(x, n, &p.sl) < 0 || count_attr(x, n, &p.count) < 0)
+	    sl_attr(x, n, &p.sl) < 0 || count_attr(x, n, &p.count) < 0 ||
+	    load_attrs(x, n, &p.qps, &p.rate) < 0)
 		return -1;
 	if (kind < 0)
 		return ibfs__diag(x->d, x->file, p.line,

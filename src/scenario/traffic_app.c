@@ -312,14 +312,15 @@ static void poster(int argc, char **argv)
 			 t->conns[t->msgs[n->msgs[i]].conn].dst);
 		ibfs_oob_get(key, &one, 1);
 	}
-	for (size_t i = 0; i < n->nmsgs; i++) {
-		const struct tr_msg *m = &t->msgs[n->msgs[i]];
-		ibfs_time_ps now = ibfs_now(), at = t->base + m->start;
+	/* Each message at its planned time (rates spread them out). */
+	for (size_t i = 0; i < n->nposts; i++) {
+		size_t rec = n->posts[i];
+		const struct tr_msg *m = &t->msgs[t->rec_msg[rec]];
+		ibfs_time_ps now = ibfs_now(), at = t->base + t->planned[rec];
 		if (at > now)
 			ibfs_sleep(at - now);
-		for (uint32_t k = 0; k < m->count; k++)
-			if (post_one(t, n, m, m->first + k))
-				return;
+		if (post_one(t, n, m, rec))
+			return;
 	}
 }
 

@@ -16,6 +16,7 @@ struct tr_conn {
 	int src, dst;
 	enum ibfs_sc_qp qp;
 	uint8_t sl;
+	uint16_t lane;          /* which of the pair's qps connections */
 	uint32_t recvs;         /* receives the destination posts (SENDs) */
 	struct ibfs_qp *qp_src, *qp_dst; /* filled by the actors */
 };
@@ -25,14 +26,17 @@ struct tr_msg {
 	enum ibfs_sc_op op;
 	uint64_t size;
 	uint32_t count;
-	ibfs_time_t start;
+	ibfs_time_t start;      /* the first post */
+	ibfs_time_t interval;   /* between posts (0: all at start) */
 	size_t first;           /* index of its first record */
 };
 
 /* What one HCA's actors need and share. */
 struct tr_node {
-	size_t *msgs;           /* messages it sends, by start time */
+	size_t *msgs;           /* messages it sends */
 	size_t nmsgs, msgs_cap;
+	size_t *posts;          /* its records in the order of their posts */
+	size_t nposts;
 	size_t *conns;          /* connections it is an end of */
 	size_t nconns, conns_cap;
 	uint64_t expected;      /* completions its CQ will see */
@@ -57,6 +61,8 @@ struct ibfs_traffic {
 	size_t nmsgs, msgs_cap;
 	struct ibfs_msg_record *recs;
 	size_t nrecs;
+	size_t *rec_msg;        /* record -> its message */
+	ibfs_time_t *planned;   /* record -> when it is to be posted */
 	struct tr_node *nodes;  /* by topology node index */
 	size_t *conn_index;     /* open addressing: (src, dst, qp) -> conn+1 */
 	size_t index_cap;

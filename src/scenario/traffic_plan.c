@@ -32,11 +32,12 @@
 		(vec)[(n)++] = (val);                                   \
 	} while (0)
 
-static size_t conn_hash(int src, int dst, int qp, int sl, size_t cap)
+static size_t conn_hash(int src, int dst, int qp, int sl, int lane,
+			size_t cap)
 {
 	uint64_t k = ((uint64_t)(uint32_t)src << 38) ^
 		     ((uint64_t)(uint32_t)dst << 6) ^ (uint64_t)qp << 4 ^
-		     (uint64_t)sl;
+		     (uint64_t)sl ^ (uint64_t)lane << 20;
 	k *= 0x9E3779B97F4A7C15ull;
 	return (size_t)(k >> 20) & (cap - 1);
 }
@@ -49,7 +50,8 @@ static int index_grow(struct ibfs_traffic *t)
 		return -1;
 	for (size_t i = 0; i < t->nconns; i++) {
 		const struct tr_conn *c = &t->conns[i];
-		size_t h = conn_hash(c->src, c->dst, c->qp, c->sl, cap);
+		size_t h = conn_hash(c->src, c->dst, c->qp, c->sl, c->lane,
+				     cap);
 		while (idx[h])
 			h = (h + 1) & (cap - 1);
 		idx[h] = i + 1;
@@ -71,18 +73,19 @@ static int node_add_conn(struct tr_node *n, size_t conn)
  * memory. A connected QP's SL is fixed by its address vector (IBA 11.2.4).
  */
 static long conn_get(struct ibfs_traffic *t, int src, int dst,
-		     enum ibfs_sc_qp qp, uint8_t sl)
+		     enum ibfs_sc_qp qp, uint8_t sl, uint16_t lane)
 {
 	if (2 * (t->nconns + 1) > t->index_cap && index_grow(t) < 0)
 		return -1;
-	size_t h = conn_hash(src, dst, qp, sl, t->index_cap);
+	size_t h = conn_hash(src, dst, qp, sl, lane, t->index_cap);
 	for (; t->conn_index[h]; h = (h + 1) & (t->index_cap - 1)) {
 		const struct tr_conn *c = &t->conns[t->conn_index[h] - 1];
 		if (c->src == src && c->dst == dst && c->qp == qp &&
-		    c->sl == sl)
+		    c->sl == sl && c->lane == lane)
 			return (long)(t->conn_index[h] - 1);
 	}
-	struct tr_conn c = {.src = src, .dst = dst, .qp = qp, .sl = sl};
+	struct tr_conn c = {.src = src, .dst = dst, .qp = qp, .sl = sl,
+			    .lane = lane};
 	PUSH(t->conns, t->nconns, t->conns_cap, c);
 	t->conn_index[h] = t->nconns;
 	if (qp != IBFS_SC_UD &&
@@ -103,14 +106,29 @@ static int is_recv_imm(enum ibfs_sc_op op)
 	return is_send(op) || op == IBFS_SC_WRITE_IMM;
 }
 
-static int add_message(struct ibfs_traffic *t, int src, int dst,
-		       enum ibfs_sc_op op, enum ibfs_sc_qp qp, uint8_t sl,
-		       uint64_t size, uint32_t count, ibfs_time_t start)
+/* What a <message> or <pattern> says about each of its messages. */
+struct tr_spec {
+	enum ibfs_sc_op op;
+	enum ibfs_sc_qp qp;
+	uint8_t sl;
+	uint64_t size;
+	ibfs_time_t start;
+	uint32_t qps;
+	uint64_t rate;
+};
+
+static int add_lane(struct ibfs_traffic *t, int src, int dst,
+		    const struct tr_spec *sp, uint16_t lane, uint32_t count,
+		    ibfs_time_t start, ibfs_time_t interval)
 {
-	long c = conn_get(t, src, dst, qp, sl);
+	enum ibfs_sc_op op = sp->op;
+	enum ibfs_sc_qp qp = sp->qp;
+	uint64_t size = sp->size;
+	long c = conn_get(t, src, dst, qp, sp->sl, lane);
 	if (c < 0)
 		return -1;
-	struct tr_msg m = {(size_t)c, op, size, count, start, t->nrecs};
+	struct tr_msg m = {(size_t)c, op, size, count, start, interval,
+			   t->nrecs};
 	PUSH(t->msgs, t->nmsgs, t->msgs_cap, m);
 	t->nrecs += count;
 	struct tr_node *s = &t->nodes[src], *d = &t->nodes[dst];
@@ -128,6 +146,31 @@ static int add_message(struct ibfs_traffic *t, int src, int dst,
 	} else if (is_recv_imm(op)) {
 		t->conns[c].recvs += count;
 		d->expected += count;
+	}
+	return 0;
+}
+
+/*
+ * `count` messages from src to dst, spread round robin over sp->qps
+ * connections (UD: one QP whatever qps says); with a rate, message k is
+ * posted at start + k x size x 8 / rate, rounded up to the picosecond.
+ */
+static int add_message(struct ibfs_traffic *t, int src, int dst,
+		       const struct tr_spec *sp, uint32_t count)
+{
+	uint32_t lanes = sp->qp == IBFS_SC_UD ? 1 : sp->qps ? sp->qps : 1;
+	if (lanes > count)
+		lanes = count;
+	ibfs_time_t gap = 0;
+	if (sp->rate) {
+		unsigned __int128 bits = (unsigned __int128)sp->size * 8;
+		gap = (ibfs_time_t)((bits * IBFS_S + sp->rate - 1) / sp->rate);
+	}
+	for (uint32_t l = 0; l < lanes; l++) {
+		uint32_t n = count / lanes + (l < count % lanes);
+		if (add_lane(t, src, dst, sp, (uint16_t)l, n,
+			     sp->start + l * gap, lanes * gap) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -164,11 +207,12 @@ static int expand_pattern(struct ibfs_traffic *t,
 		return -1;
 	memcpy(v, h, n * sizeof(*v));
 	int rc = 0;
-#define MSG(s, d, cnt)                                                       \
-	do {                                                                 \
-		if (!rc)                                                     \
-			rc = add_message(t, (s), (d), p->op, p->qp, p->sl,  \
-					 p->size, (cnt), p->start);          \
+	struct tr_spec sp = {p->op, p->qp, p->sl, p->size, p->start, p->qps,
+			     p->rate};
+#define MSG(s, d, cnt)                                                   \
+	do {                                                             \
+		if (!rc)                                                 \
+			rc = add_message(t, (s), (d), &sp, (cnt));       \
 	} while (0)
 	switch (p->kind) {
 	case IBFS_PAT_PERMUTATION:
@@ -221,24 +265,47 @@ static int expand_pattern(struct ibfs_traffic *t,
 	return rc;
 }
 
-static int cmp_start_ctx_less(const struct ibfs_traffic *t, size_t a,
-			      size_t b)
+/* Post order: by planned time, then by record (the file's order). */
+static const ibfs_time_t *g_planned;
+
+static int cmp_post(const void *a, const void *b)
 {
-	const struct tr_msg *x = &t->msgs[a], *y = &t->msgs[b];
-	return x->start < y->start || (x->start == y->start && a < b);
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	if (g_planned[x] != g_planned[y])
+		return g_planned[x] < g_planned[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
-/* Insertion into start order is stable; messages mostly arrive sorted. */
-static void sort_node_msgs(const struct ibfs_traffic *t, struct tr_node *n)
+/* Each node's records in the order it posts them. */
+static int order_posts(struct ibfs_traffic *t)
 {
-	for (size_t i = 1; i < n->nmsgs; i++) {
-		size_t m = n->msgs[i], j = i;
-		while (j > 0 && cmp_start_ctx_less(t, m, n->msgs[j - 1])) {
-			n->msgs[j] = n->msgs[j - 1];
-			j--;
+	for (size_t i = 0; i < t->nmsgs; i++) {
+		const struct tr_msg *m = &t->msgs[i];
+		for (uint32_t k = 0; k < m->count; k++) {
+			t->rec_msg[m->first + k] = i;
+			t->planned[m->first + k] = m->start + k * m->interval;
 		}
-		n->msgs[j] = m;
 	}
+	g_planned = t->planned;
+	for (size_t n = 0; n < t->sc->topo->nnodes; n++) {
+		struct tr_node *node = &t->nodes[n];
+		size_t total = 0;
+		for (size_t i = 0; i < node->nmsgs; i++)
+			total += t->msgs[node->msgs[i]].count;
+		if (!total)
+			continue;
+		node->posts = malloc(total * sizeof(*node->posts));
+		if (!node->posts)
+			return -1;
+		for (size_t i = 0; i < node->nmsgs; i++) {
+			const struct tr_msg *m = &t->msgs[node->msgs[i]];
+			for (uint32_t k = 0; k < m->count; k++)
+				node->posts[node->nposts++] = m->first + k;
+		}
+		qsort(node->posts, node->nposts, sizeof(*node->posts),
+		      cmp_post);
+	}
+	return 0;
 }
 
 struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
@@ -253,8 +320,9 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 	t->sc = sc;
 	for (size_t i = 0; i < sc->nmsgs; i++) {
 		const struct ibfs_sc_message *m = &sc->msgs[i];
-		if (add_message(t, m->src, m->dst, m->op, m->qp, m->sl,
-				m->size, m->count, m->start) < 0)
+		struct tr_spec sp = {m->op, m->qp, m->sl, m->size, m->start,
+				     m->qps, m->rate};
+		if (add_message(t, m->src, m->dst, &sp, m->count) < 0)
 			goto oom;
 	}
 	for (size_t i = 0; i < sc->npats; i++) {
@@ -264,8 +332,11 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 		if (expand_pattern(t, &sc->pats[i], h, nh, &r) < 0)
 			goto oom;
 	}
-	t->recs = calloc(t->nrecs ? t->nrecs : 1, sizeof(*t->recs));
-	if (!t->recs)
+	size_t nr = t->nrecs ? t->nrecs : 1;
+	t->recs = calloc(nr, sizeof(*t->recs));
+	t->rec_msg = calloc(nr, sizeof(*t->rec_msg));
+	t->planned = calloc(nr, sizeof(*t->planned));
+	if (!t->recs || !t->rec_msg || !t->planned || order_posts(t) < 0)
 		goto oom;
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tr_msg *m = &t->msgs[i];
@@ -275,8 +346,6 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 				.src = c->src, .dst = c->dst, .op = m->op,
 				.bytes = m->size, .status = -1};
 	}
-	for (size_t i = 0; i < sc->topo->nnodes; i++)
-		sort_node_msgs(t, &t->nodes[i]);
 	free(h);
 	return t;
 oom:
@@ -308,12 +377,15 @@ void ibfs__traffic_free(struct ibfs_traffic *t)
 		for (size_t i = 0; i < t->sc->topo->nnodes; i++) {
 			free(t->nodes[i].msgs);
 			free(t->nodes[i].conns);
+			free(t->nodes[i].posts);
 			free(t->nodes[i].buf);
 		}
 	free(t->nodes);
 	free(t->conns);
 	free(t->msgs);
 	free(t->recs);
+	free(t->rec_msg);
+	free(t->planned);
 	free(t->conn_index);
 	free(t);
 }
