@@ -11,7 +11,7 @@ libibfs_hca_la_SOURCES = \
 ibfsiminclude_HEADERS += include/ibfsim/verbs.h
 
 check_PROGRAMS += tests/check_hca
-tests_check_hca_SOURCES = tests/check_hca.c
+tests_check_hca_SOURCES = tests/check_hca.c tests/hca_fixture.h
 tests_check_hca_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
 
@@ -49,7 +49,7 @@ TESTS += tests/data/hca/perftest_cli.sh
 EXTRA_DIST += tests/data/hca/perftest_cli.sh
 
 check_PROGRAMS += tests/check_hca_errors
-tests_check_hca_errors_SOURCES = tests/check_hca_errors.c
+tests_check_hca_errors_SOURCES = tests/check_hca_errors.c tests/hca_fixture.h
 tests_check_hca_errors_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_errors_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
 
