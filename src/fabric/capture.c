@@ -19,6 +19,7 @@
 
 #include "fabric/capture.h"
 #include "fabric/packet_encode.h"
+#include "fabric/partfile.h"
 
 #define ERF_TYPE_INFINIBAND 21
 #define ERF_FLAG_VLEN 0x04
@@ -26,8 +27,8 @@
 
 struct ibfs_capture {
 	struct ibfs_fabric *fab;
-	FILE *out;
-	char *path, *part;
+	FILE *out;              /* pf.out */
+	struct ibfs_partfile pf;
 	int (*select)(const struct ibfs_port *);
 	struct ibfs_observer obs;
 	uint64_t count;
@@ -113,24 +114,17 @@ struct ibfs_capture *ibfs__capture_open(struct ibfs_fabric *f,
 					int (*select)(const struct ibfs_port *))
 {
 	struct ibfs_capture *c = calloc(1, sizeof(*c));
-	size_t len = strlen(path) + 6;
-	if (!c || !(c->path = strdup(path)) || !(c->part = malloc(len))) {
-		if (c)
-			free(c->path);
-		free(c);
+	if (!c) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	snprintf(c->part, len, "%s.part", path);
-	c->out = fopen(c->part, "wb");
-	if (!c->out) {
+	if (ibfs__partfile_open(&c->pf, path) < 0) {
 		int e = errno;
-		free(c->part);
-		free(c->path);
 		free(c);
 		errno = e;
 		return NULL;
 	}
+	c->out = c->pf.out;
 	write_file_header(c->out);
 	c->fab = f;
 	c->select = select ? select : default_select;
@@ -148,29 +142,21 @@ static void capture_free(struct ibfs_capture *c)
 			*o = c->obs.next;
 			break;
 		}
-	free(c->part);
-	free(c->path);
 	free(c);
 }
 
 int ibfs__capture_close(struct ibfs_capture *c)
 {
-	int err = c->error;
-	if (fclose(c->out) != 0 && !err)
-		err = errno;
-	if (!err && rename(c->part, c->path) != 0)
-		err = errno;
-	if (err)
-		unlink(c->part);
+	int rc = ibfs__partfile_commit(&c->pf, c->error);
+	int e = errno;
 	capture_free(c);
-	errno = err;
-	return err ? -1 : 0;
+	errno = e;
+	return rc;
 }
 
 void ibfs__capture_abort(struct ibfs_capture *c)
 {
-	fclose(c->out);
-	unlink(c->part);
+	ibfs__partfile_abort(&c->pf);
 	capture_free(c);
 }
 

@@ -2,7 +2,8 @@
 # Packet encoding (LRH..VCRC, ICRC and VCRC) and pcap/ERF captures.
 libibfs_fabric_la_SOURCES += \
 	src/fabric/packet_encode.h src/fabric/packet_encode.c \
-	src/fabric/capture.h src/fabric/capture.c
+	src/fabric/capture.h src/fabric/capture.c \
+	src/fabric/partfile.h src/fabric/partfile.c
 
 check_PROGRAMS += tests/check_packet_encode tests/check_capture
 tests_check_packet_encode_SOURCES = tests/check_packet_encode.c

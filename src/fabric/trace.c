@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fabric/partfile.h"
 #include "fabric/trace.h"
 
 #define TR_BUF 65536
@@ -34,7 +35,7 @@
 struct ibfs_trace {
 	struct ibfs_fabric *fab;
 	FILE *out;
-	char *path, *part;
+	struct ibfs_partfile pf; /* out is pf.out */
 	int (*select)(const struct ibfs_port *);
 	struct ibfs_observer obs;
 	uint64_t count;
@@ -454,8 +455,6 @@ static void trace_free(struct ibfs_trace *t)
 	free(t->stall_since);
 	free(t->stall_vls);
 	free(t->qp_keys);
-	free(t->part);
-	free(t->path);
 	free(t);
 }
 
@@ -470,7 +469,6 @@ struct ibfs_trace *ibfs__trace_open(struct ibfs_fabric *f, const char *path,
 	}
 	const struct ibfs_topology *topo = f->topo;
 	size_t nn = topo->nnodes ? topo->nnodes : 1, np = 0;
-	size_t len = strlen(path) + 6;
 
 	t->nnodes = topo->nnodes;
 	t->port_base = calloc(nn, sizeof(*t->port_base));
@@ -484,19 +482,16 @@ struct ibfs_trace *ibfs__trace_open(struct ibfs_fabric *f, const char *path,
 	t->thread_named = calloc(np, 1);
 	t->stall_since = malloc(np * sizeof(*t->stall_since));
 	t->stall_vls = calloc(np, sizeof(*t->stall_vls));
-	t->path = strdup(path);
-	t->part = malloc(len);
 	if (!t->port_base || !t->proc_named || !t->sm_named ||
-	    !t->thread_named || !t->stall_since || !t->stall_vls || !t->path ||
-	    !t->part) {
+	    !t->thread_named || !t->stall_since || !t->stall_vls) {
 		trace_free(t);
 		errno = ENOMEM;
 		return NULL;
 	}
 	for (size_t i = 0; i < np; i++)
 		t->stall_since[i] = IBFS_TIME_NEVER;
-	snprintf(t->part, len, "%s.part", path);
-	t->out = fopen(t->part, "wb");
+	if (ibfs__partfile_open(&t->pf, path) == 0)
+		t->out = t->pf.out;
 	if (!t->out) {
 		int e = errno;
 
@@ -534,23 +529,17 @@ int ibfs__trace_close(struct ibfs_trace *t)
 		}
 	TR_LIT(t, "\n]}\n");
 	tr_flush(t);
-	int err = t->error;
+	int rc = ibfs__partfile_commit(&t->pf, t->error);
+	int e = errno;
 
-	if (fclose(t->out) != 0 && !err)
-		err = errno ? errno : EIO;
-	if (!err && rename(t->part, t->path) != 0)
-		err = errno;
-	if (err)
-		unlink(t->part);
 	trace_free(t);
-	errno = err;
-	return err ? -1 : 0;
+	errno = e;
+	return rc;
 }
 
 void ibfs__trace_abort(struct ibfs_trace *t)
 {
-	fclose(t->out);
-	unlink(t->part);
+	ibfs__partfile_abort(&t->pf);
 	trace_free(t);
 }
 
