@@ -1,18 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Running a scenario. The simulation is assembled bottom up, each layer
- * from the one below it: the runtime fabric from the topology, a switch
- * device on every switch node, the SimGrid bridge (one host per HCA), an
- * HCA device on every HCA node served by the bridge's execution interface,
- * then LIDs and forwarding tables from the subnet manager's routing engine,
- * and last the traffic's application actors. The run ends when every
- * application actor has ended; results are read from the message records
- * and the port counters.
+ * Running a scenario. The simulation is assembled (assemble.c); with the
+ * in-band subnet manager (the default) an actor on the SM's host waits for
+ * the sweep to bring every port to Active, and only then are the traffic's
+ * application actors started, the faults and the stop time scheduled:
+ * scenario times count from that moment. The run ends when every
+ * application actor has ended, at the stop time, or on a deadlock; results
+ * are read from the message records, the port counters and the SM.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
 #include <unistd.h>
 
 #include "fabric/capture.h"
