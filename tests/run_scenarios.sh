@@ -125,6 +125,19 @@ grep -q '"completed": 90, "failed": 0, "incomplete": 0' "$out/u.json" &&
 	ok || bad "ring updn: $(grep completed "$out/u.json")"
 grep -q '"deadlock": false' "$out/u.json" && ok || bad "ring updn: deadlock"
 
+# dfsssp on a ring with two data VLs: the programs take each path's SL from
+# the SM (an SA PathRecord answer) and no credit loop closes; forcing SL 0
+# puts every path on VL0 and the ring deadlocks as under minhop.
+"$IBFSIM" run "$data/ring_dfsssp.xml" --no-data --json "$out/df.json" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "ring dfsssp: exit $rc"
+grep -q '"completed": 90, "failed": 0, "incomplete": 0' "$out/df.json" &&
+	ok || bad "ring dfsssp: $(grep completed "$out/df.json")"
+"$IBFSIM" run "$data/ring_dfsssp_sl0.xml" --no-data --json "$out/d0.json" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -q '"deadlock": true' "$out/d0.json" && ok ||
+	bad "ring dfsssp with SL 0: exit $rc, no deadlock"
+
 # Packets and credits are conserved at the end of every run, stopped,
 # deadlocked or complete.
 for f in a s r u d; do

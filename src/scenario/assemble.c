@@ -11,6 +11,7 @@
 #include "scenario/assemble.h"
 #include "scenario/routes.h"
 #include "subnet_manager/sm.h"
+#include "subnet_manager/subnet.h"
 
 /*
  * Packets buffered in switches with no packet starting on any link for this
@@ -45,9 +46,17 @@ static int make_devices(struct ibfs_assembly *a, struct ibfs_diag *d)
 	return 0;
 }
 
+uint8_t ibfs__assembly_path_sl(const struct ibfs_assembly *a, uint16_t slid,
+			       uint16_t dlid)
+{
+	const struct ibfs_subnet *sn = a->sm ? ibfs__sm_subnet(a->sm) : a->sn;
+	return sn ? ibfs__subnet_path_sl(sn, slid, dlid) : 0;
+}
+
 void ibfs__assembly_free(struct ibfs_assembly *a)
 {
 	ibfs__sm_free(a->sm);
+	ibfs__subnet_free(a->sn);
 	ibfs__deadlock_monitor_free(a->monitor);
 	if (a->bridge)
 		ibfs__bridge_free(a->bridge);
@@ -74,11 +83,12 @@ static int program(struct ibfs_assembly *a, const struct ibfs_assembly_opts *o,
 {
 	const char *engine = o->routing ? o->routing : "minhop";
 	if (!o->inband) {
-		struct ibfs_routes routes;
+		struct ibfs_routes routes = {.keep_subnet = 1};
 		if (ibfs__routes_program(a->fab, engine, o->lmc, o->lfts,
 					 &routes, d) < 0)
 			return -1;
 		snprintf(a->engine, sizeof(a->engine), "%s", routes.engine);
+		a->sn = routes.sn;
 		return 0;
 	}
 	a->sm = ibfs__sm_start(a->fab, o->sm_node, engine, o->lmc, o->up,

@@ -20,7 +20,15 @@ struct ibfs_assembly {
 	struct ibfs_deadlock_monitor *monitor;
 	char engine[16];        /* the engine that built the tables */
 	struct ibfs_sm *sm;     /* the in-band SM, or NULL */
+	struct ibfs_subnet *sn; /* instant mode: the routed subnet */
 };
+
+/*
+ * The SL for a path (what the SA answers a PathRecord query with): the
+ * engine's choice, e.g. dfsssp's layer; 0 before the fabric is up.
+ */
+uint8_t ibfs__assembly_path_sl(const struct ibfs_assembly *a, uint16_t slid,
+			       uint16_t dlid);
 
 struct ibfs_assembly_opts {
 	uint64_t seed;

@@ -48,6 +48,9 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/ring5x2.xml \
 	tests/data/scenario/ring_minhop.xml \
 	tests/data/scenario/ring_updn.xml \
+	tests/data/scenario/ring5x2v2.xml \
+	tests/data/scenario/ring_dfsssp.xml \
+	tests/data/scenario/ring_dfsssp_sl0.xml \
 	tests/data/scenario/stop.xml \
 	tests/data/scenario/skeleton_one.xml
 check_PROGRAMS += tests/check_simulation

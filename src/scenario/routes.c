@@ -71,9 +71,14 @@ int ibfs__routes_program(struct ibfs_fabric *fab, const char *engine,
 						sn->nodes[n].name, p);
 	}
 	if (out) {
+		int keep = out->keep_subnet;
 		memset(out, 0, sizeof(*out));
 		snprintf(out->engine, sizeof(out->engine), "%s", sn->engine);
 		out->max_lid = sn->max_lid;
+		if (keep && rc == 0) {
+			out->sn = sn;
+			return 0;
+		}
 	}
 out:
 	ibfs__subnet_free(sn);

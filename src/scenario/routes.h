@@ -8,9 +8,15 @@
 
 #include "fabric/fabric.h"
 
+struct ibfs_subnet;
+
 struct ibfs_routes {
 	char engine[16];    /* the engine that built the tables */
 	unsigned max_lid;
+	/* Set when asked (keep_subnet): the subnet, for path SLs; the caller
+	 * frees it with ibfs__subnet_free. */
+	int keep_subnet;
+	struct ibfs_subnet *sn;
 };
 
 /* Returns 0, or -1 with d filled (unknown engine, unroutable fabric). */

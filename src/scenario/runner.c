@@ -40,6 +40,12 @@ struct run {
 	struct ibfs_diag spawn_diag;
 };
 
+/* The SA's PathRecord answer: the SL the routing engine chose. */
+static uint8_t path_sl(void *ctx, uint16_t slid, uint16_t dlid)
+{
+	return ibfs__assembly_path_sl(ctx, slid, dlid);
+}
+
 /* The run whose actors are running (actors receive only argc/argv). */
 static struct run *g_run;
 
@@ -185,6 +191,7 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 		return -1;
 	r->fab = r->as.fab;
 	r->exec = ibfs__bridge_exec(r->as.bridge);
+	ibfs__traffic_set_path_sl(r->traffic, path_sl, &r->as);
 	g_run = r;
 	if (sc->instant) {
 		if (ibfs__traffic_spawn(r->traffic, r->as.bridge, o->data, 0,

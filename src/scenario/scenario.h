@@ -48,6 +48,7 @@ struct ibfs_sc_message {
 	enum ibfs_sc_op op;
 	enum ibfs_sc_qp qp;
 	uint8_t sl;            /* service level of its packets (0-15) */
+	uint8_t sl_given;      /* 0: the SM's path SL (as from the SA) */
 	uint64_t size;
 	uint32_t count;
 	ibfs_time_t start;
@@ -64,7 +65,7 @@ struct ibfs_sc_pattern {
 	uint64_t shift;        /* shift distance */
 	enum ibfs_sc_op op;
 	enum ibfs_sc_qp qp;
-	uint8_t sl;
+	uint8_t sl, sl_given;
 	uint64_t size;
 	uint32_t count;
 	ibfs_time_t start;

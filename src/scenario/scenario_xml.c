@@ -142,9 +142,12 @@ static int enum_attr(struct sx *x, xmlNode *n, const char *name,
 }
 
 /* sl="N": a service level, 0 to 15 (IBA 7.6.5); VL15 has no SL. */
-static int sl_attr(struct sx *x, xmlNode *n, uint8_t *out)
+static int sl_attr(struct sx *x, xmlNode *n, uint8_t *out, uint8_t *given)
 {
 	uint64_t v;
+	char *a = attr(n, "sl");
+	*given = a != NULL;
+	xmlFree(a);
 	if (unit_attr(x, n, "sl", ibfs__parse_uint, "count", 0, &v) < 0)
 		return -1;
 	if (v > 15)
@@ -234,7 +237,7 @@ static int read_message(struct sx *x, xmlNode *n)
 	    unit_attr(x, n, "size", ibfs__parse_size, "size", 0, &m.size) < 0 ||
 	    unit_attr(x, n, "start", ibfs__parse_time, "time", 0, &m.start) <
 		    0 ||
-	    sl_attr(x, n, &m.sl) < 0 || count_attr(x, n, &m.count) < 0 ||
+	    sl_attr(x, n, &m.sl, &m.sl_given) < 0 || count_attr(x, n, &m.count) < 0 ||
 	    load_attrs(x, n, &m.qps, &m.rate) < 0)
 		return -1;
 	m.op = op;
@@ -274,7 +277,7 @@ static int read_pattern(struct sx *x, xmlNode *n)
 		    0 ||
 	    unit_attr(x, n, "shift", ibfs__parse_uint, "count", 1, &p.shift) <
 		    0 ||
-	    sl_attr(x, n, &p.sl) < 0 || count_attr(x, n, &p.count) < 0 ||
+	    sl_attr(x, n, &p.sl, &p.sl_given) < 0 || count_attr(x, n, &p.count) < 0 ||
 	    load_attrs(x, n, &p.qps, &p.rate) < 0)
 		return -1;
 	if (kind < 0)

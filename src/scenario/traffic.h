@@ -34,5 +34,13 @@ void ibfs__traffic_free(struct ibfs_traffic *t);
 /* Reports each work request and completion to a timeline (may be NULL). */
 struct ibfs_trace;
 void ibfs__traffic_set_trace(struct ibfs_traffic *t, struct ibfs_trace *tr);
+/*
+ * Where connections without an sl="" get their SL: the path SL the
+ * subnet manager gives (an SA PathRecord answer), e.g. dfsssp's layer.
+ */
+void ibfs__traffic_set_path_sl(struct ibfs_traffic *t,
+			       uint8_t (*fn)(void *ctx, uint16_t slid,
+					     uint16_t dlid),
+			       void *ctx);
 
 #endif

@@ -203,6 +203,15 @@ static int create_qps(struct ibfs_traffic *t, int node)
 	return 0;
 }
 
+/* The SL of a connection: the scenario's, else the SM's path SL. */
+static uint8_t conn_sl(const struct ibfs_traffic *t, const struct tr_conn *c,
+		       uint16_t slid, uint16_t dlid)
+{
+	if (c->sl_given || !t->path_sl)
+		return c->sl;
+	return t->path_sl(t->path_sl_ctx, slid, dlid);
+}
+
 /* Connects every RC/UC QP of `node` and posts the receives it needs. */
 static int connect_all(struct ibfs_traffic *t, int node)
 {
@@ -217,7 +226,7 @@ static int connect_all(struct ibfs_traffic *t, int node)
 			return -1;
 		struct ibfs_qp *qp = dst_end ? c->qp_dst : c->qp_src;
 		if (connect_qp(qp, qpt(c->qp), &peer, t->sc->topo->def.mtu,
-			       c->sl))
+			       conn_sl(t, c, n->lid, peer.lid)))
 			return -1;
 		if (dst_end && c->recvs && post_recvs(n, qp, c->recvs, 0))
 			return -1;
@@ -258,7 +267,8 @@ static int post_one(struct ibfs_traffic *t, struct tr_node *n,
 			    *bad;
 	struct ibfs_ah *ah = NULL;
 	if (c->qp == IBFS_SC_UD) {
-		struct ibfs_ah_attr aa = {.dlid = peer.lid, .sl = c->sl,
+		struct ibfs_ah_attr aa = {.dlid = peer.lid,
+					  .sl = conn_sl(t, c, n->lid, peer.lid),
 					  .port_num = 1};
 		ah = ibfs_create_ah(n->pd, &aa);
 		if (!ah)
@@ -356,6 +366,15 @@ static void completer(int argc, char **argv)
 void ibfs__traffic_set_trace(struct ibfs_traffic *t, struct ibfs_trace *tr)
 {
 	t->trace = tr;
+}
+
+void ibfs__traffic_set_path_sl(struct ibfs_traffic *t,
+			       uint8_t (*fn)(void *ctx, uint16_t slid,
+					     uint16_t dlid),
+			       void *ctx)
+{
+	t->path_sl = fn;
+	t->path_sl_ctx = ctx;
 }
 
 int ibfs__traffic_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,

@@ -16,6 +16,7 @@ struct tr_conn {
 	int src, dst;
 	enum ibfs_sc_qp qp;
 	uint8_t sl;
+	uint8_t sl_given;       /* sl="" was written: no path SL */
 	uint16_t lane;          /* which of the pair's qps connections */
 	uint32_t recvs;         /* receives the destination posts (SENDs) */
 	struct ibfs_qp *qp_src, *qp_dst; /* filled by the actors */
@@ -69,6 +70,8 @@ struct ibfs_traffic {
 	int data;
 	ibfs_time_t base;         /* start times count from here */
 	struct ibfs_trace *trace; /* NULL: no timeline */
+	uint8_t (*path_sl)(void *ctx, uint16_t slid, uint16_t dlid);
+	void *path_sl_ctx;
 };
 
 /* Out-of-band record an end publishes for its peer. */

@@ -110,7 +110,7 @@ static int is_recv_imm(enum ibfs_sc_op op)
 struct tr_spec {
 	enum ibfs_sc_op op;
 	enum ibfs_sc_qp qp;
-	uint8_t sl;
+	uint8_t sl, sl_given;
 	uint64_t size;
 	ibfs_time_t start;
 	uint32_t qps;
@@ -127,6 +127,7 @@ static int add_lane(struct ibfs_traffic *t, int src, int dst,
 	long c = conn_get(t, src, dst, qp, sp->sl, lane);
 	if (c < 0)
 		return -1;
+	t->conns[c].sl_given |= sp->sl_given;
 	struct tr_msg m = {(size_t)c, op, size, count, start, interval,
 			   t->nrecs};
 	PUSH(t->msgs, t->nmsgs, t->msgs_cap, m);
@@ -207,8 +208,8 @@ static int expand_pattern(struct ibfs_traffic *t,
 		return -1;
 	memcpy(v, h, n * sizeof(*v));
 	int rc = 0;
-	struct tr_spec sp = {p->op, p->qp, p->sl, p->size, p->start, p->qps,
-			     p->rate};
+	struct tr_spec sp = {p->op, p->qp, p->sl, p->sl_given, p->size,
+			     p->start, p->qps, p->rate};
 #define MSG(s, d, cnt)                                                   \
 	do {                                                             \
 		if (!rc)                                                 \
@@ -320,8 +321,8 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 	t->sc = sc;
 	for (size_t i = 0; i < sc->nmsgs; i++) {
 		const struct ibfs_sc_message *m = &sc->msgs[i];
-		struct tr_spec sp = {m->op, m->qp, m->sl, m->size, m->start,
-				     m->qps, m->rate};
+		struct tr_spec sp = {m->op, m->qp, m->sl, m->sl_given, m->size,
+				     m->start, m->qps, m->rate};
 		if (add_message(t, m->src, m->dst, &sp, m->count) < 0)
 			goto oom;
 	}
