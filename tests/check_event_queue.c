@@ -983,6 +983,67 @@ START_TEST(test_crowded_day)
 }
 END_TEST
 
+START_TEST(test_ties_behind_later_event)
+{
+	/*
+	 * One event at 41,000 ps, then 31 at 1,000 ps: 32 events, so the 16
+	 * buckets do not double, all on day 0 of the initial 2^16 ps day.
+	 * The first tie goes before the head; each later one is neither
+	 * before the head nor after the tail. Walking from the head, tie k
+	 * would pass the k - 1 ties before it (435 steps for the 31); from
+	 * the bucket's hint (the previous tie) it walks none.
+	 */
+	enum { TIES = 31 };
+
+	log_reset(TIES + 1);
+	ibfs__eq_schedule(&q, 41000, on_log, &q, TIES);
+	for (uint64_t i = 0; i < TIES; i++)
+		ibfs__eq_schedule(&q, 1000, on_log, &q, i);
+	ck_assert_uint_eq(q.resizes, 0);
+	ck_assert_uint_eq(q.steps, 0);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), TIES + 1);
+	for (uint64_t i = 0; i < TIES; i++) {
+		ck_assert_uint_eq(log_buf[i].now, 1000);
+		ck_assert_uint_eq(log_buf[i].arg, i);
+	}
+	ck_assert_uint_eq(log_buf[TIES].now, 41000);
+	ck_assert_uint_eq(log_buf[TIES].arg, TIES);
+}
+END_TEST
+
+START_TEST(test_crowd_of_ties_kept)
+{
+	/*
+	 * One event at 41,000 ps, then 200 at 1,000 ps, all on day 0 of the
+	 * initial 2^16 ps day. The doubling at 129 events (64 -> 128
+	 * buckets) files the events again by tail appends, which leaves the
+	 * bucket without a hint, so tie 129 walks from the head past the 127
+	 * ties after it: over EQ_WALK_LIMIT (64), the bucket is crowded. Its
+	 * distinct times are 1,000 and 41,000 ps, one gap of 40,000 ps that
+	 * rounds up to 2^16 ps: no narrower day, so the calendar must stay as
+	 * it is. Only the doublings at 33, 65 and 129 events rebuild it; a
+	 * rebuild with the same day (as before) would have been a fourth.
+	 */
+	enum { TIES = 200 };
+
+	log_reset(TIES + 1);
+	ibfs__eq_schedule(&q, 41000, on_log, &q, TIES);
+	for (uint64_t i = 0; i < TIES; i++)
+		ibfs__eq_schedule(&q, 1000, on_log, &q, i);
+	ck_assert_uint_eq(q.resizes, 3);
+	ck_assert_uint_eq(q.nbuckets, 128);
+	ck_assert_uint_eq(q.shift, 16);
+	ck_assert_uint_eq(q.crowd_skips, 1);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), TIES + 1);
+	for (uint64_t i = 0; i < TIES; i++) {
+		ck_assert_uint_eq(log_buf[i].now, 1000);
+		ck_assert_uint_eq(log_buf[i].arg, i);
+	}
+	ck_assert_uint_eq(log_buf[TIES].now, 41000);
+	ck_assert_uint_eq(log_buf[TIES].arg, TIES);
+}
+END_TEST
+
 START_TEST(test_after_saturates)
 {
 	q.now = 5000;
@@ -1027,6 +1088,8 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_sparse_and_extreme);
 	tcase_add_test(tc, test_after_saturates);
 	tcase_add_test(tc, test_crowded_day);
+	tcase_add_test(tc, test_ties_behind_later_event);
+	tcase_add_test(tc, test_crowd_of_ties_kept);
 	tcase_add_test(tc, test_fabric_mix);
 	suite_add_tcase(s, tc);
 	return s;

@@ -48,9 +48,11 @@ struct ibfs_event {
 	int far;                 /* in the far heap (internal) */
 };
 
-/* One day of the calendar: a list sorted by (time, seq). */
+/* One day of the calendar: a list sorted by (time, seq), and the event
+ * last put before its tail (where the next insert starts if not after it),
+ * or NULL. */
 struct ibfs_eq_bucket {
-	struct ibfs_event *head, *tail;
+	struct ibfs_event *head, *tail, *hint;
 };
 
 struct ibfs_eq {
@@ -72,6 +74,7 @@ struct ibfs_eq {
 	uint64_t ops_all;      /* schedules and takes, ever */
 	uint64_t crowd_ok_at;  /* ops_all before which no crowd rebuild */
 	uint64_t resizes;      /* rebuilds so far (statistics, tests) */
+	uint64_t crowd_skips;  /* crowded buckets left as they were (tests) */
 	uint64_t *bits;        /* bit i set: bucket i is not empty */
 	/* Events due on a day at or past cur + nbuckets: a binary heap by
 	 * (time, seq), and how many of them are cancelled. */
