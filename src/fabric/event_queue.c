@@ -255,7 +255,7 @@ static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 	if (eq_less(ev, b->head)) {
 		ev->next = b->head;
 		b->head = ev;
-		b->hint = ev;
+		q->hints[i] = ev;
 		return;
 	}
 	/*
@@ -264,8 +264,10 @@ static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 	 * come in sequence order, so an event due with the previous one put
 	 * here goes right after it instead of after every earlier tie.
 	 */
-	struct ibfs_event *p = b->hint && !eq_less(ev, b->hint) ? b->hint
-								: b->head;
+	struct ibfs_event *p = q->hints[i];
+
+	if (!p || eq_less(ev, p))
+		p = b->head;
 	uint64_t walked = 0;
 
 	while (!eq_less(ev, p->next)) {
@@ -274,7 +276,7 @@ static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 	}
 	ev->next = p->next;
 	p->next = ev;
-	b->hint = ev;
+	q->hints[i] = ev;
 	q->steps += walked;
 	if (walked > EQ_WALK_LIMIT)
 		q->crowded = i;
@@ -309,8 +311,8 @@ static inline void eq_unlink_head(struct ibfs_eq *q, struct ibfs_event *ev)
 
 	assert(b->head == ev);
 	b->head = ev->next;
-	if (b->hint == ev)
-		b->hint = NULL;
+	if (q->hints[i] == ev)
+		q->hints[i] = NULL;
 	if (!b->head) {
 		b->tail = NULL;
 		q->bits[i / 64] &= ~(1ULL << (i % 64));
@@ -572,13 +574,16 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 
 	struct ibfs_eq_bucket *nbk = q->buckets;
 	uint64_t *nbits = q->bits;
+	struct ibfs_event **nhints = q->hints;
 
 	if (nb != q->nbuckets) {
 		nbk = calloc(nb, sizeof(*nbk));
 		nbits = calloc(eq_words(nb), sizeof(*nbits));
-		if (!nbk || !nbits) {
+		nhints = calloc(nb, sizeof(*nhints));
+		if (!nbk || !nbits || !nhints) {
 			free(nbk);
 			free(nbits);
+			free(nhints);
 			return;
 		}
 	}
@@ -610,15 +615,17 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 			link = &q->buckets[i].tail->next;
 		}
 		q->buckets[i].head = q->buckets[i].tail = NULL;
-		q->buckets[i].hint = NULL;
+		q->hints[i] = NULL;
 	}
 	*link = NULL;
 	memset(q->bits, 0, eq_words(q->nbuckets) * sizeof(*q->bits));
 	if (nbk != q->buckets) {
 		free(q->buckets);
 		free(q->bits);
+		free(q->hints);
 		q->buckets = nbk;
 		q->bits = nbits;
+		q->hints = nhints;
 		q->nbuckets = nb;
 	}
 	unsigned front = eq_estimate_shift(times, ns, q->shift);
@@ -714,9 +721,11 @@ int ibfs__eq_init(struct ibfs_eq *q)
 	memset(q, 0, sizeof(*q));
 	q->buckets = calloc(EQ_MIN_BUCKETS, sizeof(*q->buckets));
 	q->bits = calloc(eq_words(EQ_MIN_BUCKETS), sizeof(*q->bits));
-	if (!q->buckets || !q->bits) {
+	q->hints = calloc(EQ_MIN_BUCKETS, sizeof(*q->hints));
+	if (!q->buckets || !q->bits || !q->hints) {
 		free(q->buckets);
 		free(q->bits);
+		free(q->hints);
 		return -1;
 	}
 	q->nbuckets = EQ_MIN_BUCKETS;
@@ -732,6 +741,7 @@ void ibfs__eq_destroy(struct ibfs_eq *q)
 {
 	free(q->buckets);
 	free(q->bits);
+	free(q->hints);
 	free(q->far);
 	ibfs__pool_destroy(&q->pool);
 	memset(q, 0, sizeof(*q));
