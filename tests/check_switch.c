@@ -591,6 +591,41 @@ START_TEST(sl_to_vl_tables)
 }
 END_TEST
 
+/*
+ * A table set for all pairs applies to every pair (the switch then reads
+ * one shared copy); a table set afterwards for one pair applies to that
+ * pair only. SL0 with 1,016-byte payloads: 1,026 bytes on the wire, 17
+ * 64-byte blocks (IBA 7.9.4), one packet at a time in the peaks.
+ */
+START_TEST(sl_to_vl_all_then_one)
+{
+	struct star x;
+	struct star_opts o = { .data_vls = 2 };
+	uint8_t to_vl1[16], to_vl0[16];
+
+	memset(to_vl1, 1, sizeof(to_vl1));
+	memset(to_vl0, 0, sizeof(to_vl0));
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__switch_set_sl2vl(x.sw, -1, -1, to_vl1), 0);
+	flow(x.ep[0], 3, 1016, 1);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	struct ibfs_port *c = ibfs__endpoint_port(x.ep[2]);
+
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 1);
+	ck_assert_uint_eq(c->buf_peak[0], 0);
+	ck_assert_uint_eq(c->buf_peak[1], 17);
+	/* Port 1 to port 3 only: back to VL0; port 2 to 3 stays on VL1. */
+	ck_assert_int_eq(ibfs__switch_set_sl2vl(x.sw, 1, 3, to_vl0), 0);
+	flow(x.ep[0], 3, 1016, 1);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 2);
+	ck_assert_uint_eq(c->buf_peak[0], 17);
+	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 0);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
 START_TEST(lft_and_lmc)
 {
 	struct star x;
@@ -748,6 +783,7 @@ static Suite *switch_suite(void)
 	tcase_add_test(tc, vl_not_in_tables_is_not_served);
 	tcase_add_test(tc, vl15_first);
 	tcase_add_test(tc, sl_to_vl_tables);
+	tcase_add_test(tc, sl_to_vl_all_then_one);
 	tcase_add_test(tc, lft_and_lmc);
 	tcase_add_test(tc, multicast_replication);
 	tcase_add_test(tc, packets_for_the_switch);

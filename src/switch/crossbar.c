@@ -83,10 +83,17 @@ static void xb_ready_ev(void *obj, uint64_t arg)
 
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 {
-	struct ibfs_packet *p = sw->in[in].q[slot].head;
+	struct sw_queue *q = &sw->in[in].q[slot];
+	struct ibfs_packet *p = q->head;
 
 	if (!p)
 		return;
+	q->h_ready_at = p->ready_at;
+	q->h_tail_at = p->tail_at;
+	q->h_wire = p->wire_bytes;
+	q->h_blocks = p->blocks;
+	q->h_out = p->out_port;
+	q->h_vl = p->vl;
 	if (p->ready_at > sw->f->eq.now) {
 		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw,
 				  (uint64_t)(in * sw->nslots + slot));
@@ -116,6 +123,21 @@ static void xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t)
 		return;
 	so->wake_at = t;
 	ibfs__eq_schedule(&sw->f->eq, t, xb_wake_ev, sw, (uint64_t)o);
+}
+
+/*
+ * Whether the head of q may start on port now as far as flow control
+ * goes. The credit check of credits.c (credit_may_send) is done here on
+ * the copied fields, so the packet is not read; another flow control is
+ * asked with the packet.
+ */
+static inline int xb_may_send(const struct ibfs_port *port,
+			      const struct sw_queue *q)
+{
+	if (__builtin_expect(port->flow != &ibfs__ib_credit_flow, 0))
+		return port->flow->may_send(port, q->head);
+	return q->h_vl == IBFS_VL15 ||
+	       port->credits[q->h_vl] >= (int32_t)q->h_blocks;
 }
 
 /*
@@ -153,17 +175,17 @@ static int xb_scan(struct ibfs_switch *sw, int o, int os, int *starved,
 			int slot = b & ((1 << sw->sshift) - 1);
 
 			m &= m - 1;
-			struct ibfs_packet *p = sw->in[in].q[slot].head;
+			const struct sw_queue *q = &sw->in[in].q[slot];
 
-			if (!port->flow->may_send(port, p)) {
+			if (!xb_may_send(port, q)) {
 				*starved = 1;
 				continue;
 			}
-			ibfs_time_t ser = ibfs__port_ser(port, p->wire_bytes);
+			ibfs_time_t ser = ibfs__port_ser(port, q->h_wire);
 
-			if (now + ser < p->tail_at) {
-				if (p->tail_at - ser < *wake)
-					*wake = p->tail_at - ser;
+			if (now + ser < q->h_tail_at) {
+				if (q->h_tail_at - ser < *wake)
+					*wake = q->h_tail_at - ser;
 				continue;
 			}
 			return b;
@@ -286,10 +308,10 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	ibfs_time_t now = dev->fab->eq.now;
 
 	for (int s = 0; s < sw->nslots; s++) {
-		struct ibfs_packet *p = sw->in[in].q[s].head;
+		const struct sw_queue *q = &sw->in[in].q[s];
 
-		if (p && p->out_port != out->num && p->ready_at <= now)
-			ibfs__sw_arbitrate(sw, p->out_port);
+		if (q->head && q->h_out != out->num && q->h_ready_at <= now)
+			ibfs__sw_arbitrate(sw, q->h_out);
 	}
 }
 

@@ -5,10 +5,14 @@
  * SL takes on that output. The default maps SL s to VL (s mod data VLs):
  * the identity for the SLs below the number of data VLs, the other SLs
  * spread over the VLs. VL15 packets never go through the table.
+ *
+ * While all pairs share one table, lookups use a 16-byte copy of it
+ * (sl2vl_one) so that forwarding a packet does not read the big array.
  */
 #include "switch/switch_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int ibfs__sw_sl2vl_init(struct ibfs_switch *sw)
 {
@@ -21,6 +25,9 @@ int ibfs__sw_sl2vl_init(struct ibfs_switch *sw)
 		for (int sl = 0; sl < 16; sl++)
 			sw->sl2vl[i * 16 + (size_t)sl] =
 				(uint8_t)(sl % sw->data_vls);
+	for (int sl = 0; sl < 16; sl++)
+		sw->sl2vl_one[sl] = (uint8_t)(sl % sw->data_vls);
+	sw->sl2vl_uniform = 1;
 	return 0;
 }
 
@@ -40,5 +47,12 @@ int ibfs__switch_set_sl2vl(struct ibfs_switch *sw, int in, int out,
 				sw->sl2vl[((size_t)i * (size_t)(sw->n + 1) +
 					   (size_t)o) * 16 + (size_t)sl] =
 					vls[sl];
+	if (in < 0 && out < 0) {
+		/* Every pair now has this table. */
+		memcpy(sw->sl2vl_one, vls, 16);
+		sw->sl2vl_uniform = 1;
+	} else if (memcmp(sw->sl2vl_one, vls, 16) != 0) {
+		sw->sl2vl_uniform = 0;
+	}
 	return 0;
 }

@@ -30,10 +30,22 @@ struct sw_vlarb {
 	struct ibfs_vlarb_entry low[64], high[64];
 };
 
-/* A FIFO of packets linked through p->next: one per input port and VL. */
+/*
+ * A FIFO of packets linked through p->next: one per input port and VL.
+ * What the arbiter reads of the head packet is copied here when the head
+ * changes (ibfs__sw_head_changed), so that scanning requests and freeing
+ * an input touch this entry, not the packet: at 11,664 HCAs the packets'
+ * lines miss the caches (bench/README.md, "Scale check").
+ */
 struct sw_queue {
 	struct ibfs_packet *head, *tail;
+	ibfs_time_t h_ready_at; /* head's ready_at */
+	ibfs_time_t h_tail_at;  /* head's tail_at */
 	uint32_t len;
+	uint32_t h_wire;        /* head's wire_bytes */
+	uint16_t h_blocks;      /* head's credit blocks */
+	uint8_t h_out;          /* head's output port */
+	uint8_t h_vl;           /* head's output VL (p->vl) */
 };
 
 struct sw_in {
@@ -91,6 +103,14 @@ struct ibfs_switch {
 	uint64_t *mft;       /* [mft_len][pw] by MLID - 0xC000 */
 	uint32_t mft_len;
 	uint8_t *sl2vl;      /* [(in * (n + 1) + out) * 16 + sl] */
+	/*
+	 * While every (input, output) pair has the same table (the default,
+	 * or one set for all pairs), lookups read this copy instead: the
+	 * full tables, (n + 1)^2 x 16 bytes a switch (35 MB for 1,620
+	 * 36-port switches), miss the caches on every packet.
+	 */
+	int sl2vl_uniform;
+	uint8_t sl2vl_one[16];
 
 	struct sw_in *in;    /* [n + 1] */
 	/*
@@ -130,6 +150,8 @@ int ibfs__sw_sl2vl_init(struct ibfs_switch *sw);
 static inline uint8_t ibfs__sw_sl2vl(const struct ibfs_switch *sw, int in,
 				     int out, int sl)
 {
+	if (sw->sl2vl_uniform)
+		return sw->sl2vl_one[sl];
 	return sw->sl2vl[((size_t)in * (size_t)(sw->n + 1) + (size_t)out) *
 			 16 + (size_t)sl];
 }
