@@ -215,6 +215,7 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 	so->slot[os].nreq--;
 	so->slot[os].rr = (uint16_t)(b + 1);
 	so->cur = 1;
+	sw->out_cur[o / 64] |= 1ULL << (o % 64);
 	so->cur_in = (uint8_t)in;
 	so->cur_in_vl = p->in_vl;
 	so->cur_blocks = p->blocks;
@@ -229,10 +230,12 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 
 void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 {
+	if (sw->out_cur[o / 64] >> (o % 64) & 1)
+		return;
 	struct sw_out *so = &sw->out[o];
 	struct ibfs_port *port = &sw->dev.ports[o];
 
-	if (so->cur || port->tx_busy)
+	if (port->tx_busy)
 		return;
 	if (__builtin_expect(!port->up, 0)) {
 		/* Nothing leaves a down port: discard (port_state.c). */
@@ -288,6 +291,7 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	if (!so->cur)
 		return;
 	so->cur = 0;
+	sw->out_cur[out->num / 64] &= ~(1ULL << (out->num % 64));
 	int in = so->cur_in;
 	struct ibfs_port *inp = &dev->ports[in];
 

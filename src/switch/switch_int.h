@@ -120,6 +120,12 @@ struct ibfs_switch {
 	 */
 	uint64_t *in_free;   /* [nw] */
 	struct sw_out *out;  /* [n + 1] */
+	/*
+	 * Bit o set while out[o].cur: an arbitration for a busy output
+	 * returns without reading out[o] and its port, lines that miss the
+	 * caches at scale (ports are numbered up to 255).
+	 */
+	uint64_t out_cur[4];
 	uint64_t buffered;
 	uint64_t relay_errors;
 
