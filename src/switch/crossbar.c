@@ -61,7 +61,9 @@ static void xb_request(struct ibfs_switch *sw, int in, int slot,
 
 	if (!(*w & m)) {
 		*w |= m;
-		so->nreq++;
+		if (!so->nreq++)
+			sw->out_req[p->out_port / 64] |=
+				1ULL << (p->out_port % 64);
 		so->slot[os].nreq++;
 	}
 }
@@ -211,7 +213,8 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 	p->next = NULL;
 	so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=
 		~(1ULL << (b % 64));
-	so->nreq--;
+	if (!--so->nreq)
+		sw->out_req[o / 64] &= ~(1ULL << (o % 64));
 	so->slot[os].nreq--;
 	so->slot[os].rr = (uint16_t)(b + 1);
 	so->cur = 1;
@@ -230,7 +233,7 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 
 void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 {
-	if (sw->out_cur[o / 64] >> (o % 64) & 1)
+	if ((sw->out_cur[o / 64] | ~sw->out_req[o / 64]) >> (o % 64) & 1)
 		return;
 	struct sw_out *so = &sw->out[o];
 	struct ibfs_port *port = &sw->dev.ports[o];

@@ -126,6 +126,13 @@ struct ibfs_switch {
 	 * caches at scale (ports are numbered up to 255).
 	 */
 	uint64_t out_cur[4];
+	/*
+	 * Bit o set while out[o].nreq > 0. An output without requests has
+	 * nothing to arbitrate, and its port is not waiting for credits
+	 * (PortXmitWait starts only with requests and stops whenever they
+	 * end, crossbar.c and port_state.c), so it is skipped as above.
+	 */
+	uint64_t out_req[4];
 	uint64_t buffered;
 	uint64_t relay_errors;
 
