@@ -106,131 +106,12 @@
 /* The far heap is cleaned of cancelled events only from this size on. */
 #define EQ_FAR_CLEAN_MIN 32
 
-/* Values of struct ibfs_event.cancelled beyond 0 (live) and 1 (cancelled). */
-enum {
-	EQ_LIVE = 0,
-	EQ_CANCELLED = 1,
-	EQ_RUNNING = 2, /* out of the queue (running or popped) */
-	EQ_DONE = 3,    /* back in the pool */
-};
-
-/*
- * Gives ev back to the pool. Internal calls use this rather than the
- * exported ibfs__eq_release, which a -fPIC build may not inline.
- */
-static inline void eq_free(struct ibfs_eq *q, struct ibfs_event *ev)
-{
-	ev->cancelled = EQ_DONE;
-	ibfs__pool_put(&q->pool, ev);
-}
-
-static inline int eq_less(const struct ibfs_event *a,
-			  const struct ibfs_event *b)
-{
-	if (a->time != b->time)
-		return a->time < b->time;
-	return a->seq < b->seq;
-}
+#include "fabric/event_queue_int.h"
 
 /* Words of the non-empty bitmap for nb buckets. */
 static inline size_t eq_words(size_t nb)
 {
 	return (nb + 63) / 64;
-}
-
-/*
- * Puts ev into the far heap (sift up); the array grows by doubling.
- * Returns -1, ev untouched, when the array cannot grow.
- */
-__attribute__((noinline)) static int
-eq_far_push(struct ibfs_eq *q, struct ibfs_event *ev)
-{
-	if (q->far_n == q->far_cap) {
-		size_t cap = q->far_cap ? 2 * q->far_cap : 64;
-		struct ibfs_event **a = cap <= SIZE_MAX / sizeof(*a)
-						? realloc(q->far,
-							  cap * sizeof(*a))
-						: NULL;
-
-		if (!a)
-			return -1;
-		q->far = a;
-		q->far_cap = cap;
-	}
-	ev->far = 1;
-	if (ev->cancelled == EQ_CANCELLED)
-		q->far_cancelled++;
-	size_t i = q->far_n++;
-
-	while (i > 0) {
-		size_t up = (i - 1) / 2;
-
-		if (!eq_less(ev, q->far[up]))
-			break;
-		q->far[i] = q->far[up];
-		i = up;
-	}
-	q->far[i] = ev;
-	return 0;
-}
-
-/* Moves the element at i down to its place among its children. */
-static void eq_far_sift_down(struct ibfs_eq *q, size_t i)
-{
-	struct ibfs_event *ev = q->far[i];
-	size_t n = q->far_n;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && eq_less(q->far[c + 1], q->far[c]))
-			c++;
-		if (!eq_less(q->far[c], ev))
-			break;
-		q->far[i] = q->far[c];
-		i = c;
-	}
-	q->far[i] = ev;
-}
-
-/* Removes and returns the far heap's top (the heap must not be empty). */
-static struct ibfs_event *eq_far_pop(struct ibfs_eq *q)
-{
-	struct ibfs_event *top = q->far[0];
-
-	q->far_n--;
-	if (q->far_n) {
-		q->far[0] = q->far[q->far_n];
-		eq_far_sift_down(q, 0);
-	}
-	top->far = 0;
-	if (top->cancelled == EQ_CANCELLED)
-		q->far_cancelled--;
-	return top;
-}
-
-/* Drops the cancelled events of the far heap and re-heapifies (Floyd). */
-static void eq_far_clean(struct ibfs_eq *q)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < q->far_n; i++) {
-		struct ibfs_event *ev = q->far[i];
-
-		if (ev->cancelled == EQ_CANCELLED) {
-			q->size--;
-			q->cancelled--;
-			eq_free(q, ev);
-		} else {
-			q->far[n++] = ev;
-		}
-	}
-	q->far_n = n;
-	q->far_cancelled = 0;
-	for (size_t i = n / 2; i-- > 0;)
-		eq_far_sift_down(q, i);
 }
 
 /* Links ev into bucket `day` mod nbuckets, keeping the list sorted. */
@@ -298,7 +179,7 @@ static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
 	 * anyway: a bucket may hold events of later years (eq_first checks
 	 * each head's day), it only costs the walk more.
 	 */
-	if (day - q->cur >= q->nbuckets && eq_far_push(q, ev) == 0)
+	if (day - q->cur >= q->nbuckets && ibfs__eq_far_push(q, ev) == 0)
 		return;
 	eq_cal_insert(q, ev, day);
 }
@@ -333,7 +214,7 @@ static void eq_far_settle(struct ibfs_eq *q)
 		assert(day >= q->cur);
 		if (day - q->cur >= q->nbuckets)
 			break;
-		eq_far_pop(q);
+		ibfs__eq_far_pop(q);
 		if (ev->cancelled == EQ_CANCELLED) {
 			q->size--;
 			q->cancelled--;
@@ -794,7 +675,7 @@ void ibfs__eq_cancel(struct ibfs_eq *q, struct ibfs_event *ev)
 	q->cancelled++;
 	if (ev->far && ++q->far_cancelled > q->far_n / 2 &&
 	    q->far_n >= EQ_FAR_CLEAN_MIN)
-		eq_far_clean(q);
+		ibfs__eq_far_clean(q);
 }
 
 ibfs_time_t ibfs__eq_next_time(struct ibfs_eq *q)
