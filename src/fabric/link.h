@@ -15,6 +15,7 @@
 #ifndef IBFS_FABRIC_LINK_H
 #define IBFS_FABRIC_LINK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fabric/link_rate.h"
@@ -127,20 +128,50 @@ struct ibfs_port_counters {
 };
 
 /*
+ * Per-VL state of a port, in 64-byte blocks: both what the port does as a
+ * sender on the link leaving it and as a receiver on the link coming in.
+ * Everything a packet hop reads or writes on one VL of a port is here, so
+ * a hop on VL v touches vls[v] and nothing else per VL; the struct is 32
+ * bytes, so VLs 0 and 1 share the line after the port's three hot lines.
+ * Blocks on the wire are not counted by one side: the sender counts the
+ * blocks it started, the receiver those whose header came off the wire,
+ * and their difference is what is on the wire (ibfs__port_wire_blocks), so
+ * an arrival writes only the receiving port.
+ */
+struct ibfs_port_vl {
+	/* Sender: credits held for the peer's input buffer. */
+	int32_t credits;
+	/* Sender: blocks started on the link, modulo 2^32. */
+	uint32_t tx_blocks;
+	/*
+	 * Sender: credits that came while the transmitter was busy and will
+	 * be taken in when it ends (port->fc_deferred); still counted in
+	 * the peer's fc_wire until then.
+	 */
+	uint32_t fc_defer;
+	/* Receiver: blocks whose header came off the wire, modulo 2^32. */
+	uint32_t rx_blocks;
+	uint32_t buf_used;    /* receiver: input buffer in use */
+	uint32_t buf_top;     /* receiver: the largest buf_used so far */
+	uint32_t fc_unsent;   /* receiver: freed, not yet advertised */
+	uint32_t fc_wire;     /* receiver: advertised in FCPs on the wire */
+};
+
+/*
  * One port and the link direction leaving it. The fields are laid out by
  * how often an event touches them (bench_fabric: the fat tree's cost is
  * mostly cache misses on ports): the first two 64-byte lines hold what
- * every packet hop reads, the third the counters, then the per-VL arrays
- * (entries 0 and 1 of the hot ones are what a fabric of one or two data
- * VLs touches), then what set-up and reports use. The fabric allocates
- * ports 64-byte aligned (fabric.c).
+ * every packet hop reads, the third the counters, the fourth the per-VL
+ * state of VLs 0 and 1 (what a fabric of one or two data VLs touches),
+ * then the other VLs, then what set-up and reports use. A hop on VL 0
+ * touches at most lines 0-3 of each of its two ports. The fabric
+ * allocates ports 64-byte aligned (fabric.c).
  */
 struct ibfs_port {
 	/*
 	 * Hot, first line: also what the far end of the link reads of this
-	 * port (rx_delay and rx_at_tail when it sends to us, wire_pkts when
-	 * our packet arrives there, tx_busy, tx_free_at and fc_deferred when
-	 * its FCP comes to us).
+	 * port (rx_delay and rx_at_tail when it sends to us, tx_busy,
+	 * tx_free_at and fc_deferred when its FCP comes to us).
 	 */
 	_Alignas(64) struct ibfs_port *peer; /* NULL when unconnected */
 	/* Flow control of the link direction leaving this port. */
@@ -162,16 +193,19 @@ struct ibfs_port {
 	 */
 	ibfs_time_t fcp_until;
 	ibfs_time_t prop;
-	/* Sender side: packets on the wire, header not yet in. */
-	uint32_t wire_pkts;
 	/*
-	 * Sender side: credits whose FCP has arrived (or will arrive) while
-	 * this port's transmitter is busy and ends later; nothing can look
-	 * at them before it ends, so they are taken in at link_tx_done
-	 * rather than by an event of their own (credits.c). Still counted
-	 * in the peer's fc_wire until then.
+	 * Sender side: packets started on the link, modulo 2^32; those on
+	 * the wire are tx_pkts - peer->rx_pkts (ibfs__port_wire_pkts).
 	 */
-	uint16_t fc_deferred;    /* VLs with vls[].fc_defer > 0, a bit each */
+	uint32_t tx_pkts;
+	/*
+	 * Sender side: VLs with credits deferred in vls[].fc_defer, a bit
+	 * each: credits whose FCP has arrived (or will arrive) while this
+	 * port's transmitter is busy and ends later; nothing can look at
+	 * them before it ends, so they are taken in when it ends rather
+	 * than by an event of their own (credits.c).
+	 */
+	uint16_t fc_deferred;
 	uint8_t tx_busy;
 	uint8_t rx_at_tail;
 
@@ -182,10 +216,10 @@ struct ibfs_port {
 	/* One-entry cache of ibfs__port_ser: bytes and their time. */
 	uint64_t ser_memo_bytes;
 	ibfs_time_t ser_memo;
-	int tx_data;             /* the transmitter is sending a data packet */
 	int up;                  /* 1 when the link carries packets */
-	int waiting;             /* PortXmitWait: data waits for credits */
 	int num;
+	uint8_t tx_data;         /* the transmitter is sending a data packet */
+	uint8_t waiting;         /* PortXmitWait: data waits for credits */
 	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
 	/*
 	 * Packets still travelling toward this port that were on the wire
@@ -194,43 +228,23 @@ struct ibfs_port {
 	 * but after a fault, so the arrival tests it in one branch.
 	 */
 	uint32_t rx_lost;
+	/* Receiver side: packets that came off the wire, modulo 2^32. */
+	uint32_t rx_pkts;
 
+	/* Third line: counters. */
 	struct ibfs_port_counters cnt;
 	uint64_t fcp_sent;       /* flow-control packets sent */
 	/* PortXmitWait bookkeeping: since when data has waited for credits. */
 	ibfs_time_t wait_since;
 
-	/*
-	 * Per-VL state that only the link layer reads, one small struct per
-	 * VL so that what a hop touches on a VL shares one cache line (the
-	 * arrays below are read by reports and tests and keep their shape).
-	 * All counts are in 64-byte blocks.
-	 */
-	struct ibfs_port_vl {
-		uint32_t buf_used;    /* this port's input buffer in use */
-		uint32_t buf_top;     /* the largest buf_used so far */
-		uint32_t wire_blocks; /* sender: on the wire, header not in */
-		uint32_t fc_unsent;   /* receiver: freed, not yet advertised */
-		/*
-		 * Sender: credits that came while the transmitter was busy
-		 * and will be taken in when it ends (fc_deferred above).
-		 */
-		uint32_t fc_defer;
-	} vls[IBFS_MAX_VLS];
-	/* Credits held for the peer's input buffer, per VL, in blocks. */
-	int32_t credits[IBFS_MAX_VLS];
-	/*
-	 * Receiver side: blocks advertised in flow-control packets still on
-	 * the wire.
-	 */
-	uint32_t fc_wire[IBFS_MAX_VLS];
-	/* This port's input buffer, per VL, in blocks: its size and the
-	 * largest use so far (a copy of vls[].buf_top, written when it
-	 * grows). */
-	uint32_t buf_peak[IBFS_MAX_VLS];
-	uint32_t buf_cap[IBFS_MAX_VLS];
+	struct ibfs_port_vl vls[IBFS_MAX_VLS];
 
 	/* Cold: set-up, reports, management. */
+	/*
+	 * This port's input buffer, per VL, in blocks (read on a hop only
+	 * for VL15, which is not flow controlled).
+	 */
+	uint32_t buf_cap[IBFS_MAX_VLS];
 	int node;                /* topology node index */
 	int link;                /* topology link index, -1 when none */
 	int data_vls;
@@ -244,6 +258,27 @@ struct ibfs_port {
 	/* Times the link of this port went down (LinkDownedCounter). */
 	uint32_t link_downed;
 };
+
+/* The layout the comments above describe: what a hop touches on VL 0. */
+_Static_assert(offsetof(struct ibfs_port, cnt) == 128 &&
+		       offsetof(struct ibfs_port, vls) == 192 &&
+		       sizeof(struct ibfs_port_vl) == 32,
+	       "struct ibfs_port: hot lines 0-2, vls[0..1] in line 3");
+
+/* Packets on the wire leaving `out` (sent, not yet taken off at the peer). */
+static inline uint32_t ibfs__port_wire_pkts(const struct ibfs_port *out)
+{
+	return out->peer ? out->tx_pkts - out->peer->rx_pkts : 0;
+}
+
+/* Blocks of VL `vl` on the wire leaving `out`. */
+static inline uint32_t ibfs__port_wire_blocks(const struct ibfs_port *out,
+					      int vl)
+{
+	return out->peer ? out->vls[vl].tx_blocks -
+				   out->peer->vls[vl].rx_blocks :
+			   0;
+}
 
 /* 1 if `out` is idle, up, and holds credits for p on p->vl. */
 int ibfs__port_can_send(const struct ibfs_port *out,
