@@ -159,25 +159,32 @@ struct ibfs_port_vl {
 
 /*
  * One port and the link direction leaving it. The fields are laid out by
- * how often an event touches them (bench_fabric: the fat tree's cost is
- * mostly cache misses on ports): the first two 64-byte lines hold what
- * every packet hop reads, the third the counters, the fourth the per-VL
- * state of VLs 0 and 1 (what a fabric of one or two data VLs touches),
- * then the other VLs, then what set-up and reports use. A hop on VL 0
- * touches at most lines 0-3 of each of its two ports. The fabric
- * allocates ports 64-byte aligned (fabric.c).
+ * which event touches them (bench_fabric: the fat tree's cost is mostly
+ * cache misses on ports), one 64-byte line each:
+ * - line 0, the receiver: all a packet's arrival reads but the counters
+ *   and the VL's state, and what the far end reads when it sends to us;
+ * - line 1, the transmitter: a send, a flow-control packet, the end of a
+ *   transmission, and what the far end reads when its FCP comes to us;
+ * - line 2, the counters;
+ * - line 3, the per-VL state of VLs 0 and 1 (what a fabric of one or two
+ *   data VLs touches), then the other VLs, then what set-up and reports
+ *   use.
+ * So an arrival on VL 0 touches lines 0, 2 and 3 of the receiving port
+ * and nothing of the sender's; a send lines 0-3 of the sender and line 0
+ * of the receiver; a buffer freed and its FCP lines 0, 1 and 3 of the
+ * receiver and lines 1 and 3 of the sender. The fabric allocates ports
+ * 64-byte aligned (fabric.c).
  */
 struct ibfs_port {
 	/*
-	 * Hot, first line: also what the far end of the link reads of this
-	 * port (rx_delay and rx_at_tail when it sends to us, tx_busy,
-	 * tx_free_at and fc_deferred when its FCP comes to us).
+	 * Line 0. The far end reads rx_delay and rx_at_tail when it sends
+	 * to us.
 	 */
 	_Alignas(64) struct ibfs_port *peer; /* NULL when unconnected */
 	/* Flow control of the link direction leaving this port. */
 	const struct ibfs_flow_ops *flow;
 	struct ibfs_device *dev; /* NULL until a device is attached */
-	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
+	struct ibfs_fabric *fab;
 	/*
 	 * Set by the receiving device: `receive` is called rx_delay after the
 	 * header arrived (a switch's routing latency), or after the tail
@@ -188,11 +195,37 @@ struct ibfs_port {
 	 */
 	ibfs_time_t rx_delay;
 	/*
+	 * Packets still travelling toward this port that were on the wire
+	 * when the link went down: they are already counted as dropped, and
+	 * the next rx_lost arrivals are freed unseen (link_state.c). Zero
+	 * but after a fault, so the arrival tests it in one branch.
+	 */
+	uint32_t rx_lost;
+	/* Receiver side: packets that came off the wire, modulo 2^32. */
+	uint32_t rx_pkts;
+	int num;
+	/* One-entry cache of ibfs__port_ser: bytes (and ser_memo, line 1). */
+	uint32_t ser_memo_bytes;
+	int up;                  /* 1 when the link carries packets */
+	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
+	uint8_t rx_at_tail;
+	uint8_t waiting;         /* PortXmitWait: data waits for credits */
+
+	/*
+	 * Line 1. The far end reads tx_busy and tx_free_at, and writes
+	 * fc_deferred, when its FCP comes to us.
+	 */
+	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
+	/*
 	 * Flow-control packets occupy the transmitter until then; a data
 	 * packet sent earlier starts at that time (see ibfs__port_send).
 	 */
 	ibfs_time_t fcp_until;
 	ibfs_time_t prop;
+	/* Cached serialization times of the LRH and of an FCP on this port. */
+	ibfs_time_t ser_lrh, ser_fcp;
+	ibfs_time_t ser_memo;
+	uint64_t fcp_sent;       /* flow-control packets sent */
 	/*
 	 * Sender side: packets started on the link, modulo 2^32; those on
 	 * the wire are tx_pkts - peer->rx_pkts (ibfs__port_wire_pkts).
@@ -207,37 +240,15 @@ struct ibfs_port {
 	 */
 	uint16_t fc_deferred;
 	uint8_t tx_busy;
-	uint8_t rx_at_tail;
-
-	/* Hot, second line: this port's own state. */
-	struct ibfs_fabric *fab;
-	/* Cached serialization times of the LRH and of an FCP on this port. */
-	ibfs_time_t ser_lrh, ser_fcp;
-	/* One-entry cache of ibfs__port_ser: bytes and their time. */
-	uint64_t ser_memo_bytes;
-	ibfs_time_t ser_memo;
-	int up;                  /* 1 when the link carries packets */
-	int num;
 	uint8_t tx_data;         /* the transmitter is sending a data packet */
-	uint8_t waiting;         /* PortXmitWait: data waits for credits */
-	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
-	/*
-	 * Packets still travelling toward this port that were on the wire
-	 * when the link went down: they are already counted as dropped, and
-	 * the next rx_lost arrivals are freed unseen (link_state.c). Zero
-	 * but after a fault, so the arrival tests it in one branch.
-	 */
-	uint32_t rx_lost;
-	/* Receiver side: packets that came off the wire, modulo 2^32. */
-	uint32_t rx_pkts;
 
-	/* Third line: counters. */
+	/* Line 2: counters. */
 	struct ibfs_port_counters cnt;
-	uint64_t fcp_sent;       /* flow-control packets sent */
 	/* PortXmitWait bookkeeping: since when data has waited for credits. */
 	ibfs_time_t wait_since;
 
-	struct ibfs_port_vl vls[IBFS_MAX_VLS];
+	/* Line 3 on: the per-VL state, two VLs a line. */
+	_Alignas(64) struct ibfs_port_vl vls[IBFS_MAX_VLS];
 
 	/* Cold: set-up, reports, management. */
 	/*
@@ -260,10 +271,11 @@ struct ibfs_port {
 };
 
 /* The layout the comments above describe: what a hop touches on VL 0. */
-_Static_assert(offsetof(struct ibfs_port, cnt) == 128 &&
+_Static_assert(offsetof(struct ibfs_port, tx_free_at) == 64 &&
+		       offsetof(struct ibfs_port, cnt) == 128 &&
 		       offsetof(struct ibfs_port, vls) == 192 &&
 		       sizeof(struct ibfs_port_vl) == 32,
-	       "struct ibfs_port: hot lines 0-2, vls[0..1] in line 3");
+	       "struct ibfs_port: lines 0-2 as above, vls[0..1] in line 3");
 
 /* Packets on the wire leaving `out` (sent, not yet taken off at the peer). */
 static inline uint32_t ibfs__port_wire_pkts(const struct ibfs_port *out)
@@ -313,8 +325,14 @@ static inline ibfs_time_t ibfs__port_ser(struct ibfs_port *port,
 					 uint64_t bytes)
 {
 	if (bytes != port->ser_memo_bytes) {
-		port->ser_memo_bytes = bytes;
-		port->ser_memo = ibfs__rate_ser_time(port->rate, bytes);
+		ibfs_time_t t = ibfs__rate_ser_time(port->rate, bytes);
+
+		/* The memo keeps 32 bits (line 0): larger sizes are not kept. */
+		if (bytes <= UINT32_MAX) {
+			port->ser_memo_bytes = (uint32_t)bytes;
+			port->ser_memo = t;
+		}
+		return t;
 	}
 	return port->ser_memo;
 }
