@@ -525,9 +525,9 @@ START_TEST(fcp_to_busy_sender_needs_no_event)
 END_TEST
 
 /*
- * The port's one-entry cache of serialization times keeps 32-bit sizes: a
- * larger size is computed and not kept, so it never answers for the size
- * its low 32 bits give.
+ * The port's one-entry cache of serialization times keeps 32-bit sizes and
+ * times: a larger one is computed and not kept, so it never answers for
+ * the size its low 32 bits give, nor with a time cut to 32 bits.
  */
 START_TEST(ser_memo_large_sizes)
 {
@@ -544,6 +544,12 @@ START_TEST(ser_memo_large_sizes)
 	ck_assert_uint_eq(ibfs__port_ser(pa, big), t_big);
 	ck_assert_uint_eq(ibfs__port_ser(pa, 0), 0);
 	ck_assert_uint_eq(ibfs__port_ser(pa, 4102), ser(4102));
+	/* 10^8 bytes fit 32 bits, their 8 ms do not: computed each time. */
+	ibfs_time_t t_long = ibfs__rate_ser_time(pa->rate, 100000000);
+
+	ck_assert_uint_gt(t_long, UINT32_MAX);
+	ck_assert_uint_eq(ibfs__port_ser(pa, 100000000), t_long);
+	ck_assert_uint_eq(ibfs__port_ser(pa, 100000000), t_long);
 	pair_free(&x);
 }
 END_TEST

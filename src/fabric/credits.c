@@ -116,8 +116,11 @@ static void credit_send_fcps(struct ibfs_port *port)
 		 * in vls[].fc_defer for credit_on_tx_end instead of costing an
 		 * event. The time must be strictly earlier: at tx_free_at
 		 * the transmitter's own end (scheduled first) runs first.
+		 * peer_free_at is the sender's tx_free_at, kept on this port
+		 * (link.h), and a transmitter idle from a time after `at`
+		 * (which is not before now) is busy now.
 		 */
-		if (sender->tx_busy && sender->tx_free_at > at) {
+		if (port->peer_free_at > at) {
 			sender->vls[vl].fc_defer += n;
 			sender->fc_deferred |= (uint16_t)(1u << vl);
 			continue;

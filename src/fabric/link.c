@@ -52,6 +52,8 @@ void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur)
 
 	out->tx_busy = 1;
 	out->tx_free_at = q->now + dur;
+	if (out->peer)
+		out->peer->peer_free_at = out->tx_free_at;
 	ibfs__eq_schedule(q, out->tx_free_at, link_tx_done, out, 0);
 }
 

@@ -162,23 +162,26 @@ struct ibfs_port_vl {
  * which event touches them (bench_fabric: the fat tree's cost is mostly
  * cache misses on ports), one 64-byte line each:
  * - line 0, the receiver: all a packet's arrival reads but the counters
- *   and the VL's state, and what the far end reads when it sends to us;
- * - line 1, the transmitter: a send, a flow-control packet, the end of a
- *   transmission, and what the far end reads when its FCP comes to us;
+ *   and the VL's state, what the far end reads and writes when it sends
+ *   to us, and what freeing buffer reads to send an FCP;
+ * - line 1, the transmitter: a send, an FCP sent, the end of a
+ *   transmission, and what the far end writes when its FCP comes to us
+ *   while we are busy;
  * - line 2, the counters;
  * - line 3, the per-VL state of VLs 0 and 1 (what a fabric of one or two
  *   data VLs touches), then the other VLs, then what set-up and reports
  *   use.
- * So an arrival on VL 0 touches lines 0, 2 and 3 of the receiving port
+ * So on VL 0 an arrival touches lines 0, 2 and 3 of the receiving port
  * and nothing of the sender's; a send lines 0-3 of the sender and line 0
  * of the receiver; a buffer freed and its FCP lines 0, 1 and 3 of the
- * receiver and lines 1 and 3 of the sender. The fabric allocates ports
- * 64-byte aligned (fabric.c).
+ * receiver, and of the sender nothing or, when its transmitter ends after
+ * the FCP arrives, lines 1 and 3. The fabric allocates ports 64-byte
+ * aligned (fabric.c).
  */
 struct ibfs_port {
 	/*
-	 * Line 0. The far end reads rx_delay and rx_at_tail when it sends
-	 * to us.
+	 * Line 0. The far end reads rx_delay and rx_at_tail, and writes
+	 * peer_free_at, when it sends to us.
 	 */
 	_Alignas(64) struct ibfs_port *peer; /* NULL when unconnected */
 	/* Flow control of the link direction leaving this port. */
@@ -195,6 +198,14 @@ struct ibfs_port {
 	 */
 	ibfs_time_t rx_delay;
 	/*
+	 * A copy of the peer's tx_free_at, written when the peer occupies
+	 * its transmitter: an FCP this port sends tells from it whether the
+	 * peer's transmitter is busy until after the FCP arrives (credits.c)
+	 * without reading the peer's port. The peer's transmitter is busy
+	 * exactly while peer_free_at > now (it is idle from then on).
+	 */
+	ibfs_time_t peer_free_at;
+	/*
 	 * Packets still travelling toward this port that were on the wire
 	 * when the link went down: they are already counted as dropped, and
 	 * the next rx_lost arrivals are freed unseen (link_state.c). Zero
@@ -203,17 +214,15 @@ struct ibfs_port {
 	uint32_t rx_lost;
 	/* Receiver side: packets that came off the wire, modulo 2^32. */
 	uint32_t rx_pkts;
-	int num;
-	/* One-entry cache of ibfs__port_ser: bytes (and ser_memo, line 1). */
-	uint32_t ser_memo_bytes;
-	int up;                  /* 1 when the link carries packets */
+	uint16_t num;            /* 0..254 (IBA 14.2.5.6: NumPorts) */
 	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
 	uint8_t rx_at_tail;
 	uint8_t waiting;         /* PortXmitWait: data waits for credits */
+	uint8_t up;              /* 1 when the link carries packets */
 
 	/*
-	 * Line 1. The far end reads tx_busy and tx_free_at, and writes
-	 * fc_deferred, when its FCP comes to us.
+	 * Line 1. The far end writes fc_deferred (and vls[].fc_defer) when
+	 * its FCP comes to us while we are busy.
 	 */
 	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
 	/*
@@ -224,8 +233,13 @@ struct ibfs_port {
 	ibfs_time_t prop;
 	/* Cached serialization times of the LRH and of an FCP on this port. */
 	ibfs_time_t ser_lrh, ser_fcp;
-	ibfs_time_t ser_memo;
 	uint64_t fcp_sent;       /* flow-control packets sent */
+	/*
+	 * One-entry cache of ibfs__port_ser (a switch's arbiter asks it for
+	 * each candidate): a size and its time, kept when both fit 32 bits.
+	 */
+	uint32_t ser_memo_bytes;
+	uint32_t ser_memo;
 	/*
 	 * Sender side: packets started on the link, modulo 2^32; those on
 	 * the wire are tx_pkts - peer->rx_pkts (ibfs__port_wire_pkts).
@@ -327,10 +341,10 @@ static inline ibfs_time_t ibfs__port_ser(struct ibfs_port *port,
 	if (bytes != port->ser_memo_bytes) {
 		ibfs_time_t t = ibfs__rate_ser_time(port->rate, bytes);
 
-		/* The memo keeps 32 bits (line 0): larger sizes are not kept. */
-		if (bytes <= UINT32_MAX) {
+		/* The memo keeps 32 bits: larger values are not kept. */
+		if (bytes <= UINT32_MAX && t <= UINT32_MAX) {
 			port->ser_memo_bytes = (uint32_t)bytes;
-			port->ser_memo = t;
+			port->ser_memo = (uint32_t)t;
 		}
 		return t;
 	}
