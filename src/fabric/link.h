@@ -130,8 +130,8 @@ struct ibfs_port_counters {
 /*
  * Per-VL state of a port, in 64-byte blocks: both what the port does as a
  * sender on the link leaving it and as a receiver on the link coming in.
- * Everything a packet hop reads or writes on one VL of a port is here, so
- * a hop on VL v touches vls[v] and nothing else per VL; the struct is 32
+ * Everything a packet hop reads or writes on one data VL of a port is
+ * here, so a hop on VL v touches vls[v] and nothing else per VL; it is 32
  * bytes, so VLs 0 and 1 share the line after the port's three hot lines.
  * Blocks on the wire are not counted by one side: the sender counts the
  * blocks it started, the receiver those whose header came off the wire,
@@ -201,8 +201,8 @@ struct ibfs_port {
 	 * A copy of the peer's tx_free_at, written when the peer occupies
 	 * its transmitter: an FCP this port sends tells from it whether the
 	 * peer's transmitter is busy until after the FCP arrives (credits.c)
-	 * without reading the peer's port. The peer's transmitter is busy
-	 * exactly while peer_free_at > now (it is idle from then on).
+	 * without reading the peer's port: a transmitter idle only from
+	 * peer_free_at on is busy while peer_free_at > now.
 	 */
 	ibfs_time_t peer_free_at;
 	/*
@@ -214,7 +214,7 @@ struct ibfs_port {
 	uint32_t rx_lost;
 	/* Receiver side: packets that came off the wire, modulo 2^32. */
 	uint32_t rx_pkts;
-	uint16_t num;            /* 0..254 (IBA 14.2.5.6: NumPorts) */
+	uint16_t num;            /* port number, under 256 (p->in_port) */
 	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
 	uint8_t rx_at_tail;
 	uint8_t waiting;         /* PortXmitWait: data waits for credits */
