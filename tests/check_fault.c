@@ -166,7 +166,7 @@ static void hear(void *ctx, struct ibfs_port *port, int up)
 	h->ev[h->n].port = port->num;
 	h->ev[h->n].up = up;
 	h->ev[h->n].at = port->fab->eq.now;
-	h->ev[h->n].credits = port->credits[0];
+	h->ev[h->n].credits = port->vls[0].credits;
 	h->n++;
 }
 
@@ -212,7 +212,7 @@ START_TEST(test_down_mid_stream)
 	ck_assert_int_eq(swp(&x, 2)->up, 0);
 	ck_assert_int_eq(ibfs__endpoint_port(x.ep[1])->up, 0);
 	/* The sender's link is whole: its credits all came back. */
-	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->credits[0], CAP);
+	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->vls[0].credits, CAP);
 	conserved(x.f);
 	/* The listener heard both ends at T, switch side first. */
 	ck_assert_int_eq(h.n, 2);
@@ -269,8 +269,8 @@ START_TEST(test_down_then_up)
 	ck_assert_uint_eq(x.f->pkts_dropped, j - 2);
 	ck_assert_uint_eq(x.f->pkts_delivered, 2 + (n - j));
 	ck_assert_int_eq(swp(&x, 2)->up, 1);
-	ck_assert_int_eq(swp(&x, 2)->credits[0], CAP);
-	ck_assert_int_eq(ibfs__endpoint_port(x.ep[1])->credits[0], CAP);
+	ck_assert_int_eq(swp(&x, 2)->vls[0].credits, CAP);
+	ck_assert_int_eq(ibfs__endpoint_port(x.ep[1])->vls[0].credits, CAP);
 	conserved(x.f);
 	/*
 	 * At the up, before anything was sent: the switch port held credits
@@ -333,7 +333,7 @@ START_TEST(test_sender_link_down_up)
 						ser(8) + LAT + PROP + S);
 	ck_assert_uint_eq(x.f->pkts_dropped, k + 1 - del);
 	ck_assert_uint_eq(swp(&x, 2)->xmit_discards, 0);
-	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->credits[0], CAP);
+	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->vls[0].credits, CAP);
 	conserved(x.f);
 	ck_assert_int_eq(h.n, 4);
 	ck_assert_int_eq(h.ev[2].credits, CAP); /* h0 at the up */
@@ -386,7 +386,7 @@ START_TEST(test_switch_down_up)
 	ck_assert_uint_eq(x.f->pkts_dropped, k + 1 - del);
 	for (int p = 1; p <= 3; p++) {
 		ck_assert_int_eq(swp(&x, p)->up, 1);
-		ck_assert_int_eq(swp(&x, p)->credits[0], CAP);
+		ck_assert_int_eq(swp(&x, p)->vls[0].credits, CAP);
 	}
 	/* Again: nothing changes, 0; a bad node, -1. */
 	ck_assert_int_eq(ibfs__fabric_switch_set(x.f, 0, 1), 0);
@@ -437,7 +437,7 @@ START_TEST(test_held_for_down_output)
 	ck_assert_uint_eq(x.f->pkts_delivered, n);
 	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
 	ck_assert_uint_eq(x.f->packets.in_use, 0);
-	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->credits[0], CAP);
+	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->vls[0].credits, CAP);
 	conserved(x.f);
 	star_free(&x);
 }
@@ -488,7 +488,7 @@ START_TEST(test_multicast_copy_for_down_output)
 	ck_assert_uint_eq(x.f->pkts_delivered, n);
 	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
 	ck_assert_uint_eq(x.f->packets.in_use, 0);
-	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->credits[0], CAP);
+	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->vls[0].credits, CAP);
 	conserved(x.f);
 	star_free(&x);
 }

@@ -104,7 +104,7 @@ START_TEST(one_packet_head_and_tail)
 	ck_assert_uint_eq(st->misrouted, 0);
 	/* One FCP returned the 16 blocks: the sender holds 512 again. */
 	ck_assert_uint_eq(x.f->fcps, 1);
-	ck_assert_int_eq(ibfs__endpoint_port(x.a)->credits[0], 512);
+	ck_assert_int_eq(ibfs__endpoint_port(x.a)->vls[0].credits, 512);
 	ck_assert_uint_eq(x.f->pkts_injected, 1);
 	ck_assert_uint_eq(x.f->pkts_delivered, 1);
 	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
@@ -114,7 +114,7 @@ START_TEST(one_packet_head_and_tail)
 	ck_assert_uint_eq(pa->cnt.xmit_data, wire);
 	ck_assert_uint_eq(pb->cnt.rcv_pkts, 1);
 	ck_assert_uint_eq(pb->cnt.rcv_data, wire);
-	ck_assert_uint_eq(pb->buf_peak[0], 16);
+	ck_assert_uint_eq(pb->vls[0].buf_top, 16);
 	conserved(x.f);
 	pair_free(&x);
 }
@@ -196,9 +196,9 @@ START_TEST(long_cable_small_buffer)
 	/* PortXmitWait: from the end of each fourth packet to T. */
 	ck_assert_uint_eq(ibfs__port_xmit_wait(ibfs__endpoint_port(x.a)),
 			  (cycles - 1) * (T - 4 * S));
-	ck_assert_int_eq(ibfs__endpoint_port(x.a)->credits[0], 128);
+	ck_assert_int_eq(ibfs__endpoint_port(x.a)->vls[0].credits, 128);
 	/* The receiver drains at line rate: one packet at a time. */
-	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->buf_peak[0], 32);
+	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->vls[0].buf_top, 32);
 	conserved(x.f);
 	pair_free(&x);
 }
@@ -214,21 +214,32 @@ START_TEST(conservation_mid_run)
 	ibfs__eq_run(&x.f->eq, 3 * IBFS_US);
 	ck_assert_uint_eq(ibfs__fabric_in_flight(x.f), 4);
 	ck_assert_uint_eq(x.f->pkts_on_wire, 4);
-	ck_assert_int_eq(ibfs__endpoint_port(x.a)->credits[0], 0);
+	ck_assert_int_eq(ibfs__endpoint_port(x.a)->vls[0].credits, 0);
+	/*
+	 * Each side counts its own part (link.h): a started 4 packets of
+	 * 32 blocks, b took none off the wire yet; nothing goes b to a.
+	 */
+	ck_assert_uint_eq(ibfs__port_wire_pkts(ibfs__endpoint_port(x.a)), 4);
+	ck_assert_uint_eq(ibfs__port_wire_blocks(ibfs__endpoint_port(x.a), 0),
+			  128);
+	ck_assert_uint_eq(ibfs__port_wire_pkts(ibfs__endpoint_port(x.b)), 0);
 	conserved(x.f);
 	/* At 7 us they have arrived and their credits are in four FCPs. */
 	ibfs__eq_run(&x.f->eq, 7 * IBFS_US);
 	ck_assert_uint_eq(ibfs__fabric_in_flight(x.f), 0);
-	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->fc_wire[0], 128);
+	ck_assert_uint_eq(ibfs__port_wire_pkts(ibfs__endpoint_port(x.a)), 0);
+	ck_assert_uint_eq(ibfs__port_wire_blocks(ibfs__endpoint_port(x.a), 0),
+			  0);
+	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->vls[0].fc_wire, 128);
 	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->fcp_sent, 4);
 	conserved(x.f);
 	/* A credit that appears from nowhere is caught. */
-	ibfs__endpoint_port(x.a)->credits[0]++;
+	ibfs__endpoint_port(x.a)->vls[0].credits++;
 	char msg[512];
 
 	ck_assert_int_eq(ibfs__fabric_check(x.f, msg, sizeof(msg)), -1);
 	ck_assert_ptr_nonnull(strstr(msg, "credits: a:1 -> b:1 VL0"));
-	ibfs__endpoint_port(x.a)->credits[0]--;
+	ibfs__endpoint_port(x.a)->vls[0].credits--;
 	/* So is a packet that vanished. */
 	x.f->pkts_delivered++;
 	ck_assert_int_eq(ibfs__fabric_check(x.f, msg, sizeof(msg)), -1);
@@ -251,17 +262,17 @@ START_TEST(buffer_shared_among_vls)
 
 	for (int vl = 0; vl < 15; vl++) {
 		ck_assert_uint_eq(pa->buf_cap[vl], 10);
-		ck_assert_int_eq(pa->credits[vl], 10);
+		ck_assert_int_eq(pa->vls[vl].credits, 10);
 	}
 	ck_assert_uint_eq(pa->buf_cap[IBFS_VL15], IBFS_VL15_BUF_BLOCKS);
-	ck_assert_int_eq(pa->credits[IBFS_VL15], 0);
+	ck_assert_int_eq(pa->vls[IBFS_VL15].credits, 0);
 	pair_free(&x);
 	/* 8 KiB over 2 VLs: 64 blocks each. */
 	pair_make(&x, 2000, 8192, 2, 0);
 	pa = ibfs__endpoint_port(x.a);
-	ck_assert_int_eq(pa->credits[0], 64);
-	ck_assert_int_eq(pa->credits[1], 64);
-	ck_assert_int_eq(pa->credits[2], 0);
+	ck_assert_int_eq(pa->vls[0].credits, 64);
+	ck_assert_int_eq(pa->vls[1].credits, 64);
+	ck_assert_int_eq(pa->vls[2].credits, 0);
 	pair_free(&x);
 }
 END_TEST
@@ -305,7 +316,7 @@ START_TEST(vl15_not_flow_controlled)
 
 	pair_make(&x, 2000, 1024, 1, 1);
 	ibfs__endpoint_set_sl2vl(x.a, 0, IBFS_VL15);
-	ibfs__endpoint_port(x.a)->credits[0] = 0;
+	ibfs__endpoint_port(x.a)->vls[0].credits = 0;
 	ibfs__endpoint_port(x.b)->buf_cap[0] = 0; /* keep the sum right */
 	flow(x.a, 2, 0, 280, n, 0);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
@@ -315,7 +326,7 @@ START_TEST(vl15_not_flow_controlled)
 	ck_assert_uint_eq(st->data_errors, 0);
 	ck_assert_uint_eq(st->last_tail, 10 * IBFS_NS + n * ser(290));
 	ck_assert_uint_eq(x.f->fcps, 0);
-	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->buf_peak[IBFS_VL15], 5);
+	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->vls[IBFS_VL15].buf_top, 5);
 	conserved(x.f);
 	pair_free(&x);
 }
@@ -419,7 +430,7 @@ START_TEST(fcp_waits_for_packet_boundary)
 	struct ibfs_endpoint *a = ibfs__endpoint_create(f, na);
 	struct ibfs_endpoint *b = ibfs__endpoint_create(f, nb);
 
-	ck_assert_int_eq(ibfs__endpoint_port(a)->credits[0], 2);
+	ck_assert_int_eq(ibfs__endpoint_port(a)->vls[0].credits, 2);
 	flow(a, 2, 0, 100, 2, 0);
 	flow(b, 1, 0, 4092, 2, 0);
 	ibfs__eq_run(&f->eq, IBFS_TIME_NEVER);
@@ -477,18 +488,18 @@ START_TEST(fcp_to_busy_sender_needs_no_event)
 	 * wire in the receiver's fc_wire.
 	 */
 	ibfs__eq_run(&x.f->eq, 4 * S + 2 * P + F);
-	ck_assert_int_eq(pa->credits[0], 512 - 160 + 96);
+	ck_assert_int_eq(pa->vls[0].credits, 512 - 160 + 96);
 	ck_assert_uint_eq(pa->vls[0].fc_defer, 32);
 	ck_assert_uint_eq(pa->fc_deferred, 1);
-	ck_assert_uint_eq(pb->fc_wire[0], 32);
+	ck_assert_uint_eq(pb->vls[0].fc_wire, 32);
 	ck_assert_uint_eq(x.f->fcps, 4);
 	conserved(x.f);
 	/* At 5S the transmitter ends and takes them in. */
 	ibfs__eq_run(&x.f->eq, 5 * S);
-	ck_assert_int_eq(pa->credits[0], 512 - 192 + 128);
+	ck_assert_int_eq(pa->vls[0].credits, 512 - 192 + 128);
 	ck_assert_uint_eq(pa->vls[0].fc_defer, 0);
 	ck_assert_uint_eq(pa->fc_deferred, 0);
-	ck_assert_uint_eq(pb->fc_wire[0], 0);
+	ck_assert_uint_eq(pb->vls[0].fc_wire, 0);
 	conserved(x.f);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	for (uint32_t k = 0; k < n; k++) {
@@ -506,9 +517,39 @@ START_TEST(fcp_to_busy_sender_needs_no_event)
 	 */
 	ck_assert_uint_eq(x.f->eq.executed, 1 + 2 * n + 1);
 	ck_assert_uint_eq(x.f->fcps, n);
-	ck_assert_int_eq(pa->credits[0], 512);
+	ck_assert_int_eq(pa->vls[0].credits, 512);
 	ck_assert_uint_eq(ibfs__port_xmit_wait(pa), 0);
 	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+/*
+ * The port's one-entry cache of serialization times keeps 32-bit sizes and
+ * times: a larger one is computed and not kept, so it never answers for
+ * the size its low 32 bits give, nor with a time cut to 32 bits.
+ */
+START_TEST(ser_memo_large_sizes)
+{
+	struct pair x;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+	const uint64_t big = (1ULL << 32) + 5;
+	ibfs_time_t t_big = ibfs__rate_ser_time(pa->rate, big);
+
+	ck_assert_uint_eq(ibfs__port_ser(pa, 5), ser(5));
+	ck_assert_uint_eq(ibfs__port_ser(pa, big), t_big);
+	ck_assert_uint_eq(ibfs__port_ser(pa, 5), ser(5));
+	ck_assert_uint_eq(ibfs__port_ser(pa, big), t_big);
+	ck_assert_uint_eq(ibfs__port_ser(pa, 0), 0);
+	ck_assert_uint_eq(ibfs__port_ser(pa, 4102), ser(4102));
+	/* 10^8 bytes fit 32 bits, their 8 ms do not: computed each time. */
+	ibfs_time_t t_long = ibfs__rate_ser_time(pa->rate, 100000000);
+
+	ck_assert_uint_gt(t_long, UINT32_MAX);
+	ck_assert_uint_eq(ibfs__port_ser(pa, 100000000), t_long);
+	ck_assert_uint_eq(ibfs__port_ser(pa, 100000000), t_long);
 	pair_free(&x);
 }
 END_TEST
@@ -531,6 +572,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, fcp_waits_for_packet_boundary);
 	tcase_add_test(tc, paced_flow);
 	tcase_add_test(tc, fcp_to_busy_sender_needs_no_event);
+	tcase_add_test(tc, ser_memo_large_sizes);
 	suite_add_tcase(s, tc);
 	return s;
 }

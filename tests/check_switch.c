@@ -297,7 +297,7 @@ START_TEST(credit_limited_output)
 	ck_assert_uint_eq(c.xmit_wait, (cycles - 1) * (T - 4 * S));
 	ck_assert_uint_eq(c.xmit_pkts, n);
 	/* The switch's input buffer (512 blocks) filled, so did A's wait. */
-	ck_assert_uint_eq(ibfs__switch_device(x.sw)->ports[1].buf_peak[0],
+	ck_assert_uint_eq(ibfs__switch_device(x.sw)->ports[1].vls[0].buf_top,
 			  512);
 	ck_assert_uint_gt(ibfs__port_xmit_wait(ibfs__endpoint_port(x.ep[0])),
 			  0);
@@ -524,7 +524,7 @@ START_TEST(vl15_first)
 			ck_assert_uint_eq(t, t0 + (i - 1) * S + S15 + S + P);
 		ck_assert_uint_eq(slid, i == 4 ? 2 : 1);
 	}
-	ck_assert_uint_eq(ibfs__endpoint_port(x.ep[2])->buf_peak[IBFS_VL15],
+	ck_assert_uint_eq(ibfs__endpoint_port(x.ep[2])->vls[IBFS_VL15].buf_top,
 			  5);
 	conserved(x.f);
 	star_free(&x);
@@ -576,8 +576,8 @@ START_TEST(sl_to_vl_tables)
 	struct ibfs_port *c = ibfs__endpoint_port(x.ep[2]);
 
 	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 5);
-	ck_assert_uint_eq(c->buf_peak[0], 0);
-	ck_assert_uint_eq(c->buf_peak[1], 17); /* 1026 bytes: 17 blocks */
+	ck_assert_uint_eq(c->vls[0].buf_top, 0);
+	ck_assert_uint_eq(c->vls[1].buf_top, 17); /* 1026 bytes: 17 blocks */
 	/* VL 15 in a data SL's entry discards (IBA 7.6.6). */
 	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 2);
 	ck_assert_uint_eq(x.f->pkts_dropped, 2);
@@ -612,14 +612,14 @@ START_TEST(sl_to_vl_all_then_one)
 	struct ibfs_port *c = ibfs__endpoint_port(x.ep[2]);
 
 	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 1);
-	ck_assert_uint_eq(c->buf_peak[0], 0);
-	ck_assert_uint_eq(c->buf_peak[1], 17);
+	ck_assert_uint_eq(c->vls[0].buf_top, 0);
+	ck_assert_uint_eq(c->vls[1].buf_top, 17);
 	/* Port 1 to port 3 only: back to VL0; port 2 to 3 stays on VL1. */
 	ck_assert_int_eq(ibfs__switch_set_sl2vl(x.sw, 1, 3, to_vl0), 0);
 	flow(x.ep[0], 3, 1016, 1);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 2);
-	ck_assert_uint_eq(c->buf_peak[0], 17);
+	ck_assert_uint_eq(c->vls[0].buf_top, 17);
 	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 0);
 	conserved(x.f);
 	star_free(&x);

@@ -36,9 +36,11 @@
 static void credit_init(struct ibfs_port *port)
 {
 	for (int vl = 0; vl < IBFS_MAX_VLS; vl++) {
-		port->credits[vl] = 0;
+		struct ibfs_port_vl *v = &port->vls[vl];
+
+		v->credits = 0;
 		if (vl < port->data_vls && port->peer)
-			port->credits[vl] = (int32_t)port->peer->buf_cap[vl];
+			v->credits = (int32_t)port->peer->buf_cap[vl];
 	}
 }
 
@@ -47,28 +49,25 @@ static int credit_may_send(const struct ibfs_port *out,
 {
 	if (p->vl == IBFS_VL15)
 		return 1;
-	return out->credits[p->vl] >= (int32_t)p->blocks;
+	return out->vls[p->vl].credits >= (int32_t)p->blocks;
 }
 
 static void credit_on_send(struct ibfs_port *out, const struct ibfs_packet *p)
 {
 	if (p->vl != IBFS_VL15)
-		out->credits[p->vl] -= p->blocks;
+		out->vls[p->vl].credits -= p->blocks;
 }
 
 static int credit_on_arrive(struct ibfs_port *in, const struct ibfs_packet *p)
 {
 	int vl = p->vl;
-
 	struct ibfs_port_vl *v = &in->vls[vl];
 
 	if (vl == IBFS_VL15 && v->buf_used + p->blocks > in->buf_cap[vl])
 		return -1;
 	v->buf_used += p->blocks;
-	if (v->buf_used > v->buf_top) {
+	if (v->buf_used > v->buf_top)
 		v->buf_top = v->buf_used;
-		in->buf_peak[vl] = v->buf_used;
-	}
 	return 0;
 }
 
@@ -79,8 +78,8 @@ static void credit_fcp_arrive(void *obj, uint64_t arg)
 	int vl = (int)(arg & 0xff);
 	uint32_t n = (uint32_t)(arg >> 8);
 
-	sender->peer->fc_wire[vl] -= n;
-	sender->credits[vl] += (int32_t)n;
+	sender->peer->vls[vl].fc_wire -= n;
+	sender->vls[vl].credits += (int32_t)n;
 	if (!sender->tx_busy && sender->dev && sender->dev->ops->tx_ready)
 		sender->dev->ops->tx_ready(sender->dev, sender);
 }
@@ -103,7 +102,7 @@ static void credit_send_fcps(struct ibfs_port *port)
 
 		port->fc_pending &= (uint16_t)~(1u << vl);
 		port->vls[vl].fc_unsent = 0;
-		port->fc_wire[vl] += n;
+		port->vls[vl].fc_wire += n;
 		port->fcp_sent++;
 		f->fcps++;
 		port->fcp_until = start + port->ser_fcp;
@@ -117,8 +116,11 @@ static void credit_send_fcps(struct ibfs_port *port)
 		 * in vls[].fc_defer for credit_on_tx_end instead of costing an
 		 * event. The time must be strictly earlier: at tx_free_at
 		 * the transmitter's own end (scheduled first) runs first.
+		 * peer_free_at is the sender's tx_free_at, kept on this port
+		 * (link.h), and a transmitter idle from a time after `at`
+		 * (which is not before now) is busy now.
 		 */
-		if (sender->tx_busy && sender->tx_free_at > at) {
+		if (port->peer_free_at > at) {
 			sender->vls[vl].fc_defer += n;
 			sender->fc_deferred |= (uint16_t)(1u << vl);
 			continue;
@@ -137,8 +139,8 @@ static void credit_on_tx_end(struct ibfs_port *out)
 
 		out->fc_deferred &= (uint16_t)(out->fc_deferred - 1);
 		out->vls[vl].fc_defer = 0;
-		out->peer->fc_wire[vl] -= n;
-		out->credits[vl] += (int32_t)n;
+		out->peer->vls[vl].fc_wire -= n;
+		out->vls[vl].credits += (int32_t)n;
 	}
 }
 
@@ -177,10 +179,11 @@ static void credit_link_reset(struct ibfs_port *out)
 
 	for (int vl = 0; vl < out->data_vls && rx; vl++) {
 		rx->vls[vl].fc_unsent = 0;
-		out->credits[vl] = (int32_t)rx->buf_cap[vl] -
-				   (int32_t)rx->vls[vl].buf_used -
-				   (int32_t)rx->fc_wire[vl] -
-				   (int32_t)out->vls[vl].wire_blocks;
+		out->vls[vl].credits =
+			(int32_t)rx->buf_cap[vl] -
+			(int32_t)rx->vls[vl].buf_used -
+			(int32_t)rx->vls[vl].fc_wire -
+			(int32_t)ibfs__port_wire_blocks(out, vl);
 	}
 	if (rx)
 		rx->fc_pending = 0;

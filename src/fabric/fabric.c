@@ -252,15 +252,16 @@ int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len)
 			const struct ibfs_port *rx = &f->ports[n][i];
 			const struct ibfs_port *tx = rx->peer;
 
-			wire += rx->wire_pkts;
+			wire += ibfs__port_wire_pkts(rx);
 			if (!tx)
 				continue;
 			for (int vl = 0; vl < rx->data_vls; vl++) {
-				int64_t sum = (int64_t)tx->credits[vl] +
-					      tx->vls[vl].wire_blocks +
-					      rx->vls[vl].buf_used +
-					      rx->vls[vl].fc_unsent +
-					      rx->fc_wire[vl];
+				const struct ibfs_port_vl *tv = &tx->vls[vl];
+				const struct ibfs_port_vl *rv = &rx->vls[vl];
+				uint32_t wb = ibfs__port_wire_blocks(tx, vl);
+				int64_t sum = (int64_t)tv->credits + wb +
+					      rv->buf_used + rv->fc_unsent +
+					      rv->fc_wire;
 
 				if (sum == (int64_t)rx->buf_cap[vl])
 					continue;
@@ -271,10 +272,8 @@ int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len)
 					 "buffer %u",
 					 t->nodes[tx->node].id, tx->num,
 					 t->nodes[n].id, i, vl,
-					 (int)tx->credits[vl],
-					 tx->vls[vl].wire_blocks,
-					 rx->vls[vl].buf_used,
-					 rx->vls[vl].fc_unsent, rx->fc_wire[vl],
+					 (int)tv->credits, wb, rv->buf_used,
+					 rv->fc_unsent, rv->fc_wire,
 					 rx->buf_cap[vl]);
 				return -1;
 			}

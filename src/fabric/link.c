@@ -52,6 +52,8 @@ void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur)
 
 	out->tx_busy = 1;
 	out->tx_free_at = q->now + dur;
+	if (out->peer)
+		out->peer->peer_free_at = out->tx_free_at;
 	ibfs__eq_schedule(q, out->tx_free_at, link_tx_done, out, 0);
 }
 
@@ -63,7 +65,6 @@ static void link_head_arrive(void *obj, uint64_t arg)
 {
 	struct ibfs_port *in = obj;
 	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
-	struct ibfs_port *from = in->peer;
 	struct ibfs_fabric *f = in->fab;
 
 	if (__builtin_expect(in->rx_lost != 0, 0)) {
@@ -76,8 +77,9 @@ static void link_head_arrive(void *obj, uint64_t arg)
 		ibfs__packet_free(f, p);
 		return;
 	}
-	from->vls[p->vl].wire_blocks -= p->blocks;
-	from->wire_pkts--;
+	/* Off the wire: counted here, not at the sender (link.h). */
+	in->vls[p->vl].rx_blocks += p->blocks;
+	in->rx_pkts++;
 	f->pkts_on_wire--;
 	if (!in->dev || in->flow->on_arrive(in, p) < 0) {
 		/*
@@ -118,8 +120,8 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 		p->held = 0;
 		f->pkts_buffered--;
 	}
-	out->vls[p->vl].wire_blocks += p->blocks;
-	out->wire_pkts++;
+	out->vls[p->vl].tx_blocks += p->blocks;
+	out->tx_pkts++;
 	f->pkts_on_wire++;
 	f->pkt_sends++;
 	out->cnt.xmit_pkts++;

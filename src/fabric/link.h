@@ -15,6 +15,7 @@
 #ifndef IBFS_FABRIC_LINK_H
 #define IBFS_FABRIC_LINK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fabric/link_rate.h"
@@ -127,26 +128,66 @@ struct ibfs_port_counters {
 };
 
 /*
+ * Per-VL state of a port, in 64-byte blocks: both what the port does as a
+ * sender on the link leaving it and as a receiver on the link coming in.
+ * Everything a packet hop reads or writes on one data VL of a port is
+ * here, so a hop on VL v touches vls[v] and nothing else per VL; it is 32
+ * bytes, so VLs 0 and 1 share the line after the port's three hot lines.
+ * Blocks on the wire are not counted by one side: the sender counts the
+ * blocks it started, the receiver those whose header came off the wire,
+ * and their difference is what is on the wire (ibfs__port_wire_blocks), so
+ * an arrival writes only the receiving port.
+ */
+struct ibfs_port_vl {
+	/* Sender: credits held for the peer's input buffer. */
+	int32_t credits;
+	/* Sender: blocks started on the link, modulo 2^32. */
+	uint32_t tx_blocks;
+	/*
+	 * Sender: credits that came while the transmitter was busy and will
+	 * be taken in when it ends (port->fc_deferred); still counted in
+	 * the peer's fc_wire until then.
+	 */
+	uint32_t fc_defer;
+	/* Receiver: blocks whose header came off the wire, modulo 2^32. */
+	uint32_t rx_blocks;
+	uint32_t buf_used;    /* receiver: input buffer in use */
+	uint32_t buf_top;     /* receiver: the largest buf_used so far */
+	uint32_t fc_unsent;   /* receiver: freed, not yet advertised */
+	uint32_t fc_wire;     /* receiver: advertised in FCPs on the wire */
+};
+
+/*
  * One port and the link direction leaving it. The fields are laid out by
- * how often an event touches them (bench_fabric: the fat tree's cost is
- * mostly cache misses on ports): the first two 64-byte lines hold what
- * every packet hop reads, the third the counters, then the per-VL arrays
- * (entries 0 and 1 of the hot ones are what a fabric of one or two data
- * VLs touches), then what set-up and reports use. The fabric allocates
- * ports 64-byte aligned (fabric.c).
+ * which event touches them (bench_fabric: the fat tree's cost is mostly
+ * cache misses on ports), one 64-byte line each:
+ * - line 0, the receiver: all a packet's arrival reads but the counters
+ *   and the VL's state, what the far end reads and writes when it sends
+ *   to us, and what freeing buffer reads to send an FCP;
+ * - line 1, the transmitter: a send, an FCP sent, the end of a
+ *   transmission, and what the far end writes when its FCP comes to us
+ *   while we are busy;
+ * - line 2, the counters;
+ * - line 3, the per-VL state of VLs 0 and 1 (what a fabric of one or two
+ *   data VLs touches), then the other VLs, then what set-up and reports
+ *   use.
+ * So on VL 0 an arrival touches lines 0, 2 and 3 of the receiving port
+ * and nothing of the sender's; a send lines 0-3 of the sender and line 0
+ * of the receiver; a buffer freed and its FCP lines 0, 1 and 3 of the
+ * receiver, and of the sender nothing or, when its transmitter ends after
+ * the FCP arrives, lines 1 and 3. The fabric allocates ports 64-byte
+ * aligned (fabric.c).
  */
 struct ibfs_port {
 	/*
-	 * Hot, first line: also what the far end of the link reads of this
-	 * port (rx_delay and rx_at_tail when it sends to us, wire_pkts when
-	 * our packet arrives there, tx_busy, tx_free_at and fc_deferred when
-	 * its FCP comes to us).
+	 * Line 0. The far end reads rx_delay and rx_at_tail, and writes
+	 * peer_free_at, when it sends to us.
 	 */
 	_Alignas(64) struct ibfs_port *peer; /* NULL when unconnected */
 	/* Flow control of the link direction leaving this port. */
 	const struct ibfs_flow_ops *flow;
 	struct ibfs_device *dev; /* NULL until a device is attached */
-	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
+	struct ibfs_fabric *fab;
 	/*
 	 * Set by the receiving device: `receive` is called rx_delay after the
 	 * header arrived (a switch's routing latency), or after the tail
@@ -157,36 +198,13 @@ struct ibfs_port {
 	 */
 	ibfs_time_t rx_delay;
 	/*
-	 * Flow-control packets occupy the transmitter until then; a data
-	 * packet sent earlier starts at that time (see ibfs__port_send).
+	 * A copy of the peer's tx_free_at, written when the peer occupies
+	 * its transmitter: an FCP this port sends tells from it whether the
+	 * peer's transmitter is busy until after the FCP arrives (credits.c)
+	 * without reading the peer's port: a transmitter idle only from
+	 * peer_free_at on is busy while peer_free_at > now.
 	 */
-	ibfs_time_t fcp_until;
-	ibfs_time_t prop;
-	/* Sender side: packets on the wire, header not yet in. */
-	uint32_t wire_pkts;
-	/*
-	 * Sender side: credits whose FCP has arrived (or will arrive) while
-	 * this port's transmitter is busy and ends later; nothing can look
-	 * at them before it ends, so they are taken in at link_tx_done
-	 * rather than by an event of their own (credits.c). Still counted
-	 * in the peer's fc_wire until then.
-	 */
-	uint16_t fc_deferred;    /* VLs with vls[].fc_defer > 0, a bit each */
-	uint8_t tx_busy;
-	uint8_t rx_at_tail;
-
-	/* Hot, second line: this port's own state. */
-	struct ibfs_fabric *fab;
-	/* Cached serialization times of the LRH and of an FCP on this port. */
-	ibfs_time_t ser_lrh, ser_fcp;
-	/* One-entry cache of ibfs__port_ser: bytes and their time. */
-	uint64_t ser_memo_bytes;
-	ibfs_time_t ser_memo;
-	int tx_data;             /* the transmitter is sending a data packet */
-	int up;                  /* 1 when the link carries packets */
-	int waiting;             /* PortXmitWait: data waits for credits */
-	int num;
-	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
+	ibfs_time_t peer_free_at;
 	/*
 	 * Packets still travelling toward this port that were on the wire
 	 * when the link went down: they are already counted as dropped, and
@@ -194,43 +212,64 @@ struct ibfs_port {
 	 * but after a fault, so the arrival tests it in one branch.
 	 */
 	uint32_t rx_lost;
+	/* Receiver side: packets that came off the wire, modulo 2^32. */
+	uint32_t rx_pkts;
+	uint16_t num;            /* port number, under 256 (p->in_port) */
+	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
+	uint8_t rx_at_tail;
+	uint8_t waiting;         /* PortXmitWait: data waits for credits */
+	uint8_t up;              /* 1 when the link carries packets */
 
-	struct ibfs_port_counters cnt;
+	/*
+	 * Line 1. The far end writes fc_deferred (and vls[].fc_defer) when
+	 * its FCP comes to us while we are busy.
+	 */
+	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
+	/*
+	 * Flow-control packets occupy the transmitter until then; a data
+	 * packet sent earlier starts at that time (see ibfs__port_send).
+	 */
+	ibfs_time_t fcp_until;
+	ibfs_time_t prop;
+	/* Cached serialization times of the LRH and of an FCP on this port. */
+	ibfs_time_t ser_lrh, ser_fcp;
 	uint64_t fcp_sent;       /* flow-control packets sent */
+	/*
+	 * One-entry cache of ibfs__port_ser (a switch's arbiter asks it for
+	 * each candidate): a size and its time, kept when both fit 32 bits.
+	 */
+	uint32_t ser_memo_bytes;
+	uint32_t ser_memo;
+	/*
+	 * Sender side: packets started on the link, modulo 2^32; those on
+	 * the wire are tx_pkts - peer->rx_pkts (ibfs__port_wire_pkts).
+	 */
+	uint32_t tx_pkts;
+	/*
+	 * Sender side: VLs with credits deferred in vls[].fc_defer, a bit
+	 * each: credits whose FCP has arrived (or will arrive) while this
+	 * port's transmitter is busy and ends later; nothing can look at
+	 * them before it ends, so they are taken in when it ends rather
+	 * than by an event of their own (credits.c).
+	 */
+	uint16_t fc_deferred;
+	uint8_t tx_busy;
+	uint8_t tx_data;         /* the transmitter is sending a data packet */
+
+	/* Line 2: counters. */
+	struct ibfs_port_counters cnt;
 	/* PortXmitWait bookkeeping: since when data has waited for credits. */
 	ibfs_time_t wait_since;
 
-	/*
-	 * Per-VL state that only the link layer reads, one small struct per
-	 * VL so that what a hop touches on a VL shares one cache line (the
-	 * arrays below are read by reports and tests and keep their shape).
-	 * All counts are in 64-byte blocks.
-	 */
-	struct ibfs_port_vl {
-		uint32_t buf_used;    /* this port's input buffer in use */
-		uint32_t buf_top;     /* the largest buf_used so far */
-		uint32_t wire_blocks; /* sender: on the wire, header not in */
-		uint32_t fc_unsent;   /* receiver: freed, not yet advertised */
-		/*
-		 * Sender: credits that came while the transmitter was busy
-		 * and will be taken in when it ends (fc_deferred above).
-		 */
-		uint32_t fc_defer;
-	} vls[IBFS_MAX_VLS];
-	/* Credits held for the peer's input buffer, per VL, in blocks. */
-	int32_t credits[IBFS_MAX_VLS];
-	/*
-	 * Receiver side: blocks advertised in flow-control packets still on
-	 * the wire.
-	 */
-	uint32_t fc_wire[IBFS_MAX_VLS];
-	/* This port's input buffer, per VL, in blocks: its size and the
-	 * largest use so far (a copy of vls[].buf_top, written when it
-	 * grows). */
-	uint32_t buf_peak[IBFS_MAX_VLS];
-	uint32_t buf_cap[IBFS_MAX_VLS];
+	/* Line 3 on: the per-VL state, two VLs a line. */
+	_Alignas(64) struct ibfs_port_vl vls[IBFS_MAX_VLS];
 
 	/* Cold: set-up, reports, management. */
+	/*
+	 * This port's input buffer, per VL, in blocks (read on a hop only
+	 * for VL15, which is not flow controlled).
+	 */
+	uint32_t buf_cap[IBFS_MAX_VLS];
 	int node;                /* topology node index */
 	int link;                /* topology link index, -1 when none */
 	int data_vls;
@@ -244,6 +283,28 @@ struct ibfs_port {
 	/* Times the link of this port went down (LinkDownedCounter). */
 	uint32_t link_downed;
 };
+
+/* The layout the comments above describe: what a hop touches on VL 0. */
+_Static_assert(offsetof(struct ibfs_port, tx_free_at) == 64 &&
+		       offsetof(struct ibfs_port, cnt) == 128 &&
+		       offsetof(struct ibfs_port, vls) == 192 &&
+		       sizeof(struct ibfs_port_vl) == 32,
+	       "struct ibfs_port: lines 0-2 as above, vls[0..1] in line 3");
+
+/* Packets on the wire leaving `out` (sent, not yet taken off at the peer). */
+static inline uint32_t ibfs__port_wire_pkts(const struct ibfs_port *out)
+{
+	return out->peer ? out->tx_pkts - out->peer->rx_pkts : 0;
+}
+
+/* Blocks of VL `vl` on the wire leaving `out`. */
+static inline uint32_t ibfs__port_wire_blocks(const struct ibfs_port *out,
+					      int vl)
+{
+	return out->peer ? out->vls[vl].tx_blocks -
+				   out->peer->vls[vl].rx_blocks :
+			   0;
+}
 
 /* 1 if `out` is idle, up, and holds credits for p on p->vl. */
 int ibfs__port_can_send(const struct ibfs_port *out,
@@ -278,8 +339,14 @@ static inline ibfs_time_t ibfs__port_ser(struct ibfs_port *port,
 					 uint64_t bytes)
 {
 	if (bytes != port->ser_memo_bytes) {
-		port->ser_memo_bytes = bytes;
-		port->ser_memo = ibfs__rate_ser_time(port->rate, bytes);
+		ibfs_time_t t = ibfs__rate_ser_time(port->rate, bytes);
+
+		/* The memo keeps 32 bits: larger values are not kept. */
+		if (bytes <= UINT32_MAX && t <= UINT32_MAX) {
+			port->ser_memo_bytes = (uint32_t)bytes;
+			port->ser_memo = (uint32_t)t;
+		}
+		return t;
 	}
 	return port->ser_memo;
 }

@@ -43,15 +43,21 @@
 static void ls_cut(struct ibfs_port *tx)
 {
 	struct ibfs_fabric *f = tx->fab;
-	uint32_t n = tx->wire_pkts;
+	struct ibfs_port *rx = tx->peer;
+	uint32_t n = ibfs__port_wire_pkts(tx);
 
-	tx->peer->rx_lost += n;
+	rx->rx_lost += n;
 	f->pkts_on_wire -= n;
 	f->pkts_dropped += n;
 	f->pkts_lost += n;
-	tx->wire_pkts = 0;
+	/*
+	 * Nothing is on the wire any more: the receiver counts as taken off
+	 * what the sender started (link.h). The lost packets' arrivals do
+	 * not count again (link.c returns before).
+	 */
+	rx->rx_pkts = tx->tx_pkts;
 	for (int vl = 0; vl < IBFS_MAX_VLS; vl++)
-		tx->vls[vl].wire_blocks = 0;
+		rx->vls[vl].rx_blocks = tx->vls[vl].tx_blocks;
 	tx->up = 0;
 	tx->link_downed++;
 	ibfs__port_wait_stop(tx);

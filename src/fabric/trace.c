@@ -420,7 +420,7 @@ static void tr_on_wait(void *ctx, const struct ibfs_port *out, int waiting)
 		uint16_t vls = 0;
 
 		for (int vl = 0; vl < out->data_vls && vl < IBFS_VL15; vl++)
-			if (out->credits[vl] < (int32_t)t->max_blocks)
+			if (out->vls[vl].credits < (int32_t)t->max_blocks)
 				vls |= (uint16_t)(1u << vl);
 		t->stall_since[i] = now;
 		t->stall_vls[i] = vls;

@@ -306,10 +306,13 @@ static void json_switches(const struct ibfs_results *r, FILE *o)
 		if (t->nodes[n].type != IBFS_NODE_SWITCH)
 			continue;
 		uint64_t peak = 0;
-		for (int p = 1; p <= t->nodes[n].nports; p++)
+		for (int p = 1; p <= t->nodes[n].nports; p++) {
+			const struct ibfs_port *pt = &r->fab->ports[n][p];
+
 			for (int v = 0; v < IBFS_MAX_VLS; v++)
-				if (r->fab->ports[n][p].buf_peak[v] > peak)
-					peak = r->fab->ports[n][p].buf_peak[v];
+				if (pt->vls[v].buf_top > peak)
+					peak = pt->vls[v].buf_top;
+		}
 		fprintf(o, "%s\n    {\"id\": ", first ? "" : ",");
 		json_str(o, t->nodes[n].id);
 		fprintf(o, ", \"buffer_peak_bytes\": %llu}",
@@ -507,8 +510,8 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 				continue;
 			uint32_t peak = 0;
 			for (int v = 0; v < IBFS_MAX_VLS; v++)
-				if (pt->buf_peak[v] > peak)
-					peak = pt->buf_peak[v];
+				if (pt->vls[v].buf_top > peak)
+					peak = pt->vls[v].buf_top;
 			fprintf(o, "%s,%d,%s:%d,%llu,%llu,%llu,%llu,%llu,%llu,%u\n",
 				t->nodes[n].id, p, t->nodes[tp->peer_node].id,
 				tp->peer_port,

@@ -139,7 +139,7 @@ static inline int xb_may_send(const struct ibfs_port *port,
 	if (__builtin_expect(port->flow != &ibfs__ib_credit_flow, 0))
 		return port->flow->may_send(port, q->head);
 	return q->h_vl == IBFS_VL15 ||
-	       port->credits[q->h_vl] >= (int32_t)q->h_blocks;
+	       port->vls[q->h_vl].credits >= (int32_t)q->h_blocks;
 }
 
 /*

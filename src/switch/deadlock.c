@@ -59,7 +59,7 @@ static long dl_successor(const size_t *base, struct ibfs_switch *sw, int in,
 	 */
 	if (!nx || op->flow->may_send(op, p) ||
 	    (p->vl != IBFS_VL15 &&
-	     op->credits[p->vl] + (int64_t)op->vls[p->vl].fc_defer >=
+	     op->vls[p->vl].credits + (int64_t)op->vls[p->vl].fc_defer >=
 		     (int64_t)p->blocks))
 		return -1;
 	return (long)(base[op->peer->node] +
