@@ -281,15 +281,17 @@ struct ibfs_resp {
  * (the 11,664-HCA permutation: hca_run, hca_rx_ev, ibfs__sq_build and
  * rs_rx each wait on one load), so the fields are laid out by which
  * packet touches them, in 64-byte lines (QPs are allocated 64-byte
- * aligned, qp.c): line 0 the verbs part and the HCA; line 1 the port
- * scheduler's (hca.c), which every wake reads; line 2 the requester's
- * per-packet state; line 3 its timers and what the scheduler asks of
- * the responder (a pending ACK or response); line 4 the attributes a
- * packet's headers take (dest_qp_num to ah_attr.sl and max_rd_atomic,
- * 64 bytes of struct ibfs_qp_attr placed to fill exactly that line);
- * line 5 the responder's per-packet state. A data packet sent touches
- * lines 0-4 and one received lines 0, 1, 3 and 5 (they were 9 and 6 of
- * 13 lines). Set-up, errors, RNR and atomics use the rest.
+ * aligned, qp.c): line 0 the verbs part and the HCA; line 1 what the
+ * port scheduler (hca.c) reads at every wake, sender or responder: its
+ * FIFO links and timer, when the next request and the pending ACK are
+ * ready, and the flags (bytes, to fit); line 2 the requester's
+ * per-packet state; line 3 what requests use less often (ACKs, READs,
+ * retries); line 4 the attributes a packet's headers take (dest_qp_num
+ * to ah_attr.sl and max_rd_atomic: 64 bytes of struct ibfs_qp_attr
+ * placed to fill exactly that line); line 5 the responder's per-packet
+ * state. A data packet sent touches lines 0, 1, 2 and 4 and one received
+ * lines 0, 1 and 5 (they were 9 and 6 of 13 lines). Set-up, errors, RNR
+ * and atomics use the rest.
  */
 struct ibfs_hca_qp {
 	/* Line 0. */
@@ -298,39 +300,42 @@ struct ibfs_hca_qp {
 
 	/* Line 1: port scheduler (hca.c), the QP's place in its port's FIFO
 	 * of QPs with something to send, its timer for a next packet that
-	 * is not ready yet, and when the next request packet may go. */
+	 * is not ready yet, and when the next packet of each side is. */
 	struct ibfs_hca_qp *rr_next, *rr_prev;
 	struct ibfs_event *wake_ev;
 	ibfs_time_t wake_at;
 	ibfs_time_t req_ready;   /* next request packet may go then */
 	ibfs_time_t hold_until;  /* RNR wait */
-	int req_ready_valid;
-	int port;
-	int in_ring;
-	int destroyed;
+	ibfs_time_t ack_ready;
+	uint8_t req_ready_valid;
+	uint8_t in_ring;
+	uint8_t destroyed;
+	uint8_t ack_pending;
+	uint8_t fresh;           /* next packet restarts a WQE: fetch again */
+	uint8_t port;
+	uint16_t resp_count;     /* at most resp_cap, from a uint8_t */
 
 	/* Line 2: requester, per packet. Send queue: indices grow for
 	 * ever; slot = index % sq_cap. */
 	struct ibfs_swqe *sq;
-	uint64_t sq_head;        /* oldest not completed */
 	uint64_t sq_next;        /* next to (re)transmit */
 	uint64_t sq_tail;        /* next free */
+	struct ibfs_event *timer;
+	ibfs_time_t dma_end;     /* its payload has been read from memory */
 	uint32_t sq_cap;
 	uint32_t tx_off;         /* bytes of sq_next already packetized */
 	uint32_t next_psn;
 	uint32_t una_psn;        /* oldest PSN not yet acknowledged */
 	uint32_t mtu;
-	int fresh;               /* next packet restarts a WQE: fetch again */
 	uint32_t pkts_since_ack;
-	int rd_out;              /* READs and atomics in flight */
 
-	/* Line 3: requester timers; responses the scheduler looks for. */
-	ibfs_time_t dma_end;     /* its payload has been read from memory */
-	struct ibfs_event *timer;
+	/* Line 3: requester, less often. */
+	uint64_t sq_head;        /* oldest not completed */
 	ibfs_time_t timer_at;
-	int ack_pending;
-	uint32_t resp_count;
-	ibfs_time_t ack_ready;
+	int rd_out;              /* READs and atomics in flight */
+	uint32_t resp_psn;       /* READ: next expected response PSN */
+	int retry_left, rnr_left;
+	uint32_t resp_cap, resp_head;
 
 	/* Line 4 (from dest_qp_num on; see above). */
 	struct ibfs_qp_attr attr;
@@ -350,12 +355,9 @@ struct ibfs_hca_qp {
 	int in_send;             /* a multi-packet SEND is being received */
 	uint32_t recv_off;
 
-	/* The rest: READ and atomic responses, receive queue, retries. */
+	/* The rest: READ and atomic responses, receive queue. */
 	int recv_err;            /* its receive WQE failed */
 	struct ibfs_resp *resp;  /* ring of max_dest_rd_atomic entries */
-	uint32_t resp_cap, resp_head;
-	uint32_t resp_psn;       /* READ: next expected response PSN */
-	int retry_left, rnr_left;
 	struct ibfs_rwqe *rq;
 	uint32_t rq_cap;
 	uint64_t rq_head, rq_tail;

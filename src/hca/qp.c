@@ -21,12 +21,10 @@ void ibfs__hca_qp_gone(struct ibfs_hca_qp *qp);
  * packet touches starts where the comment there says.
  */
 #define QP_LINE(f) (offsetof(struct ibfs_hca_qp, f) / 64)
-_Static_assert(QP_LINE(rr_next) == 1 && QP_LINE(destroyed) == 1,
+_Static_assert(QP_LINE(rr_next) == 1 && QP_LINE(resp_count) == 1,
 	       "scheduler fields in line 1");
-_Static_assert(QP_LINE(sq) == 2 && QP_LINE(rd_out) == 2,
+_Static_assert(QP_LINE(sq) == 2 && QP_LINE(pkts_since_ack) == 2,
 	       "requester fields in line 2");
-_Static_assert(QP_LINE(dma_end) == 3 && QP_LINE(ack_ready) == 3,
-	       "timers and pending responses in line 3");
 _Static_assert(QP_LINE(attr.dest_qp_num) == 4 &&
 		       QP_LINE(attr.ah_attr.sl) == 4 &&
 		       QP_LINE(attr.max_rd_atomic) == 4,
