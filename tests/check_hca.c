@@ -13,6 +13,7 @@
 #include "check_common.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -524,6 +525,23 @@ START_TEST(sqd_finishes_the_message_in_progress)
 }
 END_TEST
 
+/*
+ * QPs, HCAs and HCA ports start a 64-byte line: their fields are laid out
+ * by the lines a packet touches (hca.h), which holds only if they do.
+ */
+START_TEST(qp_and_hca_start_a_cache_line)
+{
+	setup_rc();
+	ck_assert_uint_eq((uintptr_t)A.qp % 64, 0);
+	ck_assert_uint_eq((uintptr_t)B.qp % 64, 0);
+	struct ibfs_hca *h = A.qp->context->hca;
+	ck_assert_uint_eq((uintptr_t)h % 64, 0);
+	ck_assert_uint_eq((uintptr_t)&h->hp[1] % 64, 0);
+	ck_assert_uint_eq(sizeof(h->hp[1]), 64);
+	teardown();
+}
+END_TEST
+
 static Suite *hca_suite(void)
 {
 	Suite *s = suite_create("hca");
@@ -543,6 +561,7 @@ static Suite *hca_suite(void)
 	tcase_add_test(tc, sqd_finishes_the_message_in_progress);
 	tcase_add_test(tc, ack_coalescing_every_n_packets);
 	tcase_add_test(tc, uc_lost_packet_loses_the_message_only);
+	tcase_add_test(tc, qp_and_hca_start_a_cache_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -33,6 +33,19 @@ void ibfs__pool_destroy(struct ibfs_pool *p);
 /* Adds one slab; returns 0 or -1 when memory is exhausted. */
 int ibfs__pool_grow(struct ibfs_pool *p);
 
+/* Returns an uninitialised object, or NULL when the pool is empty (it does
+ * not grow: for callers that grow it out of line). */
+static inline void *ibfs__pool_try_get(struct ibfs_pool *p)
+{
+	void *obj = p->free_list;
+
+	if (obj) {
+		p->free_list = *(void **)obj;
+		p->in_use++;
+	}
+	return obj;
+}
+
 /* Returns an uninitialised object, or NULL when memory is exhausted. */
 static inline void *ibfs__pool_get(struct ibfs_pool *p)
 {

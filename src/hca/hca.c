@@ -40,6 +40,18 @@ static const struct ibfs_device_ops hca_ops = {
 	.tx_ready = hca_tx_ready,
 };
 
+void *ibfs__hca_zalloc(size_t n)
+{
+	if (n > SIZE_MAX - 63)
+		return NULL;
+	/* aligned_alloc wants a multiple of the alignment. */
+	n = (n + 63) & ~(size_t)63;
+	void *p = aligned_alloc(64, n);
+	if (p)
+		memset(p, 0, n);
+	return p;
+}
+
 struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 				  const char *profile, struct ibfs_exec exec,
 				  struct ibfs_diag *d)
@@ -62,14 +74,15 @@ struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 			   profile, n->id);
 		return NULL;
 	}
-	struct ibfs_hca *h = calloc(1, sizeof(*h));
+	struct ibfs_hca *h = ibfs__hca_zalloc(sizeof(*h));
 	if (!h) {
 		ibfs__diag(d, file, n->line, "out of memory");
 		return NULL;
 	}
 	h->dev.ops = &hca_ops;
 	ibfs__fabric_attach(f, node, &h->dev);
-	h->hp = calloc((size_t)h->dev.nports + 1, sizeof(*h->hp));
+	/* One line a port (struct ibfs_hca_port is 64 bytes). */
+	h->hp = ibfs__hca_zalloc(((size_t)h->dev.nports + 1) * sizeof(*h->hp));
 	if (!h->hp) {
 		free(h);
 		ibfs__diag(d, file, n->line, "out of memory");

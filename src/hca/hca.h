@@ -276,62 +276,93 @@ struct ibfs_resp {
 	ibfs_time_t dma_end;
 };
 
+/*
+ * A queue pair. At scale every packet's visit to a QP misses the cache
+ * (the 11,664-HCA permutation: hca_run, hca_rx_ev, ibfs__sq_build and
+ * rs_rx each wait on one load), so the fields are laid out by which
+ * packet touches them, in 64-byte lines (QPs are allocated 64-byte
+ * aligned, qp.c): line 0 the verbs part and the HCA; line 1 what the
+ * port scheduler (hca.c) reads at every wake, sender or responder: its
+ * FIFO links and timer, when the next request and the pending ACK are
+ * ready, and the flags (bytes, to fit); line 2 the requester's
+ * per-packet state; line 3 what requests use less often (ACKs, READs,
+ * retries); line 4 the attributes a packet's headers take (dest_qp_num
+ * to ah_attr.sl and max_rd_atomic: 64 bytes of struct ibfs_qp_attr
+ * placed to fill exactly that line); line 5 the responder's per-packet
+ * state. A data packet sent touches lines 0, 1, 2 and 4 and one received
+ * lines 0, 1 and 5 (they were 9 and 6 of 13 lines). Set-up, errors, RNR
+ * and atomics use the rest.
+ */
 struct ibfs_hca_qp {
+	/* Line 0. */
 	struct ibfs_qp pub;
 	struct ibfs_hca *hca;
-	struct ibfs_qp_attr attr;
-	struct ibfs_qp_init_attr init;
-	uint32_t mtu;
-	int port;
 
-	/* Send queue: indices grow for ever; slot = index % sq_cap. */
+	/* Line 1: port scheduler (hca.c), the QP's place in its port's FIFO
+	 * of QPs with something to send, its timer for a next packet that
+	 * is not ready yet, and when the next packet of each side is. */
+	struct ibfs_hca_qp *rr_next, *rr_prev;
+	struct ibfs_event *wake_ev;
+	ibfs_time_t wake_at;
+	ibfs_time_t req_ready;   /* next request packet may go then */
+	ibfs_time_t hold_until;  /* RNR wait */
+	ibfs_time_t ack_ready;
+	uint8_t req_ready_valid;
+	uint8_t in_ring;
+	uint8_t destroyed;
+	uint8_t ack_pending;
+	uint8_t fresh;           /* next packet restarts a WQE: fetch again */
+	uint8_t port;
+	uint16_t resp_count;     /* at most resp_cap, from a uint8_t */
+
+	/* Line 2: requester, per packet. Send queue: indices grow for
+	 * ever; slot = index % sq_cap. */
 	struct ibfs_swqe *sq;
-	uint8_t *inl;            /* max_inline bytes per slot */
-	uint32_t sq_cap;
-	uint64_t sq_head;        /* oldest not completed */
 	uint64_t sq_next;        /* next to (re)transmit */
 	uint64_t sq_tail;        /* next free */
-
-	/* Requester. */
+	struct ibfs_event *timer;
+	ibfs_time_t dma_end;     /* its payload has been read from memory */
+	uint32_t sq_cap;
 	uint32_t tx_off;         /* bytes of sq_next already packetized */
 	uint32_t next_psn;
 	uint32_t una_psn;        /* oldest PSN not yet acknowledged */
-	uint32_t resp_psn;       /* READ: next expected response PSN */
-	int rd_out;              /* READs and atomics in flight */
-	int req_ready_valid;
-	ibfs_time_t req_ready;   /* next request packet may go then */
-	ibfs_time_t dma_end;     /* its payload has been read from memory */
-	ibfs_time_t hold_until;  /* RNR wait */
-	int fresh;               /* next packet restarts a WQE: fetch again */
+	uint32_t mtu;
 	uint32_t pkts_since_ack;
-	struct ibfs_event *timer;
+
+	/* Line 3: requester, less often. */
+	uint64_t sq_head;        /* oldest not completed */
 	ibfs_time_t timer_at;
+	int rd_out;              /* READs and atomics in flight */
+	uint32_t resp_psn;       /* READ: next expected response PSN */
 	int retry_left, rnr_left;
+	uint32_t resp_cap, resp_head;
 
-	/* Receive queue. */
-	struct ibfs_rwqe *rq;
-	uint32_t rq_cap;
-	uint64_t rq_head, rq_tail;
+	/* Line 4 (from dest_qp_num on; see above). */
+	struct ibfs_qp_attr attr;
 
-	/* Responder. */
+	/* Line 5: responder, per packet. */
 	uint32_t epsn;
 	uint32_t msn;
-	int nak_sent;
-	int in_send;             /* a multi-packet SEND is being received */
-	uint32_t recv_off;
-	int recv_err;            /* its receive WQE failed */
-	int in_write;
 	uint64_t w_va;
 	uint32_t w_rkey;
 	uint32_t w_left;
-	struct ibfs_resp *resp;  /* ring of max_dest_rd_atomic entries */
-	uint32_t resp_cap, resp_head, resp_count;
-	int ack_pending;
+	ibfs_time_t last_data_vis;
 	uint32_t ack_psn;
 	uint8_t ack_syn;
-	ibfs_time_t ack_ready;
-	ibfs_time_t last_data_vis;
+	int nak_sent;
+	int in_write;
 	int err_pending;         /* enter ERR once the NAK has left */
+	int in_send;             /* a multi-packet SEND is being received */
+	uint32_t recv_off;
+
+	/* The rest: READ and atomic responses, receive queue. */
+	int recv_err;            /* its receive WQE failed */
+	struct ibfs_resp *resp;  /* ring of max_dest_rd_atomic entries */
+	struct ibfs_rwqe *rq;
+	uint32_t rq_cap;
+	uint64_t rq_head, rq_tail;
+	uint8_t *inl;            /* max_inline bytes per slot */
+	struct ibfs_qp_init_attr init;
 	/* Results of the last atomics, to answer duplicates without
 	 * executing them again (IBA 9.7.5.1.2: as many as the responder
 	 * resources; the profiles allow 16). */
@@ -341,15 +372,6 @@ struct ibfs_hca_qp {
 		uint64_t orig;
 	} at_hist[IBFS_AT_HIST];
 	uint32_t at_next;
-
-	/* Port scheduler (hca.c): the QP's place in its port's FIFO of QPs
-	 * with something to send, and its timer for a next packet that is
-	 * not ready yet. */
-	struct ibfs_hca_qp *rr_next, *rr_prev;
-	int in_ring;
-	struct ibfs_event *wake_ev;
-	ibfs_time_t wake_at;
-	int destroyed;
 };
 
 struct ibfs_hca_qp *ibfs__qp_lookup(struct ibfs_hca *h, uint32_t qpn);
@@ -430,27 +452,31 @@ struct ibfs_hca_stats {
 	uint64_t acks;        /* ACK, RNR NAK and NAK packets sent */
 };
 
+/*
+ * Laid out, as the QP, by what a packet touches (allocated 64-byte
+ * aligned, hca.c): line 0 the device, the profile, the ports and the QP
+ * table; line 1 the rest of what the transmit scheduler and the receive
+ * dispatch read per packet (PCIe channels and rate, loss injection);
+ * line 2 the write hook and the packet counters; set-up and verbs use
+ * the rest.
+ */
 struct ibfs_hca {
+	/* Line 0. */
 	struct ibfs_device dev;    /* first: the fabric sees a device */
-	struct ibfs_context ctx;
 	const struct ibfs_hca_profile *prof;
 	const struct ibfs_hca_link_ops *lops;
-	struct ibfs_exec exec;
 	struct ibfs_hca_port *hp;  /* [1..nports] */
-	struct ibfs_rate pcie;
-	ibfs_time_t pcie_rd_free, pcie_wr_free;
-
-	struct ibfs_hca_res pds, cqs, ahs;
-	struct ibfs_hca_mr **mrs;
-	uint32_t nmrs, mrs_cap;
-	uint32_t next_pd;
 	struct ibfs_hca_qp **qps;  /* by qpn - IBFS_HCA_QPN_BASE */
-	uint32_t nqps, qps_cap;
 
-	/* Observers of placed RDMA WRITE data (perftest's memory polling). */
-	void (*write_hook)(void *arg, struct ibfs_hca_qp *qp, uint64_t va,
-			   uint32_t len, ibfs_time_t vis);
-	void *write_hook_arg;
+	/* Line 1. */
+	uint32_t nqps;
+	/* ACK coalescing: the requester asks for an ACK (AckReq) on the last
+	 * packet of a message and at least every ack_every packets (from the
+	 * profile; tests and tools may change it). */
+	uint32_t ack_every;
+	/* Management agent or SM attached (mgmt.c), NULL when none. */
+	struct ibfs_hca_mgmt *mgmt;
+	ibfs_time_t pcie_rd_free, pcie_wr_free;
 	/* Fault injection for tests: lose the next N request packets or the
 	 * next N responses (ACK, NAK, READ response, atomic ACK) that this
 	 * HCA receives. */
@@ -459,14 +485,23 @@ struct ibfs_hca {
 	/* ... or each with this probability, in parts per million, drawn
 	 * from the HCA's own random stream (seeded by the run's seed). */
 	uint32_t drop_ppm_rx, drop_ppm_resp;
-	struct ibfs_rng rng;
-	/* ACK coalescing: the requester asks for an ACK (AckReq) on the last
-	 * packet of a message and at least every ack_every packets (from the
-	 * profile; tests and tools may change it). */
-	uint32_t ack_every;
+	struct ibfs_rate pcie;
+
+	/* Line 2. */
+	/* Observers of placed RDMA WRITE data (perftest's memory polling). */
+	void (*write_hook)(void *arg, struct ibfs_hca_qp *qp, uint64_t va,
+			   uint32_t len, ibfs_time_t vis);
+	void *write_hook_arg;
 	struct ibfs_hca_stats st;
-	/* Management agent or SM attached (mgmt.c), NULL when none. */
-	struct ibfs_hca_mgmt *mgmt;
+
+	struct ibfs_context ctx;
+	struct ibfs_exec exec;
+	struct ibfs_hca_res pds, cqs, ahs;
+	struct ibfs_hca_mr **mrs;
+	uint32_t nmrs, mrs_cap;
+	uint32_t next_pd;
+	uint32_t qps_cap;
+	struct ibfs_rng rng;
 };
 
 /* QP numbers: 0 and 1 are the SMI and GSI QPs (IBA 3.5.1, 9.6); data
@@ -497,6 +532,10 @@ ibfs_time_t ibfs__hca_dma_write(struct ibfs_hca *h, ibfs_time_t t,
 				uint64_t len);
 /* A QP has (or may have) a packet to send: schedule its port. */
 void ibfs__hca_qp_wake(struct ibfs_hca_qp *qp);
+/* n zeroed bytes from a 64-byte boundary (the cache line; NULL when out
+ * of memory), for the objects laid out by line (QPs, HCAs, their ports);
+ * free() releases them. */
+void *ibfs__hca_zalloc(size_t n);
 /* A fresh transport packet from the fabric pool (NULL: exhausted). */
 struct ibfs_packet *ibfs__hca_packet(struct ibfs_hca *h, uint32_t len);
 

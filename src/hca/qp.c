@@ -8,12 +8,29 @@
  * with IBFS_WC_WR_FLUSH_ERR (IBA 10.3.1 "Error" state, 11.4.2.1).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hca/hca.h"
 
 void ibfs__hca_qp_gone(struct ibfs_hca_qp *qp);
+
+/*
+ * The layout of struct ibfs_hca_qp by 64-byte line (hca.h): what a
+ * packet touches starts where the comment there says.
+ */
+#define QP_LINE(f) (offsetof(struct ibfs_hca_qp, f) / 64)
+_Static_assert(QP_LINE(rr_next) == 1 && QP_LINE(resp_count) == 1,
+	       "scheduler fields in line 1");
+_Static_assert(QP_LINE(sq) == 2 && QP_LINE(pkts_since_ack) == 2,
+	       "requester fields in line 2");
+_Static_assert(QP_LINE(attr.dest_qp_num) == 4 &&
+		       QP_LINE(attr.ah_attr.sl) == 4 &&
+		       QP_LINE(attr.max_rd_atomic) == 4,
+	       "header attributes in line 4");
+_Static_assert(QP_LINE(epsn) == 5 && QP_LINE(in_send) == 5,
+	       "responder fields in line 5");
 
 /* ConnectX reports max_qp_wr 32768 (ibv_devinfo). */
 enum { QP_MAX_WR = 1 << 15 };
@@ -49,7 +66,7 @@ struct ibfs_qp *ibfs_create_qp(struct ibfs_pd *pd,
 		h->qps = n;
 		h->qps_cap = cap;
 	}
-	struct ibfs_hca_qp *qp = calloc(1, sizeof(*qp));
+	struct ibfs_hca_qp *qp = ibfs__hca_zalloc(sizeof(*qp));
 	if (!qp) {
 		errno = ENOMEM;
 		return NULL;
