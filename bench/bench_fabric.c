@@ -12,11 +12,18 @@
  *     engines belong to the subnet manager), every endpoint sending packets
  *     back to back to destinations drawn uniformly at random (seeded).
  *     Reports fabric events per second and packet-hops (packets sent over
- *     a link) per second.
+ *     a link) per second. Run twice by default: saturated (every endpoint
+ *     sends back to back, so head-of-line blocking fills the input
+ *     buffers) and at half the link rate (each endpoint starts a packet
+ *     every two packet times, below the ~59% where uniform traffic
+ *     saturates an input-queued switch, Karol et al., IEEE Trans. Commun.
+ *     1987, so queues stay short and the working set small).
  *
  * Both check packet and credit conservation at the end. Times are
  * CLOCK_MONOTONIC around ibfs__eq_run only (set-up excluded).
- * Usage: bench_fabric [stream_packets [fat_tree_packets_per_endpoint]].
+ * Usage: bench_fabric [stream_packets [fat_tree_packets_per_endpoint
+ * [offered_load_percent]]]; without the third argument the fat tree runs at
+ * 100% and at 50%.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +145,7 @@ static int bench_uniform(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
 	return 0;
 }
 
-static int bench_fat_tree(uint64_t per_ep)
+static int bench_fat_tree(uint64_t per_ep, unsigned load)
 {
 	struct ibfs_diag d;
 	struct ibfs_topology *t = ibfs__topo_new("ft36");
@@ -223,9 +230,15 @@ static int bench_fat_tree(uint64_t per_ep)
 		ibfs__rng_seed(&u[n].rng, f->seed, (uint64_t)n);
 		u[n].self = (uint16_t)lid[n];
 		u[n].nhca = nhca;
+		/*
+		 * A packet of 2058 wire bytes takes 164,640 ps at EDR 4x (80
+		 * ps a byte); at load% its starts are 100/load of that apart.
+		 */
 		struct ibfs_ep_flow_spec spec = {
 			.payload = 2048, .count = per_ep,
 			.gen = bench_uniform, .gen_ctx = &u[n],
+			.gap = load >= 100 ? 0 :
+					     (ibfs_time_t)164640 * 100 / load,
 		};
 
 		ibfs__endpoint_add_flow(ep[n], &spec, &d);
@@ -244,12 +257,13 @@ static int bench_fat_tree(uint64_t per_ep)
 			(unsigned long long)nhca * per_ep);
 		rc = -1;
 	}
-	printf("fat tree k=36 l=2: %u HCAs, %u switches, uniform random, "
+	printf("fat tree k=36 l=2: %u HCAs, %u switches, uniform random at "
+	       "%u%% load, "
 	       "%llu packets of 2058 bytes, %llu packet-hops, %llu events "
 	       "(%.2f a hop), %llu FCPs, simulated %.3f us, wall %.3f s, "
 	       "cpu %.3f s: %.1f M events/s, %.2f M packet-hops/s "
 	       "(per cpu second)\n",
-	       nhca, nsw, (unsigned long long)f->pkts_delivered,
+	       nhca, nsw, load, (unsigned long long)f->pkts_delivered,
 	       (unsigned long long)hops, (unsigned long long)ev,
 	       hops ? (double)ev / (double)hops : 0.0,
 	       (unsigned long long)f->fcps, (double)f->eq.now * 1e-6, wall,
@@ -276,8 +290,17 @@ int main(int argc, char **argv)
 {
 	uint64_t stream = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000000;
 	uint64_t per_ep = argc > 2 ? strtoull(argv[2], NULL, 10) : 2000;
+	unsigned load = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 0;
 
-	if (bench_stream(stream) < 0 || bench_fat_tree(per_ep) < 0)
+	if (argc > 3 && (load < 1 || load > 100)) {
+		fprintf(stderr, "bench_fabric: load must be 1 to 100 (%%)\n");
+		return 2;
+	}
+	if (bench_stream(stream) < 0)
+		return 1;
+	if (load ? bench_fat_tree(per_ep, load) < 0 :
+		   bench_fat_tree(per_ep, 100) < 0 ||
+			   bench_fat_tree(per_ep, 50) < 0)
 		return 1;
 	return 0;
 }
