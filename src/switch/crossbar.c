@@ -37,7 +37,6 @@ static void xb_set_busy(struct ibfs_switch *sw, int in, int busy)
 	uint32_t bit = (uint32_t)in << sw->sshift;
 	uint64_t m = ((1ULL << sw->nslots) - 1) << (bit % 64);
 
-	sw->in[in].busy = busy;
 	if (busy)
 		sw->in_free[bit / 64] &= ~m;
 	else
@@ -72,20 +71,20 @@ static void xb_request(struct ibfs_switch *sw, int in, int slot,
 static void xb_ready_ev(void *obj, uint64_t arg)
 {
 	struct ibfs_switch *sw = obj;
-	int in = (int)(arg / (uint64_t)sw->nslots);
-	int slot = (int)(arg % (uint64_t)sw->nslots);
-	struct ibfs_packet *p = sw->in[in].q[slot].head;
+	int in = (int)(arg >> sw->sshift);
+	int slot = (int)(arg & ((1u << sw->sshift) - 1));
+	struct ibfs_packet *p = sw->q[arg].head;
 
 	if (!p)
 		return;
 	xb_request(sw, in, slot, p);
-	if (!sw->in[in].busy)
+	if (!ibfs__sw_in_busy(sw, in))
 		ibfs__sw_arbitrate(sw, p->out_port);
 }
 
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 {
-	struct sw_queue *q = &sw->in[in].q[slot];
+	struct sw_queue *q = ibfs__sw_queue(sw, in, slot);
 	struct ibfs_packet *p = q->head;
 
 	if (!p)
@@ -98,11 +97,11 @@ void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 	q->h_vl = p->vl;
 	if (p->ready_at > sw->f->eq.now) {
 		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw,
-				  (uint64_t)(in * sw->nslots + slot));
+				  ((uint64_t)in << sw->sshift) + (uint64_t)slot);
 		return;
 	}
 	xb_request(sw, in, slot, p);
-	if (!sw->in[in].busy)
+	if (!ibfs__sw_in_busy(sw, in))
 		ibfs__sw_arbitrate(sw, p->out_port);
 }
 
@@ -173,11 +172,9 @@ static int xb_scan(struct ibfs_switch *sw, int o, int os, int *starved,
 			m &= (1ULL << (from % 64)) - 1;
 		while (m) {
 			int b = w * 64 + __builtin_ctzll(m);
-			int in = b >> sw->sshift;
-			int slot = b & ((1 << sw->sshift) - 1);
+			const struct sw_queue *q = &sw->q[b];
 
 			m &= m - 1;
-			const struct sw_queue *q = &sw->in[in].q[slot];
 
 			if (!xb_may_send(port, q)) {
 				*starved = 1;
@@ -202,13 +199,11 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 	struct ibfs_port *port = &sw->dev.ports[o];
 	int in = b >> sw->sshift;
 	int slot = b & ((1 << sw->sshift) - 1);
-	struct sw_queue *q = &sw->in[in].q[slot];
+	struct sw_queue *q = &sw->q[b];
 	struct ibfs_packet *p = q->head;
 
+	/* The tail (sw->qtail) is stale once head is NULL: not read then. */
 	q->head = p->next;
-	if (!q->head)
-		q->tail = NULL;
-	q->len--;
 	sw->buffered--;
 	p->next = NULL;
 	so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=
@@ -315,7 +310,7 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	ibfs_time_t now = dev->fab->eq.now;
 
 	for (int s = 0; s < sw->nslots; s++) {
-		const struct sw_queue *q = &sw->in[in].q[s];
+		const struct sw_queue *q = ibfs__sw_queue(sw, in, s);
 
 		if (q->head && q->h_out != out->num && q->h_ready_at <= now)
 			ibfs__sw_arbitrate(sw, q->h_out);

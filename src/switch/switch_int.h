@@ -35,35 +35,41 @@ struct sw_vlarb {
  * What the arbiter reads of the head packet is copied here when the head
  * changes (ibfs__sw_head_changed), so that scanning requests and freeing
  * an input touch this entry, not the packet: at 11,664 HCAs the packets'
- * lines miss the caches (bench/README.md, "Scale check").
+ * lines miss the caches (bench/README.md, "Scale check"). An entry is 32
+ * bytes and an input's entries are contiguous at a power-of-two stride
+ * (sw->q, indexed by request bit): with one data VL and VL15 both fit one
+ * 64-byte line. The tail, which only an enqueue reads, lives apart
+ * (sw->qtail) to keep the entry at 32 bytes.
  */
 struct sw_queue {
-	struct ibfs_packet *head, *tail;
+	struct ibfs_packet *head;
 	ibfs_time_t h_ready_at; /* head's ready_at */
 	ibfs_time_t h_tail_at;  /* head's tail_at */
-	uint32_t len;
 	uint32_t h_wire;        /* head's wire_bytes */
 	uint16_t h_blocks;      /* head's credit blocks */
 	uint8_t h_out;          /* head's output port */
 	uint8_t h_vl;           /* head's output VL (p->vl) */
 };
 
-struct sw_in {
-	struct sw_queue *q;  /* [nslots] */
-	int busy;            /* crossbar input feeding an output */
-};
+/* Request words kept inside struct sw_out when nslots x nw fit. */
+#define SW_REQ_INLINE 4
 
 /*
  * One output of the crossbar. What a request, a scan and a grant touch
- * comes first: the header and the per-slot counters of the first slots
- * share one 64-byte line, the arbiter's state and its first low-table
- * entries the next one (outputs are 64-byte aligned, switch.c).
+ * shares the first 64-byte line (outputs are 64-byte aligned, switch.c):
+ * the request words themselves when they fit (a 36-port switch with one
+ * data VL and VL15 needs 2 slots x 2 words), the header, and the
+ * per-slot counters of the first two slots. The re-arbitration time
+ * (only when an output is faster than an input) and the VL arbiter,
+ * which one data VL does not need (crossbar.c), come after.
  */
 struct sw_out {
-	_Alignas(64) uint64_t *req; /* [nslots][nw]: bit (in << sshift) + slot */
+	/* [nslots][nw]: bit (in << sshift) + slot; req_in or sw->req_ext */
+	_Alignas(64) uint64_t *req;
+	uint64_t req_in[SW_REQ_INLINE];
 	struct ibfs_packet *cur_orig; /* multicast original, else NULL */
-	ibfs_time_t wake_at; /* pending re-arbitration, or NEVER */
-	uint32_t nreq;       /* requests set, all slots */
+	/* Requests set, all slots: at most 256 x 16, 16 bits suffice. */
+	uint16_t nreq;
 	/* The packet on the wire: where its input buffer space is. */
 	uint16_t cur_blocks;
 	uint8_t cur;         /* 1 while a packet is being sent */
@@ -75,6 +81,7 @@ struct sw_out {
 		uint16_t rr;   /* round-robin start bit */
 		uint16_t nreq; /* requests set for this output VL slot */
 	} slot[IBFS_MAX_VLS];
+	ibfs_time_t wake_at; /* pending re-arbitration, or NEVER */
 	struct sw_vlarb arb;
 };
 
@@ -112,11 +119,18 @@ struct ibfs_switch {
 	int sl2vl_uniform;
 	uint8_t sl2vl_one[16];
 
-	struct sw_in *in;    /* [n + 1] */
+	/*
+	 * Input FIFOs by request bit, (in << sshift) + slot: [(n + 1) <<
+	 * sshift], 64-byte aligned; tails alike (only enqueues read them).
+	 */
+	struct sw_queue *q;
+	struct ibfs_packet **qtail;
+	/* Request words of every output when they do not fit inside. */
+	uint64_t *req_ext;
 	/*
 	 * Request-bit layout mask of the inputs not busy: bits
-	 * (in << sshift) + slot for every slot set while input `in` is free,
-	 * so an arbiter skips busy inputs a word at a time.
+	 * (in << sshift) + slot for every slot set while input `in` is free
+	 * (feeds no output), so an arbiter skips busy inputs a word at a time.
 	 */
 	uint64_t *in_free;   /* [nw] */
 	struct sw_out *out;  /* [n + 1] */
@@ -150,6 +164,21 @@ static inline int ibfs__sw_slot(const struct ibfs_switch *sw, int vl)
 static inline int ibfs__sw_slot_vl(const struct ibfs_switch *sw, int slot)
 {
 	return slot == sw->data_vls ? IBFS_VL15 : slot;
+}
+
+/* The FIFO of input `in`, slot `slot`. */
+static inline struct sw_queue *ibfs__sw_queue(const struct ibfs_switch *sw,
+					      int in, int slot)
+{
+	return &sw->q[((size_t)in << sw->sshift) + (size_t)slot];
+}
+
+/* 1 while input `in` feeds an output (its slot-0 bit of in_free clear). */
+static inline int ibfs__sw_in_busy(const struct ibfs_switch *sw, int in)
+{
+	uint32_t bit = (uint32_t)in << sw->sshift;
+
+	return !(sw->in_free[bit / 64] >> (bit % 64) & 1);
 }
 
 /* forwarding.c */
