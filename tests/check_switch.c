@@ -558,6 +558,64 @@ START_TEST(vl_not_in_tables_is_not_served)
 }
 END_TEST
 
+/*
+ * One data VL: the crossbar skips the VL arbiter while the tables serve
+ * VL 0 (arb_one), and must not while they do not. Tables that give VL 0
+ * no weight serve nothing; tables that serve it from the high table only
+ * (limit 0) pass a stream at the link rate; new tables that serve VL 0
+ * release what waited.
+ */
+START_TEST(one_vl_tables)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+	const ibfs_time_t S = ser(1026);
+	const ibfs_time_t t0 = ser(8) + P + L;
+	struct ibfs_vlarb_entry none[] = { { 0, 0 }, { 1, 4 } };
+	struct ibfs_vlarb_entry hi[] = { { 0, 1 } };
+	struct ibfs_diag d;
+
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, 3, NULL, 0, none, 2, 255),
+			 0);
+	flow(x.ep[0], 3, 1016, 3);
+	ibfs__eq_run(&x.f->eq, 50 * IBFS_US);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 0);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 3);
+	/* Served from the high table: the next arrival starts the output. */
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, 3, hi, 1, none, 2, 0),
+			 0);
+	struct ibfs_ep_flow_spec s = { .dlid = 3, .payload = 1016,
+				       .count = 1, .start = 60 * IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[1], &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 4);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
+	conserved(x.f);
+	star_free(&x);
+
+	/* High table only, limit 0, from the start: a stream at link rate. */
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__endpoint_track(x.ep[2], 4, 64), 0);
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, -1, hi, 1, none, 2, 0),
+			 0);
+	flow(x.ep[0], 3, 1016, 4);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 4);
+	for (uint32_t i = 0; i < 4; i++) {
+		uint16_t slid;
+		ibfs_time_t h, t;
+
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.ep[2], i, &slid, &h,
+							&t), 0);
+		ck_assert_uint_eq(t, t0 + i * S + S + P);
+	}
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
 /* SL-to-VL per (input, output): SL0 from port 1 to port 3 goes on VL1. */
 START_TEST(sl_to_vl_tables)
 {
@@ -781,6 +839,7 @@ static Suite *switch_suite(void)
 	tcase_add_test(tc, vl_arbitration_weights);
 	tcase_add_test(tc, vl_arbitration_high_priority);
 	tcase_add_test(tc, vl_not_in_tables_is_not_served);
+	tcase_add_test(tc, one_vl_tables);
 	tcase_add_test(tc, vl15_first);
 	tcase_add_test(tc, sl_to_vl_tables);
 	tcase_add_test(tc, sl_to_vl_all_then_one);

@@ -257,6 +257,21 @@ void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 			return;
 		}
 	}
+	if (sw->arb_one[o / 64] >> (o % 64) & 1) {
+		/* One data VL that the tables serve: no arbitration state. */
+		int b = so->slot[0].nreq ? xb_scan(sw, o, 0, &starved, &wake) :
+					   -1;
+
+		if (wake != IBFS_TIME_NEVER)
+			xb_arm_wake(sw, o, wake);
+		if (b >= 0)
+			xb_send(sw, o, 0, b, -1);
+		else if (starved)
+			ibfs__port_wait_start(port);
+		else
+			ibfs__port_wait_stop(port);
+		return;
+	}
 	int cand[IBFS_MAX_VLS];
 	uint32_t ready = 0;
 

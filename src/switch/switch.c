@@ -296,6 +296,7 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 				 o->req_in;
 		o->wake_at = IBFS_TIME_NEVER;
 		ibfs__sw_vlarb_default(&o->arb, sw->data_vls);
+		ibfs__sw_vlarb_one_update(sw, i);
 	}
 	sw->in_free = calloc((size_t)sw->nw, sizeof(uint64_t));
 	if (!sw->in_free || ibfs__sw_fwd_init(sw) < 0 ||

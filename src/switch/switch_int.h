@@ -147,6 +147,15 @@ struct ibfs_switch {
 	 * end, crossbar.c and port_state.c), so it is skipped as above.
 	 */
 	uint64_t out_req[4];
+	/*
+	 * Bit o set when the switch has one data VL and output o's VL
+	 * arbitration tables give VL 0 an entry with weight: the arbiter
+	 * then always picks VL 0 when it is ready, whatever entry the
+	 * tables are at (IBA 7.6.9: the entries only share the link among
+	 * data VLs; VL15 is not arbitrated), so its state is neither read
+	 * nor charged (vl_arbiter.c; ibfs__switch_set_vlarb resets it).
+	 */
+	uint64_t arb_one[4];
 	uint64_t buffered;
 	uint64_t relay_errors;
 
@@ -206,6 +215,10 @@ void ibfs__sw_vlarb_default(struct sw_vlarb *a, int data_vls);
  * high-priority table, or -1 when the tables allow none of them.
  */
 int ibfs__sw_vlarb_pick(struct sw_vlarb *a, uint32_t ready, int *high);
+/* 1 if an entry of either table gives `vl` a weight. */
+int ibfs__sw_vlarb_serves(const struct sw_vlarb *a, int vl);
+/* Sets output o's bit of arb_one from its tables. */
+void ibfs__sw_vlarb_one_update(struct ibfs_switch *sw, int o);
 /* Charges `bytes` sent on `vl` to the entry that picked it. */
 void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);
 
