@@ -61,7 +61,7 @@ static void xb_request(struct ibfs_switch *sw, int in, int slot,
 	if (!(*w & m)) {
 		*w |= m;
 		if (!so->nreq++)
-			sw->out_req[p->out_port / 64] |=
+			sw->ob[p->out_port / 64].req |=
 				1ULL << (p->out_port % 64);
 		so->slot[os].nreq++;
 	}
@@ -209,11 +209,11 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 	so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=
 		~(1ULL << (b % 64));
 	if (!--so->nreq)
-		sw->out_req[o / 64] &= ~(1ULL << (o % 64));
+		sw->ob[o / 64].req &= ~(1ULL << (o % 64));
 	so->slot[os].nreq--;
 	so->slot[os].rr = (uint16_t)(b + 1);
 	so->cur = 1;
-	sw->out_cur[o / 64] |= 1ULL << (o % 64);
+	sw->ob[o / 64].cur |= 1ULL << (o % 64);
 	so->cur_in = (uint8_t)in;
 	so->cur_in_vl = p->in_vl;
 	so->cur_blocks = p->blocks;
@@ -228,7 +228,7 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 
 void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 {
-	if ((sw->out_cur[o / 64] | ~sw->out_req[o / 64]) >> (o % 64) & 1)
+	if ((sw->ob[o / 64].cur | ~sw->ob[o / 64].req) >> (o % 64) & 1)
 		return;
 	struct sw_out *so = &sw->out[o];
 	struct ibfs_port *port = &sw->dev.ports[o];
@@ -257,7 +257,7 @@ void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 			return;
 		}
 	}
-	if (sw->arb_one[o / 64] >> (o % 64) & 1) {
+	if (sw->ob[o / 64].one >> (o % 64) & 1) {
 		/* One data VL that the tables serve: no arbitration state. */
 		int b = so->slot[0].nreq ? xb_scan(sw, o, 0, &starved, &wake) :
 					   -1;
@@ -304,7 +304,7 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	if (!so->cur)
 		return;
 	so->cur = 0;
-	sw->out_cur[out->num / 64] &= ~(1ULL << (out->num % 64));
+	sw->ob[out->num / 64].cur &= ~(1ULL << (out->num % 64));
 	int in = so->cur_in;
 	struct ibfs_port *inp = &dev->ports[in];
 

@@ -223,6 +223,9 @@ static void sw_set_rx_delay(struct ibfs_switch *sw)
 _Static_assert(offsetof(struct sw_out, slot[2]) == 64,
 	       "struct sw_out: header and first slots in one line");
 _Static_assert(sizeof(struct sw_queue) == 32, "struct sw_queue: 32 bytes");
+_Static_assert(offsetof(struct ibfs_switch, in_free) + 8 <= 128 &&
+		       offsetof(struct ibfs_switch, ob[1]) <= 192,
+	       "struct ibfs_switch: hot fields in its first three lines");
 
 const struct ibfs_device_ops ibfs__switch_ops = {
 	.kind = "switch",
@@ -250,10 +253,13 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 							  "already attached");
 		return NULL;
 	}
-	struct ibfs_switch *sw = calloc(1, sizeof(*sw));
+	/* Aligned as struct ibfs_switch asks: its hot lines, switch_int.h. */
+	struct ibfs_switch *sw = aligned_alloc(_Alignof(struct ibfs_switch),
+					       sizeof(*sw));
 
 	if (!sw)
 		goto oom;
+	memset(sw, 0, sizeof(*sw));
 	sw->f = f;
 	sw->n = tn->nports;
 	sw->data_vls = f->ports[node][0].data_vls;
@@ -263,7 +269,7 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	sw->nw = (((sw->n + 1) << sw->sshift) + 63) / 64;
 	sw->pw = (sw->n + 1 + 63) / 64;
 	sw->latency = tn->latency;
-	sw->store_forward = tn->store_forward;
+	sw->store_forward = !!tn->store_forward;
 	/*
 	 * Queues: 32-byte entries, an input's slots at a power-of-two
 	 * stride from a 64-byte boundary, so that they share as few lines
@@ -298,7 +304,9 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 		ibfs__sw_vlarb_default(&o->arb, sw->data_vls);
 		ibfs__sw_vlarb_one_update(sw, i);
 	}
-	sw->in_free = calloc((size_t)sw->nw, sizeof(uint64_t));
+	sw->in_free = sw->nw > SW_FREE_INLINE ?
+			      calloc((size_t)sw->nw, sizeof(uint64_t)) :
+			      sw->free_in;
 	if (!sw->in_free || ibfs__sw_fwd_init(sw) < 0 ||
 	    ibfs__sw_sl2vl_init(sw) < 0)
 		goto oom;
@@ -338,7 +346,8 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 	free(sw->qtail);
 	free(sw->req_ext);
 	free(sw->out);
-	free(sw->in_free);
+	if (sw->in_free != sw->free_in)
+		free(sw->in_free);
 	ibfs__sw_fwd_free(sw);
 	free(sw->sl2vl);
 	free(sw);

@@ -85,9 +85,58 @@ struct sw_out {
 	struct sw_vlarb arb;
 };
 
+/*
+ * Per-output bits for 64 outputs, together so that an arbitration reads
+ * one 24-byte group (outputs o / 64).
+ */
+struct sw_obits {
+	/*
+	 * Bit o set while out[o].cur: an arbitration for a busy output
+	 * returns without reading out[o] and its port, lines that miss the
+	 * caches at scale (ports are numbered up to 255).
+	 */
+	uint64_t cur;
+	/*
+	 * Bit o set while out[o].nreq > 0. An output without requests has
+	 * nothing to arbitrate, and its port is not waiting for credits
+	 * (PortXmitWait starts only with requests and stops whenever they
+	 * end, crossbar.c and port_state.c), so it is skipped as above.
+	 */
+	uint64_t req;
+	/*
+	 * Bit o set when the switch has one data VL and output o's VL
+	 * arbitration tables give VL 0 an entry with weight: the arbiter
+	 * then always picks VL 0 when it is ready, whatever entry the
+	 * tables are at (IBA 7.6.9: the entries only share the link among
+	 * data VLs; VL15 is not arbitrated), so its state is neither read
+	 * nor charged (vl_arbiter.c; ibfs__switch_set_vlarb resets it).
+	 */
+	uint64_t one;
+};
+
+/* in_free words kept inside the switch when nw fits. */
+#define SW_FREE_INLINE 2
+
+/*
+ * The switch. What a packet's routing and an arbitration read shares its
+ * first three 64-byte lines (the structure is 64-byte aligned, switch.c):
+ * the device and the array pointers, then the forwarding state and
+ * geometry, then the SL-to-VL copy, the bits of outputs 0-63 and the
+ * free-input mask; what set-up, multicast and reports use comes after.
+ */
 struct ibfs_switch {
-	struct ibfs_device dev;
+	_Alignas(64) struct ibfs_device dev;
 	struct ibfs_fabric *f;
+	/*
+	 * Input FIFOs by request bit, (in << sshift) + slot: [(n + 1) <<
+	 * sshift], 64-byte aligned; tails alike (only enqueues read them).
+	 */
+	struct sw_queue *q;
+	struct ibfs_packet **qtail;
+	struct sw_out *out;  /* [n + 1] */
+
+	uint8_t *lft;        /* [lft_len] by LID */
+	uint32_t lft_len;
 	int n;               /* ports 1..n; 0 is the management port */
 	int data_vls;
 	int nslots;          /* data VLs + VL15 */
@@ -99,64 +148,36 @@ struct ibfs_switch {
 	 */
 	int sshift;
 	int nw;              /* 64-bit words of one request bitset */
-	int pw;              /* 64-bit words of one port mask (MFT) */
-	ibfs_time_t latency;
-	int store_forward;
 	uint16_t lid;
 	uint8_t lmc;
-
-	uint8_t *lft;        /* [lft_len] by LID */
-	uint32_t lft_len;
-	uint64_t *mft;       /* [mft_len][pw] by MLID - 0xC000 */
-	uint32_t mft_len;
-	uint8_t *sl2vl;      /* [(in * (n + 1) + out) * 16 + sl] */
+	uint8_t store_forward;
 	/*
 	 * While every (input, output) pair has the same table (the default,
-	 * or one set for all pairs), lookups read this copy instead: the
+	 * or one set for all pairs), lookups read sl2vl_one instead: the
 	 * full tables, (n + 1)^2 x 16 bytes a switch (35 MB for 1,620
 	 * 36-port switches), miss the caches on every packet.
 	 */
-	int sl2vl_uniform;
-	uint8_t sl2vl_one[16];
-
-	/*
-	 * Input FIFOs by request bit, (in << sshift) + slot: [(n + 1) <<
-	 * sshift], 64-byte aligned; tails alike (only enqueues read them).
-	 */
-	struct sw_queue *q;
-	struct ibfs_packet **qtail;
-	/* Request words of every output when they do not fit inside. */
-	uint64_t *req_ext;
+	uint8_t sl2vl_uniform;
+	uint64_t free_in[SW_FREE_INLINE];
 	/*
 	 * Request-bit layout mask of the inputs not busy: bits
 	 * (in << sshift) + slot for every slot set while input `in` is free
-	 * (feeds no output), so an arbiter skips busy inputs a word at a time.
+	 * (feeds no output), so an arbiter skips busy inputs a word at a
+	 * time. [nw]: free_in, or an allocation when nw > SW_FREE_INLINE.
 	 */
-	uint64_t *in_free;   /* [nw] */
-	struct sw_out *out;  /* [n + 1] */
-	/*
-	 * Bit o set while out[o].cur: an arbitration for a busy output
-	 * returns without reading out[o] and its port, lines that miss the
-	 * caches at scale (ports are numbered up to 255).
-	 */
-	uint64_t out_cur[4];
-	/*
-	 * Bit o set while out[o].nreq > 0. An output without requests has
-	 * nothing to arbitrate, and its port is not waiting for credits
-	 * (PortXmitWait starts only with requests and stops whenever they
-	 * end, crossbar.c and port_state.c), so it is skipped as above.
-	 */
-	uint64_t out_req[4];
-	/*
-	 * Bit o set when the switch has one data VL and output o's VL
-	 * arbitration tables give VL 0 an entry with weight: the arbiter
-	 * then always picks VL 0 when it is ready, whatever entry the
-	 * tables are at (IBA 7.6.9: the entries only share the link among
-	 * data VLs; VL15 is not arbitrated), so its state is neither read
-	 * nor charged (vl_arbiter.c; ibfs__switch_set_vlarb resets it).
-	 */
-	uint64_t arb_one[4];
+	uint64_t *in_free;
+
+	uint8_t sl2vl_one[16];
+	ibfs_time_t latency;
 	uint64_t buffered;
+	struct sw_obits ob[4];  /* outputs 0-63 in the third line */
+
+	int pw;              /* 64-bit words of one port mask (MFT) */
+	uint64_t *mft;       /* [mft_len][pw] by MLID - 0xC000 */
+	uint32_t mft_len;
+	uint8_t *sl2vl;      /* [(in * (n + 1) + out) * 16 + sl] */
+	/* Request words of every output when they do not fit inside. */
+	uint64_t *req_ext;
 	uint64_t relay_errors;
 
 	ibfs_switch_local_fn local;

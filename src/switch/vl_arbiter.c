@@ -121,9 +121,9 @@ void ibfs__sw_vlarb_one_update(struct ibfs_switch *sw, int o)
 	uint64_t m = 1ULL << (o % 64);
 
 	if (sw->data_vls == 1 && ibfs__sw_vlarb_serves(&sw->out[o].arb, 0))
-		sw->arb_one[o / 64] |= m;
+		sw->ob[o / 64].one |= m;
 	else
-		sw->arb_one[o / 64] &= ~m;
+		sw->ob[o / 64].one &= ~m;
 }
 
 static int arb_check(const struct ibfs_vlarb_entry *t, int n)
