@@ -202,8 +202,9 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 	struct sw_queue *q = &sw->q[b];
 	struct ibfs_packet *p = q->head;
 
-	/* The tail (sw->qtail) is stale once head is NULL: not read then. */
 	q->head = p->next;
+	if (!q->head)
+		sw->qtail[b] = NULL;
 	sw->buffered--;
 	p->next = NULL;
 	so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=

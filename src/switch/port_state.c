@@ -83,6 +83,8 @@ void ibfs__sw_out_down(struct ibfs_switch *sw, int o)
 		struct ibfs_packet *p = q->head;
 
 		q->head = p->next;
+		if (!q->head)
+			sw->qtail[b] = NULL;
 		sw->buffered--;
 		p->next = NULL;
 		so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=

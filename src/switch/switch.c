@@ -77,7 +77,7 @@ static void sw_enqueue(struct ibfs_switch *sw, int in,
 {
 	int slot = ibfs__sw_slot(sw, p->in_vl);
 	size_t b = ((size_t)in << sw->sshift) + (size_t)slot;
-	struct sw_queue *q = &sw->q[b];
+	struct ibfs_packet **tail = &sw->qtail[b];
 
 	p->ready_at = (sw->store_forward ? p->tail_at : p->head_at) +
 		      sw->latency;
@@ -85,13 +85,14 @@ static void sw_enqueue(struct ibfs_switch *sw, int in,
 	p->vl = p->out_vl;
 	p->next = NULL;
 	sw->buffered++;
-	if (q->head) {
-		sw->qtail[b]->next = p;
-		sw->qtail[b] = p;
+	/* A FIFO with a tail is not empty: its entry is not read here. */
+	if (*tail) {
+		(*tail)->next = p;
+		*tail = p;
 		return;
 	}
-	q->head = p;
-	sw->qtail[b] = p;
+	*tail = p;
+	sw->q[b].head = p;
 	ibfs__sw_head_changed(sw, in, slot);
 }
 

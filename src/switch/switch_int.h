@@ -39,7 +39,8 @@ struct sw_vlarb {
  * bytes and an input's entries are contiguous at a power-of-two stride
  * (sw->q, indexed by request bit): with one data VL and VL15 both fit one
  * 64-byte line. The tail, which only an enqueue reads, lives apart
- * (sw->qtail) to keep the entry at 32 bytes.
+ * (sw->qtail, NULL while the FIFO is empty), so that queueing behind a
+ * head touches neither this entry nor the head.
  */
 struct sw_queue {
 	struct ibfs_packet *head;
