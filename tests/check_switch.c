@@ -616,6 +616,42 @@ START_TEST(one_vl_tables)
 }
 END_TEST
 
+/*
+ * The switch keeps its own bit of each port's link state (port_state
+ * hook): a packet for a down output is discarded on arrival even behind
+ * a head that waits for ever (endpoint 1's buffer holds less than a
+ * packet), and one for the output once it is up again is queued.
+ */
+START_TEST(down_output_on_arrival)
+{
+	struct star x;
+	struct star_opts o = { .buffer1 = 512 };
+	struct ibfs_port_counters c;
+
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 3, 1, 0), 1);
+	flow(x.ep[0], 2, 1016, 1);
+	flow(x.ep[0], 3, 1016, 1);
+	ibfs__eq_run(&x.f->eq, 20 * IBFS_US);
+	ck_assert_uint_eq(ibfs__fabric_port(x.f, 0, 3)->xmit_discards, 1);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 1);
+	/* Up again: the next one waits behind the stuck head. */
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 3, 1, 1), 1);
+	struct ibfs_diag d;
+	struct ibfs_ep_flow_spec s = { .dlid = 3, .payload = 1016,
+				       .count = 1, .start = 30 * IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[0], &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, 60 * IBFS_US);
+	ck_assert_uint_eq(ibfs__fabric_port(x.f, 0, 3)->xmit_discards, 1);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 2);
+	ck_assert_int_eq(ibfs__switch_counters(x.sw, 3, &c), 0);
+	ck_assert_uint_eq(c.xmit_pkts, 0);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
 /* SL-to-VL per (input, output): SL0 from port 1 to port 3 goes on VL1. */
 START_TEST(sl_to_vl_tables)
 {
@@ -840,6 +876,7 @@ static Suite *switch_suite(void)
 	tcase_add_test(tc, vl_arbitration_high_priority);
 	tcase_add_test(tc, vl_not_in_tables_is_not_served);
 	tcase_add_test(tc, one_vl_tables);
+	tcase_add_test(tc, down_output_on_arrival);
 	tcase_add_test(tc, vl15_first);
 	tcase_add_test(tc, sl_to_vl_tables);
 	tcase_add_test(tc, sl_to_vl_all_then_one);
