@@ -764,6 +764,58 @@ START_TEST(lft_and_lmc)
 }
 END_TEST
 
+/* Sends `count` packets from ep to dlid 1 us from now. */
+static void flow_later(struct star *x, struct ibfs_endpoint *ep,
+		       uint16_t dlid, uint64_t count)
+{
+	struct ibfs_diag d;
+	struct ibfs_ep_flow_spec s = { .dlid = dlid, .payload = 100,
+				       .count = count,
+				       .start = x->f->eq.now + IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(ep, &s, &d), 0);
+	ibfs__eq_run(&x->f->eq, IBFS_TIME_NEVER);
+}
+
+/*
+ * An input remembers its last route (lft_hint): every change of the LFT,
+ * by entry or by block, must take effect for the next packet of the same
+ * flow.
+ */
+START_TEST(lft_change_reroutes_flow)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+	uint8_t block[64];
+
+	star_make(&x, 3, &o);
+	flow(x.ep[0], 3, 100, 2);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 2);
+	/* LID 3 now leads to h1, which does not own it. */
+	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 3, 2), 0);
+	flow_later(&x, x.ep[0], 3, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[1])->misrouted, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 2);
+	/* Back by block. */
+	memset(block, IBFS_LFT_NONE, sizeof(block));
+	block[1] = 1;
+	block[2] = 2;
+	block[3] = 3;
+	ck_assert_int_eq(ibfs__switch_set_lft_block(x.sw, 0, block), 0);
+	flow_later(&x, x.ep[0], 3, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[1])->misrouted, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 3);
+	/* No route any more. */
+	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 3, IBFS_LFT_NONE), 0);
+	flow_later(&x, x.ep[0], 3, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 3);
+	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 1);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
 START_TEST(multicast_replication)
 {
 	struct star x;
@@ -881,6 +933,7 @@ static Suite *switch_suite(void)
 	tcase_add_test(tc, sl_to_vl_tables);
 	tcase_add_test(tc, sl_to_vl_all_then_one);
 	tcase_add_test(tc, lft_and_lmc);
+	tcase_add_test(tc, lft_change_reroutes_flow);
 	tcase_add_test(tc, multicast_replication);
 	tcase_add_test(tc, packets_for_the_switch);
 	tcase_add_test(tc, create_errors);

@@ -187,7 +187,7 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 			sw_multicast(sw, in, p, mask);
 		return;
 	}
-	uint8_t out = ibfs__switch_get_lft(sw, dlid);
+	uint8_t out = ibfs__sw_route(sw, in, dlid);
 
 	if (out == IBFS_LFT_NONE || out == 0 || out > sw->n || out == in ||
 	    sw_map_vl(sw, p, in, out) < 0) {
