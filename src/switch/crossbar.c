@@ -96,8 +96,9 @@ void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 	q->h_out = p->out_port;
 	q->h_vl = p->vl;
 	if (p->ready_at > sw->f->eq.now) {
-		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw,
-				  ((uint64_t)in << sw->sshift) + (uint64_t)slot);
+		uint64_t b = ((uint64_t)in << sw->sshift) + (uint64_t)slot;
+
+		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
 		return;
 	}
 	xb_request(sw, in, slot, p);
