@@ -558,6 +558,100 @@ START_TEST(vl_not_in_tables_is_not_served)
 }
 END_TEST
 
+/*
+ * One data VL: the crossbar skips the VL arbiter while the tables serve
+ * VL 0 (arb_one), and must not while they do not. Tables that give VL 0
+ * no weight serve nothing; tables that serve it from the high table only
+ * (limit 0) pass a stream at the link rate; new tables that serve VL 0
+ * release what waited.
+ */
+START_TEST(one_vl_tables)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+	const ibfs_time_t S = ser(1026);
+	const ibfs_time_t t0 = ser(8) + P + L;
+	struct ibfs_vlarb_entry none[] = { { 0, 0 }, { 1, 4 } };
+	struct ibfs_vlarb_entry hi[] = { { 0, 1 } };
+	struct ibfs_diag d;
+
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, 3, NULL, 0, none, 2, 255),
+			 0);
+	flow(x.ep[0], 3, 1016, 3);
+	ibfs__eq_run(&x.f->eq, 50 * IBFS_US);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 0);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 3);
+	/* Served from the high table: the next arrival starts the output. */
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, 3, hi, 1, none, 2, 0),
+			 0);
+	struct ibfs_ep_flow_spec s = { .dlid = 3, .payload = 1016,
+				       .count = 1, .start = 60 * IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[1], &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 4);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
+	conserved(x.f);
+	star_free(&x);
+
+	/* High table only, limit 0, from the start: a stream at link rate. */
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__endpoint_track(x.ep[2], 4, 64), 0);
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, -1, hi, 1, none, 2, 0),
+			 0);
+	flow(x.ep[0], 3, 1016, 4);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 4);
+	for (uint32_t i = 0; i < 4; i++) {
+		uint16_t slid;
+		ibfs_time_t h, t;
+
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.ep[2], i, &slid, &h,
+							&t), 0);
+		ck_assert_uint_eq(t, t0 + i * S + S + P);
+	}
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
+/*
+ * The switch keeps its own bit of each port's link state (port_state
+ * hook): a packet for a down output is discarded on arrival even behind
+ * a head that waits for ever (endpoint 1's buffer holds less than a
+ * packet), and one for the output once it is up again is queued.
+ */
+START_TEST(down_output_on_arrival)
+{
+	struct star x;
+	struct star_opts o = { .buffer1 = 512 };
+	struct ibfs_port_counters c;
+
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 3, 1, 0), 1);
+	flow(x.ep[0], 2, 1016, 1);
+	flow(x.ep[0], 3, 1016, 1);
+	ibfs__eq_run(&x.f->eq, 20 * IBFS_US);
+	ck_assert_uint_eq(ibfs__fabric_port(x.f, 0, 3)->xmit_discards, 1);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 1);
+	/* Up again: the next one waits behind the stuck head. */
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 3, 1, 1), 1);
+	struct ibfs_diag d;
+	struct ibfs_ep_flow_spec s = { .dlid = 3, .payload = 1016,
+				       .count = 1, .start = 30 * IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[0], &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, 60 * IBFS_US);
+	ck_assert_uint_eq(ibfs__fabric_port(x.f, 0, 3)->xmit_discards, 1);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 2);
+	ck_assert_int_eq(ibfs__switch_counters(x.sw, 3, &c), 0);
+	ck_assert_uint_eq(c.xmit_pkts, 0);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
 /* SL-to-VL per (input, output): SL0 from port 1 to port 3 goes on VL1. */
 START_TEST(sl_to_vl_tables)
 {
@@ -666,6 +760,58 @@ START_TEST(lft_and_lmc)
 	ck_assert_int_eq(ibfs__switch_set_lft_block(x.sw, 768, block), -1);
 	ck_assert_int_eq(ibfs__switch_set_lft_block(x.sw, 767, block), 0);
 	ck_assert_uint_eq(ibfs__switch_get_lft(x.sw, 767 * 64 + 5), 1);
+	star_free(&x);
+}
+END_TEST
+
+/* Sends `count` packets from ep to dlid 1 us from now. */
+static void flow_later(struct star *x, struct ibfs_endpoint *ep,
+		       uint16_t dlid, uint64_t count)
+{
+	struct ibfs_diag d;
+	struct ibfs_ep_flow_spec s = { .dlid = dlid, .payload = 100,
+				       .count = count,
+				       .start = x->f->eq.now + IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(ep, &s, &d), 0);
+	ibfs__eq_run(&x->f->eq, IBFS_TIME_NEVER);
+}
+
+/*
+ * An input remembers its last route (lft_hint): every change of the LFT,
+ * by entry or by block, must take effect for the next packet of the same
+ * flow.
+ */
+START_TEST(lft_change_reroutes_flow)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+	uint8_t block[64];
+
+	star_make(&x, 3, &o);
+	flow(x.ep[0], 3, 100, 2);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 2);
+	/* LID 3 now leads to h1, which does not own it. */
+	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 3, 2), 0);
+	flow_later(&x, x.ep[0], 3, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[1])->misrouted, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 2);
+	/* Back by block. */
+	memset(block, IBFS_LFT_NONE, sizeof(block));
+	block[1] = 1;
+	block[2] = 2;
+	block[3] = 3;
+	ck_assert_int_eq(ibfs__switch_set_lft_block(x.sw, 0, block), 0);
+	flow_later(&x, x.ep[0], 3, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[1])->misrouted, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 3);
+	/* No route any more. */
+	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 3, IBFS_LFT_NONE), 0);
+	flow_later(&x, x.ep[0], 3, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 3);
+	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 1);
+	conserved(x.f);
 	star_free(&x);
 }
 END_TEST
@@ -781,10 +927,13 @@ static Suite *switch_suite(void)
 	tcase_add_test(tc, vl_arbitration_weights);
 	tcase_add_test(tc, vl_arbitration_high_priority);
 	tcase_add_test(tc, vl_not_in_tables_is_not_served);
+	tcase_add_test(tc, one_vl_tables);
+	tcase_add_test(tc, down_output_on_arrival);
 	tcase_add_test(tc, vl15_first);
 	tcase_add_test(tc, sl_to_vl_tables);
 	tcase_add_test(tc, sl_to_vl_all_then_one);
 	tcase_add_test(tc, lft_and_lmc);
+	tcase_add_test(tc, lft_change_reroutes_flow);
 	tcase_add_test(tc, multicast_replication);
 	tcase_add_test(tc, packets_for_the_switch);
 	tcase_add_test(tc, create_errors);

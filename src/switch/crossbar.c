@@ -37,7 +37,6 @@ static void xb_set_busy(struct ibfs_switch *sw, int in, int busy)
 	uint32_t bit = (uint32_t)in << sw->sshift;
 	uint64_t m = ((1ULL << sw->nslots) - 1) << (bit % 64);
 
-	sw->in[in].busy = busy;
 	if (busy)
 		sw->in_free[bit / 64] &= ~m;
 	else
@@ -62,7 +61,7 @@ static void xb_request(struct ibfs_switch *sw, int in, int slot,
 	if (!(*w & m)) {
 		*w |= m;
 		if (!so->nreq++)
-			sw->out_req[p->out_port / 64] |=
+			sw->ob[p->out_port / 64].req |=
 				1ULL << (p->out_port % 64);
 		so->slot[os].nreq++;
 	}
@@ -72,20 +71,20 @@ static void xb_request(struct ibfs_switch *sw, int in, int slot,
 static void xb_ready_ev(void *obj, uint64_t arg)
 {
 	struct ibfs_switch *sw = obj;
-	int in = (int)(arg / (uint64_t)sw->nslots);
-	int slot = (int)(arg % (uint64_t)sw->nslots);
-	struct ibfs_packet *p = sw->in[in].q[slot].head;
+	int in = (int)(arg >> sw->sshift);
+	int slot = (int)(arg & ((1u << sw->sshift) - 1));
+	struct ibfs_packet *p = sw->q[arg].head;
 
 	if (!p)
 		return;
 	xb_request(sw, in, slot, p);
-	if (!sw->in[in].busy)
+	if (!ibfs__sw_in_busy(sw, in))
 		ibfs__sw_arbitrate(sw, p->out_port);
 }
 
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 {
-	struct sw_queue *q = &sw->in[in].q[slot];
+	struct sw_queue *q = ibfs__sw_queue(sw, in, slot);
 	struct ibfs_packet *p = q->head;
 
 	if (!p)
@@ -97,12 +96,13 @@ void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 	q->h_out = p->out_port;
 	q->h_vl = p->vl;
 	if (p->ready_at > sw->f->eq.now) {
-		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw,
-				  (uint64_t)(in * sw->nslots + slot));
+		uint64_t b = ((uint64_t)in << sw->sshift) + (uint64_t)slot;
+
+		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
 		return;
 	}
 	xb_request(sw, in, slot, p);
-	if (!sw->in[in].busy)
+	if (!ibfs__sw_in_busy(sw, in))
 		ibfs__sw_arbitrate(sw, p->out_port);
 }
 
@@ -173,11 +173,9 @@ static int xb_scan(struct ibfs_switch *sw, int o, int os, int *starved,
 			m &= (1ULL << (from % 64)) - 1;
 		while (m) {
 			int b = w * 64 + __builtin_ctzll(m);
-			int in = b >> sw->sshift;
-			int slot = b & ((1 << sw->sshift) - 1);
+			const struct sw_queue *q = &sw->q[b];
 
 			m &= m - 1;
-			const struct sw_queue *q = &sw->in[in].q[slot];
 
 			if (!xb_may_send(port, q)) {
 				*starved = 1;
@@ -202,23 +200,22 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 	struct ibfs_port *port = &sw->dev.ports[o];
 	int in = b >> sw->sshift;
 	int slot = b & ((1 << sw->sshift) - 1);
-	struct sw_queue *q = &sw->in[in].q[slot];
+	struct sw_queue *q = &sw->q[b];
 	struct ibfs_packet *p = q->head;
 
 	q->head = p->next;
 	if (!q->head)
-		q->tail = NULL;
-	q->len--;
+		sw->qtail[b] = NULL;
 	sw->buffered--;
 	p->next = NULL;
 	so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=
 		~(1ULL << (b % 64));
 	if (!--so->nreq)
-		sw->out_req[o / 64] &= ~(1ULL << (o % 64));
+		sw->ob[o / 64].req &= ~(1ULL << (o % 64));
 	so->slot[os].nreq--;
 	so->slot[os].rr = (uint16_t)(b + 1);
 	so->cur = 1;
-	sw->out_cur[o / 64] |= 1ULL << (o % 64);
+	sw->ob[o / 64].cur |= 1ULL << (o % 64);
 	so->cur_in = (uint8_t)in;
 	so->cur_in_vl = p->in_vl;
 	so->cur_blocks = p->blocks;
@@ -233,7 +230,7 @@ static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
 
 void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 {
-	if ((sw->out_cur[o / 64] | ~sw->out_req[o / 64]) >> (o % 64) & 1)
+	if ((sw->ob[o / 64].cur | ~sw->ob[o / 64].req) >> (o % 64) & 1)
 		return;
 	struct sw_out *so = &sw->out[o];
 	struct ibfs_port *port = &sw->dev.ports[o];
@@ -261,6 +258,21 @@ void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 			xb_send(sw, o, dv, b, -1);
 			return;
 		}
+	}
+	if (sw->ob[o / 64].one >> (o % 64) & 1) {
+		/* One data VL that the tables serve: no arbitration state. */
+		int b = so->slot[0].nreq ? xb_scan(sw, o, 0, &starved, &wake) :
+					   -1;
+
+		if (wake != IBFS_TIME_NEVER)
+			xb_arm_wake(sw, o, wake);
+		if (b >= 0)
+			xb_send(sw, o, 0, b, -1);
+		else if (starved)
+			ibfs__port_wait_start(port);
+		else
+			ibfs__port_wait_stop(port);
+		return;
 	}
 	int cand[IBFS_MAX_VLS];
 	uint32_t ready = 0;
@@ -294,7 +306,7 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	if (!so->cur)
 		return;
 	so->cur = 0;
-	sw->out_cur[out->num / 64] &= ~(1ULL << (out->num % 64));
+	sw->ob[out->num / 64].cur &= ~(1ULL << (out->num % 64));
 	int in = so->cur_in;
 	struct ibfs_port *inp = &dev->ports[in];
 
@@ -315,7 +327,7 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	ibfs_time_t now = dev->fab->eq.now;
 
 	for (int s = 0; s < sw->nslots; s++) {
-		const struct sw_queue *q = &sw->in[in].q[s];
+		const struct sw_queue *q = ibfs__sw_queue(sw, in, s);
 
 		if (q->head && q->h_out != out->num && q->h_ready_at <= now)
 			ibfs__sw_arbitrate(sw, q->h_out);

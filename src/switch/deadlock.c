@@ -44,7 +44,7 @@ static void dl_arm(struct ibfs_deadlock_monitor *m)
 static long dl_successor(const size_t *base, struct ibfs_switch *sw, int in,
 			 int slot)
 {
-	struct ibfs_packet *p = sw->in[in].q[slot].head;
+	struct ibfs_packet *p = ibfs__sw_queue(sw, in, slot)->head;
 
 	if (!p)
 		return -1;

@@ -26,15 +26,24 @@ int ibfs__sw_fwd_init(struct ibfs_switch *sw)
 	sw->lft_len = 0;
 	sw->mft = NULL;
 	sw->mft_len = 0;
-	return 0;
+	sw->lft_hint = calloc((size_t)sw->n + 1, sizeof(*sw->lft_hint));
+	return sw->lft_hint ? 0 : -1;
+}
+
+/* The LFT changed: no input's last route holds any more. */
+static void fwd_hints_clear(struct ibfs_switch *sw)
+{
+	memset(sw->lft_hint, 0, ((size_t)sw->n + 1) * sizeof(*sw->lft_hint));
 }
 
 void ibfs__sw_fwd_free(struct ibfs_switch *sw)
 {
 	free(sw->lft);
 	free(sw->mft);
+	free(sw->lft_hint);
 	sw->lft = NULL;
 	sw->mft = NULL;
+	sw->lft_hint = NULL;
 }
 
 /* Makes room for `lid` in the LFT, in whole 64-entry blocks. */
@@ -62,6 +71,7 @@ int ibfs__switch_set_lft(struct ibfs_switch *sw, uint16_t lid, uint8_t port)
 	if (fwd_lft_grow(sw, lid) < 0)
 		return -1;
 	sw->lft[lid] = port;
+	fwd_hints_clear(sw);
 	return 0;
 }
 
@@ -79,6 +89,7 @@ int ibfs__switch_set_lft_block(struct ibfs_switch *sw, unsigned block,
 	/* LID 0 is reserved (IBA 4.1.2): its entry never routes. */
 	if (block == 0)
 		sw->lft[0] = IBFS_LFT_NONE;
+	fwd_hints_clear(sw);
 	return 0;
 }
 

@@ -79,19 +79,18 @@ void ibfs__sw_out_down(struct ibfs_switch *sw, int o)
 	while (so->nreq && (b = ps_first_request(sw, o, &os)) >= 0) {
 		int in = b >> sw->sshift;
 		int slot = b & ((1 << sw->sshift) - 1);
-		struct sw_queue *q = &sw->in[in].q[slot];
+		struct sw_queue *q = &sw->q[b];
 		struct ibfs_packet *p = q->head;
 
 		q->head = p->next;
 		if (!q->head)
-			q->tail = NULL;
-		q->len--;
+			sw->qtail[b] = NULL;
 		sw->buffered--;
 		p->next = NULL;
 		so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=
 			~(1ULL << (b % 64));
 		if (!--so->nreq)
-			sw->out_req[o / 64] &= ~(1ULL << (o % 64));
+			sw->ob[o / 64].req &= ~(1ULL << (o % 64));
 		so->slot[os].nreq--;
 		port->xmit_discards++;
 		ibfs__eq_schedule(&f->eq,

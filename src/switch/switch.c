@@ -20,6 +20,7 @@
  */
 #include "switch/switch_int.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,22 +76,24 @@ static void sw_enqueue(struct ibfs_switch *sw, int in,
 		       struct ibfs_packet *p)
 {
 	int slot = ibfs__sw_slot(sw, p->in_vl);
-	struct sw_queue *q = &sw->in[in].q[slot];
+	size_t b = ((size_t)in << sw->sshift) + (size_t)slot;
+	struct ibfs_packet **tail = &sw->qtail[b];
 
 	p->ready_at = (sw->store_forward ? p->tail_at : p->head_at) +
 		      sw->latency;
 	/* From here on p->vl is its VL on the output; in_vl keeps the input. */
 	p->vl = p->out_vl;
 	p->next = NULL;
-	if (q->tail)
-		q->tail->next = p;
-	else
-		q->head = p;
-	q->tail = p;
-	q->len++;
 	sw->buffered++;
-	if (q->head == p)
-		ibfs__sw_head_changed(sw, in, slot);
+	/* A FIFO with a tail is not empty: its entry is not read here. */
+	if (*tail) {
+		(*tail)->next = p;
+		*tail = p;
+		return;
+	}
+	*tail = p;
+	sw->q[b].head = p;
+	ibfs__sw_head_changed(sw, in, slot);
 }
 
 /* Sets p's output VL for output `out`; returns -1 if it is not usable. */
@@ -184,7 +187,7 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 			sw_multicast(sw, in, p, mask);
 		return;
 	}
-	uint8_t out = ibfs__switch_get_lft(sw, dlid);
+	uint8_t out = ibfs__sw_route(sw, in, dlid);
 
 	if (out == IBFS_LFT_NONE || out == 0 || out > sw->n || out == in ||
 	    sw_map_vl(sw, p, in, out) < 0) {
@@ -217,6 +220,14 @@ static void sw_set_rx_delay(struct ibfs_switch *sw)
 	}
 }
 
+/* The first line of an output holds its header and slots 0 and 1. */
+_Static_assert(offsetof(struct sw_out, slot[2]) == 64,
+	       "struct sw_out: header and first slots in one line");
+_Static_assert(sizeof(struct sw_queue) == 32, "struct sw_queue: 32 bytes");
+_Static_assert(offsetof(struct ibfs_switch, in_free) + 8 <= 128 &&
+		       offsetof(struct ibfs_switch, ob[1]) <= 192,
+	       "struct ibfs_switch: hot fields in its first three lines");
+
 const struct ibfs_device_ops ibfs__switch_ops = {
 	.kind = "switch",
 	.receive = sw_receive,
@@ -243,10 +254,13 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 							  "already attached");
 		return NULL;
 	}
-	struct ibfs_switch *sw = calloc(1, sizeof(*sw));
+	/* Aligned as struct ibfs_switch asks: its hot lines, switch_int.h. */
+	struct ibfs_switch *sw = aligned_alloc(_Alignof(struct ibfs_switch),
+					       sizeof(*sw));
 
 	if (!sw)
 		goto oom;
+	memset(sw, 0, sizeof(*sw));
 	sw->f = f;
 	sw->n = tn->nports;
 	sw->data_vls = f->ports[node][0].data_vls;
@@ -256,28 +270,44 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	sw->nw = (((sw->n + 1) << sw->sshift) + 63) / 64;
 	sw->pw = (sw->n + 1 + 63) / 64;
 	sw->latency = tn->latency;
-	sw->store_forward = tn->store_forward;
-	sw->in = calloc((size_t)sw->n + 1, sizeof(*sw->in));
+	sw->store_forward = !!tn->store_forward;
+	/*
+	 * Queues: 32-byte entries, an input's slots at a power-of-two
+	 * stride from a 64-byte boundary, so that they share as few lines
+	 * as they can (one with a single data VL).
+	 */
+	size_t nq = ((size_t)sw->n + 1) << sw->sshift;
+	size_t qbytes = (nq * sizeof(struct sw_queue) + 63) / 64 * 64;
+	size_t nreqw = (size_t)sw->nslots * (size_t)sw->nw;
+
+	sw->q = aligned_alloc(64, qbytes);
+	if (sw->q)
+		memset(sw->q, 0, qbytes);
+	sw->qtail = calloc(nq, sizeof(*sw->qtail));
 	/* Aligned as struct sw_out asks (its size is a multiple of that). */
 	sw->out = aligned_alloc(_Alignof(struct sw_out),
 				((size_t)sw->n + 1) * sizeof(*sw->out));
 	if (sw->out)
 		memset(sw->out, 0, ((size_t)sw->n + 1) * sizeof(*sw->out));
-	if (!sw->in || !sw->out)
+	if (nreqw > SW_REQ_INLINE)
+		sw->req_ext = calloc(((size_t)sw->n + 1) * nreqw,
+				     sizeof(uint64_t));
+	if (!sw->q || !sw->qtail || !sw->out ||
+	    (nreqw > SW_REQ_INLINE && !sw->req_ext))
 		goto oom;
 	for (int i = 0; i <= sw->n; i++) {
 		struct sw_out *o = &sw->out[i];
 
-		sw->in[i].q = calloc((size_t)sw->nslots,
-				     sizeof(struct sw_queue));
-		o->req = calloc((size_t)sw->nslots * (size_t)sw->nw,
-				sizeof(uint64_t));
-		if (!sw->in[i].q || !o->req)
-			goto oom;
+		o->req = nreqw > SW_REQ_INLINE ?
+				 sw->req_ext + (size_t)i * nreqw :
+				 o->req_in;
 		o->wake_at = IBFS_TIME_NEVER;
 		ibfs__sw_vlarb_default(&o->arb, sw->data_vls);
+		ibfs__sw_vlarb_one_update(sw, i);
 	}
-	sw->in_free = calloc((size_t)sw->nw, sizeof(uint64_t));
+	sw->in_free = sw->nw > SW_FREE_INLINE ?
+			      calloc((size_t)sw->nw, sizeof(uint64_t)) :
+			      sw->free_in;
 	if (!sw->in_free || ibfs__sw_fwd_init(sw) < 0 ||
 	    ibfs__sw_sl2vl_init(sw) < 0)
 		goto oom;
@@ -297,9 +327,9 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 {
 	if (!sw)
 		return;
-	for (int i = 0; sw->in && i <= sw->n; i++) {
-		for (int s = 0; sw->in[i].q && s < sw->nslots; s++) {
-			struct ibfs_packet *p = sw->in[i].q[s].head;
+	for (int i = 0; sw->q && i <= sw->n; i++) {
+		for (int s = 0; s < sw->nslots; s++) {
+			struct ibfs_packet *p = ibfs__sw_queue(sw, i, s)->head;
 
 			while (p) {
 				struct ibfs_packet *next = p->next;
@@ -310,16 +340,15 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 				p = next;
 			}
 		}
-		free(sw->in[i].q);
-	}
-	for (int i = 0; sw->out && i <= sw->n; i++) {
-		free(sw->out[i].req);
 	}
 	if (sw->dev.fab && sw->f->devices[sw->dev.node] == &sw->dev)
 		sw->f->devices[sw->dev.node] = NULL;
-	free(sw->in);
+	free(sw->q);
+	free(sw->qtail);
+	free(sw->req_ext);
 	free(sw->out);
-	free(sw->in_free);
+	if (sw->in_free != sw->free_in)
+		free(sw->in_free);
 	ibfs__sw_fwd_free(sw);
 	free(sw->sl2vl);
 	free(sw);

@@ -35,35 +35,42 @@ struct sw_vlarb {
  * What the arbiter reads of the head packet is copied here when the head
  * changes (ibfs__sw_head_changed), so that scanning requests and freeing
  * an input touch this entry, not the packet: at 11,664 HCAs the packets'
- * lines miss the caches (bench/README.md, "Scale check").
+ * lines miss the caches (bench/README.md, "Scale check"). An entry is 32
+ * bytes and an input's entries are contiguous at a power-of-two stride
+ * (sw->q, indexed by request bit): with one data VL and VL15 both fit one
+ * 64-byte line. The tail, which only an enqueue reads, lives apart
+ * (sw->qtail, NULL while the FIFO is empty), so that queueing behind a
+ * head touches neither this entry nor the head.
  */
 struct sw_queue {
-	struct ibfs_packet *head, *tail;
+	struct ibfs_packet *head;
 	ibfs_time_t h_ready_at; /* head's ready_at */
 	ibfs_time_t h_tail_at;  /* head's tail_at */
-	uint32_t len;
 	uint32_t h_wire;        /* head's wire_bytes */
 	uint16_t h_blocks;      /* head's credit blocks */
 	uint8_t h_out;          /* head's output port */
 	uint8_t h_vl;           /* head's output VL (p->vl) */
 };
 
-struct sw_in {
-	struct sw_queue *q;  /* [nslots] */
-	int busy;            /* crossbar input feeding an output */
-};
+/* Request words kept inside struct sw_out when nslots x nw fit. */
+#define SW_REQ_INLINE 4
 
 /*
  * One output of the crossbar. What a request, a scan and a grant touch
- * comes first: the header and the per-slot counters of the first slots
- * share one 64-byte line, the arbiter's state and its first low-table
- * entries the next one (outputs are 64-byte aligned, switch.c).
+ * shares the first 64-byte line (outputs are 64-byte aligned, switch.c):
+ * the request words themselves when they fit (a 36-port switch with one
+ * data VL and VL15 needs 2 slots x 2 words), the header, and the
+ * per-slot counters of the first two slots. The re-arbitration time
+ * (only when an output is faster than an input) and the VL arbiter,
+ * which one data VL does not need (crossbar.c), come after.
  */
 struct sw_out {
-	_Alignas(64) uint64_t *req; /* [nslots][nw]: bit (in << sshift) + slot */
+	/* [nslots][nw]: bit (in << sshift) + slot; req_in or sw->req_ext */
+	_Alignas(64) uint64_t *req;
+	uint64_t req_in[SW_REQ_INLINE];
 	struct ibfs_packet *cur_orig; /* multicast original, else NULL */
-	ibfs_time_t wake_at; /* pending re-arbitration, or NEVER */
-	uint32_t nreq;       /* requests set, all slots */
+	/* Requests set, all slots: at most 256 x 16, 16 bits suffice. */
+	uint16_t nreq;
 	/* The packet on the wire: where its input buffer space is. */
 	uint16_t cur_blocks;
 	uint8_t cur;         /* 1 while a packet is being sent */
@@ -75,12 +82,62 @@ struct sw_out {
 		uint16_t rr;   /* round-robin start bit */
 		uint16_t nreq; /* requests set for this output VL slot */
 	} slot[IBFS_MAX_VLS];
+	ibfs_time_t wake_at; /* pending re-arbitration, or NEVER */
 	struct sw_vlarb arb;
 };
 
+/*
+ * Per-output bits for 64 outputs, together so that an arbitration reads
+ * one 24-byte group (outputs o / 64).
+ */
+struct sw_obits {
+	/*
+	 * Bit o set while out[o].cur: an arbitration for a busy output
+	 * returns without reading out[o] and its port, lines that miss the
+	 * caches at scale (ports are numbered up to 255).
+	 */
+	uint64_t cur;
+	/*
+	 * Bit o set while out[o].nreq > 0. An output without requests has
+	 * nothing to arbitrate, and its port is not waiting for credits
+	 * (PortXmitWait starts only with requests and stops whenever they
+	 * end, crossbar.c and port_state.c), so it is skipped as above.
+	 */
+	uint64_t req;
+	/*
+	 * Bit o set when the switch has one data VL and output o's VL
+	 * arbitration tables give VL 0 an entry with weight: the arbiter
+	 * then always picks VL 0 when it is ready, whatever entry the
+	 * tables are at (IBA 7.6.9: the entries only share the link among
+	 * data VLs; VL15 is not arbitrated), so its state is neither read
+	 * nor charged (vl_arbiter.c; ibfs__switch_set_vlarb resets it).
+	 */
+	uint64_t one;
+};
+
+/* in_free words kept inside the switch when nw fits. */
+#define SW_FREE_INLINE 2
+
+/*
+ * The switch. What a packet's routing and an arbitration read shares its
+ * first three 64-byte lines (the structure is 64-byte aligned, switch.c):
+ * the device and the array pointers, then the forwarding state and
+ * geometry, then the SL-to-VL copy, the bits of outputs 0-63 and the
+ * free-input mask; what set-up, multicast and reports use comes after.
+ */
 struct ibfs_switch {
-	struct ibfs_device dev;
+	_Alignas(64) struct ibfs_device dev;
 	struct ibfs_fabric *f;
+	/*
+	 * Input FIFOs by request bit, (in << sshift) + slot: [(n + 1) <<
+	 * sshift], 64-byte aligned; tails alike (only enqueues read them).
+	 */
+	struct sw_queue *q;
+	struct ibfs_packet **qtail;
+	struct sw_out *out;  /* [n + 1] */
+
+	uint8_t *lft;        /* [lft_len] by LID */
+	uint32_t lft_len;
 	int n;               /* ports 1..n; 0 is the management port */
 	int data_vls;
 	int nslots;          /* data VLs + VL15 */
@@ -92,48 +149,44 @@ struct ibfs_switch {
 	 */
 	int sshift;
 	int nw;              /* 64-bit words of one request bitset */
-	int pw;              /* 64-bit words of one port mask (MFT) */
-	ibfs_time_t latency;
-	int store_forward;
 	uint16_t lid;
 	uint8_t lmc;
-
-	uint8_t *lft;        /* [lft_len] by LID */
-	uint32_t lft_len;
-	uint64_t *mft;       /* [mft_len][pw] by MLID - 0xC000 */
-	uint32_t mft_len;
-	uint8_t *sl2vl;      /* [(in * (n + 1) + out) * 16 + sl] */
+	uint8_t store_forward;
 	/*
 	 * While every (input, output) pair has the same table (the default,
-	 * or one set for all pairs), lookups read this copy instead: the
+	 * or one set for all pairs), lookups read sl2vl_one instead: the
 	 * full tables, (n + 1)^2 x 16 bytes a switch (35 MB for 1,620
 	 * 36-port switches), miss the caches on every packet.
 	 */
-	int sl2vl_uniform;
-	uint8_t sl2vl_one[16];
-
-	struct sw_in *in;    /* [n + 1] */
+	uint8_t sl2vl_uniform;
+	uint64_t free_in[SW_FREE_INLINE];
 	/*
 	 * Request-bit layout mask of the inputs not busy: bits
-	 * (in << sshift) + slot for every slot set while input `in` is free,
-	 * so an arbiter skips busy inputs a word at a time.
+	 * (in << sshift) + slot for every slot set while input `in` is free
+	 * (feeds no output), so an arbiter skips busy inputs a word at a
+	 * time. [nw]: free_in, or an allocation when nw > SW_FREE_INLINE.
 	 */
-	uint64_t *in_free;   /* [nw] */
-	struct sw_out *out;  /* [n + 1] */
-	/*
-	 * Bit o set while out[o].cur: an arbitration for a busy output
-	 * returns without reading out[o] and its port, lines that miss the
-	 * caches at scale (ports are numbered up to 255).
-	 */
-	uint64_t out_cur[4];
-	/*
-	 * Bit o set while out[o].nreq > 0. An output without requests has
-	 * nothing to arbitrate, and its port is not waiting for credits
-	 * (PortXmitWait starts only with requests and stops whenever they
-	 * end, crossbar.c and port_state.c), so it is skipped as above.
-	 */
-	uint64_t out_req[4];
+	uint64_t *in_free;
+
+	uint8_t sl2vl_one[16];
+	ibfs_time_t latency;
 	uint64_t buffered;
+	/*
+	 * [n + 1] by input port: the last DLID routed from that input and
+	 * its LFT entry, (1 << 24) | dlid << 8 | port, 0 when none; cleared
+	 * whenever the LFT changes (forwarding.c). A flow's packets then
+	 * skip the LFT's line, which misses the caches at scale (13 KB a
+	 * switch at 11,664 HCAs).
+	 */
+	uint32_t *lft_hint;
+	struct sw_obits ob[4];  /* outputs 0-63 in the third line */
+
+	int pw;              /* 64-bit words of one port mask (MFT) */
+	uint64_t *mft;       /* [mft_len][pw] by MLID - 0xC000 */
+	uint32_t mft_len;
+	uint8_t *sl2vl;      /* [(in * (n + 1) + out) * 16 + sl] */
+	/* Request words of every output when they do not fit inside. */
+	uint64_t *req_ext;
 	uint64_t relay_errors;
 
 	ibfs_switch_local_fn local;
@@ -152,9 +205,37 @@ static inline int ibfs__sw_slot_vl(const struct ibfs_switch *sw, int slot)
 	return slot == sw->data_vls ? IBFS_VL15 : slot;
 }
 
+/* The FIFO of input `in`, slot `slot`. */
+static inline struct sw_queue *ibfs__sw_queue(const struct ibfs_switch *sw,
+					      int in, int slot)
+{
+	return &sw->q[((size_t)in << sw->sshift) + (size_t)slot];
+}
+
+/* 1 while input `in` feeds an output (its slot-0 bit of in_free clear). */
+static inline int ibfs__sw_in_busy(const struct ibfs_switch *sw, int in)
+{
+	uint32_t bit = (uint32_t)in << sw->sshift;
+
+	return !(sw->in_free[bit / 64] >> (bit % 64) & 1);
+}
+
 /* forwarding.c */
 int ibfs__sw_fwd_init(struct ibfs_switch *sw);
 void ibfs__sw_fwd_free(struct ibfs_switch *sw);
+/* The LFT entry of unicast dlid for a packet from input `in`. */
+static inline uint8_t ibfs__sw_route(struct ibfs_switch *sw, int in,
+				     uint16_t dlid)
+{
+	uint32_t h = sw->lft_hint[in];
+
+	if (h >> 8 == (1u << 16 | dlid))
+		return (uint8_t)h;
+	uint8_t out = ibfs__switch_get_lft(sw, dlid);
+
+	sw->lft_hint[in] = 1u << 24 | (uint32_t)dlid << 8 | out;
+	return out;
+}
 /* The MFT port mask of mlid, or NULL when it has none. */
 const uint64_t *ibfs__sw_mft_get(const struct ibfs_switch *sw, uint16_t mlid);
 
@@ -177,6 +258,10 @@ void ibfs__sw_vlarb_default(struct sw_vlarb *a, int data_vls);
  * high-priority table, or -1 when the tables allow none of them.
  */
 int ibfs__sw_vlarb_pick(struct sw_vlarb *a, uint32_t ready, int *high);
+/* 1 if an entry of either table gives `vl` a weight. */
+int ibfs__sw_vlarb_serves(const struct sw_vlarb *a, int vl);
+/* Sets output o's bit of arb_one from its tables. */
+void ibfs__sw_vlarb_one_update(struct ibfs_switch *sw, int o);
 /* Charges `bytes` sent on `vl` to the entry that picked it. */
 void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);
 

@@ -99,6 +99,33 @@ void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes)
 	}
 }
 
+int ibfs__sw_vlarb_serves(const struct sw_vlarb *a, int vl)
+{
+	for (int i = 0; i < a->nhigh; i++)
+		if (a->high[i].weight && a->high[i].vl == vl)
+			return 1;
+	for (int i = 0; i < a->nlow; i++)
+		if (a->low[i].weight && a->low[i].vl == vl)
+			return 1;
+	return 0;
+}
+
+/*
+ * With one data VL, `ready` is 0 or 1 and a pick returns VL 0 whenever it
+ * is ready and some entry serves it: arb_table comes round to such an
+ * entry within a turn of the table, whichever table the limit selects.
+ * Only then may the crossbar skip the pick and the charge.
+ */
+void ibfs__sw_vlarb_one_update(struct ibfs_switch *sw, int o)
+{
+	uint64_t m = 1ULL << (o % 64);
+
+	if (sw->data_vls == 1 && ibfs__sw_vlarb_serves(&sw->out[o].arb, 0))
+		sw->ob[o / 64].one |= m;
+	else
+		sw->ob[o / 64].one &= ~m;
+}
+
 static int arb_check(const struct ibfs_vlarb_entry *t, int n)
 {
 	if (n < 0 || n > 64 || (n && !t))
@@ -130,6 +157,7 @@ int ibfs__switch_set_vlarb(struct ibfs_switch *sw, int out,
 		a->limit = limit_high;
 		a->hi_left = nhigh ? arb_weight(&a->high[0]) : 0;
 		a->lo_left = nlow ? arb_weight(&a->low[0]) : 0;
+		ibfs__sw_vlarb_one_update(sw, o);
 	}
 	return 0;
 }
