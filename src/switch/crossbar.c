@@ -143,36 +143,36 @@ static inline int xb_may_send(const struct ibfs_port *port,
 }
 
 /*
- * The first request of output VL slot `os` of output o, in round-robin
- * order, that may go now; -1 if none. Sets *starved when a request waits
- * for credits only, and lowers *wake to when a request held back by the
- * tail rule may go.
+ * The first request of output VL slot `os` of output so (port `port`), in
+ * round-robin order, that may go at `now`; -1 if none. Sets *starved when
+ * a request waits for credits only, and lowers *wake to when a request
+ * held back by the tail rule may go.
+ *
+ * The scan visits the word holding the round-robin start (from its bit
+ * on), the other words in turn, and that word again below its bit: nw + 1
+ * words at most, each masked with the free inputs. The common case finds
+ * its request in the first word, so the loop is shaped to test that word
+ * before anything about wrapping is computed.
  */
-static int xb_scan(struct ibfs_switch *sw, int o, int os, int *starved,
-		   ibfs_time_t *wake)
+static int xb_scan(const struct ibfs_switch *sw, struct sw_out *so,
+		   struct ibfs_port *port, unsigned os, ibfs_time_t now,
+		   int *starved, ibfs_time_t *wake)
 {
-	struct sw_out *so = &sw->out[o];
-	struct ibfs_port *port = &sw->dev.ports[o];
-	const uint64_t *bits = so->req + (size_t)os * (size_t)sw->nw;
-	int nw = sw->nw;
+	unsigned nw = (unsigned)sw->nw;
+	const uint64_t *bits = so->req + (size_t)os * nw;
 	/* rr is one past the last bit granted: wrap past the last input. */
-	uint32_t from = so->slot[os].rr;
-	int w0 = (int)(from / 64);
-	ibfs_time_t now = sw->f->eq.now;
+	unsigned from = so->slot[os].rr;
+	unsigned w = from / 64;
 
-	if (w0 >= nw) {
+	if (w >= nw) {
 		from = 0;
-		w0 = 0;
+		w = 0;
 	}
-	for (int k = 0, w = w0; k <= nw; k++, w = w + 1 < nw ? w + 1 : 0) {
-		uint64_t m = bits[w] & sw->in_free[w];
+	uint64_t m = bits[w] & sw->in_free[w] & (~0ULL << (from % 64));
 
-		if (k == 0)
-			m &= ~0ULL << (from % 64);
-		else if (k == nw)
-			m &= (1ULL << (from % 64)) - 1;
+	for (unsigned left = nw;;) {
 		while (m) {
-			int b = w * 64 + __builtin_ctzll(m);
+			unsigned b = w * 64 + (unsigned)__builtin_ctzll(m);
 			const struct sw_queue *q = &sw->q[b];
 
 			m &= m - 1;
@@ -188,50 +188,60 @@ static int xb_scan(struct ibfs_switch *sw, int o, int os, int *starved,
 					*wake = q->h_tail_at - ser;
 				continue;
 			}
-			return b;
+			return (int)b;
 		}
+		if (!left)
+			return -1;
+		if (++w == nw)
+			w = 0;
+		m = bits[w] & sw->in_free[w];
+		/* Back at the first word: the bits below the start. */
+		if (!--left)
+			m &= (1ULL << (from % 64)) - 1;
 	}
-	return -1;
 }
 
-static void xb_send(struct ibfs_switch *sw, int o, int os, int b, int high)
+static void xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
+		    struct ibfs_port *port, unsigned os, unsigned b, int high)
 {
-	struct sw_out *so = &sw->out[o];
-	struct ibfs_port *port = &sw->dev.ports[o];
-	int in = b >> sw->sshift;
-	int slot = b & ((1 << sw->sshift) - 1);
+	unsigned in = b >> sw->sshift;
+	unsigned slot = b & ((1u << sw->sshift) - 1);
 	struct sw_queue *q = &sw->q[b];
 	struct ibfs_packet *p = q->head;
+	struct sw_obits *ob = &sw->ob[o / 64];
 
 	q->head = p->next;
 	if (!q->head)
 		sw->qtail[b] = NULL;
 	sw->buffered--;
 	p->next = NULL;
-	so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=
-		~(1ULL << (b % 64));
+	so->req[(size_t)os * (size_t)sw->nw + b / 64] &= ~(1ULL << (b % 64));
 	if (!--so->nreq)
-		sw->ob[o / 64].req &= ~(1ULL << (o % 64));
+		ob->req &= ~(1ULL << (o % 64));
 	so->slot[os].nreq--;
 	so->slot[os].rr = (uint16_t)(b + 1);
 	so->cur = 1;
-	sw->ob[o / 64].cur |= 1ULL << (o % 64);
+	ob->cur |= 1ULL << (o % 64);
 	so->cur_in = (uint8_t)in;
 	so->cur_in_vl = p->in_vl;
 	so->cur_blocks = p->blocks;
 	so->cur_orig = p->mc_orig;
-	xb_set_busy(sw, in, 1);
+	xb_set_busy(sw, (int)in, 1);
 	if (high >= 0)
 		ibfs__sw_vlarb_charge(&so->arb, high, p->wire_bytes);
 	ibfs__port_wait_stop(port);
 	ibfs__port_send(port, p);
-	ibfs__sw_head_changed(sw, in, slot);
+	ibfs__sw_head_changed(sw, (int)in, (int)slot);
 }
 
-void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
+/*
+ * The arbitration proper, for an output with requests and an idle
+ * transmitter as far as the bits tell (ibfs__sw_arbitrate, switch_int.h,
+ * tests them inline so that the many calls for busy outputs and outputs
+ * without requests cost no call).
+ */
+void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 {
-	if ((sw->ob[o / 64].cur | ~sw->ob[o / 64].req) >> (o % 64) & 1)
-		return;
 	struct sw_out *so = &sw->out[o];
 	struct ibfs_port *port = &sw->dev.ports[o];
 
@@ -239,35 +249,37 @@ void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 		return;
 	if (__builtin_expect(!port->up, 0)) {
 		/* Nothing leaves a down port: discard (port_state.c). */
-		ibfs__sw_out_down(sw, o);
+		ibfs__sw_out_down(sw, (int)o);
 		return;
 	}
 	if (!so->nreq) {
 		ibfs__port_wait_stop(port);
 		return;
 	}
-	int dv = sw->data_vls;
+	unsigned dv = (unsigned)sw->data_vls;
+	ibfs_time_t now = sw->f->eq.now;
 	int starved = 0;
 	ibfs_time_t wake = IBFS_TIME_NEVER;
 
 	/* VL15 first (IBA 7.6.9): it is not subject to VL arbitration. */
 	if (so->slot[dv].nreq) {
-		int b = xb_scan(sw, o, dv, &starved, &wake);
+		int b = xb_scan(sw, so, port, dv, now, &starved, &wake);
 
 		if (b >= 0) {
-			xb_send(sw, o, dv, b, -1);
+			xb_send(sw, o, so, port, dv, (unsigned)b, -1);
 			return;
 		}
 	}
 	if (sw->ob[o / 64].one >> (o % 64) & 1) {
 		/* One data VL that the tables serve: no arbitration state. */
-		int b = so->slot[0].nreq ? xb_scan(sw, o, 0, &starved, &wake) :
-					   -1;
+		int b = so->slot[0].nreq ?
+				xb_scan(sw, so, port, 0, now, &starved, &wake) :
+				-1;
 
 		if (wake != IBFS_TIME_NEVER)
-			xb_arm_wake(sw, o, wake);
+			xb_arm_wake(sw, (int)o, wake);
 		if (b >= 0)
-			xb_send(sw, o, 0, b, -1);
+			xb_send(sw, o, so, port, 0, (unsigned)b, -1);
 		else if (starved)
 			ibfs__port_wait_start(port);
 		else
@@ -277,14 +289,15 @@ void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 	int cand[IBFS_MAX_VLS];
 	uint32_t ready = 0;
 
-	for (int os = 0; os < dv; os++) {
-		cand[os] = so->slot[os].nreq ?
-				   xb_scan(sw, o, os, &starved, &wake) : -1;
+	for (unsigned os = 0; os < dv; os++) {
+		cand[os] = so->slot[os].nreq ? xb_scan(sw, so, port, os, now,
+						       &starved, &wake) :
+					       -1;
 		if (cand[os] >= 0)
 			ready |= 1u << os;
 	}
 	if (wake != IBFS_TIME_NEVER)
-		xb_arm_wake(sw, o, wake);
+		xb_arm_wake(sw, (int)o, wake);
 	int high = 0;
 	int vl = ready ? ibfs__sw_vlarb_pick(&so->arb, ready, &high) : -1;
 
@@ -295,7 +308,7 @@ void ibfs__sw_arbitrate(struct ibfs_switch *sw, int o)
 			ibfs__port_wait_stop(port);
 		return;
 	}
-	xb_send(sw, o, vl, cand[vl], high);
+	xb_send(sw, o, so, port, (unsigned)vl, (unsigned)cand[vl], high);
 }
 
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)

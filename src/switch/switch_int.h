@@ -268,7 +268,20 @@ void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);
 /* crossbar.c */
 void ibfs__sw_in_free_init(struct ibfs_switch *sw);
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot);
-void ibfs__sw_arbitrate(struct ibfs_switch *sw, int out);
+void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o);
+/*
+ * Output `out` may have something to send: arbitrates unless it is busy
+ * or has no requests, which its bits tell without reading the output (a
+ * test made here, inline: most calls stop at it).
+ */
+static inline void ibfs__sw_arbitrate(struct ibfs_switch *sw, int out)
+{
+	unsigned o = (unsigned)out;
+	const struct sw_obits *ob = &sw->ob[o / 64];
+
+	if ((ob->req & ~ob->cur) >> (o % 64) & 1)
+		ibfs__sw_arbitrate_out(sw, o);
+}
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);
 void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out);
 
