@@ -52,25 +52,6 @@ static int credit_may_send(const struct ibfs_port *out,
 	return out->vls[p->vl].credits >= (int32_t)p->blocks;
 }
 
-static void credit_on_send(struct ibfs_port *out, const struct ibfs_packet *p)
-{
-	if (p->vl != IBFS_VL15)
-		out->vls[p->vl].credits -= p->blocks;
-}
-
-static int credit_on_arrive(struct ibfs_port *in, const struct ibfs_packet *p)
-{
-	int vl = p->vl;
-	struct ibfs_port_vl *v = &in->vls[vl];
-
-	if (vl == IBFS_VL15 && v->buf_used + p->blocks > in->buf_cap[vl])
-		return -1;
-	v->buf_used += p->blocks;
-	if (v->buf_used > v->buf_top)
-		v->buf_top = v->buf_used;
-	return 0;
-}
-
 /* Credits advertised by an FCP reach the data sender `obj`. */
 static void credit_fcp_arrive(void *obj, uint64_t arg)
 {
@@ -89,7 +70,7 @@ static void credit_fcp_arrive(void *obj, uint64_t arg)
  * not sending data. An FCP keeps the transmitter until fcp_until without
  * an event of its own: a data packet sent meanwhile starts after it.
  */
-static void credit_send_fcps(struct ibfs_port *port)
+void ibfs__credit_send_fcps(struct ibfs_port *port)
 {
 	struct ibfs_fabric *f = port->fab;
 	ibfs_time_t now = f->eq.now;
@@ -113,8 +94,8 @@ static void credit_send_fcps(struct ibfs_port *port)
 		 * A sender busy until after the FCP arrives cannot use the
 		 * credits (or even look at them) before its transmitter
 		 * ends, and the arrival would not call tx_ready: they wait
-		 * in vls[].fc_defer for credit_on_tx_end instead of costing an
-		 * event. The time must be strictly earlier: at tx_free_at
+		 * in vls[].fc_defer for ibfs__credit_on_tx_end instead of
+		 * costing an event. The time must be strictly earlier: at tx_free_at
 		 * the transmitter's own end (scheduled first) runs first.
 		 * peer_free_at is the sender's tx_free_at, kept on this port
 		 * (link.h), and a transmitter idle from a time after `at`
@@ -130,8 +111,11 @@ static void credit_send_fcps(struct ibfs_port *port)
 	}
 }
 
-/* The transmitter of `out` has ended: take in the deferred credits. */
-static void credit_on_tx_end(struct ibfs_port *out)
+/*
+ * The transmitter of `out` has ended with credits deferred
+ * (ibfs__credit_on_tx_end, link.h): take them in.
+ */
+void ibfs__credit_take_deferred(struct ibfs_port *out)
 {
 	while (out->fc_deferred) {
 		int vl = __builtin_ctz(out->fc_deferred);
@@ -142,23 +126,6 @@ static void credit_on_tx_end(struct ibfs_port *out)
 		out->peer->vls[vl].fc_wire -= n;
 		out->vls[vl].credits += (int32_t)n;
 	}
-}
-
-static void credit_on_free(struct ibfs_port *in, int vl, uint32_t blocks)
-{
-	if (vl == IBFS_VL15 || !in->peer)
-		return;
-	in->vls[vl].fc_unsent += blocks;
-	in->fc_pending |= (uint16_t)(1u << vl);
-	if (!in->tx_busy && in->up)
-		credit_send_fcps(in);
-}
-
-static int credit_on_tx_idle(struct ibfs_port *out)
-{
-	if (out->fc_pending && out->up)
-		credit_send_fcps(out);
-	return 0; /* the FCPs need no event: the device may send at once */
 }
 
 /*
@@ -193,10 +160,10 @@ const struct ibfs_flow_ops ibfs__ib_credit_flow = {
 	.name = "ib-credits",
 	.init = credit_init,
 	.may_send = credit_may_send,
-	.on_send = credit_on_send,
-	.on_arrive = credit_on_arrive,
-	.on_free = credit_on_free,
-	.on_tx_idle = credit_on_tx_idle,
-	.on_tx_end = credit_on_tx_end,
+	.on_send = ibfs__credit_on_send,
+	.on_arrive = ibfs__credit_on_arrive,
+	.on_free = ibfs__credit_on_free,
+	.on_tx_idle = ibfs__credit_on_tx_idle,
+	.on_tx_end = ibfs__credit_on_tx_end,
 	.link_reset = credit_link_reset,
 };

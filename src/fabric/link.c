@@ -24,37 +24,58 @@
 
 #include "fabric/fabric.h"
 
+/*
+ * 1 when `port`'s flow control is InfiniBand's credits, whose hooks the
+ * link layer then calls directly and inline (link.h); any other flow
+ * control goes through its ops.
+ */
+static inline int link_ib(const struct ibfs_port *port)
+{
+	return __builtin_expect(port->flow == &ibfs__ib_credit_flow, 1);
+}
+
 /* The transmitter of `out` has gone idle. */
 static void link_tx_done(void *obj, uint64_t arg)
 {
 	struct ibfs_port *out = obj;
+	struct ibfs_device *dev = out->dev;
 
 	(void)arg;
 	out->tx_busy = 0;
-	if (out->flow->on_tx_end)
+	if (link_ib(out))
+		ibfs__credit_on_tx_end(out);
+	else if (out->flow->on_tx_end)
 		out->flow->on_tx_end(out);
 	if (out->tx_data) {
 		out->tx_data = 0;
-		if (out->dev && out->dev->ops->tx_done)
-			out->dev->ops->tx_done(out->dev, out);
+		if (dev && dev->ops->tx_done)
+			dev->ops->tx_done(dev, out);
 		if (out->tx_busy)
 			return; /* the device started the next packet */
 	}
-	if (out->flow && out->flow->on_tx_idle && out->flow->on_tx_idle(out))
+	if (link_ib(out))
+		ibfs__credit_on_tx_idle(out);
+	else if (out->flow && out->flow->on_tx_idle &&
+		 out->flow->on_tx_idle(out))
 		return;
-	if (out->dev && out->dev->ops->tx_ready)
-		out->dev->ops->tx_ready(out->dev, out);
+	if (dev && dev->ops->tx_ready)
+		dev->ops->tx_ready(dev, out);
 }
 
-void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur)
+/* Occupies out's transmitter until now + dur; `q` is its fabric's queue. */
+static inline void link_occupy(struct ibfs_eq *q, struct ibfs_port *out,
+			       ibfs_time_t dur)
 {
-	struct ibfs_eq *q = &out->fab->eq;
-
 	out->tx_busy = 1;
 	out->tx_free_at = q->now + dur;
 	if (out->peer)
 		out->peer->peer_free_at = out->tx_free_at;
 	ibfs__eq_schedule(q, out->tx_free_at, link_tx_done, out, 0);
+}
+
+void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur)
+{
+	link_occupy(&out->fab->eq, out, dur);
 }
 
 /*
@@ -81,7 +102,8 @@ static void link_head_arrive(void *obj, uint64_t arg)
 	in->vls[p->vl].rx_blocks += p->blocks;
 	in->rx_pkts++;
 	f->pkts_on_wire--;
-	if (!in->dev || in->flow->on_arrive(in, p) < 0) {
+	if (!in->dev || (link_ib(in) ? ibfs__credit_on_arrive(in, p) :
+				       in->flow->on_arrive(in, p)) < 0) {
 		/*
 		 * Only VL15 may be discarded for want of room (IBA 7.9.4);
 		 * a port with no device discards everything.
@@ -115,7 +137,10 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 	ibfs_time_t ser = ibfs__port_ser(out, p->wire_bytes);
 	ibfs_time_t start = out->fcp_until > now ? out->fcp_until : now;
 
-	out->flow->on_send(out, p);
+	if (link_ib(out))
+		ibfs__credit_on_send(out, p);
+	else
+		out->flow->on_send(out, p);
 	if (p->held) {
 		p->held = 0;
 		f->pkts_buffered--;
@@ -131,7 +156,7 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 		o->on_tx(o->ctx, out, p, start);
 	p->head_at = start + out->prop + out->ser_lrh;
 	p->tail_at = start + out->prop + ser;
-	ibfs__port_occupy(out, start - now + ser);
+	link_occupy(&f->eq, out, start - now + ser);
 	out->tx_data = 1;
 	struct ibfs_port *peer = out->peer;
 
@@ -144,7 +169,10 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 void ibfs__port_consume_blocks(struct ibfs_port *in, int vl, uint32_t blocks)
 {
 	in->vls[vl].buf_used -= blocks;
-	in->flow->on_free(in, vl, blocks);
+	if (link_ib(in))
+		ibfs__credit_on_free(in, vl, blocks);
+	else
+		in->flow->on_free(in, vl, blocks);
 }
 
 void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p)
@@ -169,7 +197,8 @@ void ibfs__port_wait_start(struct ibfs_port *out)
 	link_wait_notify(out, 1);
 }
 
-void ibfs__port_wait_stop(struct ibfs_port *out)
+/* The out-of-line part of ibfs__port_wait_stop (link.h): a wait ends. */
+void ibfs__port_wait_end(struct ibfs_port *out)
 {
 	if (!out->waiting)
 		return;

@@ -291,6 +291,64 @@ _Static_assert(offsetof(struct ibfs_port, tx_free_at) == 64 &&
 		       sizeof(struct ibfs_port_vl) == 32,
 	       "struct ibfs_port: lines 0-2 as above, vls[0..1] in line 3");
 
+/*
+ * The InfiniBand credit hooks a packet hop runs (credits.c), inline: the
+ * link layer calls them directly when a port's flow is
+ * ibfs__ib_credit_flow, which saves an indirect call and the tests of
+ * optional hooks on every send, arrival, free and end of transmission,
+ * and through struct ibfs_flow_ops otherwise (link.c), so that another
+ * link kind still plugs in. credits.c's ops table points at these same
+ * functions.
+ */
+void ibfs__credit_send_fcps(struct ibfs_port *port);
+void ibfs__credit_take_deferred(struct ibfs_port *out);
+
+static inline void ibfs__credit_on_send(struct ibfs_port *out,
+					const struct ibfs_packet *p)
+{
+	if (p->vl != IBFS_VL15)
+		out->vls[p->vl].credits -= p->blocks;
+}
+
+static inline int ibfs__credit_on_arrive(struct ibfs_port *in,
+					 const struct ibfs_packet *p)
+{
+	int vl = p->vl;
+	struct ibfs_port_vl *v = &in->vls[vl];
+
+	if (vl == IBFS_VL15 && v->buf_used + p->blocks > in->buf_cap[vl])
+		return -1;
+	v->buf_used += p->blocks;
+	if (v->buf_used > v->buf_top)
+		v->buf_top = v->buf_used;
+	return 0;
+}
+
+static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
+					uint32_t blocks)
+{
+	if (vl == IBFS_VL15 || !in->peer)
+		return;
+	in->vls[vl].fc_unsent += blocks;
+	in->fc_pending |= (uint16_t)(1u << vl);
+	if (!in->tx_busy && in->up)
+		ibfs__credit_send_fcps(in);
+}
+
+/* The transmitter of `out` has ended: take in the deferred credits. */
+static inline void ibfs__credit_on_tx_end(struct ibfs_port *out)
+{
+	if (out->fc_deferred)
+		ibfs__credit_take_deferred(out);
+}
+
+static inline int ibfs__credit_on_tx_idle(struct ibfs_port *out)
+{
+	if (out->fc_pending && out->up)
+		ibfs__credit_send_fcps(out);
+	return 0; /* the FCPs need no event: the device may send at once */
+}
+
 /* Packets on the wire leaving `out` (sent, not yet taken off at the peer). */
 static inline uint32_t ibfs__port_wire_pkts(const struct ibfs_port *out)
 {
@@ -331,7 +389,13 @@ void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p);
 void ibfs__port_consume_blocks(struct ibfs_port *in, int vl, uint32_t blocks);
 /* PortXmitWait: the device has data for `out` but no credits / stops so. */
 void ibfs__port_wait_start(struct ibfs_port *out);
-void ibfs__port_wait_stop(struct ibfs_port *out);
+void ibfs__port_wait_end(struct ibfs_port *out);
+/* Every grant stops a wait that is rarely there: the test is inline. */
+static inline void ibfs__port_wait_stop(struct ibfs_port *out)
+{
+	if (out->waiting)
+		ibfs__port_wait_end(out);
+}
 /* PortXmitWait so far, including a wait still in progress at now. */
 ibfs_time_t ibfs__port_xmit_wait(const struct ibfs_port *out);
 /* Serialization time of `bytes` on the port's link. */
