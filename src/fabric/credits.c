@@ -66,49 +66,75 @@ static void credit_fcp_arrive(void *obj, uint64_t arg)
 }
 
 /*
- * Sends one FCP per VL with credits owed, back to back; the transmitter is
- * not sending data. An FCP keeps the transmitter until fcp_until without
- * an event of its own: a data packet sent meanwhile starts after it.
+ * Sends the FCP of VL `vl`, fc_unsent credits, from `port`, whose
+ * transmitter is not sending data. An FCP keeps the transmitter until
+ * fcp_until without an event of its own: a data packet sent meanwhile
+ * starts after it. Scheduling the arrival comes last, so that a caller
+ * whose last step this is makes it a tail call (no registers to save).
+ */
+static inline void credit_send_fcp(struct ibfs_port *port, int vl)
+{
+	struct ibfs_fabric *f = port->fab;
+	struct ibfs_port *sender = port->peer;
+	struct ibfs_port_vl *v = &port->vls[vl];
+	ibfs_time_t now = f->eq.now;
+	ibfs_time_t start = port->fcp_until > now ? port->fcp_until : now;
+	uint32_t n = v->fc_unsent;
+
+	v->fc_unsent = 0;
+	v->fc_wire += n;
+	port->fcp_sent++;
+	f->fcps++;
+	port->fcp_until = start + port->ser_fcp;
+	ibfs_time_t at = port->fcp_until + port->prop;
+
+	/*
+	 * A sender busy until after the FCP arrives cannot use the credits
+	 * (or even look at them) before its transmitter ends, and the
+	 * arrival would not call tx_ready: they wait in vls[].fc_defer for
+	 * ibfs__credit_on_tx_end instead of costing an event. The time must
+	 * be strictly earlier: at tx_free_at the transmitter's own end
+	 * (scheduled first) runs first. peer_free_at is the sender's
+	 * tx_free_at, kept on this port (link.h), and a transmitter idle
+	 * from a time after `at` (which is not before now) is busy now.
+	 */
+	if (port->peer_free_at > at) {
+		sender->vls[vl].fc_defer += n;
+		sender->fc_deferred |= (uint16_t)(1u << vl);
+		return;
+	}
+	ibfs__eq_schedule(&f->eq, at, credit_fcp_arrive, sender,
+			  (uint64_t)vl | ((uint64_t)n << 8));
+}
+
+/* Several VLs owe credits: one FCP each, back to back, lowest VL first. */
+static void __attribute__((noinline)) credit_send_all(struct ibfs_port *port)
+{
+	while (port->fc_pending) {
+		int vl = __builtin_ctz(port->fc_pending);
+
+		port->fc_pending &= (uint16_t)~(1u << vl);
+		credit_send_fcp(port, vl);
+	}
+}
+
+/*
+ * Sends one FCP per VL with credits owed. The common case, one VL (a
+ * fabric with one data VL has no other), is a straight line ending in a
+ * tail call.
  */
 void ibfs__credit_send_fcps(struct ibfs_port *port)
 {
-	struct ibfs_fabric *f = port->fab;
-	ibfs_time_t now = f->eq.now;
+	unsigned pending = port->fc_pending;
 
-	while (port->fc_pending) {
-		int vl = __builtin_ctz(port->fc_pending);
-		uint32_t n = port->vls[vl].fc_unsent;
-		ibfs_time_t start = port->fcp_until > now ? port->fcp_until :
-							    now;
-
-		port->fc_pending &= (uint16_t)~(1u << vl);
-		port->vls[vl].fc_unsent = 0;
-		port->vls[vl].fc_wire += n;
-		port->fcp_sent++;
-		f->fcps++;
-		port->fcp_until = start + port->ser_fcp;
-		ibfs_time_t at = port->fcp_until + port->prop;
-		struct ibfs_port *sender = port->peer;
-
-		/*
-		 * A sender busy until after the FCP arrives cannot use the
-		 * credits (or even look at them) before its transmitter
-		 * ends, and the arrival would not call tx_ready: they wait
-		 * in vls[].fc_defer for ibfs__credit_on_tx_end instead of
-		 * costing an event. The time must be strictly earlier: at tx_free_at
-		 * the transmitter's own end (scheduled first) runs first.
-		 * peer_free_at is the sender's tx_free_at, kept on this port
-		 * (link.h), and a transmitter idle from a time after `at`
-		 * (which is not before now) is busy now.
-		 */
-		if (port->peer_free_at > at) {
-			sender->vls[vl].fc_defer += n;
-			sender->fc_deferred |= (uint16_t)(1u << vl);
-			continue;
-		}
-		ibfs__eq_schedule(&f->eq, at, credit_fcp_arrive, sender,
-				  (uint64_t)vl | ((uint64_t)n << 8));
+	if (pending & (pending - 1)) {
+		credit_send_all(port);
+		return;
 	}
+	if (!pending)
+		return;
+	port->fc_pending = 0;
+	credit_send_fcp(port, __builtin_ctz(pending));
 }
 
 /*

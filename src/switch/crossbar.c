@@ -314,12 +314,13 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 {
 	struct ibfs_switch *sw = (struct ibfs_switch *)dev;
-	struct sw_out *so = &sw->out[out->num];
+	unsigned o = out->num;
+	struct sw_out *so = &sw->out[o];
 
 	if (!so->cur)
 		return;
 	so->cur = 0;
-	sw->ob[out->num / 64].cur &= ~(1ULL << (out->num % 64));
+	sw->ob[o / 64].cur &= ~(1ULL << (o % 64));
 	int in = so->cur_in;
 	struct ibfs_port *inp = &dev->ports[in];
 
@@ -336,15 +337,19 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	} else {
 		ibfs__port_consume_blocks(inp, so->cur_in_vl, so->cur_blocks);
 	}
-	/* The input is free again: the outputs its heads want may use it. */
-	ibfs_time_t now = dev->fab->eq.now;
+	/*
+	 * The input is free again: the outputs its heads want may use it.
+	 * An input's FIFOs are contiguous (switch_int.h); an arbitration
+	 * may grant one of them, which changes its entry but not where
+	 * the entries are.
+	 */
+	ibfs_time_t now = sw->f->eq.now;
+	const struct sw_queue *q = ibfs__sw_queue(sw, in, 0);
+	const struct sw_queue *end = q + sw->nslots;
 
-	for (int s = 0; s < sw->nslots; s++) {
-		const struct sw_queue *q = ibfs__sw_queue(sw, in, s);
-
-		if (q->head && q->h_out != out->num && q->h_ready_at <= now)
+	for (; q < end; q++)
+		if (q->head && q->h_out != o && q->h_ready_at <= now)
 			ibfs__sw_arbitrate(sw, q->h_out);
-	}
 }
 
 void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out)
