@@ -154,9 +154,10 @@ static inline int xb_may_send(const struct ibfs_port *port,
  * its request in the first word, so the loop is shaped to test that word
  * before anything about wrapping is computed.
  */
-static int xb_scan(const struct ibfs_switch *sw, struct sw_out *so,
-		   struct ibfs_port *port, unsigned os, ibfs_time_t now,
-		   int *starved, ibfs_time_t *wake)
+static inline __attribute__((always_inline)) int
+xb_scan_inl(const struct ibfs_switch *sw, struct sw_out *so,
+	    struct ibfs_port *port, unsigned os, ibfs_time_t now, int *starved,
+	    ibfs_time_t *wake)
 {
 	unsigned nw = (unsigned)sw->nw;
 	const uint64_t *bits = so->req + (size_t)os * nw;
@@ -201,8 +202,27 @@ static int xb_scan(const struct ibfs_switch *sw, struct sw_out *so,
 	}
 }
 
-static void xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
-		    struct ibfs_port *port, unsigned os, unsigned b, int high)
+/*
+ * The scan out of line, for VL15 and for several data VLs; the one data
+ * VL of the common case has it inline (ibfs__sw_arbitrate_out), where
+ * *starved and *wake stay in registers.
+ */
+static int __attribute__((noinline))
+xb_scan(const struct ibfs_switch *sw, struct sw_out *so,
+	struct ibfs_port *port, unsigned os, ibfs_time_t now, int *starved,
+	ibfs_time_t *wake)
+{
+	return xb_scan_inl(sw, so, port, os, now, starved, wake);
+}
+
+/*
+ * Grants request bit b of slot os: the packet leaves its FIFO for the
+ * output, whose transmitter starts it. Inline at the one call, the end of
+ * an arbitration, so that the next head's request is a tail call.
+ */
+static inline __attribute__((always_inline)) void
+xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
+	struct ibfs_port *port, unsigned os, unsigned b, int high)
 {
 	unsigned in = b >> sw->sshift;
 	unsigned slot = b & ((1u << sw->sshift) - 1);
@@ -260,55 +280,53 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 	ibfs_time_t now = sw->f->eq.now;
 	int starved = 0;
 	ibfs_time_t wake = IBFS_TIME_NEVER;
+	unsigned os;
+	int b, high = -1;
 
 	/* VL15 first (IBA 7.6.9): it is not subject to VL arbitration. */
 	if (so->slot[dv].nreq) {
-		int b = xb_scan(sw, so, port, dv, now, &starved, &wake);
-
+		b = xb_scan(sw, so, port, dv, now, &starved, &wake);
 		if (b >= 0) {
-			xb_send(sw, o, so, port, dv, (unsigned)b, -1);
-			return;
+			os = dv;
+			goto send;
 		}
 	}
 	if (sw->ob[o / 64].one >> (o % 64) & 1) {
 		/* One data VL that the tables serve: no arbitration state. */
-		int b = so->slot[0].nreq ?
-				xb_scan(sw, so, port, 0, now, &starved, &wake) :
-				-1;
+		b = so->slot[0].nreq ?
+			    xb_scan_inl(sw, so, port, 0, now, &starved, &wake) :
+			    -1;
+		os = 0;
+	} else {
+		int cand[IBFS_MAX_VLS];
+		uint32_t ready = 0;
 
-		if (wake != IBFS_TIME_NEVER)
-			xb_arm_wake(sw, (int)o, wake);
-		if (b >= 0)
-			xb_send(sw, o, so, port, 0, (unsigned)b, -1);
-		else if (starved)
-			ibfs__port_wait_start(port);
-		else
-			ibfs__port_wait_stop(port);
-		return;
-	}
-	int cand[IBFS_MAX_VLS];
-	uint32_t ready = 0;
+		for (unsigned s = 0; s < dv; s++) {
+			cand[s] = so->slot[s].nreq ?
+					  xb_scan(sw, so, port, s, now,
+						  &starved, &wake) :
+					  -1;
+			if (cand[s] >= 0)
+				ready |= 1u << s;
+		}
+		high = 0;
+		int vl = ready ? ibfs__sw_vlarb_pick(&so->arb, ready, &high) :
+				 -1;
 
-	for (unsigned os = 0; os < dv; os++) {
-		cand[os] = so->slot[os].nreq ? xb_scan(sw, so, port, os, now,
-						       &starved, &wake) :
-					       -1;
-		if (cand[os] >= 0)
-			ready |= 1u << os;
+		os = (unsigned)vl;
+		b = vl < 0 ? -1 : cand[vl];
 	}
 	if (wake != IBFS_TIME_NEVER)
 		xb_arm_wake(sw, (int)o, wake);
-	int high = 0;
-	int vl = ready ? ibfs__sw_vlarb_pick(&so->arb, ready, &high) : -1;
-
-	if (vl < 0) {
+	if (b < 0) {
 		if (starved)
 			ibfs__port_wait_start(port);
 		else
 			ibfs__port_wait_stop(port);
 		return;
 	}
-	xb_send(sw, o, so, port, (unsigned)vl, (unsigned)cand[vl], high);
+send:
+	xb_send(sw, o, so, port, os, (unsigned)b, high);
 }
 
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
