@@ -49,20 +49,23 @@ void ibfs__sw_in_free_init(struct ibfs_switch *sw)
 		xb_set_busy(sw, in, 0);
 }
 
-static void xb_request(struct ibfs_switch *sw, int in, int slot,
-		       const struct ibfs_packet *p)
+/*
+ * Request bit `bit` ((in << sshift) + slot) asks for p's output; inline in
+ * both callers, whose last call (an arbitration) is then a tail call.
+ */
+static inline __attribute__((always_inline)) void
+xb_request(struct ibfs_switch *sw, uint32_t bit, const struct ibfs_packet *p)
 {
-	struct sw_out *so = &sw->out[p->out_port];
-	int os = ibfs__sw_slot(sw, p->out_vl);
-	uint32_t bit = ((uint32_t)in << sw->sshift) + (uint32_t)slot;
+	unsigned o = p->out_port;
+	struct sw_out *so = &sw->out[o];
+	unsigned os = (unsigned)ibfs__sw_slot(sw, p->out_vl);
 	uint64_t *w = &so->req[(size_t)os * (size_t)sw->nw + bit / 64];
 	uint64_t m = 1ULL << (bit % 64);
 
 	if (!(*w & m)) {
 		*w |= m;
 		if (!so->nreq++)
-			sw->ob[p->out_port / 64].req |=
-				1ULL << (p->out_port % 64);
+			sw->ob[o / 64].req |= 1ULL << (o % 64);
 		so->slot[os].nreq++;
 	}
 }
@@ -72,19 +75,19 @@ static void xb_ready_ev(void *obj, uint64_t arg)
 {
 	struct ibfs_switch *sw = obj;
 	int in = (int)(arg >> sw->sshift);
-	int slot = (int)(arg & ((1u << sw->sshift) - 1));
 	struct ibfs_packet *p = sw->q[arg].head;
 
 	if (!p)
 		return;
-	xb_request(sw, in, slot, p);
+	xb_request(sw, (uint32_t)arg, p);
 	if (!ibfs__sw_in_busy(sw, in))
 		ibfs__sw_arbitrate(sw, p->out_port);
 }
 
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 {
-	struct sw_queue *q = ibfs__sw_queue(sw, in, slot);
+	uint32_t b = ((uint32_t)in << sw->sshift) + (uint32_t)slot;
+	struct sw_queue *q = &sw->q[b];
 	struct ibfs_packet *p = q->head;
 
 	if (!p)
@@ -96,12 +99,10 @@ void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 	q->h_out = p->out_port;
 	q->h_vl = p->vl;
 	if (p->ready_at > sw->f->eq.now) {
-		uint64_t b = ((uint64_t)in << sw->sshift) + (uint64_t)slot;
-
 		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
 		return;
 	}
-	xb_request(sw, in, slot, p);
+	xb_request(sw, b, p);
 	if (!ibfs__sw_in_busy(sw, in))
 		ibfs__sw_arbitrate(sw, p->out_port);
 }
