@@ -24,16 +24,6 @@
 
 #include "fabric/fabric.h"
 
-/*
- * 1 when `port`'s flow control is InfiniBand's credits, whose hooks the
- * link layer then calls directly and inline (link.h); any other flow
- * control goes through its ops.
- */
-static inline int link_ib(const struct ibfs_port *port)
-{
-	return __builtin_expect(port->flow == &ibfs__ib_credit_flow, 1);
-}
-
 /* The transmitter of `out` has gone idle. */
 static void link_tx_done(void *obj, uint64_t arg)
 {
@@ -42,7 +32,7 @@ static void link_tx_done(void *obj, uint64_t arg)
 
 	(void)arg;
 	out->tx_busy = 0;
-	if (link_ib(out))
+	if (ibfs__port_flow_ib(out))
 		ibfs__credit_on_tx_end(out);
 	else if (out->flow->on_tx_end)
 		out->flow->on_tx_end(out);
@@ -53,7 +43,7 @@ static void link_tx_done(void *obj, uint64_t arg)
 		if (out->tx_busy)
 			return; /* the device started the next packet */
 	}
-	if (link_ib(out))
+	if (ibfs__port_flow_ib(out))
 		ibfs__credit_on_tx_idle(out);
 	else if (out->flow && out->flow->on_tx_idle &&
 		 out->flow->on_tx_idle(out))
@@ -102,8 +92,9 @@ static void link_head_arrive(void *obj, uint64_t arg)
 	in->vls[p->vl].rx_blocks += p->blocks;
 	in->rx_pkts++;
 	f->pkts_on_wire--;
-	if (!in->dev || (link_ib(in) ? ibfs__credit_on_arrive(in, p) :
-				       in->flow->on_arrive(in, p)) < 0) {
+	if (!in->dev ||
+	    (ibfs__port_flow_ib(in) ? ibfs__credit_on_arrive(in, p) :
+				      in->flow->on_arrive(in, p)) < 0) {
 		/*
 		 * Only VL15 may be discarded for want of room (IBA 7.9.4);
 		 * a port with no device discards everything.
@@ -137,7 +128,7 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 	ibfs_time_t ser = ibfs__port_ser(out, p->wire_bytes);
 	ibfs_time_t start = out->fcp_until > now ? out->fcp_until : now;
 
-	if (link_ib(out))
+	if (ibfs__port_flow_ib(out))
 		ibfs__credit_on_send(out, p);
 	else
 		out->flow->on_send(out, p);
@@ -164,15 +155,6 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 			  (peer->rx_at_tail ? p->tail_at : p->head_at) +
 				  peer->rx_delay,
 			  link_head_arrive, peer, (uint64_t)(uintptr_t)p);
-}
-
-void ibfs__port_consume_blocks(struct ibfs_port *in, int vl, uint32_t blocks)
-{
-	in->vls[vl].buf_used -= blocks;
-	if (link_ib(in))
-		ibfs__credit_on_free(in, vl, blocks);
-	else
-		in->flow->on_free(in, vl, blocks);
 }
 
 void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p)

@@ -303,6 +303,12 @@ _Static_assert(offsetof(struct ibfs_port, tx_free_at) == 64 &&
 void ibfs__credit_send_fcps(struct ibfs_port *port);
 void ibfs__credit_take_deferred(struct ibfs_port *out);
 
+/* 1 when `port`'s flow control is InfiniBand's credits. */
+static inline int ibfs__port_flow_ib(const struct ibfs_port *port)
+{
+	return __builtin_expect(port->flow == &ibfs__ib_credit_flow, 1);
+}
+
 static inline void ibfs__credit_on_send(struct ibfs_port *out,
 					const struct ibfs_packet *p)
 {
@@ -386,7 +392,15 @@ void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p);
  * The same with the input VL and block count given explicitly, for devices
  * that rewrote p->vl (SL-to-VL at a switch output) before freeing the input.
  */
-void ibfs__port_consume_blocks(struct ibfs_port *in, int vl, uint32_t blocks);
+static inline void ibfs__port_consume_blocks(struct ibfs_port *in, int vl,
+					     uint32_t blocks)
+{
+	in->vls[vl].buf_used -= blocks;
+	if (ibfs__port_flow_ib(in))
+		ibfs__credit_on_free(in, vl, blocks);
+	else
+		in->flow->on_free(in, vl, blocks);
+}
 /* PortXmitWait: the device has data for `out` but no credits / stops so. */
 void ibfs__port_wait_start(struct ibfs_port *out);
 void ibfs__port_wait_end(struct ibfs_port *out);
