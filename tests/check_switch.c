@@ -908,6 +908,135 @@ START_TEST(create_errors)
 }
 END_TEST
 
+/*
+ * The link layer calls InfiniBand's credit hooks directly when a port's
+ * flow control is ibfs__ib_credit_flow, and through struct ibfs_flow_ops
+ * otherwise (link.c, crossbar.c). Both ways must give the same run to
+ * the picosecond: here every port's flow is a copy of the credit ops
+ * whose hooks count their calls, with two data VLs (several VLs' FCPs at
+ * once, the VL arbiter) and head-of-line blocking at the switch.
+ */
+static uint64_t ops_calls;
+
+static int ops_may_send(const struct ibfs_port *out,
+			const struct ibfs_packet *p)
+{
+	ops_calls++;
+	return ibfs__ib_credit_flow.may_send(out, p);
+}
+
+static void ops_on_send(struct ibfs_port *out, const struct ibfs_packet *p)
+{
+	ops_calls++;
+	ibfs__ib_credit_flow.on_send(out, p);
+}
+
+static int ops_on_arrive(struct ibfs_port *in, const struct ibfs_packet *p)
+{
+	ops_calls++;
+	return ibfs__ib_credit_flow.on_arrive(in, p);
+}
+
+static void ops_on_free(struct ibfs_port *in, int vl, uint32_t blocks)
+{
+	ops_calls++;
+	ibfs__ib_credit_flow.on_free(in, vl, blocks);
+}
+
+static int ops_on_tx_idle(struct ibfs_port *out)
+{
+	ops_calls++;
+	return ibfs__ib_credit_flow.on_tx_idle(out);
+}
+
+static void ops_on_tx_end(struct ibfs_port *out)
+{
+	ops_calls++;
+	ibfs__ib_credit_flow.on_tx_end(out);
+}
+
+struct ops_run {
+	uint64_t fcps, executed, rx[2];
+	ibfs_time_t end, wait[6], wait_a, tail[2][400];
+};
+
+static void ops_run(struct ops_run *r, const struct ibfs_flow_ops *ops)
+{
+	struct star x;
+	struct star_opts o = { .data_vls = 2, .buffer = 8 * 1024 };
+	const uint32_t n = 100;
+
+	star_make(&x, 5, &o); /* A=h0 B=h1 E=h2 C=h3 D=h4 */
+	for (int node = 0; ops && node <= 5; node++)
+		for (int i = 0; i <= x.t->nodes[node].nports; i++)
+			x.f->ports[node][i].flow = ops;
+	for (int i = 3; i < 5; i++)
+		ck_assert_int_eq(ibfs__endpoint_track(x.ep[i], 16, 4 * n), 0);
+	flow_sl(x.ep[0], 4, 0, 2036, n);
+	flow_sl(x.ep[0], 5, 1, 1000, n);
+	flow_sl(x.ep[1], 4, 1, 500, n);
+	flow(x.ep[2], 4, 2036, n);
+	flow(x.ep[4], 4, 200, n);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	memset(r, 0, sizeof(*r));
+	r->fcps = x.f->fcps;
+	r->executed = x.f->eq.executed;
+	r->end = x.f->eq.now;
+	for (int i = 0; i < 2; i++) {
+		r->rx[i] = ibfs__endpoint_stats(x.ep[3 + i])->rx_pkts;
+		ck_assert_uint_le(r->rx[i], 400);
+		for (uint32_t k = 0; k < r->rx[i]; k++) {
+			uint16_t slid;
+			ibfs_time_t h;
+
+			ck_assert_int_eq(ibfs__endpoint_arrival(x.ep[3 + i], k,
+								&slid, &h,
+								&r->tail[i][k]),
+					 0);
+		}
+	}
+	for (int i = 0; i <= 5; i++)
+		r->wait[i] = ibfs__port_xmit_wait(&x.f->ports[0][i]);
+	r->wait_a = ibfs__port_xmit_wait(ibfs__endpoint_port(x.ep[0]));
+	conserved(x.f);
+	star_free(&x);
+}
+
+START_TEST(flow_ops_path_same_run)
+{
+	static struct ops_run direct, via_ops;
+	struct ibfs_flow_ops ops = ibfs__ib_credit_flow;
+
+	ops.may_send = ops_may_send;
+	ops.on_send = ops_on_send;
+	ops.on_arrive = ops_on_arrive;
+	ops.on_free = ops_on_free;
+	ops.on_tx_idle = ops_on_tx_idle;
+	ops.on_tx_end = ops_on_tx_end;
+	ops_calls = 0;
+	ops_run(&direct, NULL);
+	ck_assert_uint_eq(ops_calls, 0);
+	ops_run(&via_ops, &ops);
+	ck_assert_uint_gt(ops_calls, 0);
+	ck_assert_uint_eq(direct.rx[0], 4 * 100);
+	ck_assert_uint_eq(direct.rx[1], 100);
+	ck_assert_uint_gt(direct.fcps, 0);
+	ck_assert_uint_eq(via_ops.fcps, direct.fcps);
+	ck_assert_uint_eq(via_ops.executed, direct.executed);
+	ck_assert_uint_eq(via_ops.end, direct.end);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_uint_eq(via_ops.rx[i], direct.rx[i]);
+		for (uint64_t k = 0; k < direct.rx[i]; k++)
+			ck_assert_uint_eq(via_ops.tail[i][k],
+					  direct.tail[i][k]);
+	}
+	for (int i = 0; i <= 5; i++)
+		ck_assert_uint_eq(via_ops.wait[i], direct.wait[i]);
+	ck_assert_uint_eq(via_ops.wait_a, direct.wait_a);
+	ck_assert_uint_gt(direct.wait_a, 0);
+}
+END_TEST
+
 static Suite *switch_suite(void)
 {
 	Suite *s = suite_create("switch");
@@ -921,6 +1050,7 @@ static Suite *switch_suite(void)
 	tcase_add_test(tc, credit_limited_output);
 	tcase_add_test(tc, incast_fairness);
 	tcase_add_test(tc, head_of_line_blocking);
+	tcase_add_test(tc, flow_ops_path_same_run);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("tables");
 	tcase_set_timeout(tc, 30);
