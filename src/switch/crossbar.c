@@ -256,35 +256,21 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 }
 
 /*
- * The arbitration proper, for an output with requests and an idle
- * transmitter as far as the bits tell (ibfs__sw_arbitrate, switch_int.h,
- * tests them inline so that the many calls for busy outputs and outputs
- * without requests cost no call).
+ * The arbitration of output o in general: VL15 first (IBA 7.6.9: it is
+ * not subject to VL arbitration), then the one data VL the tables serve,
+ * or VL arbitration among several. Out of line: the common case, one data
+ * VL and no VL15 request, takes the short way (ibfs__sw_arbitrate_out).
  */
-void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
+static void __attribute__((noinline))
+xb_arbitrate_all(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
+		 struct ibfs_port *port, ibfs_time_t now)
 {
-	struct sw_out *so = &sw->out[o];
-	struct ibfs_port *port = &sw->dev.ports[o];
-
-	if (port->tx_busy)
-		return;
-	if (__builtin_expect(!port->up, 0)) {
-		/* Nothing leaves a down port: discard (port_state.c). */
-		ibfs__sw_out_down(sw, (int)o);
-		return;
-	}
-	if (!so->nreq) {
-		ibfs__port_wait_stop(port);
-		return;
-	}
 	unsigned dv = (unsigned)sw->data_vls;
-	ibfs_time_t now = sw->f->eq.now;
 	int starved = 0;
 	ibfs_time_t wake = IBFS_TIME_NEVER;
 	unsigned os;
 	int b, high = -1;
 
-	/* VL15 first (IBA 7.6.9): it is not subject to VL arbitration. */
 	if (so->slot[dv].nreq) {
 		b = xb_scan(sw, so, port, dv, now, &starved, &wake);
 		if (b >= 0) {
@@ -295,7 +281,7 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 	if (sw->ob[o / 64].one >> (o % 64) & 1) {
 		/* One data VL that the tables serve: no arbitration state. */
 		b = so->slot[0].nreq ?
-			    xb_scan_inl(sw, so, port, 0, now, &starved, &wake) :
+			    xb_scan(sw, so, port, 0, now, &starved, &wake) :
 			    -1;
 		os = 0;
 	} else {
@@ -328,6 +314,57 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 	}
 send:
 	xb_send(sw, o, so, port, os, (unsigned)b, high);
+}
+
+/*
+ * The arbitration proper, for an output with requests and an idle
+ * transmitter as far as the bits tell (ibfs__sw_arbitrate, switch_int.h,
+ * tests them inline so that the many calls for busy outputs and outputs
+ * without requests cost no call). With one data VL that the tables serve
+ * and no VL15 request, it is one scan and one grant, with the scan's
+ * results in registers; anything else is xb_arbitrate_all's, which does
+ * the same in that case.
+ */
+void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
+{
+	struct sw_out *so = &sw->out[o];
+	struct ibfs_port *port = &sw->dev.ports[o];
+
+	if (port->tx_busy)
+		return;
+	if (__builtin_expect(!port->up, 0)) {
+		/* Nothing leaves a down port: discard (port_state.c). */
+		ibfs__sw_out_down(sw, (int)o);
+		return;
+	}
+	if (!so->nreq) {
+		ibfs__port_wait_stop(port);
+		return;
+	}
+	ibfs_time_t now = sw->f->eq.now;
+
+	if (__builtin_expect(so->slot[sw->data_vls].nreq ||
+				     !(sw->ob[o / 64].one >> (o % 64) & 1),
+			     0)) {
+		xb_arbitrate_all(sw, o, so, port, now);
+		return;
+	}
+	int starved = 0;
+	ibfs_time_t wake = IBFS_TIME_NEVER;
+	int b = so->slot[0].nreq ?
+			xb_scan_inl(sw, so, port, 0, now, &starved, &wake) :
+			-1;
+
+	if (wake != IBFS_TIME_NEVER)
+		xb_arm_wake(sw, (int)o, wake);
+	if (b < 0) {
+		if (starved)
+			ibfs__port_wait_start(port);
+		else
+			ibfs__port_wait_stop(port);
+		return;
+	}
+	xb_send(sw, o, so, port, 0, (unsigned)b, -1);
 }
 
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
