@@ -231,7 +231,8 @@ static inline uint8_t ibfs__sw_route(struct ibfs_switch *sw, int in,
 
 	if (h >> 8 == (1u << 16 | dlid))
 		return (uint8_t)h;
-	uint8_t out = ibfs__switch_get_lft(sw, dlid);
+	/* ibfs__switch_get_lft, inline: a miss of the hint costs no call. */
+	uint8_t out = dlid < sw->lft_len ? sw->lft[dlid] : IBFS_LFT_NONE;
 
 	sw->lft_hint[in] = 1u << 24 | (uint32_t)dlid << 8 | out;
 	return out;
