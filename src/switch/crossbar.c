@@ -84,27 +84,39 @@ static void xb_ready_ev(void *obj, uint64_t arg)
 		ibfs__sw_arbitrate(sw, p->out_port);
 }
 
-void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
+/*
+ * FIFO b has a new head (or none): copies what the arbiter reads of it
+ * and requests its output, or schedules the request for when its routing
+ * decision is made. Returns 1 when it requested.
+ */
+static inline __attribute__((always_inline)) int
+xb_head_set(struct ibfs_switch *sw, uint32_t b, ibfs_time_t now)
 {
-	uint32_t b = ((uint32_t)in << sw->sshift) + (uint32_t)slot;
 	struct sw_queue *q = &sw->q[b];
 	struct ibfs_packet *p = q->head;
 
 	if (!p)
-		return;
+		return 0;
 	q->h_ready_at = p->ready_at;
 	q->h_tail_at = p->tail_at;
 	q->h_wire = p->wire_bytes;
 	q->h_blocks = p->blocks;
 	q->h_out = p->out_port;
 	q->h_vl = p->vl;
-	if (p->ready_at > sw->f->eq.now) {
+	if (p->ready_at > now) {
 		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
-		return;
+		return 0;
 	}
 	xb_request(sw, b, p);
-	if (!ibfs__sw_in_busy(sw, in))
-		ibfs__sw_arbitrate(sw, p->out_port);
+	return 1;
+}
+
+void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
+{
+	uint32_t b = ((uint32_t)in << sw->sshift) + (uint32_t)slot;
+
+	if (xb_head_set(sw, b, sw->f->eq.now) && !ibfs__sw_in_busy(sw, in))
+		ibfs__sw_arbitrate(sw, sw->q[b].h_out);
 }
 
 static void xb_wake_ev(void *obj, uint64_t arg)
@@ -218,15 +230,14 @@ xb_scan(const struct ibfs_switch *sw, struct sw_out *so,
 
 /*
  * Grants request bit b of slot os: the packet leaves its FIFO for the
- * output, whose transmitter starts it. Inline at the one call, the end of
- * an arbitration, so that the next head's request is a tail call.
+ * output, whose transmitter starts it, and the next head of the FIFO
+ * requests its output. Inline at the one call, the end of an arbitration.
  */
 static inline __attribute__((always_inline)) void
 xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	struct ibfs_port *port, unsigned os, unsigned b, int high)
 {
 	unsigned in = b >> sw->sshift;
-	unsigned slot = b & ((1u << sw->sshift) - 1);
 	struct sw_queue *q = &sw->q[b];
 	struct ibfs_packet *p = q->head;
 	struct sw_obits *ob = &sw->ob[o / 64];
@@ -252,7 +263,11 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 		ibfs__sw_vlarb_charge(&so->arb, high, p->wire_bytes);
 	ibfs__port_wait_stop(port);
 	ibfs__port_send(port, p);
-	ibfs__sw_head_changed(sw, (int)in, (int)slot);
+	/*
+	 * The next head's request: input `in` now feeds this output, so
+	 * it arbitrates nothing until the input is free again.
+	 */
+	xb_head_set(sw, b, sw->f->eq.now);
 }
 
 /*
