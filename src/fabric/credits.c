@@ -143,14 +143,19 @@ void ibfs__credit_send_fcps(struct ibfs_port *port)
  */
 void ibfs__credit_take_deferred(struct ibfs_port *out)
 {
-	while (out->fc_deferred) {
-		int vl = __builtin_ctz(out->fc_deferred);
-		uint32_t n = out->vls[vl].fc_defer;
+	struct ibfs_port *rx = out->peer;
+	unsigned deferred = out->fc_deferred;
 
-		out->fc_deferred &= (uint16_t)(out->fc_deferred - 1);
-		out->vls[vl].fc_defer = 0;
-		out->peer->vls[vl].fc_wire -= n;
-		out->vls[vl].credits += (int32_t)n;
+	out->fc_deferred = 0;
+	while (deferred) {
+		int vl = __builtin_ctz(deferred);
+		struct ibfs_port_vl *v = &out->vls[vl];
+		uint32_t n = v->fc_defer;
+
+		deferred &= deferred - 1;
+		v->fc_defer = 0;
+		rx->vls[vl].fc_wire -= n;
+		v->credits += (int32_t)n;
 	}
 }
 
