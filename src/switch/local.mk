@@ -9,9 +9,16 @@ libibfs_switch_la_SOURCES = \
 	src/switch/port_state.c
 
 check_PROGRAMS += tests/check_switch
-tests_check_switch_SOURCES = tests/check_switch.c
+tests_check_switch_SOURCES = tests/check_switch.c tests/switch_star.h
 tests_check_switch_CFLAGS = $(TEST_CFLAGS)
 tests_check_switch_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
+
+check_PROGRAMS += tests/check_switch_tables
+tests_check_switch_tables_SOURCES = tests/check_switch_tables.c \
+	tests/switch_star.h
+tests_check_switch_tables_CFLAGS = $(TEST_CFLAGS)
+tests_check_switch_tables_LDADD = libibfs_switch.la libibfs_fabric.la \
+	$(TEST_LIBS)
 
 check_PROGRAMS += tests/check_switch_deadlock
 tests_check_switch_deadlock_SOURCES = tests/check_switch_deadlock.c

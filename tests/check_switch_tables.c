@@ -1,0 +1,523 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The switch's tables on a star (switch_star.h): VL arbitration shares and
+ * the high-priority limit, VL15 first, VLs the tables do not serve, one
+ * data VL with any tables, a down output, SL-to-VL tables, forwarding
+ * tables (LFT with LMC, a table change rerouting a flow, MFT replication),
+ * packets for the switch itself, and every error path of the setters.
+ */
+#include "switch_star.h"
+
+static void vlarb_shares(const struct ibfs_vlarb_entry *hi, int nhi,
+			 const struct ibfs_vlarb_entry *lo, int nlo,
+			 uint8_t limit, double share_a)
+{
+	struct star x;
+	struct star_opts o = { .data_vls = 2 };
+	const uint64_t n = 2000;
+	const uint32_t half = 1000;
+
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, 3, hi, nhi, lo, nlo,
+						limit), 0);
+	ck_assert_int_eq(ibfs__endpoint_track(x.ep[2], 8, (uint32_t)n), 0);
+	flow_sl(x.ep[0], 3, 0, 1016, n);
+	flow_sl(x.ep[1], 3, 1, 1016, n);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	uint64_t a = 0;
+
+	/* Skip the first 100 packets (start-up), count the next 1000. */
+	for (uint32_t i = 100; i < 100 + half; i++) {
+		uint16_t slid;
+		ibfs_time_t h, t;
+
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.ep[2], i, &slid, &h,
+							&t), 0);
+		a += slid == 1;
+	}
+	ck_assert_double_eq_tol((double)a / half, share_a, 0.01);
+	conserved(x.f);
+	star_free(&x);
+}
+
+START_TEST(vl_arbitration_weights)
+{
+	struct ibfs_vlarb_entry lo[] = { { 0, 48 }, { 1, 16 } };
+
+	vlarb_shares(NULL, 0, lo, 2, 255, 0.75);
+	/* Swapped weights: swapped shares. */
+	struct ibfs_vlarb_entry lo2[] = { { 0, 16 }, { 1, 48 } };
+
+	vlarb_shares(NULL, 0, lo2, 2, 255, 0.25);
+}
+END_TEST
+
+START_TEST(vl_arbitration_high_priority)
+{
+	struct ibfs_vlarb_entry hi[] = { { 1, 1 } };
+	struct ibfs_vlarb_entry lo[] = { { 0, 1 } };
+
+	/* Unlimited high priority: VL1 (B) takes all while backlogged. */
+	vlarb_shares(hi, 1, lo, 1, 255, 0.0);
+	/* Limit 0: one high packet, then one low packet: half each. */
+	vlarb_shares(hi, 1, lo, 1, 0, 0.5);
+	/* Limit 1 (4096 bytes): four 1026-byte high packets, one low. */
+	vlarb_shares(hi, 1, lo, 1, 1, 0.2);
+}
+END_TEST
+
+/*
+ * VL15 goes first at a switch output (IBA 7.6.9). A streams 4102-byte data
+ * packets (S each) to C; B sends one 290-byte SMP-sized packet on VL15 at
+ * 1 us. Data packet k leaves the switch at t0 + k S (t0 = ser(8) + P + L);
+ * the VL15 packet is ready at 1 us + t0, during packet 3 (1 us / S = 3.05),
+ * so it leaves at t0 + 4 S, and data packet 4 follows it.
+ */
+START_TEST(vl15_first)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+	struct ibfs_diag d;
+	const ibfs_time_t S = ser(4102), S15 = ser(290);
+	const ibfs_time_t t0 = ser(8) + P + L;
+
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__endpoint_track(x.ep[2], 4, 64), 0);
+	ibfs__endpoint_set_sl2vl(x.ep[1], 0, IBFS_VL15);
+	flow(x.ep[0], 3, 4092, 10);
+	struct ibfs_ep_flow_spec s = { .dlid = 3, .payload = 280, .count = 1,
+				       .start = 1 * IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[1], &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 11);
+	uint16_t slid;
+	ibfs_time_t h, t;
+
+	for (uint32_t i = 0; i < 11; i++) {
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.ep[2], i, &slid, &h,
+							&t), 0);
+		if (i < 4)
+			ck_assert_uint_eq(t, t0 + i * S + S + P);
+		else if (i == 4)
+			ck_assert_uint_eq(t, t0 + 4 * S + S15 + P);
+		else
+			ck_assert_uint_eq(t, t0 + (i - 1) * S + S15 + S + P);
+		ck_assert_uint_eq(slid, i == 4 ? 2 : 1);
+	}
+	ck_assert_uint_eq(ibfs__endpoint_port(x.ep[2])->vls[IBFS_VL15].buf_top,
+			  5);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
+START_TEST(vl_not_in_tables_is_not_served)
+{
+	struct star x;
+	struct star_opts o = { .data_vls = 2 };
+	struct ibfs_vlarb_entry lo[] = { { 0, 1 } };
+
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, -1, NULL, 0, lo, 1, 255),
+			 0);
+	flow_sl(x.ep[0], 3, 1, 1016, 3);
+	ibfs__eq_run(&x.f->eq, 50 * IBFS_US);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 0);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 3);
+	conserved(x.f);
+	/* Bad tables are refused. */
+	struct ibfs_vlarb_entry bad[] = { { 15, 1 } };
+
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, 1, NULL, 0, bad, 1, 0),
+			 -1);
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, 4, NULL, 0, lo, 1, 0),
+			 -1);
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, 1, NULL, 65, lo, 1, 0),
+			 -1);
+	star_free(&x);
+}
+END_TEST
+
+/*
+ * One data VL: the crossbar skips the VL arbiter while the tables serve
+ * VL 0 (arb_one), and must not while they do not. Tables that give VL 0
+ * no weight serve nothing; tables that serve it from the high table only
+ * (limit 0) pass a stream at the link rate; new tables that serve VL 0
+ * release what waited.
+ */
+START_TEST(one_vl_tables)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+	const ibfs_time_t S = ser(1026);
+	const ibfs_time_t t0 = ser(8) + P + L;
+	struct ibfs_vlarb_entry none[] = { { 0, 0 }, { 1, 4 } };
+	struct ibfs_vlarb_entry hi[] = { { 0, 1 } };
+	struct ibfs_diag d;
+
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, 3, NULL, 0, none, 2, 255),
+			 0);
+	flow(x.ep[0], 3, 1016, 3);
+	ibfs__eq_run(&x.f->eq, 50 * IBFS_US);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 0);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 3);
+	/* Served from the high table: the next arrival starts the output. */
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, 3, hi, 1, none, 2, 0),
+			 0);
+	struct ibfs_ep_flow_spec s = { .dlid = 3, .payload = 1016,
+				       .count = 1, .start = 60 * IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[1], &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 4);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
+	conserved(x.f);
+	star_free(&x);
+
+	/* High table only, limit 0, from the start: a stream at link rate. */
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__endpoint_track(x.ep[2], 4, 64), 0);
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, -1, hi, 1, none, 2, 0),
+			 0);
+	flow(x.ep[0], 3, 1016, 4);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 4);
+	for (uint32_t i = 0; i < 4; i++) {
+		uint16_t slid;
+		ibfs_time_t h, t;
+
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.ep[2], i, &slid, &h,
+							&t), 0);
+		ck_assert_uint_eq(t, t0 + i * S + S + P);
+	}
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
+/*
+ * The switch keeps its own bit of each port's link state (port_state
+ * hook): a packet for a down output is discarded on arrival even behind
+ * a head that waits for ever (endpoint 1's buffer holds less than a
+ * packet), and one for the output once it is up again is queued.
+ */
+START_TEST(down_output_on_arrival)
+{
+	struct star x;
+	struct star_opts o = { .buffer1 = 512 };
+	struct ibfs_port_counters c;
+
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 3, 1, 0), 1);
+	flow(x.ep[0], 2, 1016, 1);
+	flow(x.ep[0], 3, 1016, 1);
+	ibfs__eq_run(&x.f->eq, 20 * IBFS_US);
+	ck_assert_uint_eq(ibfs__fabric_port(x.f, 0, 3)->xmit_discards, 1);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 1);
+	/* Up again: the next one waits behind the stuck head. */
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 3, 1, 1), 1);
+	struct ibfs_diag d;
+	struct ibfs_ep_flow_spec s = { .dlid = 3, .payload = 1016,
+				       .count = 1, .start = 30 * IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[0], &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, 60 * IBFS_US);
+	ck_assert_uint_eq(ibfs__fabric_port(x.f, 0, 3)->xmit_discards, 1);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 2);
+	ck_assert_int_eq(ibfs__switch_counters(x.sw, 3, &c), 0);
+	ck_assert_uint_eq(c.xmit_pkts, 0);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
+/* SL-to-VL per (input, output): SL0 from port 1 to port 3 goes on VL1. */
+START_TEST(sl_to_vl_tables)
+{
+	struct star x;
+	struct star_opts o = { .data_vls = 2 };
+	uint8_t to_vl1[16], to_vl15[16];
+
+	memset(to_vl1, 1, sizeof(to_vl1));
+	memset(to_vl15, 15, sizeof(to_vl15));
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__switch_set_sl2vl(x.sw, 1, 3, to_vl1), 0);
+	ck_assert_int_eq(ibfs__switch_set_sl2vl(x.sw, 2, -1, to_vl15), 0);
+	flow(x.ep[0], 3, 1016, 5);
+	flow(x.ep[1], 3, 1016, 2);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	struct ibfs_port *c = ibfs__endpoint_port(x.ep[2]);
+
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 5);
+	ck_assert_uint_eq(c->vls[0].buf_top, 0);
+	ck_assert_uint_eq(c->vls[1].buf_top, 17); /* 1026 bytes: 17 blocks */
+	/* VL 15 in a data SL's entry discards (IBA 7.6.6). */
+	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 2);
+	ck_assert_uint_eq(x.f->pkts_dropped, 2);
+	uint8_t bad[16] = { 16 };
+
+	ck_assert_int_eq(ibfs__switch_set_sl2vl(x.sw, 1, 3, bad), -1);
+	ck_assert_int_eq(ibfs__switch_set_sl2vl(x.sw, 4, 3, to_vl1), -1);
+	ck_assert_int_eq(ibfs__switch_set_sl2vl(x.sw, 1, -2, to_vl1), -1);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
+/*
+ * A table set for all pairs applies to every pair (the switch then reads
+ * one shared copy); a table set afterwards for one pair applies to that
+ * pair only. SL0 with 1,016-byte payloads: 1,026 bytes on the wire, 17
+ * 64-byte blocks (IBA 7.9.4), one packet at a time in the peaks.
+ */
+START_TEST(sl_to_vl_all_then_one)
+{
+	struct star x;
+	struct star_opts o = { .data_vls = 2 };
+	uint8_t to_vl1[16], to_vl0[16];
+
+	memset(to_vl1, 1, sizeof(to_vl1));
+	memset(to_vl0, 0, sizeof(to_vl0));
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__switch_set_sl2vl(x.sw, -1, -1, to_vl1), 0);
+	flow(x.ep[0], 3, 1016, 1);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	struct ibfs_port *c = ibfs__endpoint_port(x.ep[2]);
+
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 1);
+	ck_assert_uint_eq(c->vls[0].buf_top, 0);
+	ck_assert_uint_eq(c->vls[1].buf_top, 17);
+	/* Port 1 to port 3 only: back to VL0; port 2 to 3 stays on VL1. */
+	ck_assert_int_eq(ibfs__switch_set_sl2vl(x.sw, 1, 3, to_vl0), 0);
+	flow(x.ep[0], 3, 1016, 1);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 2);
+	ck_assert_uint_eq(c->vls[0].buf_top, 17);
+	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 0);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
+START_TEST(lft_and_lmc)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+	uint8_t block[64];
+
+	star_make(&x, 3, &o);
+	/* h2 owns LIDs 8-11 (LMC 2); block 0 routes 8-11 to port 3. */
+	memset(block, IBFS_LFT_NONE, sizeof(block));
+	block[1] = 1;
+	block[2] = 2;
+	for (int l = 8; l < 12; l++)
+		block[l] = 3;
+	ck_assert_int_eq(ibfs__switch_set_lft_block(x.sw, 0, block), 0);
+	ibfs__endpoint_set_lid(x.ep[2], 8, 2);
+	ck_assert_uint_eq(ibfs__switch_get_lft(x.sw, 10), 3);
+	ck_assert_uint_eq(ibfs__switch_get_lft(x.sw, 3), IBFS_LFT_NONE);
+	ck_assert_uint_eq(ibfs__switch_get_lft(x.sw, 5000), IBFS_LFT_NONE);
+	flow(x.ep[0], 8, 100, 2);
+	flow(x.ep[0], 11, 100, 2);
+	flow(x.ep[0], 3, 100, 1);   /* no route */
+	flow(x.ep[0], 1, 100, 1);   /* back out of its input port */
+	flow(x.ep[0], 200, 100, 1); /* beyond the table */
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 4);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->misrouted, 0);
+	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 3);
+	ck_assert_uint_eq(x.f->pkts_dropped, 3);
+	conserved(x.f);
+	/* Bad entries are refused. */
+	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 0, 1), -1);
+	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 0xC000, 1), -1);
+	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 5, 4), -1);
+	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 5, IBFS_LFT_NONE), 0);
+	block[5] = 9;
+	ck_assert_int_eq(ibfs__switch_set_lft_block(x.sw, 1, block), -1);
+	block[5] = 1;
+	ck_assert_int_eq(ibfs__switch_set_lft_block(x.sw, 768, block), -1);
+	ck_assert_int_eq(ibfs__switch_set_lft_block(x.sw, 767, block), 0);
+	ck_assert_uint_eq(ibfs__switch_get_lft(x.sw, 767 * 64 + 5), 1);
+	star_free(&x);
+}
+END_TEST
+
+/* Sends `count` packets from ep to dlid 1 us from now. */
+static void flow_later(struct star *x, struct ibfs_endpoint *ep,
+		       uint16_t dlid, uint64_t count)
+{
+	struct ibfs_diag d;
+	struct ibfs_ep_flow_spec s = { .dlid = dlid, .payload = 100,
+				       .count = count,
+				       .start = x->f->eq.now + IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(ep, &s, &d), 0);
+	ibfs__eq_run(&x->f->eq, IBFS_TIME_NEVER);
+}
+
+/*
+ * An input remembers its last route (lft_hint): every change of the LFT,
+ * by entry or by block, must take effect for the next packet of the same
+ * flow.
+ */
+START_TEST(lft_change_reroutes_flow)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+	uint8_t block[64];
+
+	star_make(&x, 3, &o);
+	flow(x.ep[0], 3, 100, 2);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 2);
+	/* LID 3 now leads to h1, which does not own it. */
+	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 3, 2), 0);
+	flow_later(&x, x.ep[0], 3, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[1])->misrouted, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 2);
+	/* Back by block. */
+	memset(block, IBFS_LFT_NONE, sizeof(block));
+	block[1] = 1;
+	block[2] = 2;
+	block[3] = 3;
+	ck_assert_int_eq(ibfs__switch_set_lft_block(x.sw, 0, block), 0);
+	flow_later(&x, x.ep[0], 3, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[1])->misrouted, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 3);
+	/* No route any more. */
+	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 3, IBFS_LFT_NONE), 0);
+	flow_later(&x, x.ep[0], 3, 1);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 3);
+	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 1);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
+START_TEST(multicast_replication)
+{
+	struct star x;
+	struct star_opts o = { .data_mode = 1 };
+	const uint8_t ports[] = { 1, 2, 3, 4 };
+
+	star_make(&x, 4, &o);
+	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xC001, ports, 4), 0);
+	flow(x.ep[0], 0xC001, 1000, 10);
+	flow(x.ep[0], 0xC002, 1000, 1); /* no MFT entry */
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	for (int i = 1; i < 4; i++) {
+		const struct ibfs_ep_stats *st = ibfs__endpoint_stats(x.ep[i]);
+
+		ck_assert_uint_eq(st->rx_pkts, 10);
+		ck_assert_uint_eq(st->rx_payload, 10000);
+		ck_assert_uint_eq(st->data_errors, 0);
+	}
+	/* Never back out of the port it came in on. */
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[0])->rx_pkts, 0);
+	ck_assert_uint_eq(x.f->pkts_replicated, 30);
+	ck_assert_uint_eq(x.f->pkts_retired, 10);
+	ck_assert_uint_eq(x.f->pkts_dropped, 1);
+	ck_assert_uint_eq(x.f->payloads.in_use, 0);
+	ck_assert_uint_eq(x.f->packets.in_use, 0);
+	conserved(x.f);
+	/* Bad entries are refused; an empty list clears. */
+	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xBFFF, ports, 1), -1);
+	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xFFFF, ports, 1), -1);
+	const uint8_t bad[] = { 5 };
+
+	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xC001, bad, 1), -1);
+	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xC001, ports, 0), 0);
+	star_free(&x);
+}
+END_TEST
+
+static int local_calls;
+
+static void local_hook(void *ctx, struct ibfs_switch *sw,
+		       struct ibfs_packet *p)
+{
+	struct ibfs_fabric *f = ctx;
+
+	(void)sw;
+	ck_assert_uint_eq(p->dlid, 101);
+	local_calls++;
+	ibfs__packet_free(f, p);
+}
+
+START_TEST(packets_for_the_switch)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+
+	star_make(&x, 2, &o);
+	ibfs__switch_set_lmc(x.sw, 1); /* LIDs 100 and 101 */
+	ck_assert_uint_eq(ibfs__switch_get_lid(x.sw), 100);
+	flow(x.ep[0], 101, 256, 2);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	/* Without a hook they are dropped. */
+	ck_assert_uint_eq(x.f->pkts_dropped, 2);
+	conserved(x.f);
+	ibfs__switch_set_local(x.sw, local_hook, x.f);
+	flow(x.ep[0], 101, 256, 3);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_int_eq(local_calls, 3);
+	ck_assert_uint_eq(x.f->pkts_delivered, 3);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
+START_TEST(create_errors)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+	struct ibfs_diag d;
+
+	star_make(&x, 2, &o);
+	ck_assert_ptr_null(ibfs__switch_create(x.f, 1, &d));
+	ck_assert_ptr_nonnull(strstr(d.msg, "'h0' is not a switch"));
+	ck_assert_ptr_null(ibfs__switch_create(x.f, 0, &d));
+	ck_assert_ptr_nonnull(strstr(d.msg, "'sw' is already attached"));
+	ck_assert_ptr_null(ibfs__switch_create(x.f, 9, &d));
+	ck_assert_ptr_nonnull(strstr(d.msg, "switch node 9 does not exist"));
+	ck_assert_ptr_eq(ibfs__switch_of(ibfs__switch_device(x.sw)), x.sw);
+	ck_assert_ptr_null(ibfs__switch_of(x.f->devices[1]));
+	star_free(&x);
+}
+END_TEST
+
+/*
+ * The link layer calls InfiniBand's credit hooks directly when a port's
+ * flow control is ibfs__ib_credit_flow, and through struct ibfs_flow_ops
+ * otherwise (link.c, crossbar.c). Both ways must give the same run to
+ * the picosecond: here every port's flow is a copy of the credit ops
+ * whose hooks count their calls, with two data VLs (several VLs' FCPs at
+ * once, the VL arbiter) and head-of-line blocking at the switch.
+ */
+static Suite *switch_tables_suite(void)
+{
+	Suite *s = suite_create("switch_tables");
+	TCase *tc = tcase_create("tables");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, vl_arbitration_weights);
+	tcase_add_test(tc, vl_arbitration_high_priority);
+	tcase_add_test(tc, vl_not_in_tables_is_not_served);
+	tcase_add_test(tc, one_vl_tables);
+	tcase_add_test(tc, down_output_on_arrival);
+	tcase_add_test(tc, vl15_first);
+	tcase_add_test(tc, sl_to_vl_tables);
+	tcase_add_test(tc, sl_to_vl_all_then_one);
+	tcase_add_test(tc, lft_and_lmc);
+	tcase_add_test(tc, lft_change_reroutes_flow);
+	tcase_add_test(tc, multicast_replication);
+	tcase_add_test(tc, packets_for_the_switch);
+	tcase_add_test(tc, create_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+IBFS_CHECK_MAIN(switch_tables_suite)
