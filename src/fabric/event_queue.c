@@ -114,6 +114,21 @@ static inline size_t eq_words(size_t nb)
 	return (nb + 63) / 64;
 }
 
+/*
+ * Whether ev, a hint, is still in bucket i. Takes leave hints as they are
+ * (clearing them cost the run loop a load and a test an event), so a hint
+ * may have run and even come back from the pool since. A held event of the
+ * calendar (live or cancelled, not far) is in the bucket of its day; one
+ * taken out is EQ_RUNNING or EQ_DONE until it is scheduled again. The
+ * caller also rules out the event it is inserting, live but not yet linked.
+ */
+static inline int eq_in_bucket(const struct ibfs_eq *q,
+			       const struct ibfs_event *ev, size_t i)
+{
+	return ev->cancelled <= EQ_CANCELLED && !ev->far &&
+	       ((ev->time >> q->shift) & (q->nbuckets - 1)) == i;
+}
+
 /* Links ev into bucket `day` mod nbuckets, keeping the list sorted. */
 static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 				 uint64_t day)
@@ -147,7 +162,7 @@ static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 	 */
 	struct ibfs_event *p = q->hints[i];
 
-	if (!p || eq_less(ev, p))
+	if (!p || !eq_in_bucket(q, p, i) || p == ev || eq_less(ev, p))
 		p = b->head;
 	uint64_t walked = 0;
 
@@ -159,8 +174,10 @@ static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 	p->next = ev;
 	q->hints[i] = ev;
 	q->steps += walked;
-	if (walked > EQ_WALK_LIMIT)
+	if (walked > EQ_WALK_LIMIT) {
 		q->crowded = i;
+		eq_set_check(q);
+	}
 }
 
 /* Files ev in its bucket, or in the far heap when due a year or more past
@@ -192,8 +209,6 @@ static inline void eq_unlink_head(struct ibfs_eq *q, struct ibfs_event *ev)
 
 	assert(b->head == ev);
 	b->head = ev->next;
-	if (q->hints[i] == ev)
-		q->hints[i] = NULL;
 	if (!b->head) {
 		b->tail = NULL;
 		q->bits[i / 64] &= ~(1ULL << (i % 64));
@@ -542,6 +557,7 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		eq_insert(q, q->far[i]);
 	q->size += ns;
 	q->resizes++;
+	eq_set_check(q);
 }
 
 /*
@@ -566,14 +582,16 @@ eq_crowd_rebuild(struct ibfs_eq *q)
  * rebuilds it if the work per event is too high. */
 static inline void eq_account(struct ibfs_eq *q)
 {
-	if (++q->ops < q->window)
+	if (--q->ops_left)
 		return;
+	uint64_t ops = q->window;
+
 	/* Far fewer events than buckets: halve (checked once a window, off
 	 * the per-event path). */
 	if (q->size - q->far_cancelled < q->nbuckets / (2 * EQ_SPARE) &&
 	    q->nbuckets > EQ_MIN_BUCKETS) {
 		eq_rebuild(q, q->nbuckets / 2, EQ_FIT_NARROW);
-	} else if (q->moved > q->ops / 16) {
+	} else if (q->moved > ops / 16) {
 		/*
 		 * Too many events outlive the year: lengthen it, with more
 		 * buckets while they stay within EQ_SPARE a held event (an
@@ -584,7 +602,7 @@ static inline void eq_account(struct ibfs_eq *q)
 			eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_KEEP);
 		else
 			eq_rebuild(q, q->nbuckets, EQ_FIT_WIDER);
-	} else if (q->steps > EQ_STEP_LIMIT * q->ops) {
+	} else if (q->steps > EQ_STEP_LIMIT * ops) {
 		eq_rebuild(q, q->nbuckets, EQ_FIT_FRONT);
 		/* If the distribution stays hostile, rebuild less often. */
 		if (q->window < EQ_WINDOW_MAX)
@@ -593,7 +611,7 @@ static inline void eq_account(struct ibfs_eq *q)
 		q->window /= 2;
 	}
 	q->steps = 0;
-	q->ops = 0;
+	q->ops_left = q->window;
 	q->moved = 0;
 }
 
@@ -612,7 +630,9 @@ int ibfs__eq_init(struct ibfs_eq *q)
 	q->nbuckets = EQ_MIN_BUCKETS;
 	q->shift = EQ_INITIAL_SHIFT;
 	q->crowded = SIZE_MAX;
+	eq_set_check(q);
 	q->window = EQ_WINDOW_MIN;
+	q->ops_left = EQ_WINDOW_MIN;
 	q->horizon = IBFS_TIME_NEVER;
 	ibfs__pool_init(&q->pool, sizeof(struct ibfs_event), EQ_POOL_SLAB);
 	return 0;
@@ -643,23 +663,20 @@ eq_schedule_check(struct ibfs_eq *q, struct ibfs_event *ev)
 	    q->nbuckets <= SIZE_MAX / 4) {
 		eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_NARROW);
 	} else if (q->crowded != SIZE_MAX) {
-		if (q->ops_all >= q->crowd_ok_at) {
+		if (q->next_seq >= q->crowd_ok_at) {
 			eq_crowd_rebuild(q);
-			q->crowd_ok_at = q->ops_all + q->size;
+			q->crowd_ok_at = q->next_seq + q->size;
 		}
 		q->crowded = SIZE_MAX;
 	}
+	eq_set_check(q);
 	return ev;
 }
 
 static inline struct ibfs_event *eq_scheduled(struct ibfs_eq *q,
 					       struct ibfs_event *ev)
 {
-	q->size++;
-	q->ops_all++;
-	if (__builtin_expect(q->size - q->far_cancelled > 2 * q->nbuckets ||
-				     q->crowded != SIZE_MAX,
-			     0))
+	if (__builtin_expect(++q->size > q->check_at, 0))
 		return eq_schedule_check(q, ev);
 	return ev;
 }
@@ -697,10 +714,13 @@ struct ibfs_event *ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t,
 	ev->time = t;
 	ev->seq = q->next_seq++;
 	ev->cancelled = EQ_LIVE;
+	ev->far = 0;
 
 	uint64_t day = t >> q->shift;
 
-	if (__builtin_expect(day < q->cur || day - q->cur >= q->nbuckets, 0))
+	/* Before the current day or a year or more past it (one unsigned
+	 * comparison: a day before cur wraps to a huge difference). */
+	if (__builtin_expect(day - q->cur >= q->nbuckets, 0))
 		return eq_schedule_file(q, ev);
 	size_t i = day & (q->nbuckets - 1);
 	struct ibfs_eq_bucket *b = &q->buckets[i];
@@ -708,7 +728,6 @@ struct ibfs_event *ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t,
 	if (b->tail && eq_less(ev, b->tail))
 		return eq_schedule_file(q, ev);
 	ev->next = NULL;
-	ev->far = 0;
 	if (b->tail) {
 		b->tail->next = ev;
 	} else {
@@ -727,9 +746,13 @@ void ibfs__eq_cancel(struct ibfs_eq *q, struct ibfs_event *ev)
 		return;
 	ev->cancelled = EQ_CANCELLED;
 	q->cancelled++;
-	if (ev->far && ++q->far_cancelled > q->far_n / 2 &&
-	    q->far_n >= EQ_FAR_CLEAN_MIN)
-		ibfs__eq_far_clean(q);
+	if (ev->far) {
+		q->far_cancelled++;
+		eq_set_check(q);
+		if (q->far_cancelled > q->far_n / 2 &&
+		    q->far_n >= EQ_FAR_CLEAN_MIN)
+			ibfs__eq_far_clean(q);
+	}
 }
 
 ibfs_time_t ibfs__eq_next_time(struct ibfs_eq *q)
@@ -767,14 +790,13 @@ eq_take(struct ibfs_eq *q, ibfs_time_t horizon)
 
 	if (next_day)
 		__builtin_prefetch(next_day);
-	q->ops_all++;
 	eq_account(q);
 	return ev;
 }
 
 uint64_t ibfs__eq_run(struct ibfs_eq *q, ibfs_time_t horizon)
 {
-	uint64_t ran = 0;
+	uint64_t before = q->executed;
 
 	q->horizon = horizon;
 	for (;;) {
@@ -785,11 +807,12 @@ uint64_t ibfs__eq_run(struct ibfs_eq *q, ibfs_time_t horizon)
 			break;
 		q->now = ev->time;
 		ev->fn(ev->obj, ev->arg);
-		eq_free(q, ev);
+		/* Back to the pool as it is, EQ_RUNNING: a cancel of it is
+		 * still a no-op, and it is still no hint (eq_in_bucket). */
+		ibfs__pool_put(&q->pool, ev);
 		q->executed++;
-		ran++;
 	}
-	return ran;
+	return q->executed - before;
 }
 
 struct ibfs_event *ibfs__eq_pop(struct ibfs_eq *q)
