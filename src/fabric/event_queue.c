@@ -108,6 +108,18 @@
 
 #include "fabric/event_queue_int.h"
 
+/*
+ * Moves the current day to `day`, with the two values the run loop reads
+ * instead of recomputing them an event: its bucket and its last picosecond
+ * (day << shift cannot overflow, day being a time shifted right).
+ */
+static inline void eq_set_cur(struct ibfs_eq *q, uint64_t day)
+{
+	q->cur = day;
+	q->cur_b = &q->buckets[day & (q->nbuckets - 1)];
+	q->day_last = day << q->shift | ((1ULL << q->shift) - 1);
+}
+
 /* Words of the non-empty bitmap for nb buckets. */
 static inline size_t eq_words(size_t nb)
 {
@@ -190,7 +202,7 @@ static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
 	 * peek ran ahead): the calendar restarts from its day. The far heap's
 	 * events stay at least a year past it. */
 	if (day < q->cur)
-		q->cur = day;
+		eq_set_cur(q, day);
 	/*
 	 * Should the heap be unable to grow, the event goes to its bucket
 	 * anyway: a bucket may hold events of later years (eq_first checks
@@ -204,12 +216,13 @@ static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
 /* Unlinks the head of the current day's bucket (which must be ev). */
 static inline void eq_unlink_head(struct ibfs_eq *q, struct ibfs_event *ev)
 {
-	size_t i = q->cur & (q->nbuckets - 1);
-	struct ibfs_eq_bucket *b = &q->buckets[i];
+	struct ibfs_eq_bucket *b = q->cur_b;
 
 	assert(b->head == ev);
 	b->head = ev->next;
 	if (!b->head) {
+		size_t i = (size_t)(b - q->buckets);
+
 		b->tail = NULL;
 		q->bits[i / 64] &= ~(1ULL << (i % 64));
 	}
@@ -273,7 +286,7 @@ static inline struct ibfs_event *eq_first_in_year(struct ibfs_eq *q)
 		uint64_t day = q->cur + off;
 
 		if ((ev->time >> q->shift) == day) {
-			q->cur = day;
+			eq_set_cur(q, day);
 			if (q->far_n)
 				eq_far_settle(q);
 			return ev;
@@ -329,7 +342,7 @@ eq_first_slow(struct ibfs_eq *q)
 
 		if (q->far_n && (!best || eq_less(q->far[0], best)))
 			best = q->far[0];
-		q->cur = best->time >> q->shift;
+		eq_set_cur(q, best->time >> q->shift);
 		eq_far_settle(q);
 		/* If best was a cancelled far event, the settling freed it:
 		 * look again. */
@@ -368,10 +381,11 @@ static struct ibfs_event *eq_peek_slow(struct ibfs_eq *q)
  */
 static inline struct ibfs_event *eq_peek(struct ibfs_eq *q)
 {
-	struct ibfs_event *ev = q->buckets[q->cur & (q->nbuckets - 1)].head;
+	struct ibfs_event *ev = q->cur_b->head;
 
-	if (ev && (ev->time >> q->shift) == q->cur &&
-	    ev->cancelled != EQ_CANCELLED)
+	/* No held event is due before the current day: due by its last
+	 * picosecond is due on it. */
+	if (ev && ev->time <= q->day_last && ev->cancelled != EQ_CANCELLED)
 		return ev;
 	return eq_peek_slow(q);
 }
@@ -473,7 +487,7 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 	struct ibfs_event **nhints = q->hints;
 
 	if (nb != q->nbuckets) {
-		nbk = calloc(nb, sizeof(*nbk));
+		nbk = calloc(nb + 1, sizeof(*nbk));
 		nbits = calloc(eq_words(nb), sizeof(*nbits));
 		nhints = calloc(nb, sizeof(*nhints));
 		if (!nbk || !nbits || !nhints) {
@@ -534,8 +548,8 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		;
 	else if (fit == EQ_FIT_FRONT || front < q->shift)
 		q->shift = front;
-	q->cur = ns ? times[0] >> q->shift
-		    : q->far_n ? q->far[0]->time >> q->shift : 0;
+	eq_set_cur(q, ns ? times[0] >> q->shift
+			 : q->far_n ? q->far[0]->time >> q->shift : 0);
 	/* Reinsert: the sample first (ascending, so mostly tail appends). */
 	for (size_t i = 0; i < ns; i++)
 		eq_insert(q, sample[i]);
@@ -618,7 +632,7 @@ static inline void eq_account(struct ibfs_eq *q)
 int ibfs__eq_init(struct ibfs_eq *q)
 {
 	memset(q, 0, sizeof(*q));
-	q->buckets = calloc(EQ_MIN_BUCKETS, sizeof(*q->buckets));
+	q->buckets = calloc(EQ_MIN_BUCKETS + 1, sizeof(*q->buckets));
 	q->bits = calloc(eq_words(EQ_MIN_BUCKETS), sizeof(*q->bits));
 	q->hints = calloc(EQ_MIN_BUCKETS, sizeof(*q->hints));
 	if (!q->buckets || !q->bits || !q->hints) {
@@ -629,6 +643,7 @@ int ibfs__eq_init(struct ibfs_eq *q)
 	}
 	q->nbuckets = EQ_MIN_BUCKETS;
 	q->shift = EQ_INITIAL_SHIFT;
+	eq_set_cur(q, 0);
 	q->crowded = SIZE_MAX;
 	eq_set_check(q);
 	q->window = EQ_WINDOW_MIN;
@@ -725,7 +740,9 @@ struct ibfs_event *ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t,
 	size_t i = day & (q->nbuckets - 1);
 	struct ibfs_eq_bucket *b = &q->buckets[i];
 
-	if (b->tail && eq_less(ev, b->tail))
+	/* ev has the largest sequence number held: at the tail's time it
+	 * goes after the tail, so the time alone decides. */
+	if (b->tail && t < b->tail->time)
 		return eq_schedule_file(q, ev);
 	ev->next = NULL;
 	if (b->tail) {
@@ -785,8 +802,9 @@ eq_take(struct ibfs_eq *q, ibfs_time_t horizon)
 		__builtin_prefetch(ev->next);
 		__builtin_prefetch(ev->next->obj);
 	}
-	struct ibfs_event *next_day =
-		q->buckets[(q->cur + 1) & (q->nbuckets - 1)].head;
+	/* The bucket after the last is always empty: no wrap to test for,
+	 * and no prefetch once a year. */
+	struct ibfs_event *next_day = q->cur_b[1].head;
 
 	if (next_day)
 		__builtin_prefetch(next_day);

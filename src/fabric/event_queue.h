@@ -62,10 +62,12 @@ struct ibfs_eq {
 	size_t cancelled;      /* cancelled events still held */
 	struct ibfs_pool pool; /* struct ibfs_event storage */
 	/* The calendar (internal to event_queue.c). */
-	struct ibfs_eq_bucket *buckets;
+	struct ibfs_eq_bucket *buckets; /* nbuckets, then one always empty */
 	size_t nbuckets;       /* a power of two */
 	unsigned shift;        /* bucket width is 2^shift ps */
 	uint64_t cur;          /* current day: time >> shift */
+	struct ibfs_eq_bucket *cur_b; /* its bucket */
+	ibfs_time_t day_last;  /* its last picosecond */
 	uint64_t steps;        /* work done, this window */
 	uint64_t ops_left;     /* events to take before the window ends */
 	uint64_t window;       /* events taken between two checks of the work */
