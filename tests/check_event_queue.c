@@ -386,6 +386,32 @@ static void on_count(void *obj, uint64_t arg)
 	ck_assert_uint_eq(ibfs__eq_size(&q), arg);
 }
 
+START_TEST(test_horizon_lowered_days_ahead)
+{
+	/*
+	 * The run loop tests the head against the earlier of the horizon and
+	 * the current day's end: a horizon lowered to a later day must still
+	 * hold once the run reaches that day (2^16 ps days), and within it.
+	 */
+	const ibfs_time_t day = 1ULL << 16;
+
+	ibfs__eq_schedule(&q, 100, on_limit, &q, 3 * day + 500);
+	ibfs__eq_schedule(&q, 2 * day, on_log, &q, 1);
+	ibfs__eq_schedule(&q, 3 * day + 400, on_log, &q, 2);
+	ibfs__eq_schedule(&q, 3 * day + 500, on_log, &q, 3);
+	ibfs__eq_schedule(&q, 3 * day + 501, on_log, &q, 4);
+	ibfs__eq_schedule(&q, 5 * day, on_log, &q, 5);
+	ck_assert_uint_eq(ibfs__eq_run(&q, 6 * day), 4);
+	ck_assert_uint_eq(q.now, 3 * day + 500);
+	ck_assert_uint_eq(log_buf[3].arg, 3);
+	ck_assert_uint_eq(ibfs__eq_next_time(&q), 3 * day + 501);
+	ck_assert_uint_eq(ibfs__eq_run(&q, 4 * day), 1);
+	ck_assert_uint_eq(log_buf[4].arg, 4);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 1);
+	ck_assert_uint_eq(log_buf[5].arg, 5);
+}
+END_TEST
+
 START_TEST(test_inside_handler)
 {
 	ibfs__eq_schedule(&q, 30, on_inspect, &q, 30);
@@ -1149,6 +1175,7 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_cancel_running_self);
 	tcase_add_test(tc, test_horizon);
 	tcase_add_test(tc, test_horizon_lowered);
+	tcase_add_test(tc, test_horizon_lowered_days_ahead);
 	tcase_add_test(tc, test_inside_handler);
 	tcase_add_test(tc, test_pop_release);
 	tcase_add_test(tc, test_pool_reuse);

@@ -118,6 +118,7 @@ static inline void eq_set_cur(struct ibfs_eq *q, uint64_t day)
 	q->cur = day;
 	q->cur_b = &q->buckets[day & (q->nbuckets - 1)];
 	q->day_last = day << q->shift | ((1ULL << q->shift) - 1);
+	q->limit = q->day_last < q->horizon ? q->day_last : q->horizon;
 }
 
 /* Words of the non-empty bitmap for nb buckets. */
@@ -643,12 +644,12 @@ int ibfs__eq_init(struct ibfs_eq *q)
 	}
 	q->nbuckets = EQ_MIN_BUCKETS;
 	q->shift = EQ_INITIAL_SHIFT;
+	q->horizon = IBFS_TIME_NEVER;
 	eq_set_cur(q, 0);
 	q->crowded = SIZE_MAX;
 	eq_set_check(q);
 	q->window = EQ_WINDOW_MIN;
 	q->ops_left = EQ_WINDOW_MIN;
-	q->horizon = IBFS_TIME_NEVER;
 	ibfs__pool_init(&q->pool, sizeof(struct ibfs_event), EQ_POOL_SLAB);
 	return 0;
 }
@@ -780,16 +781,22 @@ ibfs_time_t ibfs__eq_next_time(struct ibfs_eq *q)
 }
 
 /*
- * Takes the earliest live event out of the queue, or returns NULL. Forced
- * inline: it is the run loop's hot path (bench_queue, 5-10% faster).
+ * Takes the earliest live event out of the queue, in a run only if it is
+ * due by the horizon; or returns NULL. Forced inline: it is the run loop's
+ * hot path (bench_queue, 5-10% faster). In a run one comparison with
+ * q->limit says the head is due both today and by the horizon.
  */
 static inline __attribute__((always_inline)) struct ibfs_event *
-eq_take(struct ibfs_eq *q, ibfs_time_t horizon)
+eq_take(struct ibfs_eq *q, int in_run)
 {
-	struct ibfs_event *ev = eq_peek(q);
+	struct ibfs_event *ev = q->cur_b->head;
 
-	if (!ev || ev->time > horizon)
-		return NULL;
+	if (!ev || ev->time > (in_run ? q->limit : q->day_last) ||
+	    ev->cancelled == EQ_CANCELLED) {
+		ev = eq_peek_slow(q);
+		if (!ev || (in_run && ev->time > q->horizon))
+			return NULL;
+	}
 	eq_unlink_head(q, ev);
 	ev->cancelled = EQ_RUNNING;
 	/*
@@ -817,9 +824,11 @@ uint64_t ibfs__eq_run(struct ibfs_eq *q, ibfs_time_t horizon)
 	uint64_t before = q->executed;
 
 	q->horizon = horizon;
+	q->limit = q->day_last < horizon ? q->day_last : horizon;
 	for (;;) {
-		/* Handlers may lower q->horizon: read it each time. */
-		struct ibfs_event *ev = eq_take(q, q->horizon);
+		/* Handlers may lower the horizon (and limit): eq_take reads
+		 * them each time. */
+		struct ibfs_event *ev = eq_take(q, 1);
 
 		if (!ev)
 			break;
@@ -835,7 +844,7 @@ uint64_t ibfs__eq_run(struct ibfs_eq *q, ibfs_time_t horizon)
 
 struct ibfs_event *ibfs__eq_pop(struct ibfs_eq *q)
 {
-	return eq_take(q, IBFS_TIME_NEVER);
+	return eq_take(q, 0);
 }
 
 void ibfs__eq_release(struct ibfs_eq *q, struct ibfs_event *ev)

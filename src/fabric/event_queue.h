@@ -56,6 +56,7 @@ struct ibfs_eq_bucket {
 struct ibfs_eq {
 	ibfs_time_t now;       /* time of the event being run, or last run */
 	ibfs_time_t horizon;   /* a run stops after events due at or before */
+	ibfs_time_t limit;     /* the earlier of horizon and day_last */
 	uint64_t next_seq;
 	uint64_t executed;     /* events run since init */
 	size_t size;           /* events held, cancelled ones included */
@@ -130,6 +131,8 @@ static inline void ibfs__eq_limit(struct ibfs_eq *q, ibfs_time_t t)
 {
 	if (t < q->horizon)
 		q->horizon = t;
+	if (t < q->limit)
+		q->limit = t;
 }
 
 /*
