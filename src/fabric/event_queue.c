@@ -376,20 +376,6 @@ static struct ibfs_event *eq_peek_slow(struct ibfs_eq *q)
 	}
 }
 
-/*
- * eq_peek_slow's common case inline: the head of the current day's bucket
- * is due today and live.
- */
-static inline struct ibfs_event *eq_peek(struct ibfs_eq *q)
-{
-	struct ibfs_event *ev = q->cur_b->head;
-
-	/* No held event is due before the current day: due by its last
-	 * picosecond is due on it. */
-	if (ev && ev->time <= q->day_last && ev->cancelled != EQ_CANCELLED)
-		return ev;
-	return eq_peek_slow(q);
-}
 /* Day width (as a shift) from the gaps between the sampled times. */
 static unsigned eq_estimate_shift(const ibfs_time_t *t, size_t n,
 				  unsigned old)
@@ -775,7 +761,7 @@ void ibfs__eq_cancel(struct ibfs_eq *q, struct ibfs_event *ev)
 
 ibfs_time_t ibfs__eq_next_time(struct ibfs_eq *q)
 {
-	struct ibfs_event *ev = eq_peek(q);
+	struct ibfs_event *ev = eq_peek_slow(q);
 
 	return ev ? ev->time : IBFS_TIME_NEVER;
 }
@@ -783,8 +769,9 @@ ibfs_time_t ibfs__eq_next_time(struct ibfs_eq *q)
 /*
  * Takes the earliest live event out of the queue, in a run only if it is
  * due by the horizon; or returns NULL. Forced inline: it is the run loop's
- * hot path (bench_queue, 5-10% faster). In a run one comparison with
- * q->limit says the head is due both today and by the horizon.
+ * hot path (bench_queue, 5-10% faster). No held event is due before the
+ * current day, so a head due by q->day_last is due today; in a run one
+ * comparison with q->limit says it is due today and by the horizon.
  */
 static inline __attribute__((always_inline)) struct ibfs_event *
 eq_take(struct ibfs_eq *q, int in_run)
