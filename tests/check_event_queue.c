@@ -386,6 +386,32 @@ static void on_count(void *obj, uint64_t arg)
 	ck_assert_uint_eq(ibfs__eq_size(&q), arg);
 }
 
+START_TEST(test_horizon_lowered_days_ahead)
+{
+	/*
+	 * The run loop tests the head against the earlier of the horizon and
+	 * the current day's end: a horizon lowered to a later day must still
+	 * hold once the run reaches that day (2^16 ps days), and within it.
+	 */
+	const ibfs_time_t day = 1ULL << 16;
+
+	ibfs__eq_schedule(&q, 100, on_limit, &q, 3 * day + 500);
+	ibfs__eq_schedule(&q, 2 * day, on_log, &q, 1);
+	ibfs__eq_schedule(&q, 3 * day + 400, on_log, &q, 2);
+	ibfs__eq_schedule(&q, 3 * day + 500, on_log, &q, 3);
+	ibfs__eq_schedule(&q, 3 * day + 501, on_log, &q, 4);
+	ibfs__eq_schedule(&q, 5 * day, on_log, &q, 5);
+	ck_assert_uint_eq(ibfs__eq_run(&q, 6 * day), 4);
+	ck_assert_uint_eq(q.now, 3 * day + 500);
+	ck_assert_uint_eq(log_buf[3].arg, 3);
+	ck_assert_uint_eq(ibfs__eq_next_time(&q), 3 * day + 501);
+	ck_assert_uint_eq(ibfs__eq_run(&q, 4 * day), 1);
+	ck_assert_uint_eq(log_buf[4].arg, 4);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 1);
+	ck_assert_uint_eq(log_buf[5].arg, 5);
+}
+END_TEST
+
 START_TEST(test_inside_handler)
 {
 	ibfs__eq_schedule(&q, 30, on_inspect, &q, 30);
@@ -1044,6 +1070,76 @@ START_TEST(test_crowd_of_ties_kept)
 }
 END_TEST
 
+START_TEST(test_stale_hint)
+{
+	/*
+	 * A take leaves its bucket's hint (the event last put before the
+	 * tail) as it is; the insert that would start from it must see that
+	 * it has left. Days are the initial 2^16 ps, 16 buckets: bucket 0
+	 * holds days 0 and 16. In each case an insert starting from the stale
+	 * hint would follow its dead links (a NULL next) or file the event in
+	 * another bucket's list.
+	 */
+	const ibfs_time_t day = 1ULL << 16;
+
+	/* The hint was popped (out of the queue, not released). */
+	ibfs__eq_schedule(&q, 1000, on_log, &q, 0);
+	ibfs__eq_schedule(&q, 5000, on_log, &q, 1);
+	struct ibfs_event *h = ibfs__eq_schedule(&q, 3000, on_log, &q, 2);
+
+	ck_assert_ptr_eq(q.hints[0], h);
+	ibfs__eq_release(&q, ibfs__eq_pop(&q));
+	ck_assert_ptr_eq(ibfs__eq_pop(&q), h);
+	ibfs__eq_release(&q, ibfs__eq_pop(&q));
+	ibfs__eq_schedule(&q, 6000, on_log, &q, 3);
+	ibfs__eq_schedule(&q, 8000, on_log, &q, 4);
+	ibfs__eq_schedule(&q, 7000, on_log, &q, 5);
+	ibfs__eq_release(&q, h);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 3);
+	ck_assert_uint_eq(log_buf[0].arg, 3);
+	ck_assert_uint_eq(log_buf[1].arg, 5);
+	ck_assert_uint_eq(log_buf[2].arg, 4);
+
+	/* The hint ran and came back from the pool as the event inserted. */
+	log_reset(16);
+	ibfs__eq_schedule(&q, day + 1000, on_log, &q, 0);
+	ibfs__eq_schedule(&q, day + 5000, on_log, &q, 1);
+	ibfs__eq_schedule(&q, day + 9000, on_log, &q, 2);
+	h = ibfs__eq_schedule(&q, day + 3000, on_log, &q, 3);
+	ck_assert_ptr_eq(q.hints[1], h);
+	ck_assert_uint_eq(ibfs__eq_run(&q, day + 3000), 2);
+	ck_assert_ptr_eq(ibfs__eq_schedule(&q, day + 7000, on_log, &q, 4), h);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 3);
+	ck_assert_uint_eq(log_buf[2].arg, 1);
+	ck_assert_uint_eq(log_buf[3].arg, 4);
+	ck_assert_uint_eq(log_buf[4].arg, 2);
+
+	/* The hint ran and came back as an earlier event of another bucket. */
+	log_reset(16);
+	ibfs_time_t t0 = 4 * day; /* bucket 4; days 4 + 16 = 20 map there */
+
+	ibfs__eq_schedule(&q, t0 + 1000, on_log, &q, 0);
+	ibfs__eq_schedule(&q, t0 + 5000, on_log, &q, 1);
+	h = ibfs__eq_schedule(&q, t0 + 3000, on_log, &q, 2);
+	ck_assert_ptr_eq(q.hints[4], h);
+	ck_assert_uint_eq(ibfs__eq_run(&q, t0 + 3000), 2);
+	/* h again, on day 6 (bucket 6), live while bucket 4 takes day 20. */
+	ck_assert_ptr_eq(ibfs__eq_schedule(&q, t0 + 2 * day, on_log, &q, 3),
+			 h);
+	ibfs__eq_schedule(&q, t0 + day, on_log, &q, 4);
+	ck_assert_uint_eq(ibfs__eq_run(&q, t0 + day), 2);
+	ibfs__eq_schedule(&q, t0 + 16 * day + 1000, on_log, &q, 5);
+	ibfs__eq_schedule(&q, t0 + 16 * day + 3000, on_log, &q, 6);
+	ibfs__eq_schedule(&q, t0 + 16 * day + 2000, on_log, &q, 7);
+	ck_assert_uint_eq(q.far_n, 0);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 4);
+	static const uint64_t want[] = { 0, 2, 1, 4, 3, 5, 7, 6 };
+
+	for (size_t i = 0; i < 8; i++)
+		ck_assert_uint_eq(log_buf[i].arg, want[i]);
+}
+END_TEST
+
 START_TEST(test_after_saturates)
 {
 	q.now = 5000;
@@ -1079,6 +1175,7 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_cancel_running_self);
 	tcase_add_test(tc, test_horizon);
 	tcase_add_test(tc, test_horizon_lowered);
+	tcase_add_test(tc, test_horizon_lowered_days_ahead);
 	tcase_add_test(tc, test_inside_handler);
 	tcase_add_test(tc, test_pop_release);
 	tcase_add_test(tc, test_pool_reuse);
@@ -1090,6 +1187,7 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_crowded_day);
 	tcase_add_test(tc, test_ties_behind_later_event);
 	tcase_add_test(tc, test_crowd_of_ties_kept);
+	tcase_add_test(tc, test_stale_hint);
 	tcase_add_test(tc, test_fabric_mix);
 	suite_add_tcase(s, tc);
 	return s;

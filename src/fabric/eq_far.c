@@ -32,8 +32,10 @@ int ibfs__eq_far_push(struct ibfs_eq *q, struct ibfs_event *ev)
 		q->far_cap = cap;
 	}
 	ev->far = 1;
-	if (ev->cancelled == EQ_CANCELLED)
+	if (ev->cancelled == EQ_CANCELLED) {
 		q->far_cancelled++;
+		eq_set_check(q);
+	}
 	size_t i = q->far_n++;
 
 	while (i > 0) {
@@ -80,8 +82,10 @@ struct ibfs_event *ibfs__eq_far_pop(struct ibfs_eq *q)
 		far_sift_down(q, 0);
 	}
 	top->far = 0;
-	if (top->cancelled == EQ_CANCELLED)
+	if (top->cancelled == EQ_CANCELLED) {
 		q->far_cancelled--;
+		eq_set_check(q);
+	}
 	return top;
 }
 
@@ -103,6 +107,7 @@ void ibfs__eq_far_clean(struct ibfs_eq *q)
 	}
 	q->far_n = n;
 	q->far_cancelled = 0;
+	eq_set_check(q);
 	for (size_t i = n / 2; i-- > 0;)
 		far_sift_down(q, i);
 }

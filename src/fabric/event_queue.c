@@ -108,10 +108,38 @@
 
 #include "fabric/event_queue_int.h"
 
+/*
+ * Moves the current day to `day`, with the two values the run loop reads
+ * instead of recomputing them an event: its bucket and its last picosecond
+ * (day << shift cannot overflow, day being a time shifted right).
+ */
+static inline void eq_set_cur(struct ibfs_eq *q, uint64_t day)
+{
+	q->cur = day;
+	q->cur_b = &q->buckets[day & (q->nbuckets - 1)];
+	q->day_last = day << q->shift | ((1ULL << q->shift) - 1);
+	q->limit = q->day_last < q->horizon ? q->day_last : q->horizon;
+}
+
 /* Words of the non-empty bitmap for nb buckets. */
 static inline size_t eq_words(size_t nb)
 {
 	return (nb + 63) / 64;
+}
+
+/*
+ * Whether ev, a hint, is still in bucket i. Takes leave hints as they are
+ * (clearing them cost the run loop a load and a test an event), so a hint
+ * may have run and even come back from the pool since. A held event of the
+ * calendar (live or cancelled, not far) is in the bucket of its day; one
+ * taken out is EQ_RUNNING or EQ_DONE until it is scheduled again. The
+ * caller also rules out the event it is inserting, live but not yet linked.
+ */
+static inline int eq_in_bucket(const struct ibfs_eq *q,
+			       const struct ibfs_event *ev, size_t i)
+{
+	return ev->cancelled <= EQ_CANCELLED && !ev->far &&
+	       ((ev->time >> q->shift) & (q->nbuckets - 1)) == i;
 }
 
 /* Links ev into bucket `day` mod nbuckets, keeping the list sorted. */
@@ -147,7 +175,7 @@ static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 	 */
 	struct ibfs_event *p = q->hints[i];
 
-	if (!p || eq_less(ev, p))
+	if (!p || !eq_in_bucket(q, p, i) || p == ev || eq_less(ev, p))
 		p = b->head;
 	uint64_t walked = 0;
 
@@ -159,8 +187,10 @@ static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 	p->next = ev;
 	q->hints[i] = ev;
 	q->steps += walked;
-	if (walked > EQ_WALK_LIMIT)
+	if (walked > EQ_WALK_LIMIT) {
 		q->crowded = i;
+		eq_set_check(q);
+	}
 }
 
 /* Files ev in its bucket, or in the far heap when due a year or more past
@@ -173,7 +203,7 @@ static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
 	 * peek ran ahead): the calendar restarts from its day. The far heap's
 	 * events stay at least a year past it. */
 	if (day < q->cur)
-		q->cur = day;
+		eq_set_cur(q, day);
 	/*
 	 * Should the heap be unable to grow, the event goes to its bucket
 	 * anyway: a bucket may hold events of later years (eq_first checks
@@ -187,14 +217,13 @@ static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
 /* Unlinks the head of the current day's bucket (which must be ev). */
 static inline void eq_unlink_head(struct ibfs_eq *q, struct ibfs_event *ev)
 {
-	size_t i = q->cur & (q->nbuckets - 1);
-	struct ibfs_eq_bucket *b = &q->buckets[i];
+	struct ibfs_eq_bucket *b = q->cur_b;
 
 	assert(b->head == ev);
 	b->head = ev->next;
-	if (q->hints[i] == ev)
-		q->hints[i] = NULL;
 	if (!b->head) {
+		size_t i = (size_t)(b - q->buckets);
+
 		b->tail = NULL;
 		q->bits[i / 64] &= ~(1ULL << (i % 64));
 	}
@@ -258,7 +287,7 @@ static inline struct ibfs_event *eq_first_in_year(struct ibfs_eq *q)
 		uint64_t day = q->cur + off;
 
 		if ((ev->time >> q->shift) == day) {
-			q->cur = day;
+			eq_set_cur(q, day);
 			if (q->far_n)
 				eq_far_settle(q);
 			return ev;
@@ -314,7 +343,7 @@ eq_first_slow(struct ibfs_eq *q)
 
 		if (q->far_n && (!best || eq_less(q->far[0], best)))
 			best = q->far[0];
-		q->cur = best->time >> q->shift;
+		eq_set_cur(q, best->time >> q->shift);
 		eq_far_settle(q);
 		/* If best was a cancelled far event, the settling freed it:
 		 * look again. */
@@ -347,19 +376,6 @@ static struct ibfs_event *eq_peek_slow(struct ibfs_eq *q)
 	}
 }
 
-/*
- * eq_peek_slow's common case inline: the head of the current day's bucket
- * is due today and live.
- */
-static inline struct ibfs_event *eq_peek(struct ibfs_eq *q)
-{
-	struct ibfs_event *ev = q->buckets[q->cur & (q->nbuckets - 1)].head;
-
-	if (ev && (ev->time >> q->shift) == q->cur &&
-	    ev->cancelled != EQ_CANCELLED)
-		return ev;
-	return eq_peek_slow(q);
-}
 /* Day width (as a shift) from the gaps between the sampled times. */
 static unsigned eq_estimate_shift(const ibfs_time_t *t, size_t n,
 				  unsigned old)
@@ -458,7 +474,7 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 	struct ibfs_event **nhints = q->hints;
 
 	if (nb != q->nbuckets) {
-		nbk = calloc(nb, sizeof(*nbk));
+		nbk = calloc(nb + 1, sizeof(*nbk));
 		nbits = calloc(eq_words(nb), sizeof(*nbits));
 		nhints = calloc(nb, sizeof(*nhints));
 		if (!nbk || !nbits || !nhints) {
@@ -519,8 +535,8 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		;
 	else if (fit == EQ_FIT_FRONT || front < q->shift)
 		q->shift = front;
-	q->cur = ns ? times[0] >> q->shift
-		    : q->far_n ? q->far[0]->time >> q->shift : 0;
+	eq_set_cur(q, ns ? times[0] >> q->shift
+			 : q->far_n ? q->far[0]->time >> q->shift : 0);
 	/* Reinsert: the sample first (ascending, so mostly tail appends). */
 	for (size_t i = 0; i < ns; i++)
 		eq_insert(q, sample[i]);
@@ -542,6 +558,7 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		eq_insert(q, q->far[i]);
 	q->size += ns;
 	q->resizes++;
+	eq_set_check(q);
 }
 
 /*
@@ -566,14 +583,16 @@ eq_crowd_rebuild(struct ibfs_eq *q)
  * rebuilds it if the work per event is too high. */
 static inline void eq_account(struct ibfs_eq *q)
 {
-	if (++q->ops < q->window)
+	if (--q->ops_left)
 		return;
+	uint64_t ops = q->window;
+
 	/* Far fewer events than buckets: halve (checked once a window, off
 	 * the per-event path). */
 	if (q->size - q->far_cancelled < q->nbuckets / (2 * EQ_SPARE) &&
 	    q->nbuckets > EQ_MIN_BUCKETS) {
 		eq_rebuild(q, q->nbuckets / 2, EQ_FIT_NARROW);
-	} else if (q->moved > q->ops / 16) {
+	} else if (q->moved > ops / 16) {
 		/*
 		 * Too many events outlive the year: lengthen it, with more
 		 * buckets while they stay within EQ_SPARE a held event (an
@@ -584,7 +603,7 @@ static inline void eq_account(struct ibfs_eq *q)
 			eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_KEEP);
 		else
 			eq_rebuild(q, q->nbuckets, EQ_FIT_WIDER);
-	} else if (q->steps > EQ_STEP_LIMIT * q->ops) {
+	} else if (q->steps > EQ_STEP_LIMIT * ops) {
 		eq_rebuild(q, q->nbuckets, EQ_FIT_FRONT);
 		/* If the distribution stays hostile, rebuild less often. */
 		if (q->window < EQ_WINDOW_MAX)
@@ -593,14 +612,14 @@ static inline void eq_account(struct ibfs_eq *q)
 		q->window /= 2;
 	}
 	q->steps = 0;
-	q->ops = 0;
+	q->ops_left = q->window;
 	q->moved = 0;
 }
 
 int ibfs__eq_init(struct ibfs_eq *q)
 {
 	memset(q, 0, sizeof(*q));
-	q->buckets = calloc(EQ_MIN_BUCKETS, sizeof(*q->buckets));
+	q->buckets = calloc(EQ_MIN_BUCKETS + 1, sizeof(*q->buckets));
 	q->bits = calloc(eq_words(EQ_MIN_BUCKETS), sizeof(*q->bits));
 	q->hints = calloc(EQ_MIN_BUCKETS, sizeof(*q->hints));
 	if (!q->buckets || !q->bits || !q->hints) {
@@ -611,9 +630,12 @@ int ibfs__eq_init(struct ibfs_eq *q)
 	}
 	q->nbuckets = EQ_MIN_BUCKETS;
 	q->shift = EQ_INITIAL_SHIFT;
-	q->crowded = SIZE_MAX;
-	q->window = EQ_WINDOW_MIN;
 	q->horizon = IBFS_TIME_NEVER;
+	eq_set_cur(q, 0);
+	q->crowded = SIZE_MAX;
+	eq_set_check(q);
+	q->window = EQ_WINDOW_MIN;
+	q->ops_left = EQ_WINDOW_MIN;
 	ibfs__pool_init(&q->pool, sizeof(struct ibfs_event), EQ_POOL_SLAB);
 	return 0;
 }
@@ -643,23 +665,20 @@ eq_schedule_check(struct ibfs_eq *q, struct ibfs_event *ev)
 	    q->nbuckets <= SIZE_MAX / 4) {
 		eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_NARROW);
 	} else if (q->crowded != SIZE_MAX) {
-		if (q->ops_all >= q->crowd_ok_at) {
+		if (q->next_seq >= q->crowd_ok_at) {
 			eq_crowd_rebuild(q);
-			q->crowd_ok_at = q->ops_all + q->size;
+			q->crowd_ok_at = q->next_seq + q->size;
 		}
 		q->crowded = SIZE_MAX;
 	}
+	eq_set_check(q);
 	return ev;
 }
 
 static inline struct ibfs_event *eq_scheduled(struct ibfs_eq *q,
 					       struct ibfs_event *ev)
 {
-	q->size++;
-	q->ops_all++;
-	if (__builtin_expect(q->size - q->far_cancelled > 2 * q->nbuckets ||
-				     q->crowded != SIZE_MAX,
-			     0))
+	if (__builtin_expect(++q->size > q->check_at, 0))
 		return eq_schedule_check(q, ev);
 	return ev;
 }
@@ -697,18 +716,22 @@ struct ibfs_event *ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t,
 	ev->time = t;
 	ev->seq = q->next_seq++;
 	ev->cancelled = EQ_LIVE;
+	ev->far = 0;
 
 	uint64_t day = t >> q->shift;
 
-	if (__builtin_expect(day < q->cur || day - q->cur >= q->nbuckets, 0))
+	/* Before the current day or a year or more past it (one unsigned
+	 * comparison: a day before cur wraps to a huge difference). */
+	if (__builtin_expect(day - q->cur >= q->nbuckets, 0))
 		return eq_schedule_file(q, ev);
 	size_t i = day & (q->nbuckets - 1);
 	struct ibfs_eq_bucket *b = &q->buckets[i];
 
-	if (b->tail && eq_less(ev, b->tail))
+	/* ev has the largest sequence number held: at the tail's time it
+	 * goes after the tail, so the time alone decides. */
+	if (b->tail && t < b->tail->time)
 		return eq_schedule_file(q, ev);
 	ev->next = NULL;
-	ev->far = 0;
 	if (b->tail) {
 		b->tail->next = ev;
 	} else {
@@ -727,29 +750,40 @@ void ibfs__eq_cancel(struct ibfs_eq *q, struct ibfs_event *ev)
 		return;
 	ev->cancelled = EQ_CANCELLED;
 	q->cancelled++;
-	if (ev->far && ++q->far_cancelled > q->far_n / 2 &&
-	    q->far_n >= EQ_FAR_CLEAN_MIN)
-		ibfs__eq_far_clean(q);
+	if (ev->far) {
+		q->far_cancelled++;
+		eq_set_check(q);
+		if (q->far_cancelled > q->far_n / 2 &&
+		    q->far_n >= EQ_FAR_CLEAN_MIN)
+			ibfs__eq_far_clean(q);
+	}
 }
 
 ibfs_time_t ibfs__eq_next_time(struct ibfs_eq *q)
 {
-	struct ibfs_event *ev = eq_peek(q);
+	struct ibfs_event *ev = eq_peek_slow(q);
 
 	return ev ? ev->time : IBFS_TIME_NEVER;
 }
 
 /*
- * Takes the earliest live event out of the queue, or returns NULL. Forced
- * inline: it is the run loop's hot path (bench_queue, 5-10% faster).
+ * Takes the earliest live event out of the queue, in a run only if it is
+ * due by the horizon; or returns NULL. Forced inline: it is the run loop's
+ * hot path (bench_queue, 5-10% faster). No held event is due before the
+ * current day, so a head due by q->day_last is due today; in a run one
+ * comparison with q->limit says it is due today and by the horizon.
  */
 static inline __attribute__((always_inline)) struct ibfs_event *
-eq_take(struct ibfs_eq *q, ibfs_time_t horizon)
+eq_take(struct ibfs_eq *q, int in_run)
 {
-	struct ibfs_event *ev = eq_peek(q);
+	struct ibfs_event *ev = q->cur_b->head;
 
-	if (!ev || ev->time > horizon)
-		return NULL;
+	if (!ev || ev->time > (in_run ? q->limit : q->day_last) ||
+	    ev->cancelled == EQ_CANCELLED) {
+		ev = eq_peek_slow(q);
+		if (!ev || (in_run && ev->time > q->horizon))
+			return NULL;
+	}
 	eq_unlink_head(q, ev);
 	ev->cancelled = EQ_RUNNING;
 	/*
@@ -762,39 +796,42 @@ eq_take(struct ibfs_eq *q, ibfs_time_t horizon)
 		__builtin_prefetch(ev->next);
 		__builtin_prefetch(ev->next->obj);
 	}
-	struct ibfs_event *next_day =
-		q->buckets[(q->cur + 1) & (q->nbuckets - 1)].head;
+	/* The bucket after the last is always empty: no wrap to test for,
+	 * and no prefetch once a year. */
+	struct ibfs_event *next_day = q->cur_b[1].head;
 
 	if (next_day)
 		__builtin_prefetch(next_day);
-	q->ops_all++;
 	eq_account(q);
 	return ev;
 }
 
 uint64_t ibfs__eq_run(struct ibfs_eq *q, ibfs_time_t horizon)
 {
-	uint64_t ran = 0;
+	uint64_t before = q->executed;
 
 	q->horizon = horizon;
+	q->limit = q->day_last < horizon ? q->day_last : horizon;
 	for (;;) {
-		/* Handlers may lower q->horizon: read it each time. */
-		struct ibfs_event *ev = eq_take(q, q->horizon);
+		/* Handlers may lower the horizon (and limit): eq_take reads
+		 * them each time. */
+		struct ibfs_event *ev = eq_take(q, 1);
 
 		if (!ev)
 			break;
 		q->now = ev->time;
 		ev->fn(ev->obj, ev->arg);
-		eq_free(q, ev);
+		/* Back to the pool as it is, EQ_RUNNING: a cancel of it is
+		 * still a no-op, and it is still no hint (eq_in_bucket). */
+		ibfs__pool_put(&q->pool, ev);
 		q->executed++;
-		ran++;
 	}
-	return ran;
+	return q->executed - before;
 }
 
 struct ibfs_event *ibfs__eq_pop(struct ibfs_eq *q)
 {
-	return eq_take(q, IBFS_TIME_NEVER);
+	return eq_take(q, 0);
 }
 
 void ibfs__eq_release(struct ibfs_eq *q, struct ibfs_event *ev)

@@ -56,28 +56,35 @@ struct ibfs_eq_bucket {
 struct ibfs_eq {
 	ibfs_time_t now;       /* time of the event being run, or last run */
 	ibfs_time_t horizon;   /* a run stops after events due at or before */
+	ibfs_time_t limit;     /* the earlier of horizon and day_last */
 	uint64_t next_seq;
 	uint64_t executed;     /* events run since init */
 	size_t size;           /* events held, cancelled ones included */
 	size_t cancelled;      /* cancelled events still held */
 	struct ibfs_pool pool; /* struct ibfs_event storage */
 	/* The calendar (internal to event_queue.c). */
-	struct ibfs_eq_bucket *buckets;
+	struct ibfs_eq_bucket *buckets; /* nbuckets, then one always empty */
 	size_t nbuckets;       /* a power of two */
 	unsigned shift;        /* bucket width is 2^shift ps */
 	uint64_t cur;          /* current day: time >> shift */
-	uint64_t steps, ops;   /* work done and events taken, this window */
+	struct ibfs_eq_bucket *cur_b; /* its bucket */
+	ibfs_time_t day_last;  /* its last picosecond */
+	uint64_t steps;        /* work done, this window */
+	uint64_t ops_left;     /* events to take before the window ends */
 	uint64_t window;       /* events taken between two checks of the work */
 	size_t crowded;        /* a bucket found overfull, or SIZE_MAX */
-	uint64_t ops_all;      /* schedules and takes, ever */
-	uint64_t crowd_ok_at;  /* ops_all before which no crowd rebuild */
+	/* A schedule that leaves size above this checks for a rebuild: 0 while
+	 * a bucket is crowded, else 2 * nbuckets + far_cancelled. */
+	size_t check_at;
+	uint64_t crowd_ok_at;  /* next_seq before which no crowd rebuild */
 	uint64_t resizes;      /* rebuilds so far (statistics, tests) */
 	uint64_t crowd_skips;  /* crowded buckets left as they were (tests) */
 	uint64_t *bits;        /* bit i set: bucket i is not empty */
 	/* Per bucket, the event last put before its tail, or NULL: a sorted
-	 * insert that is not earlier starts there. Apart from the buckets,
-	 * which appends and dequeues touch without it (bench_queue's hold
-	 * model was 5-20% slower with it inside). */
+	 * insert that is not earlier starts there if it is still in that
+	 * bucket (a take leaves it; eq_cal_insert checks). Apart from the
+	 * buckets, which appends and dequeues touch without it (bench_queue's
+	 * hold model was 5-20% slower with it inside). */
 	struct ibfs_event **hints;
 	/* Events due on a day at or past cur + nbuckets: a binary heap by
 	 * (time, seq), and how many of them are cancelled. */
@@ -124,6 +131,8 @@ static inline void ibfs__eq_limit(struct ibfs_eq *q, ibfs_time_t t)
 {
 	if (t < q->horizon)
 		q->horizon = t;
+	if (t < q->limit)
+		q->limit = t;
 }
 
 /*

@@ -13,9 +13,21 @@
 enum {
 	EQ_LIVE = 0,
 	EQ_CANCELLED = 1,
-	EQ_RUNNING = 2, /* out of the queue (running or popped) */
-	EQ_DONE = 3,    /* back in the pool */
+	EQ_RUNNING = 2, /* out of the queue: running, popped, or (after
+			 * ibfs__eq_run) back in the pool */
+	EQ_DONE = 3,    /* back in the pool (released or reaped) */
 };
+
+/*
+ * Sets the size above which a schedule calls eq_schedule_check: after
+ * nbuckets, far_cancelled or crowded change. One comparison then stands for
+ * "size - far_cancelled > 2 * nbuckets, or a bucket is crowded".
+ */
+static inline void eq_set_check(struct ibfs_eq *q)
+{
+	q->check_at = q->crowded != SIZE_MAX ? 0
+					     : 2 * q->nbuckets + q->far_cancelled;
+}
 
 /*
  * Gives ev back to the pool. Internal calls use this rather than the
