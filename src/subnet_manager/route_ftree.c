@@ -83,9 +83,7 @@ struct ft {
 	int *dn_up;       /* the link's up index there */
 	int *adj_start;   /* every switch-to-switch link of s, ascending */
 	int *adj_peer;    /* the switch at the far end */
-	uint8_t *adj_pport; /* its port there */
-	int *dist;        /* switch LIDs: hops to the destination */
-	uint8_t *first;   /* switch LIDs: lowest port one hop closer */
+	int *adj_port;    /* the port at s */
 };
 
 static int ft_peer_sw(const struct ibfs_subnet *sn, int s, int p)
@@ -243,7 +241,7 @@ static int ft_check(struct ft *f, int *top)
  * Lists every switch's up ports once (CSR), so picks scan only them; the
  * same links seen from above (for each switch, its links down, by up index
  * at the lower end); and every switch-to-switch link by ascending port with
- * the port at the far end (for the switch LIDs' searches).
+ * its port (for the switch LIDs).
  */
 static int ft_index_up(struct ft *f)
 {
@@ -259,9 +257,9 @@ static int ft_index_up(struct ft *f)
 	f->dn_up = malloc(sizeof(int) * (total + 1));
 	f->adj_start = malloc(sizeof(int) * (nsw + 1));
 	f->adj_peer = malloc(sizeof(int) * (total + 1));
-	f->adj_pport = malloc(total + 1);
+	f->adj_port = malloc(sizeof(int) * (total + 1));
 	if (!f->up_start || !f->up_port || !f->up_peer || !f->dn_start ||
-	    !f->dn_sw || !f->dn_up || !f->adj_start || !f->adj_peer || !f->adj_pport)
+	    !f->dn_sw || !f->dn_up || !f->adj_start || !f->adj_peer || !f->adj_port)
 		return -1;
 	int k = 0, a = 0;
 	for (int s = 0; s < sn->nsw; s++) {
@@ -273,7 +271,7 @@ static int ft_index_up(struct ft *f)
 			if (v < 0)
 				continue;
 			f->adj_peer[a] = v;
-			f->adj_pport[a++] = (uint8_t)n->ports[p].peer_port;
+			f->adj_port[a++] = p;
 			if (f->level[v] == f->level[s] + 1) {
 				f->up_peer[k] = v;
 				f->up_port[k++] = p;
@@ -456,46 +454,94 @@ static void ft_route_lid(struct ft *f, int l, int hp, unsigned lid, int k)
 }
 
 /*
- * Switch LIDs: for each destination switch t, a breadth-first search over
- * the switch-to-switch links (ft_index_up's lists) that also records, for
- * each switch, the lowest of its ports to a switch one hop closer to t:
- * a switch is one hop farther than every switch that reaches it first or
- * at the same distance, and each of those offers the port at its far end.
- * The same entries as taking, after the search, the first port to a
- * neighbour with dist one less; one pass over the links per destination.
+ * Switch LIDs, all destinations at once with bit sets: within[d] holds,
+ * for every switch v, the set of switches at most d hops from v (one bit
+ * a switch, nw words a set): within[0] is {v}, within[d] adds the sets
+ * within[d - 1] of v's neighbours. Switch s then forwards to t, at distance
+ * d (the first d with t in within[d] of s), through its lowest port to a
+ * neighbour u with t in within[d - 1] of u, one hop closer: taking the
+ * ports in ascending order, each claims those of the remaining
+ * destinations. The entries are those of a breadth-first search per
+ * destination with the lowest port one hop closer (as minhop gives switch
+ * LIDs), for about nsw x ports x distance x nsw / 64 word operations
+ * instead of nsw x ports x nsw steps. Returns 0 or -1 (out of memory).
  */
-static void ft_route_switch_lids(struct ft *f)
+static int ft_route_switch_lids(struct ft *f)
 {
 	struct ibfs_subnet *sn = f->sn;
-	int *dist = f->dist, *q = f->q;
-	uint8_t *first = f->first;
-	for (int t = 0; t < sn->nsw; t++) {
-		unsigned lid = ft_node(f, t)->ports[0].lid;
-		for (int s = 0; s < sn->nsw; s++)
-			dist[s] = IBFS_DIST_INF;
-		int h = 0, tl = 0;
-		dist[t] = 0;
-		q[tl++] = t;
-		while (h < tl) {
-			int x = q[h++], dx = dist[x] + 1;
-			for (int a = f->adj_start[x]; a < f->adj_start[x + 1];
+	size_t nsw = (size_t)sn->nsw, nw = (nsw + 63) / 64, set = nsw * nw;
+	if (!nsw)
+		return 0;
+	uint64_t **within = NULL, *rem = malloc(nw * sizeof(uint64_t));
+	unsigned *lid = malloc(nsw * sizeof(unsigned));
+	int depth = 0, rc = -1;
+	if (!rem || !lid || !(within = calloc(nsw + 1, sizeof(*within))) ||
+	    !(within[0] = calloc(set, sizeof(uint64_t))))
+		goto out;
+	for (size_t v = 0; v < nsw; v++) {
+		within[0][v * nw + v / 64] = 1ull << (v % 64);
+		lid[v] = ft_node(f, (int)v)->ports[0].lid;
+	}
+	for (int grew = 1; grew && depth < (int)nsw; depth++) {
+		uint64_t *prev = within[depth], *next;
+		if (!(next = malloc(set * sizeof(uint64_t))))
+			goto out;
+		within[depth + 1] = next;
+		grew = 0;
+		for (size_t v = 0; v < nsw; v++) {
+			uint64_t *nv = &next[v * nw];
+			memcpy(nv, &prev[v * nw], nw * sizeof(uint64_t));
+			for (int a = f->adj_start[v]; a < f->adj_start[v + 1];
 			     a++) {
-				int v = f->adj_peer[a];
-				uint8_t pv = f->adj_pport[a];
-				if (dist[v] == IBFS_DIST_INF) {
-					dist[v] = dx;
-					first[v] = pv;
-					q[tl++] = v;
-				} else if (dist[v] == dx && pv < first[v]) {
-					first[v] = pv;
+				const uint64_t *pu =
+					&prev[(size_t)f->adj_peer[a] * nw];
+				for (size_t w = 0; w < nw; w++)
+					nv[w] |= pu[w];
+			}
+			for (size_t w = 0; w < nw && !grew; w++)
+				grew = nv[w] != prev[v * nw + w];
+		}
+	}
+	/* within[depth] == within[depth - 1]: every distance is known. */
+	for (size_t s = 0; s < nsw; s++) {
+		*ibfs__subnet_lft(sn, (int)s, lid[s]) = 0;
+		size_t left = 0;
+		for (size_t w = 0; w < nw; w++) {
+			rem[w] = within[depth][s * nw + w] &
+				 ~within[0][s * nw + w];
+			left += rem[w] != 0;
+		}
+		for (int a = f->adj_start[s]; left && a < f->adj_start[s + 1];
+		     a++) {
+			size_t u = (size_t)f->adj_peer[a];
+			left = 0;
+			for (size_t w = 0; w < nw; w++) {
+				uint64_t cover = 0;
+				for (int d = 1; d <= depth; d++)
+					cover |= within[d][s * nw + w] &
+						 ~within[d - 1][s * nw + w] &
+						 within[d - 1][u * nw + w];
+				cover &= rem[w];
+				rem[w] &= ~cover;
+				left += rem[w] != 0;
+				while (cover) {
+					size_t t = w * 64 + (size_t)__builtin_ctzll(
+								    cover);
+					cover &= cover - 1;
+					*ibfs__subnet_lft(sn, (int)s, lid[t]) =
+						(uint8_t)f->adj_port[a];
 				}
 			}
 		}
-		for (int s = 0; s < sn->nsw; s++)
-			if (dist[s] < IBFS_DIST_INF)
-				*ibfs__subnet_lft(sn, s, lid) =
-					s == t ? 0 : first[s];
 	}
+	rc = 0;
+out:
+	for (int d = 0; within && d <= depth; d++)
+		free(within[d]);
+	free(within);
+	free(rem);
+	free(lid);
+	return rc;
 }
 
 static int ft_build(void *ctx)
@@ -517,8 +563,6 @@ static int ft_build(void *ctx)
 	f->main = malloc(nsw);
 	f->mbest = malloc(nsw * sizeof(int));
 	f->upmin = malloc(nsw * sizeof(int));
-	f->dist = malloc(nsw * sizeof(int));
-	f->first = malloc(nsw);
 	f->dc_start = malloc((nsw + 1) * sizeof(int));
 	f->pos = malloc((nsw + 1) * sizeof(int));
 	f->anc = malloc(nsw);
@@ -527,7 +571,7 @@ static int ft_build(void *ctx)
 	f->q = malloc(nsw * sizeof(int));
 	if (!f->level || !f->count || !f->anc || !f->dcand || !f->q ||
 	    !f->mcount || !f->order || !f->reach || !f->main || !f->pos ||
-	    !f->full || !f->mbest || !f->upmin || !f->dist || !f->first ||
+	    !f->full || !f->mbest || !f->upmin ||
 	    !f->dc_start || !f->dc_port) {
 		ibfs__subnet_log(sn, "ERR AB05: ftree: out of memory");
 		return -1;
@@ -574,7 +618,10 @@ static int ft_build(void *ctx)
 				ft_route_lid(f, l, hp, base + k, (int)k);
 		}
 	}
-	ft_route_switch_lids(f);
+	if (ft_route_switch_lids(f)) {
+		ibfs__subnet_log(sn, "ERR AB05: ftree: out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -597,8 +644,6 @@ static void ft_destroy(void *ctx)
 	free(f->full);
 	free(f->mbest);
 	free(f->upmin);
-	free(f->dist);
-	free(f->first);
 	free(f->dc_start);
 	free(f->dc_port);
 	free(f->dn_start);
@@ -606,7 +651,7 @@ static void ft_destroy(void *ctx)
 	free(f->dn_up);
 	free(f->adj_start);
 	free(f->adj_peer);
-	free(f->adj_pport);
+	free(f->adj_port);
 	free(f);
 }
 
