@@ -41,8 +41,8 @@ static void program_lft(struct ibfs_switch *sw, const struct ibfs_subnet *sn,
 			any |= p != IBFS_LFT_NO_PATH;
 			ports[i] = p != IBFS_LFT_NO_PATH
 					   ? p
-					   : ibfs__switch_get_lft(sw,
-								  (uint16_t)lid);
+					   : ibfs__switch_get_lft(
+						     sw, (uint16_t)lid);
 		}
 		if (!any || ibfs__switch_set_lft_block(sw, b, ports) == 0)
 			continue;

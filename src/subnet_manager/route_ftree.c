@@ -259,7 +259,8 @@ static int ft_index_up(struct ft *f)
 	f->adj_peer = malloc(sizeof(int) * (total + 1));
 	f->adj_port = malloc(sizeof(int) * (total + 1));
 	if (!f->up_start || !f->up_port || !f->up_peer || !f->dn_start ||
-	    !f->dn_sw || !f->dn_up || !f->adj_start || !f->adj_peer || !f->adj_port)
+	    !f->dn_sw || !f->dn_up || !f->adj_start || !f->adj_peer ||
+	    !f->adj_port)
 		return -1;
 	int k = 0, a = 0;
 	for (int s = 0; s < sn->nsw; s++) {
@@ -524,10 +525,9 @@ static int ft_route_switch_lids(struct ft *f)
 				cover &= rem[w];
 				rem[w] &= ~cover;
 				left += rem[w] != 0;
-				while (cover) {
-					size_t t = w * 64 + (size_t)__builtin_ctzll(
-								    cover);
-					cover &= cover - 1;
+				for (; cover; cover &= cover - 1) {
+					size_t t = w * 64 + (size_t)
+						__builtin_ctzll(cover);
 					*ibfs__subnet_lft(sn, (int)s, lid[t]) =
 						(uint8_t)f->adj_port[a];
 				}
