@@ -64,6 +64,8 @@ struct ft {
 			     leaf's ancestors (the same for all its LIDs) */
 	char *full;       /* per leaf: every up peer of this non-ancestor
 			     has its lowest reach */
+	int *alist, na;   /* per leaf: ancestors, top level first */
+	int *nlist, nn;   /* per leaf: the other switches, top level first */
 	char *main;       /* per LID: the route joins the main path */
 	int *mbest;       /* per LID: best up index to a main peer, -1 */
 	int *upmin;       /* per switch: up index of the fewest CA LIDs
@@ -151,13 +153,16 @@ static int ft_ancestors(struct ft *f, int l)
 static void ft_reach(struct ft *f)
 {
 	const struct ibfs_subnet *sn = f->sn;
+	f->na = f->nn = 0;
 	for (int o = 0; o < sn->nsw; o++) {
 		int s = f->order[o];
 		if (f->anc[s]) {
 			f->reach[s] = f->level[s];
 			f->full[s] = 0;
+			f->alist[f->na++] = s;
 			continue;
 		}
+		f->nlist[f->nn++] = s;
 		int r = IBFS_DIST_INF, all = 1;
 		for (int i = f->up_start[s]; i < f->up_start[s + 1]; i++) {
 			int rv = f->reach[f->up_peer[i]];
@@ -435,15 +440,18 @@ static void ft_route_lid(struct ft *f, int l, int hp, unsigned lid, int k)
 		f->main[s] = 1;
 		ft_push_main(f, s);
 	}
-	/* Top level first: a switch's up peers have picked before it. */
-	for (int o = 0; o < sn->nsw; o++) {
-		int s = f->order[o];
-		if (f->main[s])
-			continue;
-		if (f->anc[s]) {
+	/*
+	 * Ancestors route down, reading only their own counts; then the
+	 * others, top level first, so that a switch's up peers have picked
+	 * (and offered main peers) before it.
+	 */
+	for (int o = 0; o < f->na; o++) {
+		int s = f->alist[o];
+		if (!f->main[s])
 			ft_set(f, s, lid, ft_pick_down(f, s));
-			continue;
-		}
+	}
+	for (int o = 0; o < f->nn; o++) {
+		int s = f->nlist[o];
 		int i = ft_pick_up(f, s);
 		if (i < 0) {
 			ft_set(f, s, lid, IBFS_LFT_NO_PATH);
@@ -560,6 +568,8 @@ static int ft_build(void *ctx)
 	f->order = malloc(nsw * sizeof(int));
 	f->reach = malloc(nsw * sizeof(int));
 	f->full = malloc(nsw);
+	f->alist = malloc(nsw * sizeof(int));
+	f->nlist = malloc(nsw * sizeof(int));
 	f->main = malloc(nsw);
 	f->mbest = malloc(nsw * sizeof(int));
 	f->upmin = malloc(nsw * sizeof(int));
@@ -571,7 +581,7 @@ static int ft_build(void *ctx)
 	f->q = malloc(nsw * sizeof(int));
 	if (!f->level || !f->count || !f->anc || !f->dcand || !f->q ||
 	    !f->mcount || !f->order || !f->reach || !f->main || !f->pos ||
-	    !f->full || !f->mbest || !f->upmin ||
+	    !f->full || !f->alist || !f->nlist || !f->mbest || !f->upmin ||
 	    !f->dc_start || !f->dc_port) {
 		ibfs__subnet_log(sn, "ERR AB05: ftree: out of memory");
 		return -1;
@@ -642,6 +652,8 @@ static void ft_destroy(void *ctx)
 	free(f->up_port);
 	free(f->up_peer);
 	free(f->full);
+	free(f->alist);
+	free(f->nlist);
 	free(f->mbest);
 	free(f->upmin);
 	free(f->dc_start);
