@@ -46,7 +46,7 @@
  * offers itself to the switches below it (instead of each switch reading
  * all its up peers); a switch without a main-path peer takes its least
  * loaded up port, cached between LIDs. On the 11,664-HCA tree that is
- * about 19 million (switch, LID) steps of some 80 instructions, where a
+ * about 19 million (switch, LID) steps of under 100 instructions, where a
  * pass over every up port of every switch took 10.5 billion in all. The
  * switch LIDs come from bit sets of the switches within d hops
  * (ft_route_switch_lids). tests/check_route_ftree.c compares every entry
