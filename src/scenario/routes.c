@@ -31,6 +31,11 @@ static void program_lft(struct ibfs_switch *sw, const struct ibfs_subnet *sn,
 {
 	const uint8_t *row = ibfs__subnet_lft(sn, s, 0);
 	for (unsigned b = 0; b * 64 <= sn->max_lid; b++) {
+		/* A whole block of routed LIDs goes as it is. */
+		if (b && b * 64 + 63 <= sn->max_lid &&
+		    !memchr(row + b * 64, IBFS_LFT_NO_PATH, 64) &&
+		    ibfs__switch_set_lft_block(sw, b, row + b * 64) == 0)
+			continue;
 		uint8_t ports[64];
 		int any = 0;
 		for (unsigned i = 0; i < 64; i++) {
