@@ -401,7 +401,8 @@ static int ft_pick_up(struct ft *f, int s)
 		return -1;
 	if (f->mbest[s] >= 0) {
 		f->main[s] = 1;
-		ft_push_main(f, s);
+		if (f->dn_start[s] < f->dn_start[s + 1]) /* not a leaf */
+			ft_push_main(f, s);
 		return f->mbest[s];
 	}
 	if (f->full[s])
