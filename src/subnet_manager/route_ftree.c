@@ -122,7 +122,6 @@ static int ft_ancestors(struct ft *f, int l)
 {
 	const struct ibfs_subnet *sn = f->sn;
 	memset(f->anc, 0, (size_t)sn->nsw);
-	memset(f->dcand, 0, (size_t)sn->nsw * (size_t)f->stride);
 	int h = 0, t = 0;
 	f->anc[l] = 1;
 	f->q[t++] = l;
@@ -145,10 +144,12 @@ static int ft_ancestors(struct ft *f, int l)
 		f->dc_start[s] = k;
 		if (!f->anc[s])
 			continue;
-		const char *dc = &f->dcand[(size_t)s * (size_t)f->stride];
+		char *dc = &f->dcand[(size_t)s * (size_t)f->stride];
 		for (int p = 1; p <= ft_node(f, s)->nports; p++)
-			if (dc[p])
+			if (dc[p]) {
 				f->dc_port[k++] = p;
+				dc[p] = 0; /* clear for the next leaf */
+			}
 	}
 	f->dc_start[sn->nsw] = k;
 	return t;
@@ -399,11 +400,13 @@ static int ft_pick_up(struct ft *f, int s)
 {
 	if (f->reach[s] >= IBFS_DIST_INF)
 		return -1;
-	if (f->mbest[s] >= 0) {
+	int b = f->mbest[s];
+	if (b >= 0) {
+		f->mbest[s] = -1; /* ready for the next LID */
 		f->main[s] = 1;
 		if (f->dn_start[s] < f->dn_start[s + 1]) /* not a leaf */
 			ft_push_main(f, s);
-		return f->mbest[s];
+		return b;
 	}
 	if (f->full[s])
 		return ft_upmin(f, s);
@@ -428,7 +431,6 @@ static void ft_route_lid(struct ft *f, int l, int hp, unsigned lid, int k)
 {
 	struct ibfs_subnet *sn = f->sn;
 	memset(f->main, 0, (size_t)sn->nsw);
-	memset(f->mbest, 0xff, sizeof(int) * (size_t)sn->nsw);
 	ft_set(f, l, lid, hp);
 	f->main[l] = 1;
 	ft_push_main(f, l);
@@ -589,7 +591,7 @@ static int ft_build(void *ctx)
 	f->dc_start = malloc((nsw + 1) * sizeof(int));
 	f->pos = malloc((nsw + 1) * sizeof(int));
 	f->anc = malloc(nsw);
-	f->dcand = malloc(nsw * (size_t)f->stride);
+	f->dcand = calloc(nsw * (size_t)f->stride, 1);
 	f->dc_port = malloc(nsw * (size_t)f->stride * sizeof(int));
 	f->q = malloc(nsw * sizeof(int));
 	if (!f->level || !f->count || !f->anc || !f->dcand || !f->q ||
@@ -613,6 +615,9 @@ static int ft_build(void *ctx)
 			if (f->level[s] == lv)
 				f->order[nord++] = s;
 	memset(f->upmin, 0xff, nsw * sizeof(int));
+	/* Offers are taken back as they are used (ft_pick_up): every switch
+	 * offered one picks in the same LID. */
+	memset(f->mbest, 0xff, nsw * sizeof(int));
 	unsigned step = 1u << sn->lmc;
 	for (int l = 0; l < sn->nsw; l++) {
 		if (f->level[l] != 1)
