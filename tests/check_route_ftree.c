@@ -221,6 +221,321 @@ START_TEST(ftree_paths_as_opensm)
 }
 END_TEST
 
+/*
+ * The ftree tables as the algorithm reads, done the slow way: for every CA
+ * LID every switch scans all its ports (the reach and main flags of its up
+ * peers, the down ports towards the leaf), and switch LIDs take the lowest
+ * port to a neighbour one hop closer by the Floyd-Warshall distances. The
+ * engine shares per-leaf work, offers main peers from above, caches each
+ * switch's least loaded up port and finds switch routes with bit sets;
+ * every entry must equal this one's.
+ */
+struct ref_ft {
+	const struct ibfs_subnet *sn;
+	int stride, *level, *reach, pos[16];
+	uint32_t *count, *mcount;
+	char *main, *anc, *dcand;
+};
+
+static int ref_peer(const struct ibfs_subnet *sn, int s, int p)
+{
+	const struct ibfs_sn_port *pp = &sn->nodes[sn->sw_node[s]].ports[p];
+	if (pp->peer < 0 || sn->nodes[pp->peer].type != IBFS_NODE_SWITCH)
+		return -1;
+	return sn->nodes[pp->peer].sw;
+}
+
+static void ref_set(struct ref_ft *f, uint8_t *lft, int s, unsigned lid,
+		    int p)
+{
+	lft[(size_t)s * (f->sn->max_lid + 1) + lid] = (uint8_t)p;
+	if (p != IBFS_LFT_NO_PATH)
+		f->count[s * f->stride + p]++;
+}
+
+static void ref_route_lid(struct ref_ft *f, uint8_t *lft, int l, int hp,
+			  unsigned lid, int k, const int *order)
+{
+	const struct ibfs_subnet *sn = f->sn;
+	for (int s = 0; s < sn->nsw; s++) {
+		f->main[s] = 0;
+		f->reach[s] = f->anc[s] ? f->level[s] : IBFS_DIST_INF;
+	}
+	ref_set(f, lft, l, lid, hp);
+	f->main[l] = 1;
+	for (int s = l;;) {
+		const struct ibfs_sn_node *n = &sn->nodes[sn->sw_node[s]];
+		int up[64], nup = 0;
+		for (int p = 1; p <= n->nports; p++) {
+			int v = ref_peer(sn, s, p);
+			if (v >= 0 && f->level[v] == f->level[s] + 1)
+				up[nup++] = p;
+		}
+		if (!nup)
+			break;
+		int *pos = &f->pos[f->level[s]];
+		if (k == 0) {
+			uint32_t *mc = &f->mcount[s * f->stride];
+			*pos = 0;
+			for (int i = 1; i < nup; i++)
+				if (mc[up[i]] < mc[up[*pos]])
+					*pos = i;
+			mc[up[*pos]]++;
+		}
+		int p = up[(*pos + k) % nup];
+		s = ref_peer(sn, s, p);
+		ref_set(f, lft, s, lid, n->ports[p].peer_port);
+		f->main[s] = 1;
+	}
+	for (int i = 0; i < sn->nsw; i++) {
+		int s = order[i], best = IBFS_LFT_NO_PATH, br = 0, bm = 0;
+		const struct ibfs_sn_node *n = &sn->nodes[sn->sw_node[s]];
+		const uint32_t *cnt = &f->count[s * f->stride];
+		if (f->main[s])
+			continue;
+		for (int p = 1; p <= n->nports; p++) {
+			int v = ref_peer(sn, s, p);
+			if (f->anc[s]) {
+				if (f->dcand[s * f->stride + p] &&
+				    (best == IBFS_LFT_NO_PATH ||
+				     cnt[p] < cnt[best]))
+					best = p;
+				continue;
+			}
+			if (v < 0 || f->level[v] != f->level[s] + 1 ||
+			    f->reach[v] >= IBFS_DIST_INF)
+				continue;
+			int r = f->reach[v], m = f->main[v];
+			if (best == IBFS_LFT_NO_PATH || r < br ||
+			    (r == br && (m > bm || (m == bm &&
+						    cnt[p] < cnt[best])))) {
+				best = p;
+				br = r;
+				bm = m;
+			}
+		}
+		if (!f->anc[s] && best != IBFS_LFT_NO_PATH) {
+			f->reach[s] = br;
+			f->main[s] = (char)bm;
+		}
+		ref_set(f, lft, s, lid, best);
+	}
+}
+
+static void assert_ftree_as_reference(const struct rt *r)
+{
+	const struct ibfs_subnet *sn = r->sn;
+	int ns = sn->nsw, top = 0, nord = 0;
+	size_t cells = (size_t)ns * (sn->max_lid + 1);
+	struct ref_ft f = {.sn = sn, .stride = 64};
+	uint8_t *lft = malloc(cells);
+	int *order = malloc(sizeof(int) * (size_t)ns);
+	f.level = malloc(sizeof(int) * (size_t)ns);
+	f.reach = malloc(sizeof(int) * (size_t)ns);
+	f.count = calloc((size_t)ns * 64, sizeof(uint32_t));
+	f.mcount = calloc((size_t)ns * 64, sizeof(uint32_t));
+	f.main = malloc((size_t)ns);
+	f.anc = malloc((size_t)ns);
+	f.dcand = malloc((size_t)ns * 64);
+	memset(lft, IBFS_LFT_NO_PATH, cells);
+	/* Levels: one more than the distance to the nearest leaf. */
+	for (int s = 0; s < ns; s++) {
+		f.level[s] = 1000;
+		for (int t = 0; t < ns; t++) {
+			const struct ibfs_sn_node *n =
+				&sn->nodes[sn->sw_node[t]];
+			for (int p = 1; p <= n->nports; p++)
+				if (n->ports[p].peer >= 0 &&
+				    sn->nodes[n->ports[p].peer].type !=
+					    IBFS_NODE_SWITCH &&
+				    r->fw[s * ns + t] + 1 < f.level[s])
+					f.level[s] = r->fw[s * ns + t] + 1;
+		}
+		top = f.level[s] > top ? f.level[s] : top;
+	}
+	for (int lv = top; lv >= 1; lv--)
+		for (int s = 0; s < ns; s++)
+			if (f.level[s] == lv)
+				order[nord++] = s;
+	for (int l = 0; l < ns; l++) {
+		if (f.level[l] != 1)
+			continue;
+		/* Ancestors: switches above l, and their ports towards it. */
+		memset(f.anc, 0, (size_t)ns);
+		memset(f.dcand, 0, (size_t)ns * 64);
+		f.anc[l] = 1;
+		for (int i = ns - 1; i >= 0; i--) {
+			int x = order[i];
+			const struct ibfs_sn_node *n =
+				&sn->nodes[sn->sw_node[x]];
+			for (int p = 1; p <= n->nports && f.anc[x]; p++) {
+				int v = ref_peer(sn, x, p);
+				if (v < 0 || f.level[v] != f.level[x] + 1)
+					continue;
+				f.anc[v] = 1;
+				f.dcand[v * 64 + n->ports[p].peer_port] = 1;
+			}
+		}
+		const struct ibfs_sn_node *ln = &sn->nodes[sn->sw_node[l]];
+		for (int hp = 1; hp <= ln->nports; hp++) {
+			const struct ibfs_sn_port *pp = &ln->ports[hp];
+			if (pp->peer < 0 ||
+			    sn->nodes[pp->peer].type == IBFS_NODE_SWITCH)
+				continue;
+			unsigned base =
+				sn->nodes[pp->peer].ports[pp->peer_port].lid;
+			for (int k = 0; k < 1 << sn->lmc; k++)
+				ref_route_lid(&f, lft, l, hp,
+					      base + (unsigned)k, k, order);
+		}
+	}
+	for (int t = 0; t < ns; t++) {
+		unsigned lid = sn->nodes[sn->sw_node[t]].ports[0].lid;
+		for (int s = 0; s < ns; s++) {
+			const struct ibfs_sn_node *n =
+				&sn->nodes[sn->sw_node[s]];
+			uint8_t *e = &lft[(size_t)s * (sn->max_lid + 1) + lid];
+			for (int p = 1; p <= n->nports && s != t; p++) {
+				int v = ref_peer(sn, s, p);
+				if (v >= 0 && r->fw[v * ns + t] + 1 ==
+						      r->fw[s * ns + t]) {
+					*e = (uint8_t)p;
+					break;
+				}
+			}
+			if (s == t)
+				*e = 0;
+		}
+	}
+	for (int s = 0; s < ns; s++)
+		for (unsigned lid = 1; lid <= sn->max_lid; lid++) {
+			int want = lft[(size_t)s * (sn->max_lid + 1) + lid];
+			ck_assert_msg(*ibfs__subnet_lft(sn, s, lid) == want,
+				      "switch %d LID %u: port %d, reference %d",
+				      s, lid, *ibfs__subnet_lft(sn, s, lid),
+				      want);
+		}
+	free(lft);
+	free(order);
+	free(f.level);
+	free(f.reach);
+	free(f.count);
+	free(f.mcount);
+	free(f.main);
+	free(f.anc);
+	free(f.dcand);
+}
+
+/*
+ * An irregular three-level tree: leaf i reaches spines i and i+1 (mod 4),
+ * so for one leaf another leaf's up peers meet it at different levels
+ * (one spine above both, one not), and spine 1 has two links to top 1, so
+ * switches below it see two main-path peers of equal load.
+ */
+static struct rt irregular_tree(int lmc)
+{
+	struct rt r;
+	struct ibfs_diag d;
+	r.t = ibfs__topo_new("t");
+	int leaf[4], spine[4], top[2];
+	char id[16];
+	for (int i = 0; i < 4; i++) {
+		snprintf(id, sizeof(id), "leaf%d", i + 1);
+		leaf[i] = ibfs__topo_add_node(r.t, id, IBFS_NODE_SWITCH, 4, 1,
+					      &d);
+		snprintf(id, sizeof(id), "spine%d", i + 1);
+		spine[i] = ibfs__topo_add_node(r.t, id, IBFS_NODE_SWITCH, 6,
+					       1, &d);
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(id, sizeof(id), "top%d", i + 1);
+		top[i] = ibfs__topo_add_node(r.t, id, IBFS_NODE_SWITCH, 6, 1,
+					     &d);
+	}
+	int lk[32][4], n = 0;
+	for (int i = 0; i < 4; i++) {
+		for (int h = 0; h < 2; h++) {
+			snprintf(id, sizeof(id), "h%d", 2 * i + h + 1);
+			int x = ibfs__topo_add_node(r.t, id, IBFS_NODE_HCA, 1,
+						    1, &d);
+			memcpy(lk[n++], (int[4]){leaf[i], h + 1, x, 1},
+			       sizeof(lk[0]));
+		}
+		memcpy(lk[n++], (int[4]){leaf[i], 3, spine[i], 1},
+		       sizeof(lk[0]));
+		memcpy(lk[n++], (int[4]){leaf[i], 4, spine[(i + 1) % 4], 2},
+		       sizeof(lk[0]));
+	}
+	int tp[2] = {1, 1};
+	for (int i = 0; i < 4; i++) {
+		int sp = 3;
+		for (int j = 0; j < 2 + (i == 0); j++) {
+			int t = j < 2 ? j : 0;
+			memcpy(lk[n++], (int[4]){spine[i], sp++, top[t],
+						  tp[t]++},
+			       sizeof(lk[0]));
+		}
+	}
+	for (int i = 0; i < n; i++)
+		ck_assert_int_ge(ibfs__topo_add_link(r.t, lk[i][0], lk[i][1],
+						     lk[i][2], lk[i][3],
+						     IBFS_SPEED_EDR, 4, 2000,
+						     1, &d), 0);
+	ibfs__topo_assign_guids(r.t, 0x200000, 0x100000);
+	r.sn = ibfs__subnet_from_topo(r.t, &d);
+	ck_assert_int_eq(ibfs__subnet_assign_lids(r.sn, lmc, &d), 0);
+	int ns = r.sn->nsw;
+	r.fw = malloc(sizeof(int) * (size_t)(ns * ns));
+	for (int i = 0; i < ns * ns; i++)
+		r.fw[i] = i / ns == i % ns ? 0 : 1000;
+	for (int a = 0; a < ns; a++)
+		for (int p = 1; p <= r.sn->nodes[r.sn->sw_node[a]].nports; p++)
+			if (ref_peer(r.sn, a, p) >= 0)
+				r.fw[a * ns + ref_peer(r.sn, a, p)] = 1;
+	for (int k = 0; k < ns; k++)
+		for (int i = 0; i < ns; i++)
+			for (int j = 0; j < ns; j++)
+				if (r.fw[i * ns + k] + r.fw[k * ns + j] <
+				    r.fw[i * ns + j])
+					r.fw[i * ns + j] = r.fw[i * ns + k] +
+							   r.fw[k * ns + j];
+	return r;
+}
+
+START_TEST(ftree_tables_as_reference)
+{
+	static const char *const k4[] = {"k", "4", "levels", "3", NULL};
+	static const char *const k8[] = {"k", "8", "levels", "3", "hosts",
+					 "6", NULL};
+	static const char *const k6[] = {"k", "6", "levels", "3", "hosts",
+					 "2", NULL};
+	static const char *const x3[] = {"m", "4,3,2", "w", "1,4,3", NULL};
+	static const char *const x2[] = {"m", "4,3", "w", "1,2", NULL};
+	static const char *const x6[] = {"m", "6,6,4", "w", "1,3,6", NULL};
+	const struct {
+		const char *kind;
+		const char *const *kv;
+		int lmc;
+	} fab[] = {{"fat-tree", k4, 0}, {"fat-tree", k4, 2},
+		   {"fat-tree", k8, 0}, {"fat-tree", k8, 1},
+		   {"fat-tree", k6, 1}, {"xgft", x3, 0},
+		   {"xgft", x3, 2},     {"xgft", x2, 1},
+		   {"xgft", x6, 0}};
+	for (size_t i = 0; i < sizeof(fab) / sizeof(fab[0]); i++) {
+		struct rt r = rt_make(fab[i].kind, fab[i].kv, 1, fab[i].lmc);
+		rt_route(&r, "ftree", "ftree");
+		assert_ftree_as_reference(&r);
+		rt_free(&r);
+	}
+	for (int lmc = 0; lmc <= 1; lmc++) {
+		struct rt r = irregular_tree(lmc);
+		rt_route(&r, "ftree", "ftree");
+		assert_ftree_as_reference(&r);
+		rt_free(&r);
+	}
+}
+END_TEST
+
 static Suite *route_ftree_suite(void)
 {
 	Suite *s = suite_create("route_ftree");
@@ -233,6 +548,7 @@ static Suite *route_ftree_suite(void)
 	tcase_add_test(tc, ftree_rejects_torus);
 	tcase_add_test(tc, ftree_rejects_incomplete);
 	tcase_add_test(tc, ftree_paths_as_opensm);
+	tcase_add_test(tc, ftree_tables_as_reference);
 	suite_add_tcase(s, tc);
 	return s;
 }

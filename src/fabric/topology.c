@@ -220,6 +220,10 @@ static int topo_check_port(const struct ibfs_topology *t, int node, int port,
 		return ibfs__diag(d, file, line, "node index %d does not exist",
 				  node);
 	const struct ibfs_topo_node *n = &t->nodes[node];
+	if (port > 0 && port <= n->nports)
+		return 0;
+	/* The label is for the messages only: formatting it for every link
+	 * end took a fifth of loading the 11,664-HCA fabric. */
 	char buf[300];
 	if (!label) {
 		snprintf(buf, sizeof(buf), "%s:%d", n->id, port);

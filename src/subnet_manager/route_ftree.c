@@ -37,8 +37,20 @@
  * ancestor level, so in an XGFT every route is shortest; all are
  * up*-down*, hence deadlock-free, and each switch spreads its up-going
  * LIDs over its up ports to within one. Switch LIDs take the lowest
- * shortest port. Cost per CA LID: one pass over the ports of every
- * switch.
+ * shortest port.
+ *
+ * Cost. What depends only on the leaf (its ancestors and their down ports,
+ * the level at which every switch meets them) is found once a leaf, for
+ * all its CA LIDs. A LID then costs one step per switch: an ancestor
+ * picks among its few down ports; a switch that joins the main path
+ * offers itself to the switches below it (instead of each switch reading
+ * all its up peers); a switch without a main-path peer takes its least
+ * loaded up port, cached between LIDs. On the 11,664-HCA tree that is
+ * about 19 million (switch, LID) steps of under 100 instructions, where a
+ * pass over every up port of every switch took 10.5 billion in all. The
+ * switch LIDs come from bit sets of the switches within d hops
+ * (ft_route_switch_lids). tests/check_route_ftree.c compares every entry
+ * with the plain algorithm.
  *
  * On the 3-level fat trees of 4- to 16-port switches and the XGFTs tried,
  * every CA-to-CA path is the one OpenSM 3.3.23's ftree takes
@@ -60,17 +72,32 @@ struct ft {
 	uint32_t *count;  /* CA LIDs per (switch, port) */
 	uint32_t *mcount; /* main paths per (switch, up port) */
 	int *order;       /* switches by level, top first */
-	int *reach;       /* per LID: level at which a route meets the leaf's
-			     ancestors */
+	int *reach;       /* per leaf: level at which a route meets the
+			     leaf's ancestors (the same for all its LIDs) */
+	char *full;       /* per leaf: every up peer of this non-ancestor
+			     has its lowest reach */
+	int *alist, na;   /* per leaf: ancestors, top level first */
+	int *nlist, nn;   /* per leaf: the other switches, top level first */
 	char *main;       /* per LID: the route joins the main path */
+	int *mbest;       /* per LID: best up index to a main peer, -1 */
+	int *upmin;       /* per switch: up index of the fewest CA LIDs
+			     (lowest port on a tie), -1 when unknown */
 	int *pos;         /* main path of a port's base LID: the position of
 			     the up port taken at each level */
 	char *anc;        /* ancestors of the current leaf */
 	char *dcand;      /* down ports towards the current leaf */
+	int *dc_start;    /* per leaf: those ports as lists, ascending */
+	int *dc_port;
 	int *q;
 	int *up_start;    /* up ports of switch s: up_port[up_start[s]..] */
 	int *up_port;
 	int *up_peer;     /* the switch at the far end of up_port[i] */
+	int *dn_start;    /* links down from switch v: dn_up[dn_start[v]..] */
+	int *dn_sw;       /* the lower switch */
+	int *dn_up;       /* the link's up index there */
+	int *adj_start;   /* every switch-to-switch link of s, ascending */
+	int *adj_peer;    /* the switch at the far end */
+	int *adj_port;    /* the port at s */
 };
 
 static int ft_peer_sw(const struct ibfs_subnet *sn, int s, int p)
@@ -86,31 +113,80 @@ static const struct ibfs_sn_node *ft_node(const struct ft *f, int s)
 	return &f->sn->nodes[f->sn->sw_node[s]];
 }
 
-/* Marks the ancestors of leaf l and the down ports leading to it. */
+/*
+ * Marks the ancestors of leaf l and the down ports leading to it, and lists
+ * those ports per ancestor (ascending, as the scan over all ports found
+ * them before). Done once a leaf: the leaf's CA LIDs share it.
+ */
 static int ft_ancestors(struct ft *f, int l)
 {
 	const struct ibfs_subnet *sn = f->sn;
 	memset(f->anc, 0, (size_t)sn->nsw);
-	memset(f->dcand, 0, (size_t)sn->nsw * (size_t)f->stride);
 	int h = 0, t = 0;
 	f->anc[l] = 1;
 	f->q[t++] = l;
 	while (h < t) {
 		int x = f->q[h++];
-		const struct ibfs_sn_node *n = ft_node(f, x);
-		for (int p = 1; p <= n->nports; p++) {
-			int v = ft_peer_sw(sn, x, p);
-			if (v < 0 || f->level[v] != f->level[x] + 1)
-				continue;
+		for (int i = f->up_start[x]; i < f->up_start[x + 1]; i++) {
+			int v = f->up_peer[i];
+			const struct ibfs_sn_port *pp =
+				&ft_node(f, x)->ports[f->up_port[i]];
 			f->dcand[(size_t)v * (size_t)f->stride +
-				 n->ports[p].peer_port] = 1;
+				 pp->peer_port] = 1;
 			if (!f->anc[v]) {
 				f->anc[v] = 1;
 				f->q[t++] = v;
 			}
 		}
 	}
+	int k = 0;
+	for (int s = 0; s < sn->nsw; s++) {
+		f->dc_start[s] = k;
+		if (!f->anc[s])
+			continue;
+		char *dc = &f->dcand[(size_t)s * (size_t)f->stride];
+		for (int p = 1; p <= ft_node(f, s)->nports; p++)
+			if (dc[p]) {
+				f->dc_port[k++] = p;
+				dc[p] = 0; /* clear for the next leaf */
+			}
+	}
+	f->dc_start[sn->nsw] = k;
 	return t;
+}
+
+/*
+ * The reach of every switch for leaf l: an ancestor meets the leaf's
+ * ancestors at its own level; any other switch at the lowest reach of its
+ * up peers (IBFS_DIST_INF if none has one). It depends on the leaf only,
+ * not on the LID or the route counts, so every LID of the leaf reuses it.
+ * full[s] says that all of s's up peers share that lowest reach, so its
+ * choice among them is among all its up ports.
+ */
+static void ft_reach(struct ft *f)
+{
+	const struct ibfs_subnet *sn = f->sn;
+	f->na = f->nn = 0;
+	for (int o = 0; o < sn->nsw; o++) {
+		int s = f->order[o];
+		if (f->anc[s]) {
+			f->reach[s] = f->level[s];
+			f->full[s] = 0;
+			f->alist[f->na++] = s;
+			continue;
+		}
+		f->nlist[f->nn++] = s;
+		int r = IBFS_DIST_INF, all = 1;
+		for (int i = f->up_start[s]; i < f->up_start[s + 1]; i++) {
+			int rv = f->reach[f->up_peer[i]];
+			if (rv != r && i != f->up_start[s])
+				all = 0;
+			if (rv < r)
+				r = rv;
+		}
+		f->reach[s] = r;
+		f->full[s] = (char)(all && r < IBFS_DIST_INF);
+	}
 }
 
 static int ft_check(struct ft *f, int *top)
@@ -179,72 +255,130 @@ static int ft_check(struct ft *f, int *top)
 	return 0;
 }
 
-/* Lists every switch's up ports once (CSR), so picks scan only them. */
+/*
+ * Lists every switch's up ports once (CSR), so picks scan only them; the
+ * same links seen from above (for each switch, its links down, by up index
+ * at the lower end); and every switch-to-switch link by ascending port with
+ * its port (for the switch LIDs).
+ */
 static int ft_index_up(struct ft *f)
 {
 	const struct ibfs_subnet *sn = f->sn;
-	size_t total = 0;
+	size_t total = 0, nsw = (size_t)sn->nsw;
 	for (int s = 0; s < sn->nsw; s++)
 		total += (size_t)ft_node(f, s)->nports;
-	f->up_start = malloc(sizeof(int) * (size_t)(sn->nsw + 1));
+	f->up_start = malloc(sizeof(int) * (nsw + 1));
 	f->up_port = malloc(sizeof(int) * (total + 1));
 	f->up_peer = malloc(sizeof(int) * (total + 1));
-	if (!f->up_start || !f->up_port || !f->up_peer)
+	f->dn_start = calloc(nsw + 1, sizeof(int));
+	f->dn_sw = malloc(sizeof(int) * (total + 1));
+	f->dn_up = malloc(sizeof(int) * (total + 1));
+	f->adj_start = malloc(sizeof(int) * (nsw + 1));
+	f->adj_peer = malloc(sizeof(int) * (total + 1));
+	f->adj_port = malloc(sizeof(int) * (total + 1));
+	if (!f->up_start || !f->up_port || !f->up_peer || !f->dn_start ||
+	    !f->dn_sw || !f->dn_up || !f->adj_start || !f->adj_peer ||
+	    !f->adj_port)
 		return -1;
-	int k = 0;
+	int k = 0, a = 0;
 	for (int s = 0; s < sn->nsw; s++) {
+		const struct ibfs_sn_node *n = ft_node(f, s);
 		f->up_start[s] = k;
-		for (int p = 1; p <= ft_node(f, s)->nports; p++) {
+		f->adj_start[s] = a;
+		for (int p = 1; p <= n->nports; p++) {
 			int v = ft_peer_sw(sn, s, p);
-			if (v >= 0 && f->level[v] == f->level[s] + 1) {
+			if (v < 0)
+				continue;
+			f->adj_peer[a] = v;
+			f->adj_port[a++] = p;
+			if (f->level[v] == f->level[s] + 1) {
 				f->up_peer[k] = v;
 				f->up_port[k++] = p;
+				f->dn_start[v + 1]++;
 			}
 		}
 	}
 	f->up_start[sn->nsw] = k;
+	f->adj_start[sn->nsw] = a;
+	for (int v = 0; v < sn->nsw; v++)
+		f->dn_start[v + 1] += f->dn_start[v];
+	int *fill = f->q; /* free until the leaves are routed */
+	memcpy(fill, f->dn_start, sizeof(int) * nsw);
+	for (int s = 0; s < sn->nsw; s++)
+		for (int i = f->up_start[s]; i < f->up_start[s + 1]; i++) {
+			int d = fill[f->up_peer[i]]++;
+			f->dn_sw[d] = s;
+			f->dn_up[d] = i;
+		}
 	return 0;
 }
 
 /* The least loaded of switch s's down ports towards the current leaf. */
-static int ft_pick_down(struct ft *f, int s)
+static int ft_pick_down(const struct ft *f, int s)
 {
 	const uint32_t *cnt = &f->count[(size_t)s * (size_t)f->stride];
-	const char *dc = &f->dcand[(size_t)s * (size_t)f->stride];
 	int best = IBFS_LFT_NO_PATH;
-	for (int p = 1; p <= ft_node(f, s)->nports; p++)
-		if (dc[p] && (best == IBFS_LFT_NO_PATH || cnt[p] < cnt[best]))
+	for (int i = f->dc_start[s]; i < f->dc_start[s + 1]; i++) {
+		int p = f->dc_port[i];
+		if (best == IBFS_LFT_NO_PATH || cnt[p] < cnt[best])
 			best = p;
+	}
 	return best;
 }
 
-/*
- * The up port of a switch off the main path: the lowest meeting level,
- * then a peer on the way to the main path, then the fewest CA LIDs.
- */
-static int ft_pick_up(struct ft *f, int s)
+/* Up index of switch s's up port with the fewest CA LIDs, lowest first. */
+static int ft_upmin(struct ft *f, int s)
 {
 	const uint32_t *cnt = &f->count[(size_t)s * (size_t)f->stride];
-	int best = IBFS_LFT_NO_PATH, br = 0, bm = 0, bv = -1;
-	for (int i = f->up_start[s]; i < f->up_start[s + 1]; i++) {
-		int p = f->up_port[i];
-		int v = f->up_peer[i];
-		int r = f->reach[v], m = f->main[v];
-		if (r >= IBFS_DIST_INF)
-			continue;
-		if (best == IBFS_LFT_NO_PATH || r < br ||
-		    (r == br && (m > bm || (m == bm && cnt[p] < cnt[best])))) {
-			best = p;
-			br = r;
-			bm = m;
-			bv = v;
+	if (f->upmin[s] < 0) {
+		int b = f->up_start[s];
+		for (int i = b + 1; i < f->up_start[s + 1]; i++)
+			if (cnt[f->up_port[i]] < cnt[f->up_port[b]])
+				b = i;
+		f->upmin[s] = b;
+	}
+	return f->upmin[s];
+}
+
+/*
+ * Up index i of switch s now carries one more CA LID. If it was the
+ * fewest, the next is the first later port with its old count (earlier
+ * ones carry more), else unknown until asked.
+ */
+static void ft_up_taken(struct ft *f, int s, int i)
+{
+	if (f->upmin[s] != i)
+		return;
+	const uint32_t *cnt = &f->count[(size_t)s * (size_t)f->stride];
+	uint32_t c = cnt[f->up_port[i]] - 1;
+	f->upmin[s] = -1;
+	for (int j = i + 1; j < f->up_start[s + 1]; j++)
+		if (cnt[f->up_port[j]] == c) {
+			f->upmin[s] = j;
+			break;
 		}
+}
+
+/*
+ * Switch v has joined the main path: each non-ancestor below it for which
+ * v is among the peers of lowest reach now has a main peer to prefer; keep
+ * the one with the fewest CA LIDs, lowest port on a tie. The counts of the
+ * switch below do not change before it picks (only its own picks do).
+ */
+static void ft_push_main(struct ft *f, int v)
+{
+	int rv = f->reach[v];
+	for (int d = f->dn_start[v]; d < f->dn_start[v + 1]; d++) {
+		int s = f->dn_sw[d], i = f->dn_up[d];
+		if (f->anc[s] || f->reach[s] != rv)
+			continue;
+		const uint32_t *cnt =
+			&f->count[(size_t)s * (size_t)f->stride];
+		int b = f->mbest[s];
+		if (b < 0 || cnt[f->up_port[i]] < cnt[f->up_port[b]] ||
+		    (cnt[f->up_port[i]] == cnt[f->up_port[b]] && i < b))
+			f->mbest[s] = i;
 	}
-	if (bv >= 0) {
-		f->reach[s] = br;
-		f->main[s] = (char)bm;
-	}
-	return best;
 }
 
 static void ft_set(struct ft *f, int s, unsigned lid, int p)
@@ -252,6 +386,37 @@ static void ft_set(struct ft *f, int s, unsigned lid, int p)
 	*ibfs__subnet_lft(f->sn, s, lid) = (uint8_t)p;
 	if (p != IBFS_LFT_NO_PATH)
 		f->count[(size_t)s * (size_t)f->stride + p]++;
+}
+
+/*
+ * The up port of a switch off the main path: one to a peer of the lowest
+ * reach (so the route stays shortest), preferring a peer on the way to the
+ * main path, then the fewest CA LIDs, then the lowest port. The reach is
+ * the leaf's (ft_reach); main peers were offered by ft_push_main; when all
+ * up peers share the reach the rest is the switch's cached least loaded up
+ * port. Returns the up index, or -1 when no peer reaches the leaf.
+ */
+static int ft_pick_up(struct ft *f, int s)
+{
+	if (f->reach[s] >= IBFS_DIST_INF)
+		return -1;
+	int b = f->mbest[s];
+	if (b >= 0) {
+		f->mbest[s] = -1; /* ready for the next LID */
+		f->main[s] = 1;
+		if (f->dn_start[s] < f->dn_start[s + 1]) /* not a leaf */
+			ft_push_main(f, s);
+		return b;
+	}
+	if (f->full[s])
+		return ft_upmin(f, s);
+	const uint32_t *cnt = &f->count[(size_t)s * (size_t)f->stride];
+	int best = -1;
+	for (int i = f->up_start[s]; i < f->up_start[s + 1]; i++)
+		if (f->reach[f->up_peer[i]] == f->reach[s] &&
+		    (best < 0 || cnt[f->up_port[i]] < cnt[f->up_port[best]]))
+			best = i;
+	return best;
 }
 
 /*
@@ -265,12 +430,10 @@ static void ft_set(struct ft *f, int s, unsigned lid, int p)
 static void ft_route_lid(struct ft *f, int l, int hp, unsigned lid, int k)
 {
 	struct ibfs_subnet *sn = f->sn;
-	for (int s = 0; s < sn->nsw; s++) {
-		f->main[s] = 0;
-		f->reach[s] = f->anc[s] ? f->level[s] : IBFS_DIST_INF;
-	}
+	memset(f->main, 0, (size_t)sn->nsw);
 	ft_set(f, l, lid, hp);
 	f->main[l] = 1;
+	ft_push_main(f, l);
 	for (int s = l; f->up_start[s] < f->up_start[s + 1];) {
 		int a = f->up_start[s], nup = f->up_start[s + 1] - a;
 		int *pos = &f->pos[f->level[s]];
@@ -290,44 +453,118 @@ static void ft_route_lid(struct ft *f, int l, int hp, unsigned lid, int k)
 		s = f->up_peer[i];
 		ft_set(f, s, lid, pp->peer_port);
 		f->main[s] = 1;
+		ft_push_main(f, s);
 	}
-	for (int i = 0; i < sn->nsw; i++) {
-		int s = f->order[i];
-		if (f->main[s])
+	/*
+	 * Ancestors route down, reading only their own counts; then the
+	 * others, top level first, so that a switch's up peers have picked
+	 * (and offered main peers) before it.
+	 */
+	for (int o = 0; o < f->na; o++) {
+		int s = f->alist[o];
+		if (!f->main[s])
+			ft_set(f, s, lid, ft_pick_down(f, s));
+	}
+	for (int o = 0; o < f->nn; o++) {
+		int s = f->nlist[o];
+		int i = ft_pick_up(f, s);
+		if (i < 0) {
+			ft_set(f, s, lid, IBFS_LFT_NO_PATH);
 			continue;
-		ft_set(f, s, lid, f->anc[s] ? ft_pick_down(f, s)
-					    : ft_pick_up(f, s));
+		}
+		ft_set(f, s, lid, f->up_port[i]);
+		ft_up_taken(f, s, i);
 	}
 }
 
+/*
+ * Switch LIDs, all destinations at once with bit sets: within[d] holds,
+ * for every switch v, the set of switches at most d hops from v (one bit
+ * a switch, nw words a set): within[0] is {v}, within[d] adds the sets
+ * within[d - 1] of v's neighbours. Switch s then forwards to t, at distance
+ * d (the first d with t in within[d] of s), through its lowest port to a
+ * neighbour u with t in within[d - 1] of u, one hop closer: taking the
+ * ports in ascending order, each claims those of the remaining
+ * destinations. The entries are those of a breadth-first search per
+ * destination with the lowest port one hop closer (as minhop gives switch
+ * LIDs), for about nsw x ports x distance x nsw / 64 word operations
+ * instead of nsw x ports x nsw steps. Returns 0 or -1 (out of memory).
+ */
 static int ft_route_switch_lids(struct ft *f)
 {
 	struct ibfs_subnet *sn = f->sn;
-	int *dist = malloc(sizeof(int) * (size_t)sn->nsw);
-	if (!dist)
-		return -1;
-	for (int t = 0; t < sn->nsw; t++) {
-		unsigned lid = ft_node(f, t)->ports[0].lid;
-		ibfs__route_bfs(NULL, sn, t, dist);
-		for (int s = 0; s < sn->nsw; s++) {
-			uint8_t *e = ibfs__subnet_lft(sn, s, lid);
-			if (s == t) {
-				*e = 0;
-				continue;
+	size_t nsw = (size_t)sn->nsw, nw = (nsw + 63) / 64, set = nsw * nw;
+	if (!nsw)
+		return 0;
+	uint64_t **within = NULL, *rem = malloc(nw * sizeof(uint64_t));
+	unsigned *lid = malloc(nsw * sizeof(unsigned));
+	int depth = 0, rc = -1;
+	if (!rem || !lid || !(within = calloc(nsw + 1, sizeof(*within))) ||
+	    !(within[0] = calloc(set, sizeof(uint64_t))))
+		goto out;
+	for (size_t v = 0; v < nsw; v++) {
+		within[0][v * nw + v / 64] = 1ull << (v % 64);
+		lid[v] = ft_node(f, (int)v)->ports[0].lid;
+	}
+	for (int grew = 1; grew && depth < (int)nsw; depth++) {
+		uint64_t *prev = within[depth], *next;
+		if (!(next = malloc(set * sizeof(uint64_t))))
+			goto out;
+		within[depth + 1] = next;
+		grew = 0;
+		for (size_t v = 0; v < nsw; v++) {
+			uint64_t *nv = &next[v * nw];
+			memcpy(nv, &prev[v * nw], nw * sizeof(uint64_t));
+			for (int a = f->adj_start[v]; a < f->adj_start[v + 1];
+			     a++) {
+				const uint64_t *pu =
+					&prev[(size_t)f->adj_peer[a] * nw];
+				for (size_t w = 0; w < nw; w++)
+					nv[w] |= pu[w];
 			}
-			const struct ibfs_sn_node *n = ft_node(f, s);
-			for (int p = 1; p <= n->nports; p++) {
-				int v = ft_peer_sw(sn, s, p);
-				if (v >= 0 && dist[s] < IBFS_DIST_INF &&
-				    dist[v] + 1 == dist[s]) {
-					*e = (uint8_t)p;
-					break;
+			for (size_t w = 0; w < nw && !grew; w++)
+				grew = nv[w] != prev[v * nw + w];
+		}
+	}
+	/* within[depth] == within[depth - 1]: every distance is known. */
+	for (size_t s = 0; s < nsw; s++) {
+		*ibfs__subnet_lft(sn, (int)s, lid[s]) = 0;
+		size_t left = 0;
+		for (size_t w = 0; w < nw; w++) {
+			rem[w] = within[depth][s * nw + w] &
+				 ~within[0][s * nw + w];
+			left += rem[w] != 0;
+		}
+		for (int a = f->adj_start[s]; left && a < f->adj_start[s + 1];
+		     a++) {
+			size_t u = (size_t)f->adj_peer[a];
+			left = 0;
+			for (size_t w = 0; w < nw; w++) {
+				uint64_t cover = 0;
+				for (int d = 1; d <= depth; d++)
+					cover |= within[d][s * nw + w] &
+						 ~within[d - 1][s * nw + w] &
+						 within[d - 1][u * nw + w];
+				cover &= rem[w];
+				rem[w] &= ~cover;
+				left += rem[w] != 0;
+				for (; cover; cover &= cover - 1) {
+					size_t t = w * 64 + (size_t)
+						__builtin_ctzll(cover);
+					*ibfs__subnet_lft(sn, (int)s, lid[t]) =
+						(uint8_t)f->adj_port[a];
 				}
 			}
 		}
 	}
-	free(dist);
-	return 0;
+	rc = 0;
+out:
+	for (int d = 0; within && d <= depth; d++)
+		free(within[d]);
+	free(within);
+	free(rem);
+	free(lid);
+	return rc;
 }
 
 static int ft_build(void *ctx)
@@ -335,7 +572,7 @@ static int ft_build(void *ctx)
 	struct ft *f = ctx;
 	struct ibfs_subnet *sn = f->sn;
 	size_t nsw = (size_t)(sn->nsw ? sn->nsw : 1);
-	int maxp = 0, top, rc = -1;
+	int maxp = 0, top;
 	for (int s = 0; s < sn->nsw; s++)
 		if (ft_node(f, s)->nports > maxp)
 			maxp = ft_node(f, s)->nports;
@@ -345,13 +582,22 @@ static int ft_build(void *ctx)
 	f->mcount = calloc(nsw * (size_t)f->stride, sizeof(uint32_t));
 	f->order = malloc(nsw * sizeof(int));
 	f->reach = malloc(nsw * sizeof(int));
+	f->full = malloc(nsw);
+	f->alist = malloc(nsw * sizeof(int));
+	f->nlist = malloc(nsw * sizeof(int));
 	f->main = malloc(nsw);
+	f->mbest = malloc(nsw * sizeof(int));
+	f->upmin = malloc(nsw * sizeof(int));
+	f->dc_start = malloc((nsw + 1) * sizeof(int));
 	f->pos = malloc((nsw + 1) * sizeof(int));
 	f->anc = malloc(nsw);
-	f->dcand = malloc(nsw * (size_t)f->stride);
+	f->dcand = calloc(nsw * (size_t)f->stride, 1);
+	f->dc_port = malloc(nsw * (size_t)f->stride * sizeof(int));
 	f->q = malloc(nsw * sizeof(int));
 	if (!f->level || !f->count || !f->anc || !f->dcand || !f->q ||
-	    !f->mcount || !f->order || !f->reach || !f->main || !f->pos) {
+	    !f->mcount || !f->order || !f->reach || !f->main || !f->pos ||
+	    !f->full || !f->alist || !f->nlist || !f->mbest || !f->upmin ||
+	    !f->dc_start || !f->dc_port) {
 		ibfs__subnet_log(sn, "ERR AB05: ftree: out of memory");
 		return -1;
 	}
@@ -368,11 +614,16 @@ static int ft_build(void *ctx)
 		for (int s = 0; s < sn->nsw; s++)
 			if (f->level[s] == lv)
 				f->order[nord++] = s;
+	memset(f->upmin, 0xff, nsw * sizeof(int));
+	/* Offers are taken back as they are used (ft_pick_up): every switch
+	 * offered one picks in the same LID. */
+	memset(f->mbest, 0xff, nsw * sizeof(int));
 	unsigned step = 1u << sn->lmc;
 	for (int l = 0; l < sn->nsw; l++) {
 		if (f->level[l] != 1)
 			continue;
 		ft_ancestors(f, l);
+		ft_reach(f);
 		int reach = 0;
 		for (int s = 0; s < sn->nsw; s++)
 			reach += f->anc[s] && f->level[s] == top;
@@ -395,8 +646,11 @@ static int ft_build(void *ctx)
 				ft_route_lid(f, l, hp, base + k, (int)k);
 		}
 	}
-	rc = ft_route_switch_lids(f);
-	return rc;
+	if (ft_route_switch_lids(f)) {
+		ibfs__subnet_log(sn, "ERR AB05: ftree: out of memory");
+		return -1;
+	}
+	return 0;
 }
 
 static void ft_destroy(void *ctx)
@@ -415,6 +669,19 @@ static void ft_destroy(void *ctx)
 	free(f->up_start);
 	free(f->up_port);
 	free(f->up_peer);
+	free(f->full);
+	free(f->alist);
+	free(f->nlist);
+	free(f->mbest);
+	free(f->upmin);
+	free(f->dc_start);
+	free(f->dc_port);
+	free(f->dn_start);
+	free(f->dn_sw);
+	free(f->dn_up);
+	free(f->adj_start);
+	free(f->adj_peer);
+	free(f->adj_port);
 	free(f);
 }
 

@@ -17,9 +17,20 @@
 #define ST_BUSY -2
 #define ST_NONE -3
 
+/*
+ * Where each switch port leads, so a walk reads one int a hop: the switch
+ * index (>= 0), ST_NONE for a port that is absent or not linked, or for a
+ * CA port st_ca(node, port) (<= -4).
+ */
+static int st_ca(int node, int port)
+{
+	return -4 - (node * 256 + port);
+}
+
 /* Hops from switch s to lid; memo[] per switch for this LID. */
-static int st_hops(const struct ibfs_subnet *sn, unsigned lid, int s,
-		   int *memo, int *path, int *looped)
+static int st_hops(const struct ibfs_subnet *sn, const int *nx,
+		   size_t stride, unsigned lid, int s, int *memo, int *path,
+		   int *looped)
 {
 	int n = 0, h;
 	int cur = s;
@@ -35,32 +46,23 @@ static int st_hops(const struct ibfs_subnet *sn, unsigned lid, int s,
 		memo[cur] = ST_BUSY;
 		path[n++] = cur;
 		int p = *ibfs__subnet_lft(sn, cur, lid);
-		const struct ibfs_sn_node *nd = &sn->nodes[sn->sw_node[cur]];
+		int to = (size_t)p < stride ? nx[(size_t)cur * stride + p]
+					    : ST_NONE;
 		if (p == 0) {
 			h = sn->lid_node[lid] == sn->sw_node[cur] ? 0 : ST_NONE;
 			memo[cur] = h;
 			n--;
 			break;
 		}
-		if (p == IBFS_LFT_NO_PATH || p > nd->nports ||
-		    nd->ports[p].peer < 0) {
-			h = ST_NONE;
-			memo[cur] = h;
-			n--;
-			break;
-		}
-		int peer = nd->ports[p].peer;
-		if (sn->nodes[peer].type != IBFS_NODE_SWITCH) {
-			h = peer == sn->lid_node[lid] &&
-					    nd->ports[p].peer_port ==
-						    sn->lid_port[lid]
+		if (to < 0) {
+			h = to == st_ca(sn->lid_node[lid], sn->lid_port[lid])
 				    ? 1
 				    : ST_NONE;
 			memo[cur] = h;
 			n--;
 			break;
 		}
-		cur = sn->nodes[peer].sw;
+		cur = to;
 	}
 	while (n > 0) {
 		n--;
@@ -85,12 +87,27 @@ int ibfs__route_stats(const struct ibfs_subnet *sn,
 			maxp = sn->nodes[sn->sw_node[s]].nports;
 	size_t stride = (size_t)maxp + 1;
 	long *routes = calloc(nsw * stride, sizeof(long));
-	if (!memo || !path || !casw || !routes) {
+	int *nx = malloc(nsw * stride * sizeof(int));
+	if (!memo || !path || !casw || !routes || !nx) {
 		free(memo);
 		free(path);
 		free(casw);
 		free(routes);
+		free(nx);
 		return -1;
+	}
+	for (int s = 0; s < sn->nsw; s++) {
+		const struct ibfs_sn_node *nd = &sn->nodes[sn->sw_node[s]];
+		for (size_t p = 0; p < stride; p++) {
+			int *to = &nx[(size_t)s * stride + p];
+			int peer = (int)p <= nd->nports ? nd->ports[p].peer : -1;
+			*to = ST_NONE;
+			if (p == 0 || peer < 0)
+				continue;
+			*to = sn->nodes[peer].type == IBFS_NODE_SWITCH
+				      ? sn->nodes[peer].sw
+				      : st_ca(peer, nd->ports[p].peer_port);
+		}
 	}
 	long ncas = 0;
 	for (int i = 0; i < sn->nnodes; i++) {
@@ -119,7 +136,8 @@ int ibfs__route_stats(const struct ibfs_subnet *sn,
 			memo[s] = ST_UNKNOWN;
 		for (int s = 0; s < sn->nsw; s++) {
 			int looped = 0;
-			int h = st_hops(sn, lid, s, memo, path, &looped);
+			int h = st_hops(sn, nx, stride, lid, s, memo, path,
+					&looped);
 			if (hops)
 				hops[(size_t)s * (sn->max_lid + 1) + lid] =
 					(uint8_t)(h >= 0 && h < 255 ? h : 255);
@@ -139,12 +157,9 @@ int ibfs__route_stats(const struct ibfs_subnet *sn,
 			}
 			if (!is_ca || h < 0)
 				continue;
-			int p = *ibfs__subnet_lft(sn, s, lid);
-			const struct ibfs_sn_port *pp =
-				&sn->nodes[sn->sw_node[s]].ports[p];
-			if (pp->peer >= 0 &&
-			    sn->nodes[pp->peer].type == IBFS_NODE_SWITCH)
-				routes[(size_t)s * stride + (size_t)p]++;
+			size_t p = *ibfs__subnet_lft(sn, s, lid);
+			if (nx[(size_t)s * stride + p] >= 0)
+				routes[(size_t)s * stride + p]++;
 			if (!base || !casw[s])
 				continue;
 			/* Pairs from the CA ports on s (not the LID's own
@@ -190,5 +205,6 @@ int ibfs__route_stats(const struct ibfs_subnet *sn,
 	free(path);
 	free(casw);
 	free(routes);
+	free(nx);
 	return 0;
 }
