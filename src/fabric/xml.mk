@@ -2,7 +2,8 @@
 # The static topology and the fabric XML loader, their tests and test data.
 libibfs_fabric_la_SOURCES += \
 	src/fabric/topology.h src/fabric/topology.c \
-	src/fabric/xml_fabric.h src/fabric/xml_fabric.c
+	src/fabric/xml_fabric.h src/fabric/xml_fabric.c \
+	src/fabric/xml_fast.c
 
 check_PROGRAMS += tests/check_topology tests/check_xml_fabric
 tests_check_topology_SOURCES = tests/check_topology.c

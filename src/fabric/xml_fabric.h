@@ -37,6 +37,13 @@ long ibfs__xml_line(const xmlNode *n);
 int ibfs__xml_check_schema(xmlDoc *doc, const char *schema_name,
 			   const char *file, struct ibfs_diag *d);
 /*
+ * 1 when the fabric document is proven to match fabric.rng without
+ * libxml2's validator (xml_fast.c: generated files of plain elements); 0
+ * means "not proven", and the caller validates in full.
+ */
+int ibfs__fabric_xml_plainly_valid(xmlDoc *doc, xmlNode *root,
+				   const char *file);
+/*
  * Loads a parsed document whose root is <fabric>: schema, then semantics.
  * ibfs__fabric_xml_load is parse + this. doc stays the caller's.
  */
