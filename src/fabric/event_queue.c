@@ -37,7 +37,7 @@
  * A bucket holds one or two events when the day is about
  * the mean gap between the earliest events (Brown used three gaps).
  *
- * The day is re-estimated by rebuilding the calendar (O(size)):
+ * The day is re-estimated (eq_day.c) by rebuilding the calendar (O(size)):
  *  - when the bucket count doubles (more than 2 events a bucket) or halves
  *    (fewer than 1/8, checked once a window), from the 25 earliest events,
  *    but only ever narrower: a few sparse early events must not widen the
@@ -99,8 +99,6 @@
 #define EQ_WINDOW_MAX (1ULL << 30)
 /* An insert that walks this many nodes marks its bucket as crowded. */
 #define EQ_WALK_LIMIT 64
-/* Events of a crowded bucket sampled to estimate the day. */
-#define EQ_CROWD_SAMPLE 256
 /* Buckets a held event that a long year may take (see eq_account). */
 #define EQ_SPARE 4
 /* The far heap is cleaned of cancelled events only from this size on. */
@@ -376,76 +374,6 @@ static struct ibfs_event *eq_peek_slow(struct ibfs_eq *q)
 	}
 }
 
-/* Day width (as a shift) from the gaps between the sampled times. */
-static unsigned eq_estimate_shift(const ibfs_time_t *t, size_t n,
-				  unsigned old)
-{
-	if (n < 2)
-		return old;
-	/*
-	 * Brown: average the gaps, then average again without the gaps over
-	 * twice the first average. Brown takes three times that as the day;
-	 * here the day is that average rounded up to a power of two (between
-	 * one and two gaps), which bench_queue measured 10-15% faster: the
-	 * sorted insert then rarely walks a list, and skipping empty days
-	 * costs little.
-	 */
-	/*
-	 * Zero gaps (ties) are left out: events due at the same picosecond
-	 * share a day whatever its width, and counting them collapsed the
-	 * day to 1 ps when all of a fabric's senders start together.
-	 */
-	unsigned __int128 sum = 0;
-	size_t nz = 0;
-
-	for (size_t i = 1; i < n; i++)
-		if (t[i] != t[i - 1]) {
-			sum += t[i] - t[i - 1];
-			nz++;
-		}
-	if (nz == 0)
-		return old;
-	unsigned __int128 limit = 2 * sum / nz, sum2 = 0;
-	size_t k = 0;
-
-	for (size_t i = 1; i < n; i++)
-		if (t[i] != t[i - 1] && t[i] - t[i - 1] <= limit) {
-			sum2 += t[i] - t[i - 1];
-			k++;
-		}
-	unsigned __int128 width = k ? sum2 / k : 0;
-	unsigned shift = 0;
-
-	while (shift < 63 && ((unsigned __int128)1 << shift) < width)
-		shift++;
-	return shift;
-}
-
-/*
- * Day width (as a shift) from the first events of the crowded bucket: one
- * day there holds many events, so the gaps between them show the density
- * that the front sample missed. Returns the old shift if that is no wider.
- */
-static unsigned eq_crowd_shift(const struct ibfs_eq *q, size_t bucket)
-{
-	ibfs_time_t t[EQ_CROWD_SAMPLE];
-	size_t n = 0;
-
-	/*
-	 * Distinct times only: events due at the same picosecond share a day
-	 * whatever its width, and their zero gaps made the estimate collapse
-	 * to 1 ps when a fabric starts with every sender at t = 0
-	 * (bench_fabric's fat tree rebuilt 72 times, mostly for that).
-	 */
-	for (const struct ibfs_event *ev = q->buckets[bucket].head;
-	     ev && n < EQ_CROWD_SAMPLE; ev = ev->next)
-		if (n == 0 || ev->time != t[n - 1])
-			t[n++] = ev->time;
-	unsigned shift = eq_estimate_shift(t, n, q->shift);
-
-	return shift < q->shift ? shift : q->shift;
-}
-
 /* How a rebuild chooses the day width. */
 enum eq_fit {
 	EQ_FIT_FRONT,  /* from the earliest events, wider or narrower */
@@ -485,7 +413,7 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		}
 	}
 	unsigned crowd_shift = fit == EQ_FIT_CROWD && q->crowded != SIZE_MAX
-				       ? eq_crowd_shift(q, q->crowded)
+				       ? ibfs__eq_crowd_shift(q, q->crowded)
 				       : q->shift;
 
 	q->crowded = SIZE_MAX;
@@ -525,7 +453,7 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		q->hints = nhints;
 		q->nbuckets = nb;
 	}
-	unsigned front = eq_estimate_shift(times, ns, q->shift);
+	unsigned front = ibfs__eq_estimate_shift(times, ns, q->shift);
 
 	if (fit == EQ_FIT_CROWD)
 		q->shift = crowd_shift;
@@ -573,7 +501,7 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 __attribute__((cold, noinline)) static void
 eq_crowd_rebuild(struct ibfs_eq *q)
 {
-	if (eq_crowd_shift(q, q->crowded) < q->shift)
+	if (ibfs__eq_crowd_shift(q, q->crowded) < q->shift)
 		eq_rebuild(q, q->nbuckets, EQ_FIT_CROWD);
 	else
 		q->crowd_skips++;

@@ -57,4 +57,14 @@ struct ibfs_event *ibfs__eq_far_pop(struct ibfs_eq *q);
 /* Drops the cancelled events of the far heap and re-heapifies. */
 void ibfs__eq_far_clean(struct ibfs_eq *q);
 
+/* eq_day.c: events a crowded bucket's day width is estimated from. */
+#define EQ_CROWD_SAMPLE 256
+/* Day width (as a shift) from the gaps between n sampled times, in order. */
+unsigned ibfs__eq_estimate_shift(const ibfs_time_t *t, size_t n, unsigned old);
+/*
+ * Day width from the first events of the crowded bucket `bucket`; never
+ * wider than the current one.
+ */
+unsigned ibfs__eq_crowd_shift(const struct ibfs_eq *q, size_t bucket);
+
 #endif
