@@ -22,9 +22,15 @@ tests_check_pool_LDADD = libibfs_fabric.la $(TEST_LIBS)
 tests_check_rng_SOURCES = tests/check_rng.c
 tests_check_rng_CFLAGS = $(TEST_CFLAGS)
 tests_check_rng_LDADD = libibfs_fabric.la $(TEST_LIBS)
-tests_check_event_queue_SOURCES = tests/check_event_queue.c
+tests_check_event_queue_SOURCES = tests/check_event_queue.c \
+	tests/eq_fixture.h
 tests_check_event_queue_CFLAGS = $(TEST_CFLAGS)
 tests_check_event_queue_LDADD = libibfs_fabric.la $(TEST_LIBS)
+check_PROGRAMS += tests/check_event_queue_ref
+tests_check_event_queue_ref_SOURCES = tests/check_event_queue_ref.c \
+	tests/eq_fixture.h
+tests_check_event_queue_ref_CFLAGS = $(TEST_CFLAGS)
+tests_check_event_queue_ref_LDADD = libibfs_fabric.la $(TEST_LIBS)
 check_PROGRAMS += tests/check_units
 tests_check_units_SOURCES = tests/check_units.c
 tests_check_units_CFLAGS = $(TEST_CFLAGS)
