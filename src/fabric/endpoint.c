@@ -123,8 +123,13 @@ static void ep_pump(struct ibfs_endpoint *ep)
 	 */
 	if (!out->peer || out->tx_busy || !out->up)
 		return;
-	for (int k = 0; k < ep->nflows; k++) {
-		int i = (ep->rr + k) % ep->nflows;
+	/*
+	 * Flow i from ep->rr on, wrapping: a compare, not a division, a
+	 * flow (the pump runs two to three times a packet).
+	 */
+	int n = ep->nflows;
+
+	for (int k = 0, i = ep->rr; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
 		struct ep_flow *fl = &ep->flows[i];
 
 		if (fl->sent >= fl->s.count)
@@ -138,7 +143,8 @@ static void ep_pump(struct ibfs_endpoint *ep)
 			fl->pkt = ep_build(ep, fl);
 		if (!fl->pkt)
 			continue;
-		if (!ibfs__port_can_send(out, fl->pkt)) {
+		/* Up and idle were checked on entry; ep_build changes neither. */
+		if (!ibfs__port_flow_allows(out, fl->pkt)) {
 			starved = 1;
 			continue;
 		}
@@ -148,7 +154,7 @@ static void ep_pump(struct ibfs_endpoint *ep)
 		fl->sent++;
 		if (fl->s.gap)
 			fl->next_at = fl->s.start + fl->sent * fl->s.gap;
-		ep->rr = (i + 1) % ep->nflows;
+		ep->rr = i + 1 == n ? 0 : i + 1;
 		ibfs__port_wait_stop(out);
 		ibfs__fabric_inject(f, p);
 		ep->st.tx_pkts++;
