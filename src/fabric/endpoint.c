@@ -13,14 +13,16 @@
  */
 #include "fabric/endpoint.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* What the pump tests first, then the spec a packet is built from. */
 struct ep_flow {
-	struct ibfs_ep_flow_spec s;
 	uint64_t sent;
 	ibfs_time_t next_at;
 	struct ibfs_packet *pkt; /* built, waiting for the transmitter */
+	struct ibfs_ep_flow_spec s;
 };
 
 struct ep_arrival {
@@ -28,22 +30,40 @@ struct ep_arrival {
 	ibfs_time_t head, tail;
 };
 
+/*
+ * Laid out by the 64-byte lines a packet touches (the struct is 64-byte
+ * aligned): line 0 what both the pump and an arrival read; lines 1-2 the
+ * first flow, kept inline so that an endpoint with one flow (most of them)
+ * reads no other block, then what an arrival reads and the send counters;
+ * line 3 the arrival counters. Further flows live in a separate array
+ * (flows points at flow0 until a second flow is added).
+ */
 struct ibfs_endpoint {
 	struct ibfs_device dev;
 	struct ibfs_port *port;
+	struct ep_flow *flows;
+	ibfs_time_t timer_at; /* pending wake-up, IBFS_TIME_NEVER if none */
+	int nflows;
+	int rr;
+	/* line 1 */
+	struct ep_flow flow0;
 	uint16_t lid;
 	uint8_t lmc;
-	uint8_t sl2vl[16];
-	struct ep_flow *flows;
-	int nflows, flows_cap;
-	int rr;
-	ibfs_time_t timer_at; /* pending wake-up, IBFS_TIME_NEVER if none */
-	struct ibfs_ep_stats st;
-	uint64_t *by_slid;
 	uint32_t by_slid_len;
-	struct ep_arrival *log;
 	uint32_t log_len, log_cap;
+	uint8_t sl2vl[16];
+	struct ibfs_ep_stats st; /* tx in line 2, rx in line 3 */
+	/* cold */
+	uint64_t *by_slid;
+	struct ep_arrival *log;
+	int flows_cap;
 };
+
+_Static_assert(offsetof(struct ibfs_endpoint, flow0) == 64 &&
+		       offsetof(struct ibfs_endpoint, st.tx_pkts) < 192 &&
+		       offsetof(struct ibfs_endpoint, st.rx_pkts) == 192 &&
+		       offsetof(struct ibfs_endpoint, st.misrouted) < 256,
+	       "struct ibfs_endpoint: lines 0-3 as above");
 
 static void ep_pump(struct ibfs_endpoint *ep);
 
@@ -228,10 +248,14 @@ struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node)
 	if (node < 0 || (size_t)node >= f->topo->nnodes ||
 	    f->topo->nodes[node].nports < 1 || f->devices[node])
 		return NULL;
-	struct ibfs_endpoint *ep = calloc(1, sizeof(*ep));
+	size_t size = (sizeof(struct ibfs_endpoint) + 63) & ~(size_t)63;
+	struct ibfs_endpoint *ep = aligned_alloc(64, size);
 
 	if (!ep)
 		return NULL;
+	memset(ep, 0, size);
+	ep->flows = &ep->flow0;
+	ep->flows_cap = 1;
 	ep->dev.ops = &ep_ops;
 	ibfs__fabric_attach(f, node, &ep->dev);
 	ep->port = &ep->dev.ports[1];
@@ -249,7 +273,8 @@ void ibfs__endpoint_destroy(struct ibfs_endpoint *ep)
 	for (int i = 0; i < ep->nflows; i++)
 		if (ep->flows[i].pkt)
 			ibfs__packet_free(ep->dev.fab, ep->flows[i].pkt);
-	free(ep->flows);
+	if (ep->flows != &ep->flow0)
+		free(ep->flows);
 	free(ep->by_slid);
 	free(ep->log);
 	free(ep);
@@ -285,11 +310,15 @@ int ibfs__endpoint_add_flow(struct ibfs_endpoint *ep,
 		return ibfs__diag(d, "endpoint", 0, "LNH %u out of range 0-3",
 				  spec->lnh);
 	if (ep->nflows == ep->flows_cap) {
-		int cap = ep->flows_cap ? 2 * ep->flows_cap : 4;
-		struct ep_flow *nf = realloc(ep->flows, cap * sizeof(*nf));
+		int cap = ep->flows_cap < 4 ? 4 : 2 * ep->flows_cap;
+		int inl = ep->flows == &ep->flow0;
+		struct ep_flow *nf = realloc(inl ? NULL : ep->flows,
+					     cap * sizeof(*nf));
 
 		if (!nf)
 			return ibfs__diag(d, "endpoint", 0, "out of memory");
+		if (inl)
+			nf[0] = ep->flow0;
 		ep->flows = nf;
 		ep->flows_cap = cap;
 	}
