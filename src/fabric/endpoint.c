@@ -32,10 +32,11 @@ struct ep_arrival {
 
 /*
  * Laid out by the 64-byte lines a packet touches (the struct is 64-byte
- * aligned): line 0 what both the pump and an arrival read; lines 1-2 the
- * first flow, kept inline so that an endpoint with one flow (most of them)
- * reads no other block, then what an arrival reads and the send counters;
- * line 3 the arrival counters. Further flows live in a separate array
+ * aligned): line 0 what both the pump and an arrival read (the LID, and
+ * whether arrivals are tracked); lines 1-2 the first flow, kept inline so
+ * that an endpoint with one flow (most of them) reads no other block, then
+ * the send counters; line 3 the arrival counters. An arrival that is not
+ * tracked touches lines 0 and 3. Further flows live in a separate array
  * (flows points at flow0 until a second flow is added).
  */
 struct ibfs_endpoint {
@@ -43,12 +44,13 @@ struct ibfs_endpoint {
 	struct ibfs_port *port;
 	struct ep_flow *flows;
 	ibfs_time_t timer_at; /* pending wake-up, IBFS_TIME_NEVER if none */
-	int nflows;
-	int rr;
-	/* line 1 */
-	struct ep_flow flow0;
+	uint16_t nflows;      /* at most EP_MAX_FLOWS */
+	uint16_t rr;
 	uint16_t lid;
 	uint8_t lmc;
+	uint8_t track;        /* 1 when by_slid or log records arrivals */
+	/* line 1 */
+	struct ep_flow flow0;
 	uint32_t by_slid_len;
 	uint32_t log_len, log_cap;
 	uint8_t sl2vl[16];
@@ -58,6 +60,8 @@ struct ibfs_endpoint {
 	struct ep_arrival *log;
 	int flows_cap;
 };
+
+#define EP_MAX_FLOWS 65535
 
 _Static_assert(offsetof(struct ibfs_endpoint, flow0) == 64 &&
 		       offsetof(struct ibfs_endpoint, st.tx_pkts) < 192 &&
@@ -174,7 +178,7 @@ static void ep_pump(struct ibfs_endpoint *ep)
 		fl->sent++;
 		if (fl->s.gap)
 			fl->next_at = fl->s.start + fl->sent * fl->s.gap;
-		ep->rr = i + 1 == n ? 0 : i + 1;
+		ep->rr = (uint16_t)(i + 1 == n ? 0 : i + 1);
 		ibfs__port_wait_stop(out);
 		ibfs__fabric_inject(f, p);
 		ep->st.tx_pkts++;
@@ -220,12 +224,15 @@ static void ep_receive(struct ibfs_device *dev, struct ibfs_port *in,
 	st->rx_pkts++;
 	st->rx_payload += p->payload_len;
 	st->rx_wire += p->wire_bytes;
-	if (p->slid < ep->by_slid_len)
-		ep->by_slid[p->slid]++;
-	if (ep->log_len < ep->log_cap)
-		ep->log[ep->log_len++] = (struct ep_arrival){
-			.slid = p->slid, .head = p->head_at, .tail = f->eq.now
-		};
+	if (ep->track) {
+		if (p->slid < ep->by_slid_len)
+			ep->by_slid[p->slid]++;
+		if (ep->log_len < ep->log_cap)
+			ep->log[ep->log_len++] = (struct ep_arrival){
+				.slid = p->slid, .head = p->head_at,
+				.tail = f->eq.now
+			};
+	}
 	ibfs__port_consume(in, p);
 	ibfs__fabric_deliver(f, p);
 	ibfs__packet_free(f, p);
@@ -309,6 +316,9 @@ int ibfs__endpoint_add_flow(struct ibfs_endpoint *ep,
 	if (spec->lnh > 3)
 		return ibfs__diag(d, "endpoint", 0, "LNH %u out of range 0-3",
 				  spec->lnh);
+	if (ep->nflows == EP_MAX_FLOWS)
+		return ibfs__diag(d, "endpoint", 0, "more than %d flows",
+				  EP_MAX_FLOWS);
 	if (ep->nflows == ep->flows_cap) {
 		int cap = ep->flows_cap < 4 ? 4 : 2 * ep->flows_cap;
 		int inl = ep->flows == &ep->flow0;
@@ -339,13 +349,17 @@ int ibfs__endpoint_track(struct ibfs_endpoint *ep, uint32_t max_lid,
 {
 	free(ep->by_slid);
 	free(ep->log);
+	ep->track = 0;
+	ep->by_slid_len = 0;
+	ep->log_cap = 0;
+	ep->log_len = 0;
 	ep->by_slid = calloc((size_t)max_lid + 1, sizeof(*ep->by_slid));
 	ep->log = cap ? calloc(cap, sizeof(*ep->log)) : NULL;
 	if (!ep->by_slid || (cap && !ep->log))
 		return -1;
 	ep->by_slid_len = max_lid + 1;
 	ep->log_cap = cap;
-	ep->log_len = 0;
+	ep->track = 1;
 	return 0;
 }
 
