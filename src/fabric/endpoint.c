@@ -167,7 +167,7 @@ static void ep_pump(struct ibfs_endpoint *ep)
 			fl->pkt = ep_build(ep, fl);
 		if (!fl->pkt)
 			continue;
-		/* Up and idle were checked on entry; ep_build changes neither. */
+		/* Up and idle were tested on entry; ep_build keeps both. */
 		if (!ibfs__port_flow_allows(out, fl->pkt)) {
 			starved = 1;
 			continue;
