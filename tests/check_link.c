@@ -409,6 +409,65 @@ START_TEST(paced_flow)
 END_TEST
 
 /*
+ * Flows take turns, one packet each: five flows on one endpoint (the
+ * first kept inline in the endpoint, all moved to an array as the second
+ * and fifth are added) with payloads 100-500 bytes and 5, 4, 3, 2, 1
+ * packets arrive in rounds of 5, 4, 3, 2 and 1 packets, each round in
+ * flow order (tail minus head grows with the payload); tracking set twice
+ * records from the second call on.
+ */
+START_TEST(flows_take_turns)
+{
+	struct pair x;
+	uint64_t payload = 0;
+
+	pair_make(&x, 2000, 64 * 1024, 1, 1);
+	ck_assert_int_eq(ibfs__endpoint_track(x.b, 2, 4), 0);
+	ck_assert_int_eq(ibfs__endpoint_track(x.b, 4, 15), 0);
+	for (uint32_t i = 0; i < 5; i++) {
+		flow(x.a, 2, 0, 100 * (i + 1), 5 - i, 0);
+		payload += (uint64_t)100 * (i + 1) * (5 - i);
+	}
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	conserved(x.f);
+
+	const struct ibfs_ep_stats *st = ibfs__endpoint_stats(x.b);
+
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->tx_pkts, 15);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->tx_payload, payload);
+	ck_assert_uint_eq(st->rx_pkts, 15);
+	ck_assert_uint_eq(st->rx_payload, payload);
+	ck_assert_uint_eq(st->data_errors, 0);
+	ck_assert_uint_eq(ibfs__endpoint_rx_from(x.b, 1), 15);
+
+	ibfs_time_t first = 0, prev = 0;
+	uint32_t k = 0;
+
+	for (uint32_t len = 5; len >= 1; len--)
+		for (uint32_t j = 0; j < len; j++, k++) {
+			uint16_t slid;
+			ibfs_time_t head, tail;
+
+			ck_assert_int_eq(ibfs__endpoint_arrival(x.b, k, &slid,
+								&head, &tail),
+					 0);
+			ck_assert_uint_eq(slid, 1);
+			if (k == 0)
+				first = tail - head;
+			if (j == 0)
+				ck_assert_uint_eq(tail - head, first);
+			else
+				ck_assert_uint_gt(tail - head, prev);
+			prev = tail - head;
+		}
+	ck_assert_int_eq(ibfs__endpoint_arrival(x.b, 15, &(uint16_t){ 0 },
+						&(ibfs_time_t){ 0 },
+						&(ibfs_time_t){ 0 }), -1);
+	pair_free(&x);
+}
+END_TEST
+
+/*
  * An FCP waits for the packet on the wire to end, then goes ahead of the
  * next data packet. B's input buffer holds one 110-byte packet (2 blocks).
  * A sends p1 at 0; its tail is in at B at P + S1, but B is sending a
@@ -571,6 +630,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, misrouted_and_lmc);
 	tcase_add_test(tc, fcp_waits_for_packet_boundary);
 	tcase_add_test(tc, paced_flow);
+	tcase_add_test(tc, flows_take_turns);
 	tcase_add_test(tc, fcp_to_busy_sender_needs_no_event);
 	tcase_add_test(tc, ser_memo_large_sizes);
 	suite_add_tcase(s, tc);

@@ -13,14 +13,16 @@
  */
 #include "fabric/endpoint.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* What the pump tests first, then the spec a packet is built from. */
 struct ep_flow {
-	struct ibfs_ep_flow_spec s;
 	uint64_t sent;
 	ibfs_time_t next_at;
 	struct ibfs_packet *pkt; /* built, waiting for the transmitter */
+	struct ibfs_ep_flow_spec s;
 };
 
 struct ep_arrival {
@@ -28,22 +30,44 @@ struct ep_arrival {
 	ibfs_time_t head, tail;
 };
 
+/*
+ * Laid out by the 64-byte lines a packet touches (the struct is 64-byte
+ * aligned): line 0 what both the pump and an arrival read (the LID, and
+ * whether arrivals are tracked); lines 1-2 the first flow, kept inline so
+ * that an endpoint with one flow (most of them) reads no other block, then
+ * the send counters; line 3 the arrival counters. An arrival that is not
+ * tracked touches lines 0 and 3. Further flows live in a separate array
+ * (flows points at flow0 until a second flow is added).
+ */
 struct ibfs_endpoint {
 	struct ibfs_device dev;
 	struct ibfs_port *port;
+	struct ep_flow *flows;
+	ibfs_time_t timer_at; /* pending wake-up, IBFS_TIME_NEVER if none */
+	uint16_t nflows;      /* at most EP_MAX_FLOWS */
+	uint16_t rr;
 	uint16_t lid;
 	uint8_t lmc;
-	uint8_t sl2vl[16];
-	struct ep_flow *flows;
-	int nflows, flows_cap;
-	int rr;
-	ibfs_time_t timer_at; /* pending wake-up, IBFS_TIME_NEVER if none */
-	struct ibfs_ep_stats st;
-	uint64_t *by_slid;
+	uint8_t track;        /* 1 when by_slid or log records arrivals */
+	/* line 1 */
+	struct ep_flow flow0;
 	uint32_t by_slid_len;
-	struct ep_arrival *log;
 	uint32_t log_len, log_cap;
+	uint8_t sl2vl[16];
+	struct ibfs_ep_stats st; /* tx in line 2, rx in line 3 */
+	/* cold */
+	uint64_t *by_slid;
+	struct ep_arrival *log;
+	int flows_cap;
 };
+
+#define EP_MAX_FLOWS 65535
+
+_Static_assert(offsetof(struct ibfs_endpoint, flow0) == 64 &&
+		       offsetof(struct ibfs_endpoint, st.tx_pkts) < 192 &&
+		       offsetof(struct ibfs_endpoint, st.rx_pkts) == 192 &&
+		       offsetof(struct ibfs_endpoint, st.misrouted) < 256,
+	       "struct ibfs_endpoint: lines 0-3 as above");
 
 static void ep_pump(struct ibfs_endpoint *ep);
 
@@ -123,8 +147,13 @@ static void ep_pump(struct ibfs_endpoint *ep)
 	 */
 	if (!out->peer || out->tx_busy || !out->up)
 		return;
-	for (int k = 0; k < ep->nflows; k++) {
-		int i = (ep->rr + k) % ep->nflows;
+	/*
+	 * Flow i from ep->rr on, wrapping: a compare, not a division, a
+	 * flow (the pump runs two to three times a packet).
+	 */
+	int n = ep->nflows;
+
+	for (int k = 0, i = ep->rr; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
 		struct ep_flow *fl = &ep->flows[i];
 
 		if (fl->sent >= fl->s.count)
@@ -138,7 +167,8 @@ static void ep_pump(struct ibfs_endpoint *ep)
 			fl->pkt = ep_build(ep, fl);
 		if (!fl->pkt)
 			continue;
-		if (!ibfs__port_can_send(out, fl->pkt)) {
+		/* Up and idle were tested on entry; ep_build keeps both. */
+		if (!ibfs__port_flow_allows(out, fl->pkt)) {
 			starved = 1;
 			continue;
 		}
@@ -148,7 +178,7 @@ static void ep_pump(struct ibfs_endpoint *ep)
 		fl->sent++;
 		if (fl->s.gap)
 			fl->next_at = fl->s.start + fl->sent * fl->s.gap;
-		ep->rr = (i + 1) % ep->nflows;
+		ep->rr = (uint16_t)(i + 1 == n ? 0 : i + 1);
 		ibfs__port_wait_stop(out);
 		ibfs__fabric_inject(f, p);
 		ep->st.tx_pkts++;
@@ -194,12 +224,15 @@ static void ep_receive(struct ibfs_device *dev, struct ibfs_port *in,
 	st->rx_pkts++;
 	st->rx_payload += p->payload_len;
 	st->rx_wire += p->wire_bytes;
-	if (p->slid < ep->by_slid_len)
-		ep->by_slid[p->slid]++;
-	if (ep->log_len < ep->log_cap)
-		ep->log[ep->log_len++] = (struct ep_arrival){
-			.slid = p->slid, .head = p->head_at, .tail = f->eq.now
-		};
+	if (ep->track) {
+		if (p->slid < ep->by_slid_len)
+			ep->by_slid[p->slid]++;
+		if (ep->log_len < ep->log_cap)
+			ep->log[ep->log_len++] = (struct ep_arrival){
+				.slid = p->slid, .head = p->head_at,
+				.tail = f->eq.now
+			};
+	}
 	ibfs__port_consume(in, p);
 	ibfs__fabric_deliver(f, p);
 	ibfs__packet_free(f, p);
@@ -222,10 +255,14 @@ struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node)
 	if (node < 0 || (size_t)node >= f->topo->nnodes ||
 	    f->topo->nodes[node].nports < 1 || f->devices[node])
 		return NULL;
-	struct ibfs_endpoint *ep = calloc(1, sizeof(*ep));
+	size_t size = (sizeof(struct ibfs_endpoint) + 63) & ~(size_t)63;
+	struct ibfs_endpoint *ep = aligned_alloc(64, size);
 
 	if (!ep)
 		return NULL;
+	memset(ep, 0, size);
+	ep->flows = &ep->flow0;
+	ep->flows_cap = 1;
 	ep->dev.ops = &ep_ops;
 	ibfs__fabric_attach(f, node, &ep->dev);
 	ep->port = &ep->dev.ports[1];
@@ -243,7 +280,8 @@ void ibfs__endpoint_destroy(struct ibfs_endpoint *ep)
 	for (int i = 0; i < ep->nflows; i++)
 		if (ep->flows[i].pkt)
 			ibfs__packet_free(ep->dev.fab, ep->flows[i].pkt);
-	free(ep->flows);
+	if (ep->flows != &ep->flow0)
+		free(ep->flows);
 	free(ep->by_slid);
 	free(ep->log);
 	free(ep);
@@ -278,12 +316,19 @@ int ibfs__endpoint_add_flow(struct ibfs_endpoint *ep,
 	if (spec->lnh > 3)
 		return ibfs__diag(d, "endpoint", 0, "LNH %u out of range 0-3",
 				  spec->lnh);
+	if (ep->nflows == EP_MAX_FLOWS)
+		return ibfs__diag(d, "endpoint", 0, "more than %d flows",
+				  EP_MAX_FLOWS);
 	if (ep->nflows == ep->flows_cap) {
-		int cap = ep->flows_cap ? 2 * ep->flows_cap : 4;
-		struct ep_flow *nf = realloc(ep->flows, cap * sizeof(*nf));
+		int cap = ep->flows_cap < 4 ? 4 : 2 * ep->flows_cap;
+		int inl = ep->flows == &ep->flow0;
+		struct ep_flow *nf = realloc(inl ? NULL : ep->flows,
+					     cap * sizeof(*nf));
 
 		if (!nf)
 			return ibfs__diag(d, "endpoint", 0, "out of memory");
+		if (inl)
+			nf[0] = ep->flow0;
 		ep->flows = nf;
 		ep->flows_cap = cap;
 	}
@@ -304,13 +349,17 @@ int ibfs__endpoint_track(struct ibfs_endpoint *ep, uint32_t max_lid,
 {
 	free(ep->by_slid);
 	free(ep->log);
+	ep->track = 0;
+	ep->by_slid_len = 0;
+	ep->log_cap = 0;
+	ep->log_len = 0;
 	ep->by_slid = calloc((size_t)max_lid + 1, sizeof(*ep->by_slid));
 	ep->log = cap ? calloc(cap, sizeof(*ep->log)) : NULL;
 	if (!ep->by_slid || (cap && !ep->log))
 		return -1;
 	ep->by_slid_len = max_lid + 1;
 	ep->log_cap = cap;
-	ep->log_len = 0;
+	ep->track = 1;
 	return 0;
 }
 

@@ -35,14 +35,15 @@ struct ibfs_ep_flow_spec {
 	void *gen_ctx;
 };
 
+/* What a send writes first, then what an arrival writes (endpoint.c). */
 struct ibfs_ep_stats {
 	uint64_t tx_pkts, tx_payload;
+	ibfs_time_t last_tx_end;            /* transmitter idle after last */
 	uint64_t rx_pkts, rx_payload, rx_wire;
 	ibfs_time_t first_head, first_tail; /* of the first packet received */
 	ibfs_time_t last_head, last_tail;   /* of the last packet received */
 	uint64_t misrouted;   /* DLID not ours */
 	uint64_t data_errors; /* payload bytes not as sent */
-	ibfs_time_t last_tx_end;            /* transmitter idle after last */
 };
 
 struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node);
