@@ -78,9 +78,11 @@ static const struct {
  * took user time from 42.7 to 28.5 s (back to back, same build), for 1.0 GB
  * of memory instead of 0.65 GB. Results do not depend on it.
  *
- * Not done when IBFSIM_HUGEPAGES=0, when the tunable is already set (the
- * second start), or under valgrind (its preload library would not follow
- * the exec); if the exec fails the command runs on with small pages.
+ * Not done when IBFSIM_HUGEPAGES=0, on the second start (marked by
+ * IBFSIM_HUGEPAGES=restarted, so that an environment that drops the tunable
+ * cannot loop), when the tunable is already set, or under valgrind (its
+ * preload library would not follow the exec); if the exec fails the
+ * command runs on with small pages.
  */
 static void main_huge_pages(char **argv)
 {
@@ -89,7 +91,7 @@ static void main_huge_pages(char **argv)
 	const char *opt = getenv("IBFSIM_HUGEPAGES");
 	char buf[1024];
 
-	if ((opt && !strcmp(opt, "0")) ||
+	if ((opt && (!strcmp(opt, "0") || !strcmp(opt, "restarted"))) ||
 	    (tun && strstr(tun, "glibc.malloc.hugetlb")) ||
 	    (pre && strstr(pre, "vgpreload")))
 		return;
@@ -100,12 +102,17 @@ static void main_huge_pages(char **argv)
 		return;
 	char *old = tun ? strdup(tun) : NULL;
 
-	if ((tun && !old) || setenv("GLIBC_TUNABLES", buf, 1)) {
+	if ((tun && !old) || setenv("GLIBC_TUNABLES", buf, 1) ||
+	    setenv("IBFSIM_HUGEPAGES", "restarted", 1)) {
 		free(old);
 		return;
 	}
 	execv("/proc/self/exe", argv);
 	/* Still here: run on as we are, with the environment as it was. */
+	if (opt)
+		setenv("IBFSIM_HUGEPAGES", opt, 1);
+	else
+		unsetenv("IBFSIM_HUGEPAGES");
 	if (old)
 		setenv("GLIBC_TUNABLES", old, 1);
 	else
