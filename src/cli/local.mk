@@ -10,3 +10,7 @@ ibfsim_SOURCES = src/cli/commands.h src/cli/main.c src/cli/cmd_run.c \
 ibfsim_LDADD = libibfs_scenario.la libibfs_bridge.la libibfs_sm.la \
 	libibfs_hca.la libibfs_switch.la libibfs_fabric.la \
 	$(SIMGRID_LIBS) $(LIBXML_LIBS) -lm
+
+# The huge-page restart: same results with and without it, one restart.
+TESTS += tests/hugepages.sh
+EXTRA_DIST += tests/hugepages.sh
