@@ -17,8 +17,9 @@
  *   arrival events free them unseen (port->rx_lost). That relies on
  *   arrivals keeping their order on a link, which holds as long as the
  *   receiver's rx_delay and rx_at_tail do not change while packets are on
- *   the wire (a new packet starts after the old ones' transmitter ends). The transmitters stop: nothing new starts on a down
- *   port (ibfs__port_can_send checks up); a packet being serialised keeps
+ *   the wire (a new packet starts after the old ones' transmitter ends).
+ *   The transmitters stop: nothing new starts on a down port
+ *   (ibfs__port_can_send checks up); a packet being serialised keeps
  *   its transmitter until its scheduled end, so no event need be found
  *   and cancelled, and it is lost with the others. LinkDownedCounter
  *   (IBA 16.1.3.5) counts the event on both ports.
