@@ -141,6 +141,16 @@ static const struct jm *events(const struct jm *root)
 	return jm_get(root, "traceEvents");
 }
 
+/* Closes t and finds that the file it wrote holds no events at all. */
+static void close_empty(struct ibfs_trace *t, const char *path)
+{
+	ck_assert_int_eq(ibfs__trace_close(t), 0);
+	struct jm *root = load(path);
+
+	ck_assert_uint_eq(events(root)->n, 0);
+	jm_free(root);
+}
+
 /* The i-th event whose ph and cat match (cat NULL: any), or NULL. */
 static const struct jm *nth(const struct jm *root, const char *ph,
 			    const char *cat, size_t i)
@@ -456,11 +466,7 @@ START_TEST(empty_stall_is_left_out)
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ck_assert_uint_eq(x.f->eq.now, 0);
 	ck_assert_int_eq(x.f->ports[0][1].waiting, 1);
-	ck_assert_int_eq(ibfs__trace_close(t), 0);
-	struct jm *root = load(path);
-
-	ck_assert_uint_eq(events(root)->n, 0);
-	jm_free(root);
+	close_empty(t, path);
 	pair_free(&x);
 }
 END_TEST
@@ -621,11 +627,7 @@ START_TEST(select_filters_ports)
 
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ck_assert_uint_eq(ibfs__trace_count(t), 0);
-	ck_assert_int_eq(ibfs__trace_close(t), 0);
-	struct jm *root = load(path);
-
-	ck_assert_uint_eq(events(root)->n, 0);
-	jm_free(root);
+	close_empty(t, path);
 	pair_free(&x);
 }
 END_TEST
