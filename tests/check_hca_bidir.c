@@ -339,31 +339,35 @@ static const uint32_t len_mixed[NMSG] = {
 	6 * MTU - 1000, 3 * MTU, 3 * MTU - 600, 6 * MTU, 2 * MTU + 1024,
 	3 * MTU - 4};
 
-START_TEST(bidir_b2b)
+/* Runs run_bidir at every lag of B behind A from 0 to two MTUs' time in
+ * steps of an eighth of an MTU's. */
+static void run_lags(int through_switch, uint32_t every, const uint32_t *len)
 {
 	for (ibfs_time_t lag = 0; lag <= ser(2 * MTU); lag += ser(MTU / 8))
-		run_bidir(0, lag, 2, len_full);
+		run_bidir(through_switch, lag, every, len);
+}
+
+START_TEST(bidir_b2b)
+{
+	run_lags(0, 2, len_full);
 }
 END_TEST
 
 START_TEST(bidir_b2b_mixed)
 {
-	for (ibfs_time_t lag = 0; lag <= ser(2 * MTU); lag += ser(MTU / 8))
-		run_bidir(0, lag, 3, len_mixed);
+	run_lags(0, 3, len_mixed);
 }
 END_TEST
 
 START_TEST(bidir_switch)
 {
-	for (ibfs_time_t lag = 0; lag <= ser(2 * MTU); lag += ser(MTU / 8))
-		run_bidir(1, lag, 2, len_full);
+	run_lags(1, 2, len_full);
 }
 END_TEST
 
 START_TEST(bidir_switch_mixed)
 {
-	for (ibfs_time_t lag = 0; lag <= ser(2 * MTU); lag += ser(MTU / 8))
-		run_bidir(1, lag, 3, len_mixed);
+	run_lags(1, 3, len_mixed);
 }
 END_TEST
 
