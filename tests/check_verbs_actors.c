@@ -57,6 +57,22 @@ static void waiter(int argc, char **argv)
 	}
 }
 
+/* Posts a signalled 32-byte RDMA WRITE from the start of src's buffer to
+ * the start of dst's; the actors and the direct run post the same one. */
+static void post_write32(struct ibfs_hca_end *src,
+			 const struct ibfs_hca_end *dst, uint64_t id)
+{
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)src->buf,
+			      .length = 32, .lkey = src->mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = id, .sg_list = &sg, .num_sge = 1,
+				  .opcode = IBFS_WR_RDMA_WRITE,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)dst->buf;
+	wr.wr.rdma.rkey = dst->mr->rkey;
+	struct ibfs_send_wr *bad;
+	ck_assert_int_eq(ibfs_post_send(src->qp, &wr, &bad), 0);
+}
+
 static void poster(int argc, char **argv)
 {
 	(void)argc;
@@ -65,18 +81,8 @@ static void poster(int argc, char **argv)
 	ck_assert_int_eq(ibfs_oob_put("ready", "r", 1), 0);
 	/* Let both waiters block first. */
 	ibfs_sleep(1 * IBFS_TIME_PS_PER_US);
-	for (uint64_t id = 1; id <= 2; id++) {
-		struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)ends[0].buf,
-				      .length = 32, .lkey = ends[0].mr->lkey};
-		struct ibfs_send_wr wr = {.wr_id = id, .sg_list = &sg,
-					  .num_sge = 1,
-					  .opcode = IBFS_WR_RDMA_WRITE,
-					  .send_flags = IBFS_SEND_SIGNALED};
-		wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)ends[1].buf;
-		wr.wr.rdma.rkey = ends[1].mr->rkey;
-		struct ibfs_send_wr *bad;
-		ck_assert_int_eq(ibfs_post_send(ends[0].qp, &wr, &bad), 0);
-	}
+	for (uint64_t id = 1; id <= 2; id++)
+		post_write32(&ends[0], &ends[1], id);
 }
 
 static void target(int argc, char **argv)
@@ -106,15 +112,7 @@ static ibfs_time_ps expect_first(void)
 		ck_assert_int_eq(ibfs__hca_end_connect(&e[i],
 				(uint16_t)(2 - i), e[1 - i].qp->qp_num, &CONN),
 				 0);
-	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)e[0].buf,
-			      .length = 32, .lkey = e[0].mr->lkey};
-	struct ibfs_send_wr wr = {.sg_list = &sg, .num_sge = 1,
-				  .opcode = IBFS_WR_RDMA_WRITE,
-				  .send_flags = IBFS_SEND_SIGNALED};
-	wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)e[1].buf;
-	wr.wr.rdma.rkey = e[1].mr->rkey;
-	struct ibfs_send_wr *bad;
-	ck_assert_int_eq(ibfs_post_send(e[0].qp, &wr, &bad), 0);
+	post_write32(&e[0], &e[1], 0);
 	struct ibfs_wc wc;
 	ck_assert_int_eq(ibfs_wait_cq(e[0].scq, 1, &wc), 1);
 	ibfs_time_ps t = x.f->eq.now;
