@@ -27,6 +27,25 @@ struct ref_entry {
 	uint64_t seq, id;
 };
 
+/*
+ * The reference queue's take: removes and returns the entry with the least
+ * (time, seq), found by a linear search; the last entry fills its place.
+ * Both models drain their reference queue with it.
+ */
+static struct ref_entry ref_take(struct ref_entry *ref, size_t *nref)
+{
+	size_t best = 0;
+
+	for (size_t i = 1; i < *nref; i++)
+		if (ref[i].time < ref[best].time ||
+		    (ref[i].time == ref[best].time && ref[i].seq < ref[best].seq))
+			best = i;
+	struct ref_entry e = ref[best];
+
+	ref[best] = ref[--*nref];
+	return e;
+}
+
 static struct {
 	int use_ref;
 	enum dist dist;
@@ -162,16 +181,8 @@ static void model_run(int use_ref, enum dist dist, struct rec *out,
 		ck_assert_uint_eq(q.pool.in_use, 0);
 	} else {
 		while (m.nref > 0) {
-			size_t best = 0;
+			struct ref_entry e = ref_take(m.ref, &m.nref);
 
-			for (size_t i = 1; i < m.nref; i++)
-				if (m.ref[i].time < m.ref[best].time ||
-				    (m.ref[i].time == m.ref[best].time &&
-				     m.ref[i].seq < m.ref[best].seq))
-					best = i;
-			struct ref_entry e = m.ref[best];
-
-			m.ref[best] = m.ref[--m.nref];
 			m.ref_now = e.time;
 			model_fire(NULL, e.id);
 		}
@@ -377,16 +388,8 @@ static void fab_run(int use_ref, struct rec *out, size_t *n_out)
 		ck_assert_uint_eq(q.pool.in_use, 0);
 	} else {
 		while (fm.nref > 0) {
-			size_t best = 0;
+			struct ref_entry e = ref_take(fm.ref, &fm.nref);
 
-			for (size_t i = 1; i < fm.nref; i++)
-				if (fm.ref[i].time < fm.ref[best].time ||
-				    (fm.ref[i].time == fm.ref[best].time &&
-				     fm.ref[i].seq < fm.ref[best].seq))
-					best = i;
-			struct ref_entry e = fm.ref[best];
-
-			fm.ref[best] = fm.ref[--fm.nref];
 			fm.ref_now = e.time;
 			fab_fire(NULL, e.id);
 		}
