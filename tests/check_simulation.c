@@ -109,19 +109,31 @@ static void side(int argc, char **argv)
 	ibfs_oob_put("done", "", 1);
 }
 
+/* The skeleton platform in the source tree. */
+static void skeleton_path(char *path, size_t n)
+{
+	snprintf(path, n, "%s/platforms/skeleton.xml", IBFS_SRC(0));
+}
+
+/* ibfs_simulation_create with the argument vector of a program given no
+ * arguments. */
+static struct ibfs_simulation *
+sim_create(const char *path, const struct ibfs_simulation_opts *o, char *err,
+	   size_t n)
+{
+	static char a0[] = "check_simulation";
+	char *argv[] = {a0, NULL};
+	int argc = 1;
+	return ibfs_simulation_create(&argc, argv, path, o, err, n);
+}
+
 START_TEST(write_through_the_skeleton)
 {
 	for (int i = 0; i < 1000; i++)
 		src_buf[i] = (char)(i * 7 + 3);
 	char path[4096], err[512];
-	snprintf(path, sizeof(path), "%s/platforms/skeleton.xml",
-		 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
-	static char a0[] = "check_simulation";
-	char *argv[] = {a0, NULL};
-	int argc = 1;
-	struct ibfs_simulation *s =
-		ibfs_simulation_create(&argc, argv, path, NULL, err,
-				       sizeof(err));
+	skeleton_path(path, sizeof(path));
+	struct ibfs_simulation *s = sim_create(path, NULL, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	ck_assert_int_eq(ibfs_simulation_spawn(s, "node1", "writer", side, 0,
 					       NULL),
@@ -141,12 +153,8 @@ END_TEST
 START_TEST(bad_fabric_names_the_file)
 {
 	char err[512];
-	static char a0[] = "check_simulation";
-	char *argv[] = {a0, NULL};
-	int argc = 1;
-	ck_assert_ptr_null(ibfs_simulation_create(&argc, argv,
-						  "/nonexistent/f.xml", NULL,
-						  err, sizeof(err)));
+	ck_assert_ptr_null(sim_create("/nonexistent/f.xml", NULL, err,
+				      sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/f.xml"));
 }
 END_TEST
@@ -154,14 +162,9 @@ END_TEST
 START_TEST(unknown_routing_engine_is_refused)
 {
 	char path[4096], err[512];
-	snprintf(path, sizeof(path), "%s/platforms/skeleton.xml",
-		 getenv("top_srcdir") ? getenv("top_srcdir") : ".");
-	static char a0[] = "check_simulation";
-	char *argv[] = {a0, NULL};
-	int argc = 1;
+	skeleton_path(path, sizeof(path));
 	struct ibfs_simulation_opts o = {.routing = "no-such-engine"};
-	ck_assert_ptr_null(ibfs_simulation_create(&argc, argv, path, &o, err,
-						  sizeof(err)));
+	ck_assert_ptr_null(sim_create(path, &o, err, sizeof(err)));
 	ck_assert_ptr_nonnull(strstr(err, "no-such-engine"));
 }
 END_TEST
