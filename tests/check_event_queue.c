@@ -524,6 +524,30 @@ START_TEST(test_crowded_day)
 }
 END_TEST
 
+/*
+ * The tie fixture of the next two tests: one event at 41,000 ps (argument
+ * ties), then ties events at 1,000 ps (arguments 0 to ties - 1). Run, the
+ * ties come first in the order they were scheduled, the later event last.
+ */
+static void ties_schedule(uint64_t ties)
+{
+	log_reset(ties + 1);
+	ibfs__eq_schedule(&q, 41000, on_log, &q, ties);
+	for (uint64_t i = 0; i < ties; i++)
+		ibfs__eq_schedule(&q, 1000, on_log, &q, i);
+}
+
+static void ties_run_check(uint64_t ties)
+{
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), ties + 1);
+	for (uint64_t i = 0; i < ties; i++) {
+		ck_assert_uint_eq(log_buf[i].now, 1000);
+		ck_assert_uint_eq(log_buf[i].arg, i);
+	}
+	ck_assert_uint_eq(log_buf[ties].now, 41000);
+	ck_assert_uint_eq(log_buf[ties].arg, ties);
+}
+
 START_TEST(test_ties_behind_later_event)
 {
 	/*
@@ -536,19 +560,10 @@ START_TEST(test_ties_behind_later_event)
 	 */
 	enum { TIES = 31 };
 
-	log_reset(TIES + 1);
-	ibfs__eq_schedule(&q, 41000, on_log, &q, TIES);
-	for (uint64_t i = 0; i < TIES; i++)
-		ibfs__eq_schedule(&q, 1000, on_log, &q, i);
+	ties_schedule(TIES);
 	ck_assert_uint_eq(q.resizes, 0);
 	ck_assert_uint_eq(q.steps, 0);
-	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), TIES + 1);
-	for (uint64_t i = 0; i < TIES; i++) {
-		ck_assert_uint_eq(log_buf[i].now, 1000);
-		ck_assert_uint_eq(log_buf[i].arg, i);
-	}
-	ck_assert_uint_eq(log_buf[TIES].now, 41000);
-	ck_assert_uint_eq(log_buf[TIES].arg, TIES);
+	ties_run_check(TIES);
 }
 END_TEST
 
@@ -567,21 +582,12 @@ START_TEST(test_crowd_of_ties_kept)
 	 */
 	enum { TIES = 200 };
 
-	log_reset(TIES + 1);
-	ibfs__eq_schedule(&q, 41000, on_log, &q, TIES);
-	for (uint64_t i = 0; i < TIES; i++)
-		ibfs__eq_schedule(&q, 1000, on_log, &q, i);
+	ties_schedule(TIES);
 	ck_assert_uint_eq(q.resizes, 3);
 	ck_assert_uint_eq(q.nbuckets, 128);
 	ck_assert_uint_eq(q.shift, 16);
 	ck_assert_uint_eq(q.crowd_skips, 1);
-	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), TIES + 1);
-	for (uint64_t i = 0; i < TIES; i++) {
-		ck_assert_uint_eq(log_buf[i].now, 1000);
-		ck_assert_uint_eq(log_buf[i].arg, i);
-	}
-	ck_assert_uint_eq(log_buf[TIES].now, 41000);
-	ck_assert_uint_eq(log_buf[TIES].arg, TIES);
+	ties_run_check(TIES);
 }
 END_TEST
 
