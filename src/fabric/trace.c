@@ -555,25 +555,39 @@ static int tr_node_ok(const struct ibfs_trace *t, int node)
 	return t && !t->error && node >= 0 && (size_t)node < t->nnodes;
 }
 
+/*
+ * Opens the instant event "<what> <op>" of category `cat` at `ts` on the
+ * thread of QP qpn (the low 24 bits), with wr_id and bytes in its args:
+ * the caller adds any other args and closes it with "}}".
+ */
+static void tr_qp_instant(struct ibfs_trace *t, int node, uint32_t qpn,
+			  ibfs_time_t ts, const char *cat, const char *what,
+			  const char *op, uint64_t wr_id, uint64_t bytes)
+{
+	char name[80];
+
+	snprintf(name, sizeof(name), "%s %s", what, op);
+	tr_qp_thread(t, node, qpn & 0xFFFFFF);
+	tr_open(t, "i", node, IBFS_TRACE_TID_QP + (uint64_t)(qpn & 0xFFFFFF));
+	TR_LIT(t, ",\"s\":\"t\",\"ts\":");
+	tr_us(t, ts);
+	TR_LIT(t, ",\"cat\":\"");
+	tr_s(t, cat);
+	TR_LIT(t, "\",\"name\":");
+	tr_str(t, name);
+	TR_LIT(t, ",\"args\":{\"wr_id\":");
+	tr_u64(t, wr_id);
+	TR_KV(t, "bytes", bytes);
+}
+
 void ibfs__trace_wr(struct ibfs_trace *t, int node, uint32_t qpn,
 		    uint64_t wr_id, const char *opcode, uint64_t bytes,
 		    ibfs_time_t t_post)
 {
 	if (!tr_node_ok(t, node))
 		return;
-	uint64_t tid = IBFS_TRACE_TID_QP + (uint64_t)(qpn & 0xFFFFFF);
-	char name[80];
-
-	snprintf(name, sizeof(name), "post %s", opcode ? opcode : "?");
-	tr_qp_thread(t, node, qpn & 0xFFFFFF);
-	tr_open(t, "i", node, tid);
-	TR_LIT(t, ",\"s\":\"t\",\"ts\":");
-	tr_us(t, t_post);
-	TR_LIT(t, ",\"cat\":\"wr\",\"name\":");
-	tr_str(t, name);
-	TR_LIT(t, ",\"args\":{\"wr_id\":");
-	tr_u64(t, wr_id);
-	TR_KV(t, "bytes", bytes);
+	tr_qp_instant(t, node, qpn, t_post, "wr", "post",
+		      opcode ? opcode : "?", wr_id, bytes);
 	TR_LIT(t, "}}");
 	t->count++;
 }
@@ -586,18 +600,8 @@ void ibfs__trace_cqe(struct ibfs_trace *t, int node, uint32_t qpn,
 		return;
 	uint64_t tid = IBFS_TRACE_TID_QP + (uint64_t)(qpn & 0xFFFFFF);
 	const char *op = opcode ? opcode : "?";
-	char name[80];
 
-	snprintf(name, sizeof(name), "CQE %s", op);
-	tr_qp_thread(t, node, qpn & 0xFFFFFF);
-	tr_open(t, "i", node, tid);
-	TR_LIT(t, ",\"s\":\"t\",\"ts\":");
-	tr_us(t, t_done);
-	TR_LIT(t, ",\"cat\":\"cqe\",\"name\":");
-	tr_str(t, name);
-	TR_LIT(t, ",\"args\":{\"wr_id\":");
-	tr_u64(t, wr_id);
-	TR_KV(t, "bytes", bytes);
+	tr_qp_instant(t, node, qpn, t_done, "cqe", "CQE", op, wr_id, bytes);
 	TR_LIT(t, ",\"status\":");
 	tr_str(t, status ? status : "?");
 	TR_LIT(t, "}}");
