@@ -271,6 +271,28 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 }
 
 /*
+ * What an arbitration's scans found, short of a grant, shared by both
+ * paths so that they cannot differ: a request held back by the tail rule
+ * re-arbitrates when it may go, and with no grant (b < 0) PortXmitWait
+ * counts while a request waits for credits only and stops otherwise.
+ * Returns 1 when nothing is granted.
+ */
+static inline __attribute__((always_inline)) int
+xb_no_grant(struct ibfs_switch *sw, unsigned o, struct ibfs_port *port, int b,
+	    int starved, ibfs_time_t wake)
+{
+	if (wake != IBFS_TIME_NEVER)
+		xb_arm_wake(sw, (int)o, wake);
+	if (b >= 0)
+		return 0;
+	if (starved)
+		ibfs__port_wait_start(port);
+	else
+		ibfs__port_wait_stop(port);
+	return 1;
+}
+
+/*
  * The arbitration of output o in general: VL15 first (IBA 7.6.9: it is
  * not subject to VL arbitration), then the one data VL the tables serve,
  * or VL arbitration among several. Out of line: the common case, one data
@@ -318,15 +340,8 @@ xb_arbitrate_all(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 		os = (unsigned)vl;
 		b = vl < 0 ? -1 : cand[vl];
 	}
-	if (wake != IBFS_TIME_NEVER)
-		xb_arm_wake(sw, (int)o, wake);
-	if (b < 0) {
-		if (starved)
-			ibfs__port_wait_start(port);
-		else
-			ibfs__port_wait_stop(port);
+	if (xb_no_grant(sw, o, port, b, starved, wake))
 		return;
-	}
 send:
 	xb_send(sw, o, so, port, os, (unsigned)b, high);
 }
@@ -370,15 +385,8 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 			xb_scan_inl(sw, so, port, 0, now, &starved, &wake) :
 			-1;
 
-	if (wake != IBFS_TIME_NEVER)
-		xb_arm_wake(sw, (int)o, wake);
-	if (b < 0) {
-		if (starved)
-			ibfs__port_wait_start(port);
-		else
-			ibfs__port_wait_stop(port);
+	if (xb_no_grant(sw, o, port, b, starved, wake))
 		return;
-	}
 	xb_send(sw, o, so, port, 0, (unsigned)b, -1);
 }
 
