@@ -450,6 +450,96 @@ START_TEST(test_big_lines)
 }
 END_TEST
 
+/*
+ * The fast proof of validity (xml_fast.c) may refuse what the schema
+ * accepts (the caller then validates in full) but must never accept what
+ * the schema refuses. Each document states whether the fast path proves
+ * it and whether libxml2's validator accepts it; both are checked.
+ */
+#define FP_HEAD "<fabric version=\"1\">"
+static const struct {
+	const char *doc;
+	int proven, valid;
+} fast[] = {
+	/* What the generators write: proven. */
+	{FP_HEAD "<defaults speed=\"EDR\" mtu=\"4096\"/>"
+		 "<switch id=\"leaf1\" ports=\"254\" guid=\"0x2\" desc=\"\"/>"
+		 "<hca id=\"n1\" ports=\"2\" guid=\"0x0123456789abcdef\"/>"
+		 "<link a=\"leaf1:1\" b=\"n1:1\" speed=\"FDR10\" width=\"12x\"/>"
+		 "\n\t</fabric>", 1, 1},
+	{"<fabric version=\"1\" name=\"x\"><hca id=\"a\"/></fabric>", 1, 1},
+	{FP_HEAD "</fabric>", 1, 1},
+	/* Valid, but beyond the narrow checks: left to libxml2. */
+	{FP_HEAD "<hca id=\"n1\"/>\n <!---->\n</fabric>", 0, 1},
+	{FP_HEAD "<switch id=\"s\" ports=\"08\"/></fabric>", 0, 1},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" latency=\"1ns\"/></fabric>",
+	 0, 1},
+	{FP_HEAD "<link a=\"s:1\" b=\"t:1\" cable=\"2m\"/></fabric>", 0, 1},
+	{FP_HEAD "<generate topology=\"ring\"/></fabric>", 0, 1},
+	/* Values the schema refuses. */
+	{FP_HEAD "<switch id=\"s\" ports=\"0\"/></fabric>", 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"255\"/></fabric>", 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"1000\"/></fabric>", 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"-1\"/></fabric>", 0, 0},
+	{FP_HEAD "<switch id=\"s:1\" ports=\"8\"/></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"a b\"/></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"\"/></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"a\" guid=\"0x\"/></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"a\" guid=\"0x00000000000000001\"/></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"a\" guid=\"12\"/></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"a\" guid=\"0xg\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\"t\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\"t:\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\":1\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\"t:1x\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\"t:1:2\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\"t:1\" speed=\"sdr\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\"t:1\" speed=\"4x\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\"t:1\" width=\"EDR\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\"t:1\" width=\"3x\"/></fabric>", 0, 0},
+	{FP_HEAD "<defaults mtu=\"3000\"/></fabric>", 0, 0},
+	{"<fabric version=\"2\"><hca id=\"a\"/></fabric>", 0, 0},
+	{"<fabric><hca id=\"a\"/></fabric>", 0, 0},
+	{"<fabric version=\"1\" bad=\"1\"><hca id=\"a\"/></fabric>", 0, 0},
+	/* Attributes and elements out of place or missing. */
+	{FP_HEAD "<hca/></fabric>", 0, 0},
+	{FP_HEAD "<switch id=\"s\"/></fabric>", 0, 0},
+	{FP_HEAD "<switch ports=\"8\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\"t:1\" id=\"l\"/></fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\"t:1\" ports=\"2\"/></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"a\" a=\"s:1\"/></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"a\" speed=\"EDR\"/></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"a\" x:y=\"1\" xmlns:x=\"urn:x\"/></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"a\"/><defaults/></fabric>", 0, 0},
+	{FP_HEAD "<defaults/><defaults/></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"a\">x</hca></fabric>", 0, 0},
+	{FP_HEAD "<hca id=\"a\"><port/></hca></fabric>", 0, 0},
+	{FP_HEAD "text<hca id=\"a\"/></fabric>", 0, 0},
+	{FP_HEAD "<node id=\"a\"/></fabric>", 0, 0},
+	{FP_HEAD "<x:hca xmlns:x=\"urn:x\" id=\"a\"/></fabric>", 0, 0},
+	{"<fabric xmlns=\"urn:x\" version=\"1\"><hca id=\"a\"/></fabric>", 0, 0},
+};
+
+START_TEST(test_fast_proof)
+{
+	struct ibfs_diag d = {{0}};
+	xmlDoc *doc = xmlReadMemory(fast[_i].doc, (int)strlen(fast[_i].doc),
+				    "fast.xml", NULL, XML_PARSE_NONET);
+	ck_assert_ptr_nonnull(doc);
+	int proven = ibfs__fabric_xml_plainly_valid(
+		doc, xmlDocGetRootElement(doc), "fast.xml");
+	ck_assert_msg(proven == fast[_i].proven, "%s: proven %d, want %d",
+		      fast[_i].doc, proven, fast[_i].proven);
+	int valid = ibfs__xml_check_schema(doc, "fabric.rng", "fast.xml", &d);
+	ck_assert_msg(!proven || valid == 0, "%s: proven, but the schema "
+		      "says %s", fast[_i].doc, d.msg);
+	ck_assert_msg((valid == 0) == fast[_i].valid, "%s: schema %d, want %d",
+		      fast[_i].doc, valid == 0, fast[_i].valid);
+	xmlFreeDoc(doc);
+}
+END_TEST
+
 static Suite *xml_fabric_suite(void)
 {
 	Suite *s = suite_create("xml_fabric");
@@ -468,6 +558,8 @@ static Suite *xml_fabric_suite(void)
 	tcase_add_test(tc, test_schema);
 	tcase_add_test(tc, test_schema_missing);
 	tcase_add_test(tc, test_big_lines);
+	tcase_add_loop_test(tc, test_fast_proof, 0,
+			    sizeof(fast) / sizeof(fast[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
