@@ -11,10 +11,12 @@
  * weight. A VL in neither table is never served (IBA 7.6.9).
  *
  * LimitOfHighPriority (IBA 7.6.9, VLArbitration in PortInfo) bounds, in
- * 4096-byte units, the high-priority bytes sent while a low-priority packet
- * is ready before one low-priority packet gets to go; 0 means one
- * high-priority packet, 255 means no bound. We count it in bytes of the
- * packets sent and reset the count whenever a low-priority packet goes.
+ * 4096-byte units, the high-priority bytes sent before one low-priority
+ * packet that is ready gets to go; 0 means one high-priority packet, 255
+ * means no bound. We count it in bytes of the packets sent and reset the
+ * count only when a low-priority packet goes: high-priority bytes sent
+ * while no low-priority packet was ready count too, so a low-priority
+ * packet that becomes ready after a long high-priority run goes next.
  */
 #include "switch/switch_int.h"
 
