@@ -68,15 +68,8 @@ START_TEST(out_of_bounds_and_no_permission)
 	struct ibfs_mr *ro = ibfs_reg_mr(B.pd, B.buf, 64,
 					 IBFS_ACCESS_LOCAL_WRITE);
 	ck_assert_ptr_nonnull(ro);
-	struct ibfs_sge sg = {.addr = raddr(&A, 0), .length = 16,
-			      .lkey = A.mr->lkey};
-	struct ibfs_send_wr wr = {.wr_id = 5, .sg_list = &sg, .num_sge = 1,
-				  .opcode = IBFS_WR_RDMA_READ,
-				  .send_flags = IBFS_SEND_SIGNALED};
-	wr.wr.rdma.remote_addr = raddr(&B, 0);
-	wr.wr.rdma.rkey = ro->rkey;
-	struct ibfs_send_wr *bad;
-	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	post_send(&A, 5, IBFS_WR_RDMA_READ, 0, 16, raddr(&B, 0), ro->rkey,
+		  IBFS_SEND_SIGNALED);
 	wait1(A.scq, &wc);
 	ck_assert_uint_eq(wc.wr_id, 5);
 	ck_assert_int_eq(wc.status, IBFS_WC_REM_ACCESS_ERR);
