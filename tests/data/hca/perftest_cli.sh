@@ -9,18 +9,23 @@
 set -u
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
+# in_range V LO HI: V is a number from LO to HI.
+in_range() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" \
+		'BEGIN { exit !(v != "" && v >= lo && v <= hi) }'
+}
 
 out=$("$IBFSIM" perftest send_lat -s 32 -n 200) || bad "send_lat exited $?"
 echo "$out"
 echo "$out" | grep -q '^ #bytes #iterations    t_min\[usec\]    t_max\[usec\]  t_typical\[usec\]    t_avg\[usec\]' ||
 	bad "send_lat columns"
 v=$(echo "$out" | awk '$1 == 32 && $2 == 200 { print $5 }')
-awk -v v="$v" 'BEGIN { exit !(v != "" && v >= 0.738 && v <= 0.902) }' ||
+in_range "$v" 0.738 0.902 ||
 	bad "send_lat 32 B t_typical '$v' not within 10% of 0.82"
 
 out=$("$IBFSIM" perftest send_lat -c UD -s 32 -n 200) || bad "UD send_lat exited $?"
 v=$(echo "$out" | awk '$1 == 32 && $2 == 200 { print $5 }')
-awk -v v="$v" 'BEGIN { exit !(v != "" && v >= 0.774 && v <= 0.946) }' ||
+in_range "$v" 0.774 0.946 ||
 	bad "UD send_lat 32 B t_typical '$v' not within 10% of 0.86"
 
 out=$("$IBFSIM" perftest write_bw -n 1000) || bad "write_bw exited $?"
@@ -28,7 +33,7 @@ echo "$out"
 echo "$out" | grep -q '^ #bytes     #iterations    BW peak\[Gb/sec\]    BW average\[Gb/sec\]   MsgRate\[Mpps\]' ||
 	bad "write_bw columns"
 v=$(echo "$out" | awk '$1 == 65536 && $2 == 1000 { print $4 }')
-awk -v v="$v" 'BEGIN { exit !(v != "" && v >= 84.42 && v <= 103.18) }' ||
+in_range "$v" 84.42 103.18 ||
 	bad "write_bw 64 KiB average '$v' not within 10% of 93.8"
 
 n=$("$IBFSIM" perftest write_lat -a -n 3 --profile ideal | awk '$2 == 3' | wc -l)
