@@ -165,41 +165,44 @@ START_TEST(connectx4_edr_calibration)
 }
 END_TEST
 
+/* Runs perftest with c on the pair x and checks that it is refused with
+ * the message msg. */
+static void refused(struct ibfs_hca_pair *x, const struct ibfs_pt_cfg *c,
+		    const char *msg)
+{
+	struct ibfs_pt_result r;
+	struct ibfs_diag d;
+	ck_assert_int_eq(ibfs__perftest_run(x->h[0], x->h[1], &x->dx, c, &r,
+					    &d),
+			 -1);
+	ck_assert_str_eq(d.msg, msg);
+}
+
 START_TEST(bad_parameters)
 {
 	struct ibfs_hca_pair x;
 	struct ibfs_diag d;
 	struct ibfs_hca_pair_cfg cfg = {.profile = "ideal"};
 	ck_assert_int_eq(ibfs__hca_pair_new(&x, &cfg, &d), 0);
-	struct ibfs_pt_result r;
 	struct ibfs_pt_cfg c = {.test = IBFS_PT_SEND_LAT, .size = 2};
-	ck_assert_int_eq(ibfs__perftest_run(x.h[0], x.h[1], &x.dx, &c, &r, &d),
-			 -1);
-	ck_assert_str_eq(d.msg, "perftest: iterations must be 1 to 100000000");
+	refused(&x, &c, "perftest: iterations must be 1 to 100000000");
 	c.iters = 5;
 	c.test = IBFS_PT_WRITE_LAT;
 	c.size = 0;
-	ck_assert_int_eq(ibfs__perftest_run(x.h[0], x.h[1], &x.dx, &c, &r, &d),
-			 -1);
+	refused(&x, &c, "perftest: write_lat needs at least one byte");
 	/* A cut cable: the run fails with the transport's status. */
 	ibfs__fabric_port(x.f, 0, 1)->up = 0;
 	c.test = IBFS_PT_READ_LAT;
 	c.size = 8;
-	ck_assert_int_eq(ibfs__perftest_run(x.h[0], x.h[1], &x.dx, &c, &r, &d),
-			 -1);
-	ck_assert_str_eq(d.msg, "perftest: send completion: transport retry "
-				"counter exceeded");
+	refused(&x, &c, "perftest: send completion: transport retry counter "
+			"exceeded");
 	c.qpt = IBFS_QPT_UD;
 	ibfs__fabric_port(x.f, 0, 1)->up = 1;
-	ck_assert_int_eq(ibfs__perftest_run(x.h[0], x.h[1], &x.dx, &c, &r, &d),
-			 -1);
-	ck_assert_str_eq(d.msg, "perftest: read_lat does not run over UD");
+	refused(&x, &c, "perftest: read_lat does not run over UD");
 	c.test = IBFS_PT_SEND_LAT;
 	c.size = 4097;
-	ck_assert_int_eq(ibfs__perftest_run(x.h[0], x.h[1], &x.dx, &c, &r, &d),
-			 -1);
-	ck_assert_str_eq(d.msg, "perftest: UD messages are at most one MTU "
-				"(4096 bytes)");
+	refused(&x, &c, "perftest: UD messages are at most one MTU (4096 "
+			"bytes)");
 	ck_assert_int_eq(ibfs__pt_test_parse("read_bw"), IBFS_PT_READ_BW);
 	ck_assert_int_eq(ibfs__pt_test_parse("read"), -1);
 	ibfs__hca_pair_free(&x);
