@@ -78,7 +78,6 @@ static inline void star_make(struct star *x, int k, const struct star_opts *o)
 		ck_assert_int_eq(h, i + 1);
 		enum ibfs_speed sp = IBFS_SPEED_EDR;
 		int w = 4;
-
 		uint64_t cable = 2000;
 
 		if (i == 0 && o->width0) {
@@ -115,8 +114,8 @@ static inline void star_free(struct star *x)
 	ibfs__topo_free(x->t);
 }
 
-static inline void flow_sl(struct ibfs_endpoint *ep, uint16_t dlid, uint8_t sl,
-		    uint32_t payload, uint64_t count)
+static inline void flow_sl(struct ibfs_endpoint *ep, uint16_t dlid,
+			   uint8_t sl, uint32_t payload, uint64_t count)
 {
 	struct ibfs_diag d;
 	struct ibfs_ep_flow_spec s = {
@@ -126,8 +125,8 @@ static inline void flow_sl(struct ibfs_endpoint *ep, uint16_t dlid, uint8_t sl,
 	ck_assert_int_eq(ibfs__endpoint_add_flow(ep, &s, &d), 0);
 }
 
-static inline void flow(struct ibfs_endpoint *ep, uint16_t dlid, uint32_t payload,
-		 uint64_t count)
+static inline void flow(struct ibfs_endpoint *ep, uint16_t dlid,
+			uint32_t payload, uint64_t count)
 {
 	flow_sl(ep, dlid, 0, payload, count);
 }
