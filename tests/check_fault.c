@@ -397,6 +397,42 @@ START_TEST(test_switch_down_up)
 }
 END_TEST
 
+/*
+ * The two tests below cut h1's 1x SDR link at T = s0 + 1 us, while the
+ * first packet to h1 (leaving the switch at s0 = leave_sw(0)) crawls to
+ * it; that packet's transmitter would have ended at
+ * E = s0 + ser_SDR(WIRE), and only then does the switch input it blocks
+ * move on.
+ */
+#define CUT_AT (leave_sw(0) + 1000000)
+
+/*
+ * What both find afterwards: h1 got nothing; endpoint `dst`, whose
+ * packets queued behind that first one, got all n, the first leaving at
+ * E and the rest back to back; the packet on the cut link was lost and
+ * the other n - 1 for h1 were discarded at port 2 (PortXmitDiscards);
+ * nothing is left anywhere and the sender holds all its credits again.
+ */
+static void behind_cut(struct star *x, int dst, uint64_t n)
+{
+	const ibfs_time_t S = ser(WIRE);
+	const ibfs_time_t E = leave_sw(0) + ser_at(SDR1X_BPS, WIRE);
+	const struct ibfs_ep_stats *d = ibfs__endpoint_stats(x->ep[dst]);
+
+	ck_assert_uint_eq(ibfs__endpoint_stats(x->ep[1])->rx_pkts, 0);
+	ck_assert_uint_eq(d->rx_pkts, n);
+	ck_assert_uint_eq(d->data_errors, 0);
+	ck_assert_uint_eq(tail_of(x, dst, 0), E + PROP + S);
+	ck_assert_uint_eq(tail_of(x, dst, 1), E + S + PROP + S);
+	ck_assert_uint_eq(x->f->pkts_lost, 1);
+	ck_assert_uint_eq(swp(x, 2)->xmit_discards, n - 1);
+	ck_assert_uint_eq(x->f->pkts_delivered, n);
+	ck_assert_uint_eq(ibfs__switch_buffered(x->sw), 0);
+	ck_assert_uint_eq(x->f->packets.in_use, 0);
+	ck_assert_int_eq(ibfs__endpoint_port(x->ep[0])->vls[0].credits, CAP);
+	conserved(x->f);
+}
+
 START_TEST(test_held_for_down_output)
 {
 	/*
@@ -413,32 +449,14 @@ START_TEST(test_held_for_down_output)
 	 */
 	struct star x;
 	const uint64_t n = 40; /* per flow */
-	const ibfs_time_t S = ser(WIRE);
-	const ibfs_time_t s0 = PROP + ser(8) + LAT;
-	const ibfs_time_t E = s0 + ser_at(SDR1X_BPS, WIRE);
-	const ibfs_time_t T = s0 + 1000000;
 
 	star_make(&x, 4, 1);
 	flow(x.ep[0], 2, n);
 	flow(x.ep[0], 4, n);
-	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, T, 2, 1, 0), 0);
+	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, CUT_AT, 2, 1, 0), 0);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
-
-	const struct ibfs_ep_stats *d = ibfs__endpoint_stats(x.ep[3]);
-
-	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[1])->rx_pkts, 0);
-	ck_assert_uint_eq(d->rx_pkts, n);
-	ck_assert_uint_eq(d->data_errors, 0);
-	ck_assert_uint_eq(tail_of(&x, 3, 0), E + PROP + S);
-	ck_assert_uint_eq(tail_of(&x, 3, 1), E + S + PROP + S);
-	ck_assert_uint_eq(x.f->pkts_lost, 1);
-	ck_assert_uint_eq(swp(&x, 2)->xmit_discards, n - 1);
+	behind_cut(&x, 3, n);
 	ck_assert_uint_eq(x.f->pkts_dropped, n);
-	ck_assert_uint_eq(x.f->pkts_delivered, n);
-	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
-	ck_assert_uint_eq(x.f->packets.in_use, 0);
-	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->vls[0].credits, CAP);
-	conserved(x.f);
 	star_free(&x);
 }
 END_TEST
@@ -459,10 +477,6 @@ START_TEST(test_multicast_copy_for_down_output)
 	struct ibfs_diag d;
 	const uint64_t n = 30;
 	const uint8_t ports[2] = { 2, 3 };
-	const ibfs_time_t S = ser(WIRE);
-	const ibfs_time_t s0 = PROP + ser(8) + LAT;
-	const ibfs_time_t E = s0 + ser_at(SDR1X_BPS, WIRE);
-	const ibfs_time_t T = s0 + 1000000;
 
 	star_make(&x, 3, 1);
 	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xC001, ports, 2), 0);
@@ -471,25 +485,11 @@ START_TEST(test_multicast_copy_for_down_output)
 	};
 
 	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[0], &fs, &d), 0);
-	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, T, 0, 2, 0), 0);
+	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, CUT_AT, 0, 2, 0), 0);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
-
-	const struct ibfs_ep_stats *c = ibfs__endpoint_stats(x.ep[2]);
-
-	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[1])->rx_pkts, 0);
-	ck_assert_uint_eq(c->rx_pkts, n);
-	ck_assert_uint_eq(c->data_errors, 0);
 	/* The copy for h2 waited behind the one for h1 until E. */
-	ck_assert_uint_eq(tail_of(&x, 2, 0), E + PROP + S);
-	ck_assert_uint_eq(tail_of(&x, 2, 1), E + S + PROP + S);
-	ck_assert_uint_eq(x.f->pkts_lost, 1);
-	ck_assert_uint_eq(swp(&x, 2)->xmit_discards, n - 1);
+	behind_cut(&x, 2, n);
 	ck_assert_uint_eq(x.f->pkts_retired, n);
-	ck_assert_uint_eq(x.f->pkts_delivered, n);
-	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
-	ck_assert_uint_eq(x.f->packets.in_use, 0);
-	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->vls[0].credits, CAP);
-	conserved(x.f);
 	star_free(&x);
 }
 END_TEST
