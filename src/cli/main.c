@@ -100,17 +100,24 @@ static void main_huge_pages(char **argv)
 
 	if (n < 0 || (size_t)n >= sizeof(buf))
 		return;
+	/*
+	 * Copies of the values to restore: setenv may invalidate what getenv
+	 * returned before (POSIX), so tun and opt are not used after it.
+	 */
 	char *old = tun ? strdup(tun) : NULL;
+	char *old_opt = opt ? strdup(opt) : NULL;
 
-	if ((tun && !old) || setenv("GLIBC_TUNABLES", buf, 1) ||
+	if ((tun && !old) || (opt && !old_opt) ||
+	    setenv("GLIBC_TUNABLES", buf, 1) ||
 	    setenv("IBFSIM_HUGEPAGES", "restarted", 1)) {
 		free(old);
+		free(old_opt);
 		return;
 	}
 	execv("/proc/self/exe", argv);
 	/* Still here: run on as we are, with the environment as it was. */
-	if (opt)
-		setenv("IBFSIM_HUGEPAGES", opt, 1);
+	if (old_opt)
+		setenv("IBFSIM_HUGEPAGES", old_opt, 1);
 	else
 		unsetenv("IBFSIM_HUGEPAGES");
 	if (old)
@@ -118,6 +125,7 @@ static void main_huge_pages(char **argv)
 	else
 		unsetenv("GLIBC_TUNABLES");
 	free(old);
+	free(old_opt);
 }
 
 int main(int argc, char **argv)
