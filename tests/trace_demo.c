@@ -8,7 +8,8 @@
  * VCRC 2), four per credit round trip, so its port stalls once. Then the
  * calls the HCA and the subnet manager make: one work request on QP 3 of
  * a and its completion, and a sweep on b.
- * Usage: trace_demo FILE; exit status 0, or 1 with a message on stderr.
+ * Usage: trace_demo FILE; exit status 0, 1 with a message on stderr when
+ * the timeline cannot be made, 2 for a wrong command line.
  */
 #include <errno.h>
 #include <stdio.h>
