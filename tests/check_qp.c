@@ -347,6 +347,9 @@ START_TEST(names_and_port)
 	ck_assert_str_eq(ibfs_wc_status_str(IBFS_WC_RETRY_EXC_ERR),
 			 "transport retry counter exceeded");
 	ck_assert_int_eq(IBFS_WC_TM_RNDV_INCOMPLETE, 23);
+	/* libibverbs' ibv_wc_status_str names the last status so. */
+	ck_assert_str_eq(ibfs_wc_status_str(IBFS_WC_TM_RNDV_INCOMPLETE),
+			 "TM software rendezvous");
 	ck_assert_str_eq(ibfs_wc_status_str(24), "unknown");
 	ck_assert_str_eq(ibfs_wc_opcode_str(IBFS_WC_RECV), "RECV");
 	ck_assert_str_eq(ibfs_wr_opcode_str(IBFS_WR_RDMA_READ), "RDMA_READ");

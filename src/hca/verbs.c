@@ -283,7 +283,7 @@ const char *ibfs_wc_status_str(enum ibfs_wc_status status)
 		"remote invalid RD request", "aborted error",
 		"invalid EE context number", "invalid EE context state",
 		"fatal error", "response timeout error", "general error",
-		"TM error", "TM rendezvous incomplete",
+		"TM error", "TM software rendezvous",
 	};
 	if ((unsigned)status >= sizeof(s) / sizeof(s[0]))
 		return "unknown";
