@@ -452,6 +452,7 @@ START_TEST(test_resweep_no_change)
 	fat_tree_make(&n, 4);
 	net_sweep(&n, 6, "minhop", 0, 0);
 	ibfs__sm_stats(n.sm, &a);
+	/* 6 switches (4 leaves, 2 spines), LIDs 1-14 all in block 0. */
 	ck_assert_uint_eq(a.lft_blocks, 6);
 	ck_assert_int_eq(ibfs__sm_resweep(n.sm), 0);
 	ck_assert_int_eq(ibfs__sm_resweep(n.sm), -1); /* one at a time */
@@ -590,6 +591,8 @@ START_TEST(test_trap_link_down)
 	ck_assert_int_eq(ibfs__routing_run(y, "minhop", &o, &d), 0);
 	uint64_t changed = 0;
 
+	/* All LIDs in LFT block 0: a switch whose table changed gets one. */
+	ck_assert_uint_lt(y->max_lid, 64);
 	for (int s = 0; s < y->nsw; s++) {
 		int node = y->sw_node[s];
 		int diff = 0;
@@ -606,7 +609,7 @@ START_TEST(test_trap_link_down)
 		}
 		ck_assert_uint_eq(ibfs__switch_get_lid(n.sw[node]),
 				  y->nodes[node].ports[0].lid);
-		changed += diff; /* one block a switch (max LID 14) */
+		changed += diff;
 	}
 	for (int i = 0; i < y->nnodes; i++)
 		if (n.hca[i])
