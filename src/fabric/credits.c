@@ -44,14 +44,6 @@ static void credit_init(struct ibfs_port *port)
 	}
 }
 
-static int credit_may_send(const struct ibfs_port *out,
-			   const struct ibfs_packet *p)
-{
-	if (p->vl == IBFS_VL15)
-		return 1;
-	return out->vls[p->vl].credits >= (int32_t)p->blocks;
-}
-
 /* Credits advertised by an FCP reach the data sender `obj`. */
 static void credit_fcp_arrive(void *obj, uint64_t arg)
 {
@@ -190,7 +182,7 @@ static void credit_link_reset(struct ibfs_port *out)
 const struct ibfs_flow_ops ibfs__ib_credit_flow = {
 	.name = "ib-credits",
 	.init = credit_init,
-	.may_send = credit_may_send,
+	.may_send = ibfs__credit_may_send,
 	.on_send = ibfs__credit_on_send,
 	.on_arrive = ibfs__credit_on_arrive,
 	.on_free = ibfs__credit_on_free,

@@ -310,17 +310,26 @@ static inline int ibfs__port_flow_ib(const struct ibfs_port *port)
 }
 
 /*
+ * With credits, p may start on VL15 always (not flow controlled, IBA
+ * 7.9.4), on a data VL when the credits held cover its blocks.
+ */
+static inline int ibfs__credit_may_send(const struct ibfs_port *out,
+					const struct ibfs_packet *p)
+{
+	return p->vl == IBFS_VL15 ||
+	       out->vls[p->vl].credits >= (int32_t)p->blocks;
+}
+
+/*
  * The flow control's consent to send p, for a caller that has already
- * checked that `out` is up and idle (ibfs__port_can_send checks all three):
- * with credits, VL15 always, a data VL when its credits cover p's blocks.
+ * checked that `out` is up and idle (ibfs__port_can_send checks all three).
  */
 static inline int ibfs__port_flow_allows(const struct ibfs_port *out,
 					 const struct ibfs_packet *p)
 {
 	if (!ibfs__port_flow_ib(out))
 		return out->flow->may_send(out, p);
-	return p->vl == IBFS_VL15 ||
-	       out->vls[p->vl].credits >= (int32_t)p->blocks;
+	return ibfs__credit_may_send(out, p);
 }
 
 static inline void ibfs__credit_on_send(struct ibfs_port *out,
