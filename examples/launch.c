@@ -30,11 +30,8 @@ int ex_launch(int argc, char **argv, const struct ex_actor *actors, int n)
 	const char *dir = getenv("IBFSIM_PLATFORMS");
 	snprintf(path, sizeof(path), "%s/two-hca.xml",
 		 dir ? dir : IBFS_PLATFORMS_DIR);
-	int first = 1;
-	if (argc > 2 && !strcmp(argv[1], "--fabric")) {
+	if (argc > 2 && !strcmp(argv[1], "--fabric"))
 		snprintf(path, sizeof(path), "%s", argv[2]);
-		first = 3;
-	}
 	char err[1024];
 	struct ibfs_simulation *s =
 		ibfs_simulation_create(&argc, argv, path, NULL, err,
@@ -43,8 +40,9 @@ int ex_launch(int argc, char **argv, const struct ex_actor *actors, int n)
 		fprintf(stderr, "example: %s\n", err);
 		return 2;
 	}
-	/* SimGrid took its own options (--cfg=...) out of argv. */
-	first = argc > 2 && !strcmp(argv[1], "--fabric") ? 3 : 1;
+	/* SimGrid took its own options (--cfg=...) out of argv: look for
+	 * --fabric again to find the first argument of the actors. */
+	int first = argc > 2 && !strcmp(argv[1], "--fabric") ? 3 : 1;
 	for (int k = 0; k < n; k++) {
 		if (ibfs_simulation_spawn(s, actors[k].host, actors[k].name,
 					  actors[k].fn, argc - first,
