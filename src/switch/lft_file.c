@@ -107,7 +107,11 @@ static int lft_entry(struct ibfs_switch *sw, const char *s, const char *file,
 				  "port %lu out of range for switch '%s' "
 				  "(0-%d)", port,
 				  sw->f->topo->nodes[sw->dev.node].id, sw->n);
-	ibfs__switch_set_lft(sw, (uint16_t)lid, (uint8_t)port);
+	/* The LID and port are checked above: only growing the LFT fails. */
+	if (ibfs__switch_set_lft(sw, (uint16_t)lid, (uint8_t)port) < 0)
+		return ibfs__diag(d, file, line,
+				  "out of memory for the LFT of LID 0x%lx",
+				  lid);
 	return 0;
 }
 
