@@ -43,6 +43,7 @@ bad_sl.xml|5|sl must be 0 to 15
 bad_file_nolfts.xml|4|needs lfts
 bad_qps.xml|5|qps must be 1 to 1024
 bad_rate.xml|5|a rate needs a unit
+bad_attr.xml|5|<message> has no attribute 'bogus'
 LIST
 
 # validate agrees with run, and runs nothing.

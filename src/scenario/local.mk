@@ -21,6 +21,7 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 TESTS += tests/run_example_scenarios.sh
 TESTS += tests/run_scenarios.sh
 EXTRA_DIST += tests/run_scenarios.sh \
+	tests/data/scenario/bad_attr.xml \
 	tests/data/scenario/bad_element.xml \
 	tests/data/scenario/bad_fabric_missing.xml \
 	tests/data/scenario/bad_fault.xml \
