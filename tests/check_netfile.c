@@ -129,6 +129,11 @@ START_TEST(errors)
 	expect_error("Swatch 4 \"a\"\n", "x.net:1: expected a 'Switch'");
 	expect_error("Switch 4 a\n", "x.net:1: expected 'TYPE PORTS \"name\"'");
 	expect_error("Switch 300 \"a\"\n", "x.net:1: 'a' has 300 ports");
+	/* Counts that an int cast would wrap (into range, or to -1). */
+	expect_error("Switch 4294967297 \"a\"\n",
+		     "x.net:1: 'a' has 4294967297 ports");
+	expect_error("Switch 99999999999999999999 \"a\"\n",
+		     "x.net:1: 'a' has 99999999999999999999 ports");
 	expect_error("Rt 2 \"r\"\n", "x.net:1: routers (Rt) are not modelled");
 	expect_error("[1] \"b\"[1]\n", "x.net:1: a port line outside a node");
 	expect_error("Switch 4 \"a\"\n[1] b[1]\n",

@@ -230,6 +230,17 @@ static int nf_parse(struct nf *p, FILE *f)
 		if (!r)
 			return ibfs__diag(p->d, p->file, ln,
 					  "expected 'TYPE PORTS \"name\"'");
+		/*
+		 * A count past 255 is refused here, as written: cast to int
+		 * it could wrap into range (4294967297 ports read as 1).
+		 */
+		if (np < 0 || np > 255) {
+			const char *digits = nf_skip(s + wl);
+
+			return ibfs__diag(p->d, p->file, ln,
+					  "'%s' has %.*s ports; a node has 1 to 254 (IBA NodeInfo NumPorts, port 255 reserved)",
+					  name, (int)(e - digits), digits);
+		}
 		cur = ibfs__topo_add_node(p->t, name, ty, (int)np, ln, p->d);
 		if (cur < 0)
 			return -1;
