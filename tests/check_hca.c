@@ -529,6 +529,25 @@ END_TEST
  * QPs, HCAs and HCA ports start a 64-byte line: their fields are laid out
  * by the lines a packet touches (hca.h), which holds only if they do.
  */
+/*
+ * A responder keeps the last IBFS_AT_HIST atomic results to answer a
+ * duplicate atomic request with the original result (the IBA answers a
+ * duplicate atomic from saved results and never executes it again). The QP may have max_dest_rd_atomic of its profile's
+ * max_rd_atomic outstanding, so every profile must fit in that history.
+ */
+START_TEST(profiles_fit_the_atomic_history)
+{
+	for (int i = 0; ibfs__hca_profile_names[i]; i++) {
+		const struct ibfs_hca_profile *pf =
+			ibfs__hca_profile(ibfs__hca_profile_names[i]);
+
+		ck_assert_ptr_nonnull(pf);
+		ck_assert_uint_ge(pf->max_rd_atomic, 1);
+		ck_assert_uint_le(pf->max_rd_atomic, IBFS_AT_HIST);
+	}
+}
+END_TEST
+
 START_TEST(qp_and_hca_start_a_cache_line)
 {
 	setup_rc();
@@ -562,6 +581,7 @@ static Suite *hca_suite(void)
 	tcase_add_test(tc, ack_coalescing_every_n_packets);
 	tcase_add_test(tc, uc_lost_packet_loses_the_message_only);
 	tcase_add_test(tc, qp_and_hca_start_a_cache_line);
+	tcase_add_test(tc, profiles_fit_the_atomic_history);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -261,6 +261,11 @@ struct ibfs_rwqe {
 	struct ibfs_sge sge[IBFS_HCA_MAX_SGE];
 };
 
+/*
+ * Atomic results a responder keeps to answer duplicates (rc_responder.c);
+ * no profile may allow more outstanding atomics than this (check_hca:
+ * profiles_fit_the_atomic_history).
+ */
 enum { IBFS_AT_HIST = 16 };
 
 /* A pending responder response: READ data or an atomic result. */
