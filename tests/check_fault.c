@@ -15,28 +15,7 @@
  * (S = ser(packet), P = propagation) and its tail reaches the far
  * endpoint at s_i + P + S.
  */
-#include "check_common.h"
-
-#include <stdio.h>
-#include <string.h>
-
-#include "fabric/endpoint.h"
-#include "fabric/fabric.h"
-#include "fabric/topology.h"
-#include "switch/switch.h"
-
-static const uint64_t EDR4X_BPS = 4ULL * 25781250000ULL * 64 / 66;
-static const uint64_t SDR1X_BPS = 2500000000ULL * 8 / 10;
-
-static ibfs_time_t ser_at(uint64_t bps, uint64_t bytes)
-{
-	return (bytes * 8 * 1000000000000ULL + bps - 1) / bps;
-}
-
-static ibfs_time_t ser(uint64_t bytes)
-{
-	return ser_at(EDR4X_BPS, bytes);
-}
+#include "switch_star.h"
 
 /* Payload 1000 bytes: 1010 on the wire, 16 blocks. */
 #define PAYLOAD 1000
@@ -46,68 +25,23 @@ static ibfs_time_t ser(uint64_t bytes)
 #define LAT 100000ULL    /* the switch's default routing latency */
 #define BUF 32768        /* input buffer of a port, one data VL */
 #define CAP (BUF / 64)   /* its blocks */
-#define MAXEP 4
 
-/* Endpoint i (LID i + 1) on switch port i + 1. */
-struct star {
-	struct ibfs_topology *t;
-	struct ibfs_fabric *f;
-	struct ibfs_switch *sw;
-	struct ibfs_endpoint *ep[MAXEP];
-	int k;
-};
-
-/* slow: index of the endpoint on a 1x SDR link, -1 for none. */
-static void star_make(struct star *x, int k, int slow)
+/*
+ * The star of switch_star.h with this suite's settings: data on, 32 KiB
+ * input buffers, arrivals recorded, and endpoint `slow` (-1: none) on a
+ * 1x SDR link.
+ */
+static void star_make_fault(struct star *x, int k, int slow)
 {
-	struct ibfs_diag d;
-	char id[16];
+	const struct star_opts o = {
+		.buffer = BUF, .data_mode = 1, .slow = slow + 1, .track = 1,
+	};
 
-	memset(x, 0, sizeof(*x));
-	x->k = k;
-	x->t = ibfs__topo_new("star");
-	ck_assert_ptr_nonnull(x->t);
-	x->t->def.buffer = BUF;
-	x->t->def.data_vls = 1;
-	int s = ibfs__topo_add_node(x->t, "sw", IBFS_NODE_SWITCH, k, 0, &d);
-
-	ck_assert_int_eq(s, 0);
-	for (int i = 0; i < k; i++) {
-		snprintf(id, sizeof(id), "h%d", i);
-		int h = ibfs__topo_add_node(x->t, id, IBFS_NODE_HCA, 1, 0, &d);
-
-		ck_assert_int_eq(h, i + 1);
-		ck_assert_int_ge(ibfs__topo_add_link(
-					 x->t, h, 1, s, i + 1,
-					 i == slow ? IBFS_SPEED_SDR :
-						     IBFS_SPEED_EDR,
-					 i == slow ? 1 : 4, 2000, 0, &d),
-				 0);
-	}
-	x->f = ibfs__fabric_new(x->t, 1, 1);
-	ck_assert_ptr_nonnull(x->f);
-	x->sw = ibfs__switch_create(x->f, s, &d);
-	ck_assert_msg(x->sw != NULL, "%s", d.msg);
-	for (int i = 0; i < k; i++) {
-		x->ep[i] = ibfs__endpoint_create(x->f, i + 1);
-		ck_assert_ptr_nonnull(x->ep[i]);
-		ibfs__endpoint_set_lid(x->ep[i], (uint16_t)(i + 1), 0);
-		ck_assert_int_eq(ibfs__endpoint_track(x->ep[i], 16, 256), 0);
-		ck_assert_int_eq(ibfs__switch_set_lft(x->sw, (uint16_t)(i + 1),
-						      (uint8_t)(i + 1)), 0);
-	}
+	star_make(x, k, &o);
 }
 
-static void star_free(struct star *x)
-{
-	for (int i = 0; i < x->k; i++)
-		ibfs__endpoint_destroy(x->ep[i]);
-	ibfs__switch_destroy(x->sw);
-	ibfs__fabric_free(x->f);
-	ibfs__topo_free(x->t);
-}
-
-static void flow(struct ibfs_endpoint *ep, uint16_t dlid, uint64_t count)
+/* A flow of `count` raw packets of PAYLOAD bytes to dlid. */
+static void flow_n(struct ibfs_endpoint *ep, uint16_t dlid, uint64_t count)
 {
 	struct ibfs_diag d;
 	struct ibfs_ep_flow_spec s = {
@@ -115,14 +49,6 @@ static void flow(struct ibfs_endpoint *ep, uint16_t dlid, uint64_t count)
 	};
 
 	ck_assert_int_eq(ibfs__endpoint_add_flow(ep, &s, &d), 0);
-}
-
-static void conserved(const struct ibfs_fabric *f)
-{
-	char msg[512] = "";
-
-	ck_assert_msg(ibfs__fabric_check(f, msg, sizeof(msg)) == 0, "%s",
-		      msg);
 }
 
 static ibfs_time_t tail_of(const struct star *x, int ep, uint32_t i)
@@ -185,9 +111,9 @@ START_TEST(test_down_mid_stream)
 	const uint64_t n = 20;
 	const ibfs_time_t T = leave_sw(3) + 5000;
 
-	star_make(&x, 2, -1);
+	star_make_fault(&x, 2, -1);
 	ibfs__fabric_listen(x.f, &l);
-	flow(x.ep[0], 2, n);
+	flow_n(x.ep[0], 2, n);
 	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, T, 0, 2, 0), 0);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 
@@ -250,9 +176,9 @@ START_TEST(test_down_then_up)
 	while (leave_sw(j) <= U)
 		j++;
 	ck_assert_uint_lt(j, n);
-	star_make(&x, 2, -1);
+	star_make_fault(&x, 2, -1);
 	ibfs__fabric_listen(x.f, &l);
-	flow(x.ep[0], 2, n);
+	flow_n(x.ep[0], 2, n);
 	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, T, 0, 2, 0), 0);
 	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, U, 2, 1, 1), 0);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
@@ -310,9 +236,9 @@ START_TEST(test_sender_link_down_up)
 	while (leave_sw(del) <= T)
 		del++;
 	ck_assert_uint_eq(del, 5); /* s_4 = 433.84 ns <= T = 504.8 ns */
-	star_make(&x, 2, -1);
+	star_make_fault(&x, 2, -1);
 	ibfs__fabric_listen(x.f, &l);
-	flow(x.ep[0], 2, n);
+	flow_n(x.ep[0], 2, n);
 	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, T, 1, 1, 0), 0);
 	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, U, 1, 1, 1), 0);
 	ibfs__eq_run(&x.f->eq, U - 1);
@@ -361,9 +287,9 @@ START_TEST(test_switch_down_up)
 	while (leave_sw(del) + PROP + S < T)
 		del++;
 	ck_assert_uint_lt(del, k);
-	star_make(&x, 3, -1);
+	star_make_fault(&x, 3, -1);
 	ibfs__fabric_listen(x.f, &l);
-	flow(x.ep[0], 2, n);
+	flow_n(x.ep[0], 2, n);
 	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, T, 0, 0, 0), 0);
 	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, U, 0, 0, 1), 0);
 	ibfs__eq_run(&x.f->eq, U - 1);
@@ -450,9 +376,9 @@ START_TEST(test_held_for_down_output)
 	struct star x;
 	const uint64_t n = 40; /* per flow */
 
-	star_make(&x, 4, 1);
-	flow(x.ep[0], 2, n);
-	flow(x.ep[0], 4, n);
+	star_make_fault(&x, 4, 1);
+	flow_n(x.ep[0], 2, n);
+	flow_n(x.ep[0], 4, n);
 	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, CUT_AT, 2, 1, 0), 0);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	behind_cut(&x, 3, n);
@@ -478,7 +404,7 @@ START_TEST(test_multicast_copy_for_down_output)
 	const uint64_t n = 30;
 	const uint8_t ports[2] = { 2, 3 };
 
-	star_make(&x, 3, 1);
+	star_make_fault(&x, 3, 1);
 	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xC001, ports, 2), 0);
 	struct ibfs_ep_flow_spec fs = {
 		.dlid = 0xC001, .payload = PAYLOAD, .count = n,
@@ -500,7 +426,7 @@ START_TEST(test_errors)
 	struct ibfs_topology *t;
 	struct ibfs_diag d;
 
-	star_make(&x, 2, -1);
+	star_make_fault(&x, 2, -1);
 	/* Bad node, bad port, a port with no link. */
 	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 5, 1, 0), -1);
 	ck_assert_int_eq(ibfs__fabric_link_set(x.f, -1, 1, 0), -1);
@@ -548,7 +474,7 @@ START_TEST(test_fault_in_past)
 {
 	struct star x;
 
-	star_make(&x, 2, -1);
+	star_make_fault(&x, 2, -1);
 	ibfs__eq_schedule(&x.f->eq, 500, nop_ev, NULL, 0);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ck_assert_uint_eq(x.f->eq.now, 500);

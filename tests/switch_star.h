@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The test fixture of the switch suites (check_switch.c,
- * check_switch_tables.c): one switch with endpoints around it (a star),
+ * The test fixture of the switch and fault suites (check_switch.c,
+ * check_switch_tables.c, check_fault.c): one switch with endpoints around it (a star),
  * link figures and helpers that add flows and check conservation.
  *
  * Figures used: 4x EDR = 4 x 25.78125 Gb/s x 64/66 = 100 Gb/s and 1x SDR =
@@ -54,6 +54,8 @@ struct star_opts {
 	int width0;
 	uint64_t cable1_mm;     /* endpoint 1's cable, default 2 m */
 	uint64_t buffer1;       /* endpoint 1's input buffer */
+	int slow;               /* 1 + index of an endpoint on 1x SDR, 0: none */
+	int track;              /* endpoints record arrivals (16, up to 256) */
 };
 
 static inline void star_make(struct star *x, int k, const struct star_opts *o)
@@ -84,6 +86,10 @@ static inline void star_make(struct star *x, int k, const struct star_opts *o)
 			sp = o->speed0;
 			w = o->width0;
 		}
+		if (o->slow && i == o->slow - 1) {
+			sp = IBFS_SPEED_SDR;
+			w = 1;
+		}
 		if (i == 1 && o->cable1_mm)
 			cable = o->cable1_mm;
 		if (i == 1 && o->buffer1)
@@ -100,6 +106,9 @@ static inline void star_make(struct star *x, int k, const struct star_opts *o)
 		x->ep[i] = ibfs__endpoint_create(x->f, i + 1);
 		ck_assert_ptr_nonnull(x->ep[i]);
 		ibfs__endpoint_set_lid(x->ep[i], (uint16_t)(i + 1), 0);
+		if (o->track)
+			ck_assert_int_eq(ibfs__endpoint_track(x->ep[i], 16, 256),
+					 0);
 		ck_assert_int_eq(ibfs__switch_set_lft(x->sw, (uint16_t)(i + 1),
 						      (uint8_t)(i + 1)), 0);
 	}

@@ -17,7 +17,7 @@ tests_check_link_CFLAGS = $(TEST_CFLAGS)
 tests_check_link_LDADD = libibfs_fabric.la $(TEST_LIBS)
 
 check_PROGRAMS += tests/check_fault
-tests_check_fault_SOURCES = tests/check_fault.c
+tests_check_fault_SOURCES = tests/check_fault.c tests/switch_star.h
 tests_check_fault_CFLAGS = $(TEST_CFLAGS)
 tests_check_fault_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
 
