@@ -111,16 +111,8 @@ START_TEST(atomics_on_real_bytes)
 	setup_rc();
 	uint64_t v = 1000;
 	memcpy(B.buf + 64, &v, 8);
-	struct ibfs_sge sg = {.addr = raddr(&A, 0), .length = 8,
-			      .lkey = A.mr->lkey};
-	struct ibfs_send_wr wr = {.wr_id = 1, .sg_list = &sg, .num_sge = 1,
-				  .opcode = IBFS_WR_ATOMIC_FETCH_AND_ADD,
-				  .send_flags = IBFS_SEND_SIGNALED};
-	wr.wr.atomic.remote_addr = raddr(&B, 64);
-	wr.wr.atomic.rkey = B.mr->rkey;
-	wr.wr.atomic.compare_add = 234;
-	struct ibfs_send_wr *bad;
-	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	post_atomic(&A, 1, IBFS_WR_ATOMIC_FETCH_AND_ADD, 0, raddr(&B, 64),
+		    B.mr->rkey, 234, 0);
 	struct ibfs_wc wc;
 	wait1(A.scq, &wc);
 	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
@@ -134,16 +126,10 @@ START_TEST(atomics_on_real_bytes)
 	ck_assert_uint_eq(got, 1000);
 	ck_assert_uint_eq(mem, 1234);
 	/* Compare and swap: a miss leaves memory, a hit swaps. */
-	wr.wr_id = 2;
-	wr.opcode = IBFS_WR_ATOMIC_CMP_AND_SWP;
-	wr.wr.atomic.compare_add = 1;
-	wr.wr.atomic.swap = 77;
-	sg.addr = raddr(&A, 8);
-	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
-	wr.wr_id = 3;
-	wr.wr.atomic.compare_add = 1234;
-	sg.addr = raddr(&A, 16);
-	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	post_atomic(&A, 2, IBFS_WR_ATOMIC_CMP_AND_SWP, 8, raddr(&B, 64),
+		    B.mr->rkey, 1, 77);
+	post_atomic(&A, 3, IBFS_WR_ATOMIC_CMP_AND_SWP, 16, raddr(&B, 64),
+		    B.mr->rkey, 1234, 77);
 	wait1(A.scq, &wc);
 	ck_assert_uint_eq(wc.wr_id, 2);
 	ck_assert_int_eq(wc.opcode, IBFS_WC_COMP_SWAP);

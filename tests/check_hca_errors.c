@@ -280,16 +280,8 @@ START_TEST(lost_atomic_ack_replayed_not_redone)
 	uint64_t v = 1000;
 	memcpy(B.buf + 128, &v, 8);
 	P.h[0]->drop_next_resp = 1;
-	struct ibfs_sge sg = {.addr = raddr(&A, 0), .length = 8,
-			      .lkey = A.mr->lkey};
-	struct ibfs_send_wr wr = {.wr_id = 1, .sg_list = &sg, .num_sge = 1,
-				  .opcode = IBFS_WR_ATOMIC_FETCH_AND_ADD,
-				  .send_flags = IBFS_SEND_SIGNALED};
-	wr.wr.atomic.remote_addr = raddr(&B, 128);
-	wr.wr.atomic.rkey = B.mr->rkey;
-	wr.wr.atomic.compare_add = 234;
-	struct ibfs_send_wr *bad;
-	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+	post_atomic(&A, 1, IBFS_WR_ATOMIC_FETCH_AND_ADD, 0, raddr(&B, 128),
+		    B.mr->rkey, 234, 0);
 	struct ibfs_wc wc;
 	wait1(A.scq, &wc);
 	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);

@@ -94,6 +94,26 @@ static inline void post_send(struct side *s, uint64_t id, enum ibfs_wr_opcode op
 	ck_assert_ptr_null(bad);
 }
 
+/* A signaled atomic of 8 bytes from s at off into remote raddr/rkey. */
+static inline void post_atomic(struct side *s, uint64_t id,
+			       enum ibfs_wr_opcode op, uint32_t off,
+			       uint64_t raddr, uint32_t rkey,
+			       uint64_t compare_add, uint64_t swap)
+{
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)(s->buf + off),
+			      .length = 8, .lkey = s->mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = id, .sg_list = &sg, .num_sge = 1,
+				  .opcode = op,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	wr.wr.atomic.remote_addr = raddr;
+	wr.wr.atomic.rkey = rkey;
+	wr.wr.atomic.compare_add = compare_add;
+	wr.wr.atomic.swap = swap;
+	struct ibfs_send_wr *bad = NULL;
+	ck_assert_int_eq(ibfs_post_send(s->qp, &wr, &bad), 0);
+	ck_assert_ptr_null(bad);
+}
+
 static inline void post_recv(struct side *s, uint64_t id, uint32_t off,
 		      uint32_t len)
 {
