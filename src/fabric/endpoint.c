@@ -17,12 +17,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the pump tests first, then the spec a packet is built from. */
+/*
+ * What the pump tests first, then what a packet is built from: the spec,
+ * less its start (next_at starts there and steps by gap), and the sizes
+ * ibfs__packet_finish gives every packet of the flow, computed once.
+ */
 struct ep_flow {
 	uint64_t sent;
+	uint64_t count;
 	ibfs_time_t next_at;
+	ibfs_time_t gap;
 	struct ibfs_packet *pkt; /* built, waiting for the transmitter */
-	struct ibfs_ep_flow_spec s;
+	ibfs_ep_gen_fn gen;
+	void *gen_ctx;
+	uint32_t payload;
+	uint32_t wire_bytes;
+	uint16_t dlid;
+	uint16_t blocks;
+	uint8_t sl;
+	uint8_t lnh;             /* as ibfs__packet_finish leaves it */
+	uint8_t pad;
+	uint8_t xh;              /* IBFS_XH_GRH or 0 */
 };
 
 struct ep_arrival {
@@ -32,21 +47,22 @@ struct ep_arrival {
 
 /*
  * Laid out by the 64-byte lines a packet touches (the struct is 64-byte
- * aligned): line 0 what both the pump and an arrival read (the LID, and
- * whether arrivals are tracked); lines 1-2 the first flow, kept inline so
- * that an endpoint with one flow (most of them) reads no other block, then
- * the send counters; line 3 the arrival counters. An arrival that is not
- * tracked touches lines 0 and 3. Further flows live in a separate array
- * (flows points at flow0 until a second flow is added).
+ * aligned): line 0 what both the pump and an arrival read (the LID and its
+ * mask, and whether arrivals are tracked); line 1 the first flow, kept
+ * inline so that an endpoint with one flow (most of them) reads no other
+ * block, then the send counters in line 2; line 3 the arrival counters.
+ * An arrival that is not tracked touches lines 0 and 3. Further flows live
+ * in a separate array (flows points at flow0 until a second flow is
+ * added). The port is dev.ports + 1.
  */
 struct ibfs_endpoint {
 	struct ibfs_device dev;
-	struct ibfs_port *port;
 	struct ep_flow *flows;
 	ibfs_time_t timer_at; /* pending wake-up, IBFS_TIME_NEVER if none */
 	uint16_t nflows;      /* at most EP_MAX_FLOWS */
 	uint16_t rr;
 	uint16_t lid;
+	uint16_t lid_mask;    /* the LID bits that are not path bits (LMC) */
 	uint8_t lmc;
 	uint8_t track;        /* 1 when by_slid or log records arrivals */
 	/* line 1 */
@@ -68,6 +84,11 @@ _Static_assert(offsetof(struct ibfs_endpoint, flow0) == 64 &&
 		       offsetof(struct ibfs_endpoint, st.rx_pkts) == 192 &&
 		       offsetof(struct ibfs_endpoint, st.misrouted) < 256,
 	       "struct ibfs_endpoint: lines 0-3 as above");
+
+static inline struct ibfs_port *ep_port(struct ibfs_endpoint *ep)
+{
+	return ep->dev.ports + 1;
+}
 
 static void ep_pump(struct ibfs_endpoint *ep);
 
@@ -94,105 +115,167 @@ static void ep_timer(void *obj, uint64_t arg)
 static void ep_arm(struct ibfs_endpoint *ep, ibfs_time_t t)
 {
 	if (t >= ep->timer_at)
-		return;
+		return; /* also for t = IBFS_TIME_NEVER: nothing to wake for */
 	ep->timer_at = t;
 	ibfs__eq_schedule(&ep->dev.fab->eq, t, ep_timer, ep, t);
 }
 
-static struct ibfs_packet *ep_build(struct ibfs_endpoint *ep,
-				    struct ep_flow *fl)
+/*
+ * The flow's next packet. Its sizes are the flow's (ep_flow); lines 2-3
+ * of the packet, extension headers it does not carry, are not written
+ * (ibfs__packet_new_raw).
+ */
+static inline struct ibfs_packet *ep_build(struct ibfs_endpoint *ep,
+					   struct ep_flow *fl)
 {
 	struct ibfs_fabric *f = ep->dev.fab;
-	uint16_t dlid = fl->s.dlid;
-	uint8_t sl = fl->s.sl;
+	uint16_t dlid = fl->dlid;
+	uint8_t sl = fl->sl;
 
-	if (fl->s.gen && fl->s.gen(fl->s.gen_ctx, ep, &dlid, &sl) < 0) {
-		fl->sent = fl->s.count; /* the generator ended the flow */
+	if (fl->gen && fl->gen(fl->gen_ctx, ep, &dlid, &sl) < 0) {
+		fl->sent = fl->count; /* the generator ended the flow */
 		return NULL;
 	}
-	struct ibfs_packet *p = ibfs__packet_new(f);
+	struct ibfs_packet *p = ibfs__packet_new_raw(f);
 
 	if (!p)
 		return NULL;
-	p->kind = IBFS_PKT_RAW;
-	p->lnh = fl->s.lnh;
+	p->wire_bytes = fl->wire_bytes;
+	p->blocks = fl->blocks;
 	p->dlid = dlid;
 	p->slid = ep->lid;
 	p->sl = sl & 15;
 	p->vl = ep->sl2vl[p->sl];
+	p->lnh = fl->lnh;
+	p->kind = IBFS_PKT_RAW;
+	p->pad = fl->pad;
+	p->xh = fl->xh;
 	p->psn = (uint32_t)fl->sent;
-	p->payload_len = fl->s.payload;
-	if (f->data_mode && fl->s.payload) {
+	p->payload_len = fl->payload;
+	if (f->data_mode && fl->payload) {
 		p->payload = ibfs__payload_new(f);
 		if (p->payload)
-			for (uint32_t i = 0; i < fl->s.payload; i++)
+			for (uint32_t i = 0; i < fl->payload; i++)
 				p->payload[i] = ep_pattern(p->psn, i);
 	}
-	ibfs__packet_finish(p);
 	return p;
 }
 
-/* Sends one packet if any flow is ready and allowed; arms timers. */
-static void ep_pump(struct ibfs_endpoint *ep)
+/* What a ready flow's attempt to send came to (ep_flow_send). */
+enum { EP_NONE, EP_SENT, EP_STARVED };
+
+/*
+ * Flow fl is due: builds its packet if it has none and sends it if the
+ * credits allow. Out of line, so that the pumps that send nothing (two
+ * in three) save no registers for it.
+ */
+static __attribute__((noinline)) int
+ep_flow_send(struct ibfs_endpoint *ep, struct ibfs_port *out,
+	     struct ep_flow *fl)
 {
-	struct ibfs_port *out = ep->port;
+	if (!fl->pkt)
+		fl->pkt = ep_build(ep, fl);
+	if (!fl->pkt)
+		return EP_NONE;
+	/* Up and idle were tested by the pump; ep_build keeps both. */
+	if (!ibfs__port_flow_allows(out, fl->pkt))
+		return EP_STARVED;
+	struct ibfs_packet *p = fl->pkt;
 	struct ibfs_fabric *f = ep->dev.fab;
-	ibfs_time_t now = f->eq.now;
-	ibfs_time_t wake = IBFS_TIME_NEVER;
-	int starved = 0;
 
-	/*
-	 * A down link sends nothing; flows wait, and the fabric's tx_ready
-	 * when the link comes up resumes them (link_state.c).
-	 */
-	if (!out->peer || out->tx_busy || !out->up)
-		return;
-	/*
-	 * Flow i from ep->rr on, wrapping: a compare, not a division, a
-	 * flow (the pump runs two to three times a packet).
-	 */
-	int n = ep->nflows;
+	fl->pkt = NULL;
+	fl->sent++;
+	fl->next_at += fl->gap; /* start + sent x gap */
+	ibfs__port_wait_stop(out);
+	ibfs__fabric_inject(f, p);
+	ep->st.tx_pkts++;
+	ep->st.tx_payload += p->payload_len;
+	ibfs__port_send(out, p);
+	ep->st.last_tx_end = out->tx_free_at;
+	return EP_SENT;
+}
 
-	for (int k = 0, i = ep->rr; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
-		struct ep_flow *fl = &ep->flows[i];
-
-		if (fl->sent >= fl->s.count)
-			continue;
-		if (fl->next_at > now) {
-			if (fl->next_at < wake)
-				wake = fl->next_at;
-			continue;
-		}
-		if (!fl->pkt)
-			fl->pkt = ep_build(ep, fl);
-		if (!fl->pkt)
-			continue;
-		/* Up and idle were tested on entry; ep_build keeps both. */
-		if (!ibfs__port_flow_allows(out, fl->pkt)) {
-			starved = 1;
-			continue;
-		}
-		struct ibfs_packet *p = fl->pkt;
-
-		fl->pkt = NULL;
-		fl->sent++;
-		if (fl->s.gap)
-			fl->next_at = fl->s.start + fl->sent * fl->s.gap;
-		ep->rr = (uint16_t)(i + 1 == n ? 0 : i + 1);
-		ibfs__port_wait_stop(out);
-		ibfs__fabric_inject(f, p);
-		ep->st.tx_pkts++;
-		ep->st.tx_payload += p->payload_len;
-		ibfs__port_send(out, p);
-		ep->st.last_tx_end = out->tx_free_at;
-		return;
+/*
+ * Flow fl's turn in a pump of `out` (up and idle): returns 1 when it sent
+ * a packet; else 0, having lowered *wake to when its next packet is due
+ * or set *starved when its VL lacks credits.
+ */
+static inline __attribute__((always_inline)) int
+ep_flow_pump(struct ibfs_endpoint *ep, struct ibfs_port *out,
+	     struct ep_flow *fl, ibfs_time_t now, ibfs_time_t *wake,
+	     int *starved)
+{
+	if (fl->sent >= fl->count)
+		return 0;
+	if (fl->next_at > now) {
+		if (fl->next_at < *wake)
+			*wake = fl->next_at;
+		return 0;
 	}
+	int r = ep_flow_send(ep, out, fl);
+
+	if (r == EP_STARVED)
+		*starved = 1;
+	return r == EP_SENT;
+}
+
+/* Nothing sent: PortXmitWait and the wake-up for the earliest flow. */
+static void ep_idle(struct ibfs_endpoint *ep, struct ibfs_port *out,
+		    ibfs_time_t wake, int starved)
+{
 	if (starved)
 		ibfs__port_wait_start(out);
 	else
 		ibfs__port_wait_stop(out);
-	if (wake != IBFS_TIME_NEVER)
-		ep_arm(ep, wake);
+	ep_arm(ep, wake);
+}
+
+/* Flows from ep->rr on take turns; the first that sends ends the pump. */
+static __attribute__((noinline)) void
+ep_pump_flows(struct ibfs_endpoint *ep, struct ibfs_port *out)
+{
+	ibfs_time_t now = ep->dev.fab->eq.now;
+	ibfs_time_t wake = IBFS_TIME_NEVER;
+	int starved = 0;
+	/* Wrapping with a compare, not a division, a flow. */
+	int n = ep->nflows;
+
+	for (int k = 0, i = ep->rr; k < n; k++, i = i + 1 == n ? 0 : i + 1)
+		if (ep_flow_pump(ep, out, &ep->flows[i], now, &wake,
+				 &starved)) {
+			ep->rr = (uint16_t)(i + 1 == n ? 0 : i + 1);
+			return;
+		}
+	ep_idle(ep, out, wake, starved);
+}
+
+/*
+ * Sends one packet if any flow is ready and allowed; arms timers. It runs
+ * two to three times a packet (its timer, the end of the transmission,
+ * credits coming back), so the one-flow case, most endpoints, skips the
+ * round robin.
+ */
+static void ep_pump(struct ibfs_endpoint *ep)
+{
+	struct ibfs_port *out = ep_port(ep);
+
+	/*
+	 * A down link sends nothing (a port without a link is never up);
+	 * flows wait, and the fabric's tx_ready when the link comes up
+	 * resumes them (link_state.c).
+	 */
+	if (!out->up || out->tx_busy)
+		return;
+	if (ep->nflows != 1) {
+		ep_pump_flows(ep, out);
+		return;
+	}
+	ibfs_time_t wake = IBFS_TIME_NEVER;
+	int starved = 0;
+
+	if (!ep_flow_pump(ep, out, &ep->flow0, ep->dev.fab->eq.now, &wake,
+			  &starved))
+		ep_idle(ep, out, wake, starved);
 }
 
 /*
@@ -205,9 +288,8 @@ static void ep_receive(struct ibfs_device *dev, struct ibfs_port *in,
 	struct ibfs_endpoint *ep = (struct ibfs_endpoint *)dev;
 	struct ibfs_fabric *f = ep->dev.fab;
 	struct ibfs_ep_stats *st = &ep->st;
-	uint16_t mask = (uint16_t)~((1u << ep->lmc) - 1);
 
-	if (ep->lid && (p->dlid & mask) != ep->lid)
+	if (ep->lid && (p->dlid & ep->lid_mask) != ep->lid)
 		st->misrouted++;
 	if (p->payload)
 		for (uint32_t i = 0; i < p->payload_len; i++)
@@ -233,7 +315,7 @@ static void ep_receive(struct ibfs_device *dev, struct ibfs_port *in,
 				.tail = f->eq.now
 			};
 	}
-	ibfs__port_consume(in, p);
+	ibfs__port_consume_blocks(in, p->in_vl, p->blocks);
 	ibfs__fabric_deliver(f, p);
 	ibfs__packet_free(f, p);
 }
@@ -265,11 +347,11 @@ struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node)
 	ep->flows_cap = 1;
 	ep->dev.ops = &ep_ops;
 	ibfs__fabric_attach(f, node, &ep->dev);
-	ep->port = &ep->dev.ports[1];
-	ep->port->rx_at_tail = 1;
+	ep_port(ep)->rx_at_tail = 1;
 	ep->timer_at = IBFS_TIME_NEVER;
+	ep->lid_mask = 0xffff;
 	for (int sl = 0; sl < 16; sl++)
-		ep->sl2vl[sl] = (uint8_t)(sl % ep->port->data_vls);
+		ep->sl2vl[sl] = (uint8_t)(sl % ep_port(ep)->data_vls);
 	return ep;
 }
 
@@ -292,6 +374,7 @@ void ibfs__endpoint_set_lid(struct ibfs_endpoint *ep, uint16_t lid,
 {
 	ep->lid = lid;
 	ep->lmc = lmc > 7 ? 7 : lmc;
+	ep->lid_mask = (uint16_t)~((1u << ep->lmc) - 1);
 }
 
 void ibfs__endpoint_set_sl2vl(struct ibfs_endpoint *ep, int sl, int vl)
@@ -333,14 +416,20 @@ int ibfs__endpoint_add_flow(struct ibfs_endpoint *ep,
 		ep->flows_cap = cap;
 	}
 	struct ep_flow *fl = &ep->flows[ep->nflows++];
-	ibfs_time_t now = f->eq.now;
+	ibfs_time_t start = spec->start < f->eq.now ? f->eq.now : spec->start;
+	/* Every packet of the flow has the sizes of this one. */
+	struct ibfs_packet sz = { .lnh = spec->lnh,
+				  .payload_len = spec->payload };
 
-	memset(fl, 0, sizeof(*fl));
-	fl->s = *spec;
-	if (fl->s.start < now)
-		fl->s.start = now;
-	fl->next_at = fl->s.start;
-	ep_arm(ep, fl->s.start);
+	ibfs__packet_finish(&sz);
+	*fl = (struct ep_flow){
+		.count = spec->count, .next_at = start, .gap = spec->gap,
+		.gen = spec->gen, .gen_ctx = spec->gen_ctx,
+		.payload = spec->payload, .wire_bytes = sz.wire_bytes,
+		.dlid = spec->dlid, .blocks = sz.blocks, .sl = spec->sl,
+		.lnh = sz.lnh, .pad = sz.pad, .xh = (uint8_t)sz.xh,
+	};
+	ep_arm(ep, start);
 	return 0;
 }
 
@@ -388,5 +477,5 @@ int ibfs__endpoint_arrival(const struct ibfs_endpoint *ep, uint32_t i,
 
 struct ibfs_port *ibfs__endpoint_port(struct ibfs_endpoint *ep)
 {
-	return ep->port;
+	return ep_port(ep);
 }

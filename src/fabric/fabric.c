@@ -176,43 +176,20 @@ struct ibfs_packet *ibfs__packet_new(struct ibfs_fabric *f)
 	return p;
 }
 
+struct ibfs_packet *ibfs__packet_new_raw(struct ibfs_fabric *f)
+{
+	struct ibfs_packet *p = ibfs__pool_get(&f->packets);
+
+	if (!p)
+		return NULL;
+	memset(p, 0, IBFS_PKT_HOT_BYTES);
+	p->id = f->next_packet_id++;
+	return p;
+}
+
 uint8_t *ibfs__payload_new(struct ibfs_fabric *f)
 {
 	return ibfs__pool_get(&f->payloads);
-}
-
-void ibfs__packet_free(struct ibfs_fabric *f, struct ibfs_packet *p)
-{
-	/* A payload always comes from ibfs__payload_new. */
-	if (p->payload)
-		ibfs__pool_put(&f->payloads, p->payload);
-	ibfs__pool_put(&f->packets, p);
-}
-
-void ibfs__fabric_inject(struct ibfs_fabric *f, struct ibfs_packet *p)
-{
-	p->injected = f->eq.now;
-	f->pkts_injected++;
-}
-
-void ibfs__fabric_unhold(struct ibfs_fabric *f, struct ibfs_packet *p)
-{
-	if (p->held) {
-		p->held = 0;
-		f->pkts_buffered--;
-	}
-}
-
-void ibfs__fabric_deliver(struct ibfs_fabric *f, struct ibfs_packet *p)
-{
-	ibfs__fabric_unhold(f, p);
-	f->pkts_delivered++;
-}
-
-void ibfs__fabric_drop(struct ibfs_fabric *f, struct ibfs_packet *p)
-{
-	ibfs__fabric_unhold(f, p);
-	f->pkts_dropped++;
 }
 
 void ibfs__fabric_stop(struct ibfs_fabric *f)

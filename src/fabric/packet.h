@@ -12,6 +12,7 @@
 #ifndef IBFS_FABRIC_PACKET_H
 #define IBFS_FABRIC_PACKET_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fabric/time.h"
@@ -59,8 +60,8 @@ enum ibfs_pkt_kind {
 
 struct ibfs_packet {
 	/*
-	 * What the link layer and switches touch on every hop comes first,
-	 * within one 64-byte cache line.
+	 * Line 0: what the link layer and switches touch on every hop, within
+	 * one 64-byte cache line.
 	 */
 	struct ibfs_packet *next; /* queue link: input buffer, send queue */
 	ibfs_time_t head_at;         /* header fully arrived at this input */
@@ -91,15 +92,34 @@ struct ibfs_packet {
 
 	uint32_t mc_refs; /* multicast original: replicas not yet sent */
 
+	/*
+	 * Line 1: what every packet has besides its LRH, the BTH (zero in a
+	 * raw packet), and what its source and destination read: raw
+	 * packets (ibfs__packet_new_raw) touch lines 0 and 1 only.
+	 */
 	/* BTH (IBA 9.2). */
 	uint8_t opcode;
 	uint8_t se, mig, pad, tver, ack_req, fecn, becn;
 	uint16_t pkey;
+	/* Extension headers present, a bit each: readers go by these. */
+	uint16_t xh;
 	uint32_t dest_qp; /* 24 bits */
 	uint32_t psn;     /* 24 bits */
 
-	/* Extension headers, present as flagged in xh. */
-	uint16_t xh;
+	/* Payload: NULL when data is off or the packet has none. */
+	uint32_t payload_len;
+	uint8_t *payload;
+
+	/* Bookkeeping. */
+	uint64_t id;
+	ibfs_time_t injected;        /* left its source */
+	void *ctx;                   /* owner's context (transport, SM MAD) */
+	uint32_t imm; /* ImmDt or IETH (IBFS_XH_IMM, IBFS_XH_IETH) */
+
+	/*
+	 * Line 2 on: the other extension headers, present as flagged in xh
+	 * (and only then read: raw packets leave them as the pool had them).
+	 */
 	struct {
 		uint64_t va;
 		uint32_t rkey;
@@ -113,7 +133,6 @@ struct ibfs_packet {
 		uint32_t qkey;
 		uint32_t src_qp;
 	} deth;
-	uint32_t imm; /* ImmDt or IETH */
 	struct {
 		uint64_t va;
 		uint32_t rkey;
@@ -121,16 +140,18 @@ struct ibfs_packet {
 		uint64_t compare;
 	} atomic;
 	uint64_t atomic_ack; /* AtomicAckETH: the original remote data */
-
-	/* Payload: NULL when data is off or the packet has none. */
-	uint32_t payload_len;
-	uint8_t *payload;
-
-	/* Bookkeeping. */
-	uint64_t id;
-	ibfs_time_t injected;        /* left its source */
-	void *ctx;                   /* owner's context (transport, SM MAD) */
 };
+
+/*
+ * The bytes of lines 0 and 1 (a pool gives a packet whole 64-byte lines,
+ * pool.h): all of a packet that carries no extension header but ImmDt/IETH.
+ */
+#define IBFS_PKT_HOT_BYTES 128
+_Static_assert(offsetof(struct ibfs_packet, opcode) == 64 &&
+		       offsetof(struct ibfs_packet, imm) + 4 <=
+			       IBFS_PKT_HOT_BYTES &&
+		       offsetof(struct ibfs_packet, reth) == IBFS_PKT_HOT_BYTES,
+	       "struct ibfs_packet: lines 0 and 1 as above");
 
 /* Bytes of headers after the LRH/GRH and BTH, per the xh flags. */
 uint32_t ibfs__packet_ext_bytes(uint16_t xh);
