@@ -90,7 +90,7 @@ static inline struct ibfs_port *ep_port(struct ibfs_endpoint *ep)
 	return ep->dev.ports + 1;
 }
 
-static void ep_pump(struct ibfs_endpoint *ep);
+static inline void ep_pump(struct ibfs_endpoint *ep);
 
 /*
  * Byte i of the payload of the packet with sequence number seq: any
@@ -125,8 +125,8 @@ static void ep_arm(struct ibfs_endpoint *ep, ibfs_time_t t)
  * of the packet, extension headers it does not carry, are not written
  * (ibfs__packet_new_raw).
  */
-static inline struct ibfs_packet *ep_build(struct ibfs_endpoint *ep,
-					   struct ep_flow *fl)
+static inline __attribute__((always_inline)) struct ibfs_packet *
+ep_build(struct ibfs_endpoint *ep, struct ep_flow *fl)
 {
 	struct ibfs_fabric *f = ep->dev.fab;
 	uint16_t dlid = fl->dlid;
@@ -166,10 +166,9 @@ enum { EP_NONE, EP_SENT, EP_STARVED };
 
 /*
  * Flow fl is due: builds its packet if it has none and sends it if the
- * credits allow. Out of line, so that the pumps that send nothing (two
- * in three) save no registers for it.
+ * credits allow.
  */
-static __attribute__((noinline)) int
+static inline __attribute__((always_inline)) int
 ep_flow_send(struct ibfs_endpoint *ep, struct ibfs_port *out,
 	     struct ep_flow *fl)
 {
@@ -195,39 +194,30 @@ ep_flow_send(struct ibfs_endpoint *ep, struct ibfs_port *out,
 	return EP_SENT;
 }
 
-/*
- * Flow fl's turn in a pump of `out` (up and idle): returns 1 when it sent
- * a packet; else 0, having lowered *wake to when its next packet is due
- * or set *starved when its VL lacks credits.
- */
-static inline __attribute__((always_inline)) int
-ep_flow_pump(struct ibfs_endpoint *ep, struct ibfs_port *out,
-	     struct ep_flow *fl, ibfs_time_t now, ibfs_time_t *wake,
-	     int *starved)
-{
-	if (fl->sent >= fl->count)
-		return 0;
-	if (fl->next_at > now) {
-		if (fl->next_at < *wake)
-			*wake = fl->next_at;
-		return 0;
-	}
-	int r = ep_flow_send(ep, out, fl);
-
-	if (r == EP_STARVED)
-		*starved = 1;
-	return r == EP_SENT;
-}
-
-/* Nothing sent: PortXmitWait and the wake-up for the earliest flow. */
-static void ep_idle(struct ibfs_endpoint *ep, struct ibfs_port *out,
-		    ibfs_time_t wake, int starved)
+/* ep_idle when PortXmitWait starts or goes on (rare: out of line). */
+static __attribute__((noinline, cold)) void
+ep_idle_wait(struct ibfs_endpoint *ep, struct ibfs_port *out,
+	     ibfs_time_t wake, int starved)
 {
 	if (starved)
 		ibfs__port_wait_start(out);
 	else
 		ibfs__port_wait_stop(out);
 	ep_arm(ep, wake);
+}
+
+/*
+ * Nothing sent: PortXmitWait starts (starved) or stops, and the timer is
+ * armed for the earliest flow. Most of the time no wait starts or stops,
+ * and the pump ends with the timer, a tail call.
+ */
+static inline void ep_idle(struct ibfs_endpoint *ep, struct ibfs_port *out,
+			   ibfs_time_t wake, int starved)
+{
+	if (__builtin_expect(starved || out->waiting, 0))
+		ep_idle_wait(ep, out, wake, starved);
+	else
+		ep_arm(ep, wake);
 }
 
 /* Flows from ep->rr on take turns; the first that sends ends the pump. */
@@ -240,22 +230,50 @@ ep_pump_flows(struct ibfs_endpoint *ep, struct ibfs_port *out)
 	/* Wrapping with a compare, not a division, a flow. */
 	int n = ep->nflows;
 
-	for (int k = 0, i = ep->rr; k < n; k++, i = i + 1 == n ? 0 : i + 1)
-		if (ep_flow_pump(ep, out, &ep->flows[i], now, &wake,
-				 &starved)) {
+	for (int k = 0, i = ep->rr; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
+		struct ep_flow *fl = &ep->flows[i];
+
+		if (fl->sent >= fl->count)
+			continue;
+		if (fl->next_at > now) {
+			if (fl->next_at < wake)
+				wake = fl->next_at;
+			continue;
+		}
+		int r = ep_flow_send(ep, out, fl);
+
+		if (r == EP_SENT) {
 			ep->rr = (uint16_t)(i + 1 == n ? 0 : i + 1);
 			return;
 		}
+		if (r == EP_STARVED)
+			starved = 1;
+	}
 	ep_idle(ep, out, wake, starved);
+}
+
+/*
+ * The one flow is due (ep_pump). Out of line, so that the pumps that send
+ * nothing (two in three) save no registers for it.
+ */
+static __attribute__((noinline)) void
+ep_pump_due(struct ibfs_endpoint *ep, struct ibfs_port *out,
+	    struct ep_flow *fl)
+{
+	int r = ep_flow_send(ep, out, fl);
+
+	if (r != EP_SENT)
+		ep_idle(ep, out, IBFS_TIME_NEVER, r == EP_STARVED);
 }
 
 /*
  * Sends one packet if any flow is ready and allowed; arms timers. It runs
  * two to three times a packet (its timer, the end of the transmission,
  * credits coming back), so the one-flow case, most endpoints, skips the
- * round robin.
+ * round robin: it is the same walk over a single flow.
  */
-static void ep_pump(struct ibfs_endpoint *ep)
+static inline __attribute__((always_inline)) void
+ep_pump(struct ibfs_endpoint *ep)
 {
 	struct ibfs_port *out = ep_port(ep);
 
@@ -270,12 +288,14 @@ static void ep_pump(struct ibfs_endpoint *ep)
 		ep_pump_flows(ep, out);
 		return;
 	}
-	ibfs_time_t wake = IBFS_TIME_NEVER;
-	int starved = 0;
+	struct ep_flow *fl = &ep->flow0;
 
-	if (!ep_flow_pump(ep, out, &ep->flow0, ep->dev.fab->eq.now, &wake,
-			  &starved))
-		ep_idle(ep, out, wake, starved);
+	if (fl->sent >= fl->count)
+		ep_idle(ep, out, IBFS_TIME_NEVER, 0);
+	else if (fl->next_at > ep->dev.fab->eq.now)
+		ep_idle(ep, out, fl->next_at, 0);
+	else
+		ep_pump_due(ep, out, fl);
 }
 
 /*

@@ -176,17 +176,6 @@ struct ibfs_packet *ibfs__packet_new(struct ibfs_fabric *f)
 	return p;
 }
 
-struct ibfs_packet *ibfs__packet_new_raw(struct ibfs_fabric *f)
-{
-	struct ibfs_packet *p = ibfs__pool_get(&f->packets);
-
-	if (!p)
-		return NULL;
-	memset(p, 0, IBFS_PKT_HOT_BYTES);
-	p->id = f->next_packet_id++;
-	return p;
-}
-
 uint8_t *ibfs__payload_new(struct ibfs_fabric *f)
 {
 	return ibfs__pool_get(&f->payloads);
