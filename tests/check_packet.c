@@ -239,6 +239,43 @@ START_TEST(endpoint_sizes_per_flow)
 }
 END_TEST
 
+/*
+ * An endpoint counts a packet as misrouted when its DLID is not one of the
+ * 2^LMC LIDs from its base LID; with LID 0 (none given) nothing is.
+ */
+START_TEST(endpoint_misrouted_by_lid)
+{
+	static const struct {
+		uint16_t lid;
+		uint8_t lmc;
+		uint16_t dlid;
+		uint64_t misrouted;
+	} cases[] = { { 0, 0, 2, 0 },  { 0, 3, 9, 0 },  { 8, 3, 2, 1 },
+		      { 8, 3, 15, 0 }, { 8, 3, 16, 1 }, { 2, 0, 2, 0 },
+		      { 2, 0, 3, 1 } };
+	struct ibfs_topology *t;
+	struct ibfs_endpoint *a, *b;
+	struct ibfs_fabric *f = pair(&t, &a, &b);
+	struct ibfs_diag d;
+	uint64_t before = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ibfs_ep_flow_spec s = { .dlid = cases[i].dlid,
+					       .payload = 64, .count = 1 };
+
+		ibfs__endpoint_set_lid(b, cases[i].lid, cases[i].lmc);
+		ck_assert_int_eq(ibfs__endpoint_add_flow(a, &s, &d), 0);
+		ibfs__eq_run(&f->eq, IBFS_TIME_NEVER);
+		const struct ibfs_ep_stats *st = ibfs__endpoint_stats(b);
+
+		ck_assert_uint_eq(st->rx_pkts, i + 1);
+		ck_assert_uint_eq(st->misrouted - before, cases[i].misrouted);
+		before = st->misrouted;
+	}
+	pair_free(t, f, a, b);
+}
+END_TEST
+
 static Suite *packet_suite(void)
 {
 	Suite *s = suite_create("packet");
@@ -251,6 +288,7 @@ static Suite *packet_suite(void)
 	tcase_add_test(tc, block_boundaries);
 	tcase_add_test(tc, new_raw_clears_two_lines);
 	tcase_add_test(tc, endpoint_sizes_per_flow);
+	tcase_add_test(tc, endpoint_misrouted_by_lid);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -62,7 +62,11 @@ struct ibfs_endpoint {
 	uint16_t nflows;      /* at most EP_MAX_FLOWS */
 	uint16_t rr;
 	uint16_t lid;
-	uint16_t lid_mask;    /* the LID bits that are not path bits (LMC) */
+	/*
+	 * The LID bits that are not path bits (LMC); 0 while the LID is 0
+	 * (none given), so that no DLID counts as misrouted then.
+	 */
+	uint16_t lid_mask;
 	uint8_t lmc;
 	uint8_t track;        /* 1 when by_slid or log records arrivals */
 	/* line 1 */
@@ -309,7 +313,7 @@ static void ep_receive(struct ibfs_device *dev, struct ibfs_port *in,
 	struct ibfs_fabric *f = ep->dev.fab;
 	struct ibfs_ep_stats *st = &ep->st;
 
-	if (ep->lid && (p->dlid & ep->lid_mask) != ep->lid)
+	if ((p->dlid & ep->lid_mask) != ep->lid)
 		st->misrouted++;
 	if (p->payload)
 		for (uint32_t i = 0; i < p->payload_len; i++)
@@ -369,7 +373,6 @@ struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node)
 	ibfs__fabric_attach(f, node, &ep->dev);
 	ep_port(ep)->rx_at_tail = 1;
 	ep->timer_at = IBFS_TIME_NEVER;
-	ep->lid_mask = 0xffff;
 	for (int sl = 0; sl < 16; sl++)
 		ep->sl2vl[sl] = (uint8_t)(sl % ep_port(ep)->data_vls);
 	return ep;
@@ -394,7 +397,7 @@ void ibfs__endpoint_set_lid(struct ibfs_endpoint *ep, uint16_t lid,
 {
 	ep->lid = lid;
 	ep->lmc = lmc > 7 ? 7 : lmc;
-	ep->lid_mask = (uint16_t)~((1u << ep->lmc) - 1);
+	ep->lid_mask = lid ? (uint16_t)~((1u << ep->lmc) - 1) : 0;
 }
 
 void ibfs__endpoint_set_sl2vl(struct ibfs_endpoint *ep, int sl, int vl)
