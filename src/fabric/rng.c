@@ -12,11 +12,6 @@
 /* The golden-ratio increment of splitmix64, 2^64 / phi rounded to odd. */
 #define RNG_GOLDEN 0x9e3779b97f4a7c15ULL
 
-static inline uint64_t rng_rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
 uint64_t ibfs__splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += RNG_GOLDEN);
@@ -41,41 +36,14 @@ void ibfs__rng_seed(struct ibfs_rng *r, uint64_t seed, uint64_t stream)
 		r->s[0] = RNG_GOLDEN;
 }
 
-uint64_t ibfs__rng_next(struct ibfs_rng *r)
+uint64_t ibfs__rng_below_retry(struct ibfs_rng *r, uint64_t n,
+			       unsigned __int128 m)
 {
-	uint64_t *s = r->s;
-	uint64_t result = rng_rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
+	/* See ibfs__rng_below: reject low words below 2^64 mod n. */
+	uint64_t threshold = -n % n;
 
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rng_rotl(s[3], 45);
-	return result;
-}
-
-uint64_t ibfs__rng_below(struct ibfs_rng *r, uint64_t n)
-{
-	if (n == 0)
-		return 0;
-	/*
-	 * Lemire's multiply-and-reject ("Fast random integer generation in an
-	 * interval", 2019): the high word of x * n is uniform in [0, n) once
-	 * the low words below 2^64 mod n are rejected.
-	 */
-	unsigned __int128 m = (unsigned __int128)ibfs__rng_next(r) * n;
-	uint64_t low = (uint64_t)m;
-
-	if (low < n) {
-		uint64_t threshold = -n % n;
-
-		while (low < threshold) {
-			m = (unsigned __int128)ibfs__rng_next(r) * n;
-			low = (uint64_t)m;
-		}
-	}
+	while ((uint64_t)m < threshold)
+		m = (unsigned __int128)ibfs__rng_next(r) * n;
 	return (uint64_t)(m >> 64);
 }
 
