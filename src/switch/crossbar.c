@@ -315,7 +315,7 @@ xb_arbitrate_all(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 			goto send;
 		}
 	}
-	if (sw->ob[o / 64].one >> (o % 64) & 1) {
+	if (so->one) {
 		/* One data VL that the tables serve: no arbitration state. */
 		b = so->slot[0].nreq ?
 			    xb_scan(sw, so, port, 0, now, &starved, &wake) :
@@ -373,17 +373,18 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 	}
 	ibfs_time_t now = sw->f->eq.now;
 
-	if (__builtin_expect(so->slot[sw->data_vls].nreq ||
-				     !(sw->ob[o / 64].one >> (o % 64) & 1),
-			     0)) {
+	/*
+	 * With one data VL (so->one), slot 1 is VL15's: every request is
+	 * in slot 0 exactly when VL15 has none. One test of the output's
+	 * first line then tells the common case, and slot 0 has requests.
+	 */
+	if (__builtin_expect(!so->one || so->nreq != so->slot[0].nreq, 0)) {
 		xb_arbitrate_all(sw, o, so, port, now);
 		return;
 	}
 	int starved = 0;
 	ibfs_time_t wake = IBFS_TIME_NEVER;
-	int b = so->slot[0].nreq ?
-			xb_scan_inl(sw, so, port, 0, now, &starved, &wake) :
-			-1;
+	int b = xb_scan_inl(sw, so, port, 0, now, &starved, &wake);
 
 	if (xb_no_grant(sw, o, port, b, starved, wake))
 		return;

@@ -76,7 +76,17 @@ struct sw_out {
 	uint8_t cur;         /* 1 while a packet is being sent */
 	uint8_t cur_in_vl;
 	uint8_t cur_in;      /* ports are numbered up to 255 (p->in_port) */
-	uint8_t flushing;    /* port_state.c is emptying this down output */
+	uint8_t flushing : 1; /* port_state.c is emptying this down output */
+	/*
+	 * Set when the switch has one data VL and this output's VL
+	 * arbitration tables give VL 0 an entry with weight: the arbiter
+	 * then always picks VL 0 when it is ready, whatever entry the
+	 * tables are at (IBA 7.6.9: the entries only share the link among
+	 * data VLs; VL15 is not arbitrated), so its state is neither read
+	 * nor charged (vl_arbiter.c; ibfs__switch_set_vlarb resets it).
+	 * Kept in this line, which an arbitration reads anyway.
+	 */
+	uint8_t one : 1;
 	struct {
 		/* Request bits number at most 256 x 16: 16 bits suffice. */
 		uint16_t rr;   /* round-robin start bit */
@@ -88,7 +98,8 @@ struct sw_out {
 
 /*
  * Per-output bits for 64 outputs, together so that an arbitration reads
- * one 24-byte group (outputs o / 64).
+ * one 16-byte group (outputs o / 64; a power of two, so indexing is a
+ * shift).
  */
 struct sw_obits {
 	/*
@@ -104,15 +115,6 @@ struct sw_obits {
 	 * end, crossbar.c and port_state.c), so it is skipped as above.
 	 */
 	uint64_t req;
-	/*
-	 * Bit o set when the switch has one data VL and output o's VL
-	 * arbitration tables give VL 0 an entry with weight: the arbiter
-	 * then always picks VL 0 when it is ready, whatever entry the
-	 * tables are at (IBA 7.6.9: the entries only share the link among
-	 * data VLs; VL15 is not arbitrated), so its state is neither read
-	 * nor charged (vl_arbiter.c; ibfs__switch_set_vlarb resets it).
-	 */
-	uint64_t one;
 };
 
 /* in_free words kept inside the switch when nw fits. */
@@ -261,7 +263,7 @@ void ibfs__sw_vlarb_default(struct sw_vlarb *a, int data_vls);
 int ibfs__sw_vlarb_pick(struct sw_vlarb *a, uint32_t ready, int *high);
 /* 1 if an entry of either table gives `vl` a weight. */
 int ibfs__sw_vlarb_serves(const struct sw_vlarb *a, int vl);
-/* Sets output o's bit of arb_one from its tables. */
+/* Sets output o's `one` from its tables. */
 void ibfs__sw_vlarb_one_update(struct ibfs_switch *sw, int o);
 /* Charges `bytes` sent on `vl` to the entry that picked it. */
 void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);
