@@ -35,7 +35,7 @@ static void xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t);
 static void xb_set_busy(struct ibfs_switch *sw, int in, int busy)
 {
 	uint32_t bit = (uint32_t)in << sw->sshift;
-	uint64_t m = ((1ULL << sw->nslots) - 1) << (bit % 64);
+	uint64_t m = (uint64_t)sw->in_bits << (bit % 64);
 
 	if (busy)
 		sw->in_free[bit / 64] &= ~m;

@@ -193,7 +193,7 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 	}
 	uint8_t out = ibfs__sw_route(sw, in, dlid);
 
-	if (out == IBFS_LFT_NONE || out == 0 || out > sw->n || out == in ||
+	if ((unsigned)out - 1 >= sw->route_max || out == in ||
 	    sw_map_vl(sw, p, in, out) < 0) {
 		sw_discard(sw, p);
 		return;
@@ -269,6 +269,9 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	sw->n = tn->nports;
 	sw->data_vls = f->ports[node][0].data_vls;
 	sw->nslots = sw->data_vls + 1;
+	sw->in_bits = (uint16_t)((1u << sw->nslots) - 1);
+	sw->route_max = (uint8_t)(sw->n < IBFS_LFT_NONE ? sw->n :
+						      IBFS_LFT_NONE - 1);
 	while ((1 << sw->sshift) < sw->nslots)
 		sw->sshift++;
 	sw->nw = (((sw->n + 1) << sw->sshift) + 63) / 64;

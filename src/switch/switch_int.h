@@ -161,6 +161,14 @@ struct ibfs_switch {
 	 * 36-port switches), miss the caches on every packet.
 	 */
 	uint8_t sl2vl_uniform;
+	/*
+	 * The largest port an LFT entry may name: n, but never
+	 * IBFS_LFT_NONE; a route is good when 1 <= port <= route_max and
+	 * it is not the input, which one unsigned compare and one equality
+	 * test tell.
+	 */
+	uint8_t route_max;
+	uint16_t in_bits;    /* one input's bits of in_free: nslots ones */
 	uint64_t free_in[SW_FREE_INLINE];
 	/*
 	 * Request-bit layout mask of the inputs not busy: bits
