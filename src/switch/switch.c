@@ -174,15 +174,17 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 	struct ibfs_switch *sw = (struct ibfs_switch *)dev;
 	int in = inp->num;
 	uint16_t dlid = p->dlid;
-	uint16_t lmask = (uint16_t)~((1u << sw->lmc) - 1);
 
-	if (dlid == IBFS_PERMISSIVE_LID ||
-	    (sw->lid && (dlid & lmask) == sw->lid)) {
+	/* The permissive LID is the switch's too: tested with multicast. */
+	if ((dlid & sw->lid_mask) == sw->lid_local) {
+local:
 		ibfs__eq_schedule(&sw->f->eq, sw_tail_time(sw, p), sw_local_ev,
 				  sw, (uint64_t)(uintptr_t)p);
 		return;
 	}
-	if (dlid >= IBFS_MCAST_LID_BASE) {
+	if (__builtin_expect(dlid >= IBFS_MCAST_LID_BASE, 0)) {
+		if (dlid == IBFS_PERMISSIVE_LID)
+			goto local;
 		const uint64_t *mask = ibfs__sw_mft_get(sw, dlid);
 
 		if (!mask)
@@ -239,6 +241,22 @@ const struct ibfs_device_ops ibfs__switch_ops = {
 	.tx_done = ibfs__sw_tx_done,
 };
 
+/*
+ * Keeps lid_mask and lid_local, which sw_receive tests, in step with the
+ * LID and LMC: the 2^lmc LIDs from lid (its low lmc bits ignored), or,
+ * without a LID, the permissive LID only (which is the switch's anyway).
+ */
+static void sw_lid_update(struct ibfs_switch *sw)
+{
+	if (!sw->lid) {
+		sw->lid_mask = IBFS_PERMISSIVE_LID;
+		sw->lid_local = IBFS_PERMISSIVE_LID;
+		return;
+	}
+	sw->lid_mask = (uint16_t)~((1u << sw->lmc) - 1);
+	sw->lid_local = sw->lid;
+}
+
 struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 					struct ibfs_diag *d)
 {
@@ -276,6 +294,7 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 		sw->sshift++;
 	sw->nw = (((sw->n + 1) << sw->sshift) + 63) / 64;
 	sw->pw = (sw->n + 1 + 63) / 64;
+	sw_lid_update(sw);
 	sw->latency = tn->latency;
 	sw->store_forward = !!tn->store_forward;
 	/*
@@ -364,11 +383,13 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 void ibfs__switch_set_lid(struct ibfs_switch *sw, uint16_t lid)
 {
 	sw->lid = lid;
+	sw_lid_update(sw);
 }
 
 void ibfs__switch_set_lmc(struct ibfs_switch *sw, uint8_t lmc)
 {
 	sw->lmc = lmc > 7 ? 7 : lmc;
+	sw_lid_update(sw);
 }
 
 uint16_t ibfs__switch_get_lid(const struct ibfs_switch *sw)

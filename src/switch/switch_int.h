@@ -149,10 +149,7 @@ struct ibfs_switch {
 	 * a bit splits into (input, slot) without a division. The order of
 	 * bits, which the round robin follows, is that of (input, slot).
 	 */
-	int sshift;
-	int nw;              /* 64-bit words of one request bitset */
-	uint16_t lid;
-	uint8_t lmc;
+	uint8_t sshift;
 	uint8_t store_forward;
 	/*
 	 * While every (input, output) pair has the same table (the default,
@@ -169,6 +166,13 @@ struct ibfs_switch {
 	 */
 	uint8_t route_max;
 	uint16_t in_bits;    /* one input's bits of in_free: nslots ones */
+	/*
+	 * A DLID is one of the switch's own LIDs (lid, lmc) when
+	 * (dlid & lid_mask) == lid_local; both 0xFFFF while it has no LID,
+	 * so that only the permissive LID matches (sw_lid_update).
+	 */
+	uint16_t lid_mask, lid_local;
+	int nw;              /* 64-bit words of one request bitset */
 	uint64_t free_in[SW_FREE_INLINE];
 	/*
 	 * Request-bit layout mask of the inputs not busy: bits
@@ -191,6 +195,8 @@ struct ibfs_switch {
 	uint32_t *lft_hint;
 	struct sw_obits ob[4];  /* outputs 0-63 in the third line */
 
+	uint16_t lid;
+	uint8_t lmc;
 	int pw;              /* 64-bit words of one port mask (MFT) */
 	uint64_t *mft;       /* [mft_len][pw] by MLID - 0xC000 */
 	uint32_t mft_len;
