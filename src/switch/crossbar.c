@@ -130,7 +130,13 @@ static void xb_wake_ev(void *obj, uint64_t arg)
 	ibfs__sw_arbitrate(sw, (int)arg);
 }
 
-static void xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t)
+/*
+ * Out of line: only a request held back by the tail rule (an output
+ * faster than its input) comes here, and inlined into the arbitration its
+ * call kept more of the scan's values on the stack.
+ */
+static void __attribute__((noinline))
+xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t)
 {
 	struct sw_out *so = &sw->out[o];
 
