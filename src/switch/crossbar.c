@@ -64,8 +64,8 @@ xb_request(struct ibfs_switch *sw, uint32_t bit, const struct ibfs_packet *p)
 
 	if (!(*w & m)) {
 		*w |= m;
-		if (!so->nreq++)
-			sw->ob[o / 64].req |= 1ULL << (o % 64);
+		if (!so->nreq++ && !so->cur)
+			sw->go[o / 64] |= 1ULL << (o % 64);
 		so->slot[os].nreq++;
 	}
 }
@@ -246,7 +246,6 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	unsigned in = b >> sw->sshift;
 	struct sw_queue *q = &sw->q[b];
 	struct ibfs_packet *p = q->head;
-	struct sw_obits *ob = &sw->ob[o / 64];
 
 	q->head = p->next;
 	if (!q->head)
@@ -254,12 +253,11 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	sw->buffered--;
 	p->next = NULL;
 	so->req[(size_t)os * (size_t)sw->nw + b / 64] &= ~(1ULL << (b % 64));
-	if (!--so->nreq)
-		ob->req &= ~(1ULL << (o % 64));
+	so->nreq--;
 	so->slot[os].nreq--;
 	so->slot[os].rr = (uint16_t)(b + 1);
 	so->cur = 1;
-	ob->cur |= 1ULL << (o % 64);
+	sw->go[o / 64] &= ~(1ULL << (o % 64));
 	so->cur_in = (uint8_t)in;
 	so->cur_in_vl = p->in_vl;
 	so->cur_blocks = p->blocks;
@@ -406,7 +404,8 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	if (!so->cur)
 		return;
 	so->cur = 0;
-	sw->ob[o / 64].cur &= ~(1ULL << (o % 64));
+	if (so->nreq)
+		sw->go[o / 64] |= 1ULL << (o % 64);
 	int in = so->cur_in;
 	struct ibfs_port *inp = &dev->ports[in];
 

@@ -90,7 +90,7 @@ void ibfs__sw_out_down(struct ibfs_switch *sw, int o)
 		so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=
 			~(1ULL << (b % 64));
 		if (!--so->nreq)
-			sw->ob[o / 64].req &= ~(1ULL << (o % 64));
+			sw->go[o / 64] &= ~(1ULL << (o % 64));
 		so->slot[os].nreq--;
 		port->xmit_discards++;
 		ibfs__eq_schedule(&f->eq,

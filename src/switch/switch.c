@@ -231,7 +231,7 @@ _Static_assert(offsetof(struct sw_out, slot[2]) == 64,
 	       "struct sw_out: header and first slots in one line");
 _Static_assert(sizeof(struct sw_queue) == 32, "struct sw_queue: 32 bytes");
 _Static_assert(offsetof(struct ibfs_switch, in_free) + 8 <= 128 &&
-		       offsetof(struct ibfs_switch, ob[1]) <= 192,
+		       offsetof(struct ibfs_switch, go[1]) <= 192,
 	       "struct ibfs_switch: hot fields in its first three lines");
 
 const struct ibfs_device_ops ibfs__switch_ops = {

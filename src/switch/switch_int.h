@@ -96,27 +96,6 @@ struct sw_out {
 	struct sw_vlarb arb;
 };
 
-/*
- * Per-output bits for 64 outputs, together so that an arbitration reads
- * one 16-byte group (outputs o / 64; a power of two, so indexing is a
- * shift).
- */
-struct sw_obits {
-	/*
-	 * Bit o set while out[o].cur: an arbitration for a busy output
-	 * returns without reading out[o] and its port, lines that miss the
-	 * caches at scale (ports are numbered up to 255).
-	 */
-	uint64_t cur;
-	/*
-	 * Bit o set while out[o].nreq > 0. An output without requests has
-	 * nothing to arbitrate, and its port is not waiting for credits
-	 * (PortXmitWait starts only with requests and stops whenever they
-	 * end, crossbar.c and port_state.c), so it is skipped as above.
-	 */
-	uint64_t req;
-};
-
 /* in_free words kept inside the switch when nw fits. */
 #define SW_FREE_INLINE 2
 
@@ -193,7 +172,18 @@ struct ibfs_switch {
 	 * switch at 11,664 HCAs).
 	 */
 	uint32_t *lft_hint;
-	struct sw_obits ob[4];  /* outputs 0-63 in the third line */
+	/*
+	 * Bit o of go[o / 64] set while output o has requests (nreq > 0)
+	 * and feeds no packet (!cur): only then has an arbitration anything
+	 * to do (an output without requests is not waiting for credits
+	 * either: PortXmitWait starts only with requests and stops whenever
+	 * they end, crossbar.c and port_state.c). The many arbitrations
+	 * asked for a busy output or one without requests return on this
+	 * bit without reading out[o] and its port, lines that miss the
+	 * caches at scale (ports are numbered up to 255). One mask, kept
+	 * where nreq and cur change, so that the test is one bit.
+	 */
+	uint64_t go[4];         /* outputs 0-63 in the third line */
 
 	uint16_t lid;
 	uint8_t lmc;
@@ -294,9 +284,8 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o);
 static inline void ibfs__sw_arbitrate(struct ibfs_switch *sw, int out)
 {
 	unsigned o = (unsigned)out;
-	const struct sw_obits *ob = &sw->ob[o / 64];
 
-	if ((ob->req & ~ob->cur) >> (o % 64) & 1)
+	if (sw->go[o / 64] >> (o % 64) & 1)
 		ibfs__sw_arbitrate_out(sw, o);
 }
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);
