@@ -371,10 +371,7 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 		ibfs__sw_out_down(sw, (int)o);
 		return;
 	}
-	if (!so->nreq) {
-		ibfs__port_wait_stop(port);
-		return;
-	}
+	/* The go bit said so->nreq > 0 (ibfs__sw_arbitrate, its only caller). */
 	ibfs_time_t now = sw->f->eq.now;
 
 	/*

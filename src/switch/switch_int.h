@@ -275,6 +275,7 @@ void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);
 /* crossbar.c */
 void ibfs__sw_in_free_init(struct ibfs_switch *sw);
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot);
+/* Arbitrates output o, whose go bit is set: call ibfs__sw_arbitrate. */
 void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o);
 /*
  * Output `out` may have something to send: arbitrates unless it is busy
