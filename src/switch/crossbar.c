@@ -85,20 +85,18 @@ static void xb_ready_ev(void *obj, uint64_t arg)
 }
 
 /*
- * FIFO b has a new head (or none): copies what the arbiter reads of it
- * and requests its output, or schedules the request for when its routing
+ * p is the new head of FIFO b: copies what the arbiter reads of it and
+ * requests its output, or schedules the request for when its routing
  * decision is made. Returns 1 when it requested.
  */
 static inline __attribute__((always_inline)) int
-xb_head_set(struct ibfs_switch *sw, uint32_t b, ibfs_time_t now)
+xb_head_set(struct ibfs_switch *sw, uint32_t b, struct ibfs_packet *p,
+	    ibfs_time_t now)
 {
 	struct sw_queue *q = &sw->q[b];
-	struct ibfs_packet *p = q->head;
 
-	if (!p)
-		return 0;
-	q->h_ready_at = p->ready_at;
 	q->h_tail_at = p->tail_at;
+	q->h_ready_at = p->ready_at;
 	q->h_wire = p->wire_bytes;
 	q->h_blocks = p->blocks;
 	q->h_out = p->out_port;
@@ -114,9 +112,23 @@ xb_head_set(struct ibfs_switch *sw, uint32_t b, ibfs_time_t now)
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 {
 	uint32_t b = ((uint32_t)in << sw->sshift) + (uint32_t)slot;
+	struct ibfs_packet *p = sw->q[b].head;
 
-	if (xb_head_set(sw, b, sw->f->eq.now) && !ibfs__sw_in_busy(sw, in))
-		ibfs__sw_arbitrate(sw, sw->q[b].h_out);
+	if (p && xb_head_set(sw, b, p, sw->f->eq.now) &&
+	    !ibfs__sw_in_busy(sw, in))
+		ibfs__sw_arbitrate(sw, p->out_port);
+}
+
+/*
+ * The same for an enqueue into an empty FIFO (switch.c), which knows the
+ * head is p: it is neither read back nor tested.
+ */
+void ibfs__sw_head_new(struct ibfs_switch *sw, uint32_t b,
+		       struct ibfs_packet *p)
+{
+	if (xb_head_set(sw, b, p, sw->f->eq.now) &&
+	    !ibfs__sw_in_busy(sw, (int)(b >> sw->sshift)))
+		ibfs__sw_arbitrate(sw, p->out_port);
 }
 
 static void xb_wake_ev(void *obj, uint64_t arg)
@@ -271,7 +283,8 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	 * The next head's request: input `in` now feeds this output, so
 	 * it arbitrates nothing until the input is free again.
 	 */
-	xb_head_set(sw, b, sw->f->eq.now);
+	if (q->head)
+		xb_head_set(sw, b, q->head, sw->f->eq.now);
 }
 
 /*

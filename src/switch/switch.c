@@ -74,7 +74,7 @@ static void sw_discard(struct ibfs_switch *sw, struct ibfs_packet *p)
 
 /*
  * Queues p in the FIFO of its input and VL. Inline in both callers, so
- * that a packet's arrival ends in a tail call (ibfs__sw_head_changed).
+ * that a packet's arrival ends in a tail call (ibfs__sw_head_new).
  */
 static inline __attribute__((always_inline)) void
 sw_enqueue(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
@@ -97,7 +97,7 @@ sw_enqueue(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 	}
 	*tail = p;
 	sw->q[b].head = p;
-	ibfs__sw_head_changed(sw, in, slot);
+	ibfs__sw_head_new(sw, (uint32_t)b, p);
 }
 
 /* Sets p's output VL for output `out`; returns -1 if it is not usable. */

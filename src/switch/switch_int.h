@@ -44,8 +44,9 @@ struct sw_vlarb {
  */
 struct sw_queue {
 	struct ibfs_packet *head;
-	ibfs_time_t h_ready_at; /* head's ready_at */
+	/* In the packet's order, so that both copy as one 16-byte move. */
 	ibfs_time_t h_tail_at;  /* head's tail_at */
+	ibfs_time_t h_ready_at; /* head's ready_at */
 	uint32_t h_wire;        /* head's wire_bytes */
 	uint16_t h_blocks;      /* head's credit blocks */
 	uint8_t h_out;          /* head's output port */
@@ -275,6 +276,9 @@ void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);
 /* crossbar.c */
 void ibfs__sw_in_free_init(struct ibfs_switch *sw);
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot);
+/* p, already at sw->q[b].head, is the first packet of its empty FIFO b. */
+void ibfs__sw_head_new(struct ibfs_switch *sw, uint32_t b,
+		       struct ibfs_packet *p);
 /* Arbitrates output o, whose go bit is set: call ibfs__sw_arbitrate. */
 void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o);
 /*
