@@ -75,10 +75,12 @@ static void xb_ready_ev(void *obj, uint64_t arg)
 {
 	struct ibfs_switch *sw = obj;
 	int in = (int)(arg >> sw->sshift);
-	struct ibfs_packet *p = sw->q[arg].head;
+	struct sw_queue *q = &sw->q[arg];
+	struct ibfs_packet *p = q->head;
 
 	if (!p)
 		return;
+	q->h_tail_at = p->tail_at; /* ready now (struct sw_queue) */
 	xb_request(sw, (uint32_t)arg, p);
 	if (!ibfs__sw_in_busy(sw, in))
 		ibfs__sw_arbitrate(sw, p->out_port);
@@ -95,16 +97,16 @@ xb_head_set(struct ibfs_switch *sw, uint32_t b, struct ibfs_packet *p,
 {
 	struct sw_queue *q = &sw->q[b];
 
-	q->h_tail_at = p->tail_at;
-	q->h_ready_at = p->ready_at;
 	q->h_wire = p->wire_bytes;
 	q->h_blocks = p->blocks;
 	q->h_out = p->out_port;
 	q->h_vl = p->vl;
 	if (p->ready_at > now) {
+		q->h_tail_at = IBFS_TIME_NEVER; /* not ready */
 		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
 		return 0;
 	}
+	q->h_tail_at = p->tail_at;
 	xb_request(sw, b, p);
 	return 1;
 }
@@ -261,7 +263,7 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 
 	q->head = p->next;
 	if (!q->head)
-		sw->qtail[b] = NULL;
+		q->tail = NULL;
 	sw->buffered--;
 	p->next = NULL;
 	so->req[(size_t)os * (size_t)sw->nw + b / 64] &= ~(1ULL << (b % 64));
@@ -438,12 +440,13 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	 * may grant one of them, which changes its entry but not where
 	 * the entries are.
 	 */
-	ibfs_time_t now = sw->f->eq.now;
 	const struct sw_queue *q = ibfs__sw_queue(sw, in, 0);
 	const struct sw_queue *end = q + sw->nslots;
 
 	for (; q < end; q++)
-		if (q->head && q->h_out != o && q->h_ready_at <= now)
+		if (q->head && q->h_out != o &&
+		    (__builtin_expect(q->h_tail_at != IBFS_TIME_NEVER, 1) ||
+		     q->head->ready_at <= sw->f->eq.now))
 			ibfs__sw_arbitrate(sw, q->h_out);
 }
 

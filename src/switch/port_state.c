@@ -84,7 +84,7 @@ void ibfs__sw_out_down(struct ibfs_switch *sw, int o)
 
 		q->head = p->next;
 		if (!q->head)
-			sw->qtail[b] = NULL;
+			q->tail = NULL;
 		sw->buffered--;
 		p->next = NULL;
 		so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=

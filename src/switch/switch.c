@@ -81,7 +81,7 @@ sw_enqueue(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 {
 	int slot = ibfs__sw_slot(sw, p->in_vl);
 	size_t b = ((size_t)in << sw->sshift) + (size_t)slot;
-	struct ibfs_packet **tail = &sw->qtail[b];
+	struct sw_queue *q = &sw->q[b];
 
 	p->ready_at = (sw->store_forward ? p->tail_at : p->head_at) +
 		      sw->latency;
@@ -89,14 +89,13 @@ sw_enqueue(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 	p->vl = p->out_vl;
 	p->next = NULL;
 	sw->buffered++;
-	/* A FIFO with a tail is not empty: its entry is not read here. */
-	if (*tail) {
-		(*tail)->next = p;
-		*tail = p;
+	if (q->tail) {
+		q->tail->next = p;
+		q->tail = p;
 		return;
 	}
-	*tail = p;
-	sw->q[b].head = p;
+	q->tail = p;
+	q->head = p;
 	ibfs__sw_head_new(sw, (uint32_t)b, p);
 }
 
@@ -309,7 +308,6 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	sw->q = aligned_alloc(64, qbytes);
 	if (sw->q)
 		memset(sw->q, 0, qbytes);
-	sw->qtail = calloc(nq, sizeof(*sw->qtail));
 	/* Aligned as struct sw_out asks (its size is a multiple of that). */
 	sw->out = aligned_alloc(_Alignof(struct sw_out),
 				((size_t)sw->n + 1) * sizeof(*sw->out));
@@ -318,7 +316,7 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	if (nreqw > SW_REQ_INLINE)
 		sw->req_ext = calloc(((size_t)sw->n + 1) * nreqw,
 				     sizeof(uint64_t));
-	if (!sw->q || !sw->qtail || !sw->out ||
+	if (!sw->q || !sw->out ||
 	    (nreqw > SW_REQ_INLINE && !sw->req_ext))
 		goto oom;
 	for (int i = 0; i <= sw->n; i++) {
@@ -370,7 +368,6 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 	if (sw->dev.fab && sw->f->devices[sw->dev.node] == &sw->dev)
 		sw->f->devices[sw->dev.node] = NULL;
 	free(sw->q);
-	free(sw->qtail);
 	free(sw->req_ext);
 	free(sw->out);
 	if (sw->in_free != sw->free_in)

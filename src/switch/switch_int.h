@@ -33,20 +33,24 @@ struct sw_vlarb {
 /*
  * A FIFO of packets linked through p->next: one per input port and VL.
  * What the arbiter reads of the head packet is copied here when the head
- * changes (ibfs__sw_head_changed), so that scanning requests and freeing
- * an input touch this entry, not the packet: at 11,664 HCAs the packets'
- * lines miss the caches (bench/README.md, "Scale check"). An entry is 32
- * bytes and an input's entries are contiguous at a power-of-two stride
- * (sw->q, indexed by request bit): with one data VL and VL15 both fit one
- * 64-byte line. The tail, which only an enqueue reads, lives apart
- * (sw->qtail, NULL while the FIFO is empty), so that queueing behind a
- * head touches neither this entry nor the head.
+ * changes (xb_head_set, crossbar.c), so that scanning requests and
+ * freeing an input touch this entry, not the packet: at 11,664 HCAs the
+ * packets' lines miss the caches (bench/README.md, "Scale check"). An
+ * entry is 32 bytes and an input's entries are contiguous at a
+ * power-of-two stride (sw->q, indexed by request bit): with one data VL
+ * and VL15 both fit one 64-byte line, which also holds the tail, so that
+ * an enqueue and a grant touch no other line of the switch's queues.
+ *
+ * The head's ready_at is not copied: a head whose routing decision is
+ * still to come (only when the latency changed while its header was on
+ * the way) waits for xb_ready_ev with h_tail_at at IBFS_TIME_NEVER,
+ * which no tail time is, and is then read from the packet; every other
+ * head is ready.
  */
 struct sw_queue {
 	struct ibfs_packet *head;
-	/* In the packet's order, so that both copy as one 16-byte move. */
-	ibfs_time_t h_tail_at;  /* head's tail_at */
-	ibfs_time_t h_ready_at; /* head's ready_at */
+	struct ibfs_packet *tail; /* NULL while the FIFO is empty */
+	ibfs_time_t h_tail_at;  /* head's tail_at, NEVER while not ready */
 	uint32_t h_wire;        /* head's wire_bytes */
 	uint16_t h_blocks;      /* head's credit blocks */
 	uint8_t h_out;          /* head's output port */
@@ -112,10 +116,10 @@ struct ibfs_switch {
 	struct ibfs_fabric *f;
 	/*
 	 * Input FIFOs by request bit, (in << sshift) + slot: [(n + 1) <<
-	 * sshift], 64-byte aligned; tails alike (only enqueues read them).
+	 * sshift], 64-byte aligned.
 	 */
 	struct sw_queue *q;
-	struct ibfs_packet **qtail;
+	uint64_t buffered;   /* packets in the FIFOs */
 	struct sw_out *out;  /* [n + 1] */
 
 	uint8_t *lft;        /* [lft_len] by LID */
@@ -164,7 +168,6 @@ struct ibfs_switch {
 
 	uint8_t sl2vl_one[16];
 	ibfs_time_t latency;
-	uint64_t buffered;
 	/*
 	 * [n + 1] by input port: the last DLID routed from that input and
 	 * its LFT entry, (1 << 24) | dlid << 8 | port, 0 when none; cleared
