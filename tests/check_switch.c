@@ -424,8 +424,9 @@ END_TEST
  * requests its output then (crossbar.c, xb_ready_ev). A (to h1) waits
  * from its hand-over; B (to h2), queued behind it, becomes the head when
  * A leaves and waits too, until the very picosecond at which A's last
- * byte leaves and frees the input. Fails when a waiting head is treated
- * as ready, or keeps the marks of one when its request is made.
+ * byte leaves and frees the input. Fails when a head requests before its
+ * ready_at, or still carries the waiting mark (struct sw_queue) when its
+ * request is made.
  */
 START_TEST(latency_raised_in_flight)
 {
