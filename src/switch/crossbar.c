@@ -50,10 +50,11 @@ void ibfs__sw_in_free_init(struct ibfs_switch *sw)
 }
 
 /*
- * Request bit `bit` ((in << sshift) + slot) asks for p's output; inline in
- * both callers, whose last call (an arbitration) is then a tail call.
+ * Request bit `bit` ((in << sshift) + slot) asks for p's output, which it
+ * returns; inline in its callers, whose last call (an arbitration) is
+ * then a tail call.
  */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) struct sw_out *
 xb_request(struct ibfs_switch *sw, uint32_t bit, const struct ibfs_packet *p)
 {
 	unsigned o = p->out_port;
@@ -68,30 +69,43 @@ xb_request(struct ibfs_switch *sw, uint32_t bit, const struct ibfs_packet *p)
 			sw->go[o / 64] |= 1ULL << (o % 64);
 		so->slot[os].nreq++;
 	}
+	return so;
+}
+
+/*
+ * Output `so` (number o) has just been requested by request bit `bit`:
+ * arbitrates it when that input is free and the output feeds no packet.
+ * This is ibfs__sw_arbitrate's test, made on the lines at hand: the
+ * output has a request now, so its go bit is !so->cur.
+ */
+static inline __attribute__((always_inline)) void
+xb_requested(struct ibfs_switch *sw, uint32_t bit, const struct sw_out *so,
+	     unsigned o)
+{
+	if (ibfs__sw_bit_free(sw, bit) && !so->cur)
+		ibfs__sw_arbitrate_out(sw, o);
 }
 
 /* The head of (in, slot) has made its routing decision. */
 static void xb_ready_ev(void *obj, uint64_t arg)
 {
 	struct ibfs_switch *sw = obj;
-	int in = (int)(arg >> sw->sshift);
 	struct sw_queue *q = &sw->q[arg];
 	struct ibfs_packet *p = q->head;
 
 	if (!p)
 		return;
 	q->h_tail_at = p->tail_at; /* ready now (struct sw_queue) */
-	xb_request(sw, (uint32_t)arg, p);
-	if (!ibfs__sw_in_busy(sw, in))
-		ibfs__sw_arbitrate(sw, p->out_port);
+	xb_requested(sw, (uint32_t)arg, xb_request(sw, (uint32_t)arg, p),
+		     p->out_port);
 }
 
 /*
  * p is the new head of FIFO b: copies what the arbiter reads of it and
  * requests its output, or schedules the request for when its routing
- * decision is made. Returns 1 when it requested.
+ * decision is made. Returns the output when it requested, else NULL.
  */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) struct sw_out *
 xb_head_set(struct ibfs_switch *sw, uint32_t b, struct ibfs_packet *p,
 	    ibfs_time_t now)
 {
@@ -104,21 +118,20 @@ xb_head_set(struct ibfs_switch *sw, uint32_t b, struct ibfs_packet *p,
 	if (p->ready_at > now) {
 		q->h_tail_at = IBFS_TIME_NEVER; /* not ready */
 		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
-		return 0;
+		return NULL;
 	}
 	q->h_tail_at = p->tail_at;
-	xb_request(sw, b, p);
-	return 1;
+	return xb_request(sw, b, p);
 }
 
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 {
 	uint32_t b = ((uint32_t)in << sw->sshift) + (uint32_t)slot;
 	struct ibfs_packet *p = sw->q[b].head;
+	struct sw_out *so;
 
-	if (p && xb_head_set(sw, b, p, sw->f->eq.now) &&
-	    !ibfs__sw_in_busy(sw, in))
-		ibfs__sw_arbitrate(sw, p->out_port);
+	if (p && (so = xb_head_set(sw, b, p, sw->f->eq.now)))
+		xb_requested(sw, b, so, p->out_port);
 }
 
 /*
@@ -128,9 +141,10 @@ void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 void ibfs__sw_head_new(struct ibfs_switch *sw, uint32_t b,
 		       struct ibfs_packet *p)
 {
-	if (xb_head_set(sw, b, p, sw->f->eq.now) &&
-	    !ibfs__sw_in_busy(sw, (int)(b >> sw->sshift)))
-		ibfs__sw_arbitrate(sw, p->out_port);
+	struct sw_out *so = xb_head_set(sw, b, p, sw->f->eq.now);
+
+	if (so)
+		xb_requested(sw, b, so, p->out_port);
 }
 
 static void xb_wake_ev(void *obj, uint64_t arg)

@@ -222,12 +222,14 @@ static inline struct sw_queue *ibfs__sw_queue(const struct ibfs_switch *sw,
 	return &sw->q[((size_t)in << sw->sshift) + (size_t)slot];
 }
 
-/* 1 while input `in` feeds an output (its slot-0 bit of in_free clear). */
-static inline int ibfs__sw_in_busy(const struct ibfs_switch *sw, int in)
+/*
+ * 1 while the input of request bit `bit` ((in << sshift) + slot) feeds no
+ * output: every slot's bit of a free input is set in in_free.
+ */
+static inline int ibfs__sw_bit_free(const struct ibfs_switch *sw,
+				    uint32_t bit)
 {
-	uint32_t bit = (uint32_t)in << sw->sshift;
-
-	return !(sw->in_free[bit / 64] >> (bit % 64) & 1);
+	return sw->in_free[bit / 64] >> (bit % 64) & 1;
 }
 
 /* forwarding.c */
