@@ -294,13 +294,25 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	if (high >= 0)
 		ibfs__sw_vlarb_charge(&so->arb, high, p->wire_bytes);
 	ibfs__port_wait_stop(port);
-	ibfs__port_send(port, p);
 	/*
 	 * The next head's request: input `in` now feeds this output, so
-	 * it arbitrates nothing until the input is free again.
+	 * it arbitrates nothing until the input is free again. It is made
+	 * before the send, which touches nothing of the crossbar, so that
+	 * the send is a tail call; a head still waiting for its routing
+	 * decision schedules its request after the send, as it always did,
+	 * so that the events both schedule keep their order.
 	 */
-	if (q->head)
-		xb_head_set(sw, b, q->head, sw->f->eq.now);
+	struct ibfs_packet *next = q->head;
+	ibfs_time_t now = sw->f->eq.now;
+
+	if (__builtin_expect(next && next->ready_at > now, 0)) {
+		ibfs__port_send(port, p);
+		xb_head_set(sw, b, next, now);
+		return;
+	}
+	if (next)
+		xb_head_set(sw, b, next, now);
+	ibfs__port_send(port, p);
 }
 
 /*
