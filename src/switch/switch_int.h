@@ -107,9 +107,10 @@ struct sw_out {
 /*
  * The switch. What a packet's routing and an arbitration read shares its
  * first three 64-byte lines (the structure is 64-byte aligned, switch.c):
- * the device and the array pointers, then the forwarding state and
- * geometry, then the SL-to-VL copy, the bits of outputs 0-63 and the
- * free-input mask; what set-up, multicast and reports use comes after.
+ * the device, the array pointers and the count of packets queued, then
+ * the forwarding state, geometry and free-input mask, then the SL-to-VL
+ * copy and the go bits of outputs 0-63; what set-up, multicast and
+ * reports use comes after.
  */
 struct ibfs_switch {
 	_Alignas(64) struct ibfs_device dev;
