@@ -4,7 +4,8 @@
  * cut-through and store-and-forward to the picosecond, a slow input
  * feeding a fast output, saturating goodput, a credit-limited output,
  * incast fairness, head-of-line blocking, and the flow-control hooks
- * called through the ops table giving the same run as the direct calls.
+ * called through the ops table giving the same run as the direct calls,
+ * and packets held for a latency raised while they were on the way.
  * The fixture and its figures are in switch_star.h; the tables (VL
  * arbitration, SL-to-VL, LFT, MFT) are in check_switch_tables.c.
  */
@@ -416,6 +417,51 @@ START_TEST(flow_ops_path_same_run)
 }
 END_TEST
 
+/*
+ * The latency raised while packets are on the way: the link layer
+ * scheduled their hand-over with the old latency, so the switch holds
+ * each until its routing decision (ready_at, with the new latency) and
+ * requests its output then (crossbar.c, xb_ready_ev). A (to h1) waits
+ * from its hand-over; B (to h2), queued behind it, becomes the head when
+ * A leaves and waits too, until the very picosecond at which A's last
+ * byte leaves and frees the input. Fails when a head requests before its
+ * ready_at, or still carries the waiting mark (struct sw_queue) when its
+ * request is made.
+ */
+START_TEST(latency_raised_in_flight)
+{
+	struct star x;
+	struct star_opts o = { 0 };
+	const uint32_t wire = 8 + 1000 + 2;
+	const ibfs_time_t L2 = 300 * IBFS_NS, S = ser(wire);
+
+	star_make(&x, 3, &o);
+	flow(x.ep[0], 2, 1000, 1);
+	flow(x.ep[0], 3, 1000, 1);
+	/* Both have left h0 (B at S), neither has been handed over. */
+	ibfs__eq_run(&x.f->eq, 90 * IBFS_NS);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[0])->tx_pkts, 2);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
+	ibfs__switch_set_latency(x.sw, L2);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	const struct ibfs_ep_stats *a = ibfs__endpoint_stats(x.ep[1]);
+	const struct ibfs_ep_stats *b = ibfs__endpoint_stats(x.ep[2]);
+	ibfs_time_t ready_a = ser(8) + P + L2, ready_b = S + ser(8) + P + L2;
+
+	ck_assert_uint_eq(a->rx_pkts, 1);
+	ck_assert_uint_eq(a->first_head, ready_a + P + ser(8));
+	ck_assert_uint_eq(a->first_tail, ready_a + S + P);
+	/* B is ready just as A's last byte leaves: no gap, no overlap. */
+	ck_assert_uint_eq(ready_b, ready_a + S);
+	ck_assert_uint_eq(b->rx_pkts, 1);
+	ck_assert_uint_eq(b->first_head, ready_b + P + ser(8));
+	ck_assert_uint_eq(b->first_tail, ready_b + S + P);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
 static Suite *switch_suite(void)
 {
 	Suite *s = suite_create("switch");
@@ -430,6 +476,7 @@ static Suite *switch_suite(void)
 	tcase_add_test(tc, incast_fairness);
 	tcase_add_test(tc, head_of_line_blocking);
 	tcase_add_test(tc, flow_ops_path_same_run);
+	tcase_add_test(tc, latency_raised_in_flight);
 	suite_add_tcase(s, tc);
 	return s;
 }

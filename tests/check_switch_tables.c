@@ -141,10 +141,10 @@ END_TEST
 
 /*
  * One data VL: the crossbar skips the VL arbiter while the tables serve
- * VL 0 (arb_one), and must not while they do not. Tables that give VL 0
- * no weight serve nothing; tables that serve it from the high table only
- * (limit 0) pass a stream at the link rate; new tables that serve VL 0
- * release what waited.
+ * VL 0 (the output's `one`), and must not while they do not. Tables that
+ * give VL 0 no weight serve nothing; tables that serve it from the high
+ * table only (limit 0) pass a stream at the link rate; new tables that
+ * serve VL 0 release what waited.
  */
 START_TEST(one_vl_tables)
 {

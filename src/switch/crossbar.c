@@ -35,7 +35,7 @@ static void xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t);
 static void xb_set_busy(struct ibfs_switch *sw, int in, int busy)
 {
 	uint32_t bit = (uint32_t)in << sw->sshift;
-	uint64_t m = ((1ULL << sw->nslots) - 1) << (bit % 64);
+	uint64_t m = (uint64_t)sw->in_bits << (bit % 64);
 
 	if (busy)
 		sw->in_free[bit / 64] &= ~m;
@@ -50,10 +50,11 @@ void ibfs__sw_in_free_init(struct ibfs_switch *sw)
 }
 
 /*
- * Request bit `bit` ((in << sshift) + slot) asks for p's output; inline in
- * both callers, whose last call (an arbitration) is then a tail call.
+ * Request bit `bit` ((in << sshift) + slot) asks for p's output, which it
+ * returns; inline in its callers, whose last call (an arbitration) is
+ * then a tail call.
  */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) struct sw_out *
 xb_request(struct ibfs_switch *sw, uint32_t bit, const struct ibfs_packet *p)
 {
 	unsigned o = p->out_port;
@@ -64,59 +65,86 @@ xb_request(struct ibfs_switch *sw, uint32_t bit, const struct ibfs_packet *p)
 
 	if (!(*w & m)) {
 		*w |= m;
-		if (!so->nreq++)
-			sw->ob[o / 64].req |= 1ULL << (o % 64);
+		if (!so->nreq++ && !so->cur)
+			sw->go[o / 64] |= 1ULL << (o % 64);
 		so->slot[os].nreq++;
 	}
+	return so;
+}
+
+/*
+ * Output `so` (number o) has just been requested by request bit `bit`:
+ * arbitrates it when that input is free and the output feeds no packet.
+ * This is ibfs__sw_arbitrate's test, made on the lines at hand: the
+ * output has a request now, so its go bit is !so->cur.
+ */
+static inline __attribute__((always_inline)) void
+xb_requested(struct ibfs_switch *sw, uint32_t bit, const struct sw_out *so,
+	     unsigned o)
+{
+	if (ibfs__sw_bit_free(sw, bit) && !so->cur)
+		ibfs__sw_arbitrate_out(sw, o);
 }
 
 /* The head of (in, slot) has made its routing decision. */
 static void xb_ready_ev(void *obj, uint64_t arg)
 {
 	struct ibfs_switch *sw = obj;
-	int in = (int)(arg >> sw->sshift);
-	struct ibfs_packet *p = sw->q[arg].head;
-
-	if (!p)
-		return;
-	xb_request(sw, (uint32_t)arg, p);
-	if (!ibfs__sw_in_busy(sw, in))
-		ibfs__sw_arbitrate(sw, p->out_port);
-}
-
-/*
- * FIFO b has a new head (or none): copies what the arbiter reads of it
- * and requests its output, or schedules the request for when its routing
- * decision is made. Returns 1 when it requested.
- */
-static inline __attribute__((always_inline)) int
-xb_head_set(struct ibfs_switch *sw, uint32_t b, ibfs_time_t now)
-{
-	struct sw_queue *q = &sw->q[b];
+	struct sw_queue *q = &sw->q[arg];
 	struct ibfs_packet *p = q->head;
 
 	if (!p)
-		return 0;
-	q->h_ready_at = p->ready_at;
-	q->h_tail_at = p->tail_at;
+		return;
+	q->h_tail_at = p->tail_at; /* ready now (struct sw_queue) */
+	xb_requested(sw, (uint32_t)arg, xb_request(sw, (uint32_t)arg, p),
+		     p->out_port);
+}
+
+/*
+ * p is the new head of FIFO b: copies what the arbiter reads of it and
+ * requests its output, or schedules the request for when its routing
+ * decision is made. Returns the output when it requested, else NULL.
+ */
+static inline __attribute__((always_inline)) struct sw_out *
+xb_head_set(struct ibfs_switch *sw, uint32_t b, struct ibfs_packet *p,
+	    ibfs_time_t now)
+{
+	struct sw_queue *q = &sw->q[b];
+
 	q->h_wire = p->wire_bytes;
 	q->h_blocks = p->blocks;
 	q->h_out = p->out_port;
 	q->h_vl = p->vl;
 	if (p->ready_at > now) {
+		q->h_tail_at = IBFS_TIME_NEVER; /* not ready */
 		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
-		return 0;
+		return NULL;
 	}
-	xb_request(sw, b, p);
-	return 1;
+	q->h_tail_at = p->tail_at;
+	return xb_request(sw, b, p);
 }
 
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 {
 	uint32_t b = ((uint32_t)in << sw->sshift) + (uint32_t)slot;
+	struct ibfs_packet *p = sw->q[b].head;
+	struct sw_out *so;
 
-	if (xb_head_set(sw, b, sw->f->eq.now) && !ibfs__sw_in_busy(sw, in))
-		ibfs__sw_arbitrate(sw, sw->q[b].h_out);
+	if (p && (so = xb_head_set(sw, b, p, sw->f->eq.now)))
+		xb_requested(sw, b, so, p->out_port);
+}
+
+/*
+ * The same for an enqueue into an empty FIFO (switch.c), which knows the
+ * head is p: it is neither read back nor tested.
+ */
+void ibfs__sw_head_new(struct ibfs_switch *sw, uint32_t b,
+		       struct ibfs_packet *p)
+{
+	struct sw_out *so = xb_head_set(sw, b, p, sw->f->eq.now);
+
+	if (so)
+		xb_requested(sw, b, so, p->out_port);
 }
 
 static void xb_wake_ev(void *obj, uint64_t arg)
@@ -130,7 +158,13 @@ static void xb_wake_ev(void *obj, uint64_t arg)
 	ibfs__sw_arbitrate(sw, (int)arg);
 }
 
-static void xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t)
+/*
+ * Out of line: only a request held back by the tail rule (an output
+ * faster than its input) comes here, and inlined into the arbitration its
+ * call kept more of the scan's values on the stack.
+ */
+static void __attribute__((noinline))
+xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t)
 {
 	struct sw_out *so = &sw->out[o];
 
@@ -240,20 +274,18 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	unsigned in = b >> sw->sshift;
 	struct sw_queue *q = &sw->q[b];
 	struct ibfs_packet *p = q->head;
-	struct sw_obits *ob = &sw->ob[o / 64];
 
 	q->head = p->next;
 	if (!q->head)
-		sw->qtail[b] = NULL;
+		q->tail = NULL;
 	sw->buffered--;
 	p->next = NULL;
 	so->req[(size_t)os * (size_t)sw->nw + b / 64] &= ~(1ULL << (b % 64));
-	if (!--so->nreq)
-		ob->req &= ~(1ULL << (o % 64));
+	so->nreq--;
 	so->slot[os].nreq--;
 	so->slot[os].rr = (uint16_t)(b + 1);
 	so->cur = 1;
-	ob->cur |= 1ULL << (o % 64);
+	sw->go[o / 64] &= ~(1ULL << (o % 64));
 	so->cur_in = (uint8_t)in;
 	so->cur_in_vl = p->in_vl;
 	so->cur_blocks = p->blocks;
@@ -262,12 +294,25 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	if (high >= 0)
 		ibfs__sw_vlarb_charge(&so->arb, high, p->wire_bytes);
 	ibfs__port_wait_stop(port);
-	ibfs__port_send(port, p);
 	/*
 	 * The next head's request: input `in` now feeds this output, so
-	 * it arbitrates nothing until the input is free again.
+	 * it arbitrates nothing until the input is free again. It is made
+	 * before the send, which touches nothing of the crossbar, so that
+	 * the send is a tail call; a head still waiting for its routing
+	 * decision schedules its request after the send, as it always did,
+	 * so that the events both schedule keep their order.
 	 */
-	xb_head_set(sw, b, sw->f->eq.now);
+	struct ibfs_packet *next = q->head;
+	ibfs_time_t now = sw->f->eq.now;
+
+	if (__builtin_expect(next && next->ready_at > now, 0)) {
+		ibfs__port_send(port, p);
+		xb_head_set(sw, b, next, now);
+		return;
+	}
+	if (next)
+		xb_head_set(sw, b, next, now);
+	ibfs__port_send(port, p);
 }
 
 /*
@@ -315,7 +360,7 @@ xb_arbitrate_all(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 			goto send;
 		}
 	}
-	if (sw->ob[o / 64].one >> (o % 64) & 1) {
+	if (so->one) {
 		/* One data VL that the tables serve: no arbitration state. */
 		b = so->slot[0].nreq ?
 			    xb_scan(sw, so, port, 0, now, &starved, &wake) :
@@ -367,23 +412,21 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 		ibfs__sw_out_down(sw, (int)o);
 		return;
 	}
-	if (!so->nreq) {
-		ibfs__port_wait_stop(port);
-		return;
-	}
+	/* The go bit said so->nreq > 0 (ibfs__sw_arbitrate, its only caller). */
 	ibfs_time_t now = sw->f->eq.now;
 
-	if (__builtin_expect(so->slot[sw->data_vls].nreq ||
-				     !(sw->ob[o / 64].one >> (o % 64) & 1),
-			     0)) {
+	/*
+	 * With one data VL (so->one), slot 1 is VL15's: every request is
+	 * in slot 0 exactly when VL15 has none. One test of the output's
+	 * first line then tells the common case, and slot 0 has requests.
+	 */
+	if (__builtin_expect(!so->one || so->nreq != so->slot[0].nreq, 0)) {
 		xb_arbitrate_all(sw, o, so, port, now);
 		return;
 	}
 	int starved = 0;
 	ibfs_time_t wake = IBFS_TIME_NEVER;
-	int b = so->slot[0].nreq ?
-			xb_scan_inl(sw, so, port, 0, now, &starved, &wake) :
-			-1;
+	int b = xb_scan_inl(sw, so, port, 0, now, &starved, &wake);
 
 	if (xb_no_grant(sw, o, port, b, starved, wake))
 		return;
@@ -399,7 +442,8 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	if (!so->cur)
 		return;
 	so->cur = 0;
-	sw->ob[o / 64].cur &= ~(1ULL << (o % 64));
+	if (so->nreq)
+		sw->go[o / 64] |= 1ULL << (o % 64);
 	int in = so->cur_in;
 	struct ibfs_port *inp = &dev->ports[in];
 
@@ -422,12 +466,13 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	 * may grant one of them, which changes its entry but not where
 	 * the entries are.
 	 */
-	ibfs_time_t now = sw->f->eq.now;
 	const struct sw_queue *q = ibfs__sw_queue(sw, in, 0);
 	const struct sw_queue *end = q + sw->nslots;
 
 	for (; q < end; q++)
-		if (q->head && q->h_out != o && q->h_ready_at <= now)
+		if (q->head && q->h_out != o &&
+		    (__builtin_expect(q->h_tail_at != IBFS_TIME_NEVER, 1) ||
+		     q->head->ready_at <= sw->f->eq.now))
 			ibfs__sw_arbitrate(sw, q->h_out);
 }
 

@@ -84,13 +84,13 @@ void ibfs__sw_out_down(struct ibfs_switch *sw, int o)
 
 		q->head = p->next;
 		if (!q->head)
-			sw->qtail[b] = NULL;
+			q->tail = NULL;
 		sw->buffered--;
 		p->next = NULL;
 		so->req[(size_t)os * (size_t)sw->nw + (size_t)b / 64] &=
 			~(1ULL << (b % 64));
 		if (!--so->nreq)
-			sw->ob[o / 64].req &= ~(1ULL << (o % 64));
+			sw->go[o / 64] &= ~(1ULL << (o % 64));
 		so->slot[os].nreq--;
 		port->xmit_discards++;
 		ibfs__eq_schedule(&f->eq,

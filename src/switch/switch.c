@@ -74,14 +74,14 @@ static void sw_discard(struct ibfs_switch *sw, struct ibfs_packet *p)
 
 /*
  * Queues p in the FIFO of its input and VL. Inline in both callers, so
- * that a packet's arrival ends in a tail call (ibfs__sw_head_changed).
+ * that a packet's arrival ends in a tail call (ibfs__sw_head_new).
  */
 static inline __attribute__((always_inline)) void
 sw_enqueue(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 {
 	int slot = ibfs__sw_slot(sw, p->in_vl);
 	size_t b = ((size_t)in << sw->sshift) + (size_t)slot;
-	struct ibfs_packet **tail = &sw->qtail[b];
+	struct sw_queue *q = &sw->q[b];
 
 	p->ready_at = (sw->store_forward ? p->tail_at : p->head_at) +
 		      sw->latency;
@@ -89,15 +89,14 @@ sw_enqueue(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 	p->vl = p->out_vl;
 	p->next = NULL;
 	sw->buffered++;
-	/* A FIFO with a tail is not empty: its entry is not read here. */
-	if (*tail) {
-		(*tail)->next = p;
-		*tail = p;
+	if (q->tail) {
+		q->tail->next = p;
+		q->tail = p;
 		return;
 	}
-	*tail = p;
-	sw->q[b].head = p;
-	ibfs__sw_head_changed(sw, in, slot);
+	q->tail = p;
+	q->head = p;
+	ibfs__sw_head_new(sw, (uint32_t)b, p);
 }
 
 /* Sets p's output VL for output `out`; returns -1 if it is not usable. */
@@ -174,15 +173,17 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 	struct ibfs_switch *sw = (struct ibfs_switch *)dev;
 	int in = inp->num;
 	uint16_t dlid = p->dlid;
-	uint16_t lmask = (uint16_t)~((1u << sw->lmc) - 1);
 
-	if (dlid == IBFS_PERMISSIVE_LID ||
-	    (sw->lid && (dlid & lmask) == sw->lid)) {
+	/* The permissive LID is the switch's too: tested with multicast. */
+	if ((dlid & sw->lid_mask) == sw->lid_local) {
+local:
 		ibfs__eq_schedule(&sw->f->eq, sw_tail_time(sw, p), sw_local_ev,
 				  sw, (uint64_t)(uintptr_t)p);
 		return;
 	}
-	if (dlid >= IBFS_MCAST_LID_BASE) {
+	if (__builtin_expect(dlid >= IBFS_MCAST_LID_BASE, 0)) {
+		if (dlid == IBFS_PERMISSIVE_LID)
+			goto local;
 		const uint64_t *mask = ibfs__sw_mft_get(sw, dlid);
 
 		if (!mask)
@@ -193,7 +194,7 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 	}
 	uint8_t out = ibfs__sw_route(sw, in, dlid);
 
-	if (out == IBFS_LFT_NONE || out == 0 || out > sw->n || out == in ||
+	if ((unsigned)out - 1 >= sw->route_max || out == in ||
 	    sw_map_vl(sw, p, in, out) < 0) {
 		sw_discard(sw, p);
 		return;
@@ -229,7 +230,7 @@ _Static_assert(offsetof(struct sw_out, slot[2]) == 64,
 	       "struct sw_out: header and first slots in one line");
 _Static_assert(sizeof(struct sw_queue) == 32, "struct sw_queue: 32 bytes");
 _Static_assert(offsetof(struct ibfs_switch, in_free) + 8 <= 128 &&
-		       offsetof(struct ibfs_switch, ob[1]) <= 192,
+		       offsetof(struct ibfs_switch, go[1]) <= 192,
 	       "struct ibfs_switch: hot fields in its first three lines");
 
 const struct ibfs_device_ops ibfs__switch_ops = {
@@ -238,6 +239,22 @@ const struct ibfs_device_ops ibfs__switch_ops = {
 	.tx_ready = ibfs__sw_tx_ready,
 	.tx_done = ibfs__sw_tx_done,
 };
+
+/*
+ * Keeps lid_mask and lid_local, which sw_receive tests, in step with the
+ * LID and LMC: the 2^lmc LIDs from lid (its low lmc bits ignored), or,
+ * without a LID, the permissive LID only (which is the switch's anyway).
+ */
+static void sw_lid_update(struct ibfs_switch *sw)
+{
+	if (!sw->lid) {
+		sw->lid_mask = IBFS_PERMISSIVE_LID;
+		sw->lid_local = IBFS_PERMISSIVE_LID;
+		return;
+	}
+	sw->lid_mask = (uint16_t)~((1u << sw->lmc) - 1);
+	sw->lid_local = sw->lid;
+}
 
 struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 					struct ibfs_diag *d)
@@ -269,10 +286,14 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	sw->n = tn->nports;
 	sw->data_vls = f->ports[node][0].data_vls;
 	sw->nslots = sw->data_vls + 1;
+	sw->in_bits = (uint16_t)((1u << sw->nslots) - 1);
+	sw->route_max = (uint8_t)(sw->n < IBFS_LFT_NONE ? sw->n :
+						      IBFS_LFT_NONE - 1);
 	while ((1 << sw->sshift) < sw->nslots)
 		sw->sshift++;
 	sw->nw = (((sw->n + 1) << sw->sshift) + 63) / 64;
 	sw->pw = (sw->n + 1 + 63) / 64;
+	sw_lid_update(sw);
 	sw->latency = tn->latency;
 	sw->store_forward = !!tn->store_forward;
 	/*
@@ -287,7 +308,6 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	sw->q = aligned_alloc(64, qbytes);
 	if (sw->q)
 		memset(sw->q, 0, qbytes);
-	sw->qtail = calloc(nq, sizeof(*sw->qtail));
 	/* Aligned as struct sw_out asks (its size is a multiple of that). */
 	sw->out = aligned_alloc(_Alignof(struct sw_out),
 				((size_t)sw->n + 1) * sizeof(*sw->out));
@@ -296,7 +316,7 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	if (nreqw > SW_REQ_INLINE)
 		sw->req_ext = calloc(((size_t)sw->n + 1) * nreqw,
 				     sizeof(uint64_t));
-	if (!sw->q || !sw->qtail || !sw->out ||
+	if (!sw->q || !sw->out ||
 	    (nreqw > SW_REQ_INLINE && !sw->req_ext))
 		goto oom;
 	for (int i = 0; i <= sw->n; i++) {
@@ -348,7 +368,6 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 	if (sw->dev.fab && sw->f->devices[sw->dev.node] == &sw->dev)
 		sw->f->devices[sw->dev.node] = NULL;
 	free(sw->q);
-	free(sw->qtail);
 	free(sw->req_ext);
 	free(sw->out);
 	if (sw->in_free != sw->free_in)
@@ -361,11 +380,13 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 void ibfs__switch_set_lid(struct ibfs_switch *sw, uint16_t lid)
 {
 	sw->lid = lid;
+	sw_lid_update(sw);
 }
 
 void ibfs__switch_set_lmc(struct ibfs_switch *sw, uint8_t lmc)
 {
 	sw->lmc = lmc > 7 ? 7 : lmc;
+	sw_lid_update(sw);
 }
 
 uint16_t ibfs__switch_get_lid(const struct ibfs_switch *sw)

@@ -33,19 +33,24 @@ struct sw_vlarb {
 /*
  * A FIFO of packets linked through p->next: one per input port and VL.
  * What the arbiter reads of the head packet is copied here when the head
- * changes (ibfs__sw_head_changed), so that scanning requests and freeing
- * an input touch this entry, not the packet: at 11,664 HCAs the packets'
- * lines miss the caches (bench/README.md, "Scale check"). An entry is 32
- * bytes and an input's entries are contiguous at a power-of-two stride
- * (sw->q, indexed by request bit): with one data VL and VL15 both fit one
- * 64-byte line. The tail, which only an enqueue reads, lives apart
- * (sw->qtail, NULL while the FIFO is empty), so that queueing behind a
- * head touches neither this entry nor the head.
+ * changes (xb_head_set, crossbar.c), so that scanning requests and
+ * freeing an input touch this entry, not the packet: at 11,664 HCAs the
+ * packets' lines miss the caches (bench/README.md, "Scale check"). An
+ * entry is 32 bytes and an input's entries are contiguous at a
+ * power-of-two stride (sw->q, indexed by request bit): with one data VL
+ * and VL15 both fit one 64-byte line, which also holds the tail, so that
+ * an enqueue and a grant touch no other line of the switch's queues.
+ *
+ * The head's ready_at is not copied: a head whose routing decision is
+ * still to come (only when the latency changed while its header was on
+ * the way) waits for xb_ready_ev with h_tail_at at IBFS_TIME_NEVER,
+ * which no tail time is, and is then read from the packet; every other
+ * head is ready.
  */
 struct sw_queue {
 	struct ibfs_packet *head;
-	ibfs_time_t h_ready_at; /* head's ready_at */
-	ibfs_time_t h_tail_at;  /* head's tail_at */
+	struct ibfs_packet *tail; /* NULL while the FIFO is empty */
+	ibfs_time_t h_tail_at;  /* head's tail_at, NEVER while not ready */
 	uint32_t h_wire;        /* head's wire_bytes */
 	uint16_t h_blocks;      /* head's credit blocks */
 	uint8_t h_out;          /* head's output port */
@@ -76,7 +81,17 @@ struct sw_out {
 	uint8_t cur;         /* 1 while a packet is being sent */
 	uint8_t cur_in_vl;
 	uint8_t cur_in;      /* ports are numbered up to 255 (p->in_port) */
-	uint8_t flushing;    /* port_state.c is emptying this down output */
+	uint8_t flushing : 1; /* port_state.c is emptying this down output */
+	/*
+	 * Set when the switch has one data VL and this output's VL
+	 * arbitration tables give VL 0 an entry with weight: the arbiter
+	 * then always picks VL 0 when it is ready, whatever entry the
+	 * tables are at (IBA 7.6.9: the entries only share the link among
+	 * data VLs; VL15 is not arbitrated), so its state is neither read
+	 * nor charged (vl_arbiter.c; ibfs__switch_set_vlarb resets it).
+	 * Kept in this line, which an arbitration reads anyway.
+	 */
+	uint8_t one : 1;
 	struct {
 		/* Request bits number at most 256 x 16: 16 bits suffice. */
 		uint16_t rr;   /* round-robin start bit */
@@ -86,54 +101,26 @@ struct sw_out {
 	struct sw_vlarb arb;
 };
 
-/*
- * Per-output bits for 64 outputs, together so that an arbitration reads
- * one 24-byte group (outputs o / 64).
- */
-struct sw_obits {
-	/*
-	 * Bit o set while out[o].cur: an arbitration for a busy output
-	 * returns without reading out[o] and its port, lines that miss the
-	 * caches at scale (ports are numbered up to 255).
-	 */
-	uint64_t cur;
-	/*
-	 * Bit o set while out[o].nreq > 0. An output without requests has
-	 * nothing to arbitrate, and its port is not waiting for credits
-	 * (PortXmitWait starts only with requests and stops whenever they
-	 * end, crossbar.c and port_state.c), so it is skipped as above.
-	 */
-	uint64_t req;
-	/*
-	 * Bit o set when the switch has one data VL and output o's VL
-	 * arbitration tables give VL 0 an entry with weight: the arbiter
-	 * then always picks VL 0 when it is ready, whatever entry the
-	 * tables are at (IBA 7.6.9: the entries only share the link among
-	 * data VLs; VL15 is not arbitrated), so its state is neither read
-	 * nor charged (vl_arbiter.c; ibfs__switch_set_vlarb resets it).
-	 */
-	uint64_t one;
-};
-
 /* in_free words kept inside the switch when nw fits. */
 #define SW_FREE_INLINE 2
 
 /*
  * The switch. What a packet's routing and an arbitration read shares its
  * first three 64-byte lines (the structure is 64-byte aligned, switch.c):
- * the device and the array pointers, then the forwarding state and
- * geometry, then the SL-to-VL copy, the bits of outputs 0-63 and the
- * free-input mask; what set-up, multicast and reports use comes after.
+ * the device, the array pointers and the count of packets queued, then
+ * the forwarding state, geometry and free-input mask, then the SL-to-VL
+ * copy and the go bits of outputs 0-63; what set-up, multicast and
+ * reports use comes after.
  */
 struct ibfs_switch {
 	_Alignas(64) struct ibfs_device dev;
 	struct ibfs_fabric *f;
 	/*
 	 * Input FIFOs by request bit, (in << sshift) + slot: [(n + 1) <<
-	 * sshift], 64-byte aligned; tails alike (only enqueues read them).
+	 * sshift], 64-byte aligned.
 	 */
 	struct sw_queue *q;
-	struct ibfs_packet **qtail;
+	uint64_t buffered;   /* packets in the FIFOs */
 	struct sw_out *out;  /* [n + 1] */
 
 	uint8_t *lft;        /* [lft_len] by LID */
@@ -147,10 +134,7 @@ struct ibfs_switch {
 	 * a bit splits into (input, slot) without a division. The order of
 	 * bits, which the round robin follows, is that of (input, slot).
 	 */
-	int sshift;
-	int nw;              /* 64-bit words of one request bitset */
-	uint16_t lid;
-	uint8_t lmc;
+	uint8_t sshift;
 	uint8_t store_forward;
 	/*
 	 * While every (input, output) pair has the same table (the default,
@@ -159,6 +143,21 @@ struct ibfs_switch {
 	 * 36-port switches), miss the caches on every packet.
 	 */
 	uint8_t sl2vl_uniform;
+	/*
+	 * The largest port an LFT entry may name: n, but never
+	 * IBFS_LFT_NONE; a route is good when 1 <= port <= route_max and
+	 * it is not the input, which one unsigned compare and one equality
+	 * test tell.
+	 */
+	uint8_t route_max;
+	uint16_t in_bits;    /* one input's bits of in_free: nslots ones */
+	/*
+	 * A DLID is one of the switch's own LIDs (lid, lmc) when
+	 * (dlid & lid_mask) == lid_local; both 0xFFFF while it has no LID,
+	 * so that only the permissive LID matches (sw_lid_update).
+	 */
+	uint16_t lid_mask, lid_local;
+	int nw;              /* 64-bit words of one request bitset */
 	uint64_t free_in[SW_FREE_INLINE];
 	/*
 	 * Request-bit layout mask of the inputs not busy: bits
@@ -170,7 +169,6 @@ struct ibfs_switch {
 
 	uint8_t sl2vl_one[16];
 	ibfs_time_t latency;
-	uint64_t buffered;
 	/*
 	 * [n + 1] by input port: the last DLID routed from that input and
 	 * its LFT entry, (1 << 24) | dlid << 8 | port, 0 when none; cleared
@@ -179,8 +177,21 @@ struct ibfs_switch {
 	 * switch at 11,664 HCAs).
 	 */
 	uint32_t *lft_hint;
-	struct sw_obits ob[4];  /* outputs 0-63 in the third line */
+	/*
+	 * Bit o of go[o / 64] set while output o has requests (nreq > 0)
+	 * and feeds no packet (!cur): only then has an arbitration anything
+	 * to do (an output without requests is not waiting for credits
+	 * either: PortXmitWait starts only with requests and stops whenever
+	 * they end, crossbar.c and port_state.c). The many arbitrations
+	 * asked for a busy output or one without requests return on this
+	 * bit without reading out[o] and its port, lines that miss the
+	 * caches at scale (ports are numbered up to 255). One mask, kept
+	 * where nreq and cur change, so that the test is one bit.
+	 */
+	uint64_t go[4];         /* outputs 0-63 in the third line */
 
+	uint16_t lid;
+	uint8_t lmc;
 	int pw;              /* 64-bit words of one port mask (MFT) */
 	uint64_t *mft;       /* [mft_len][pw] by MLID - 0xC000 */
 	uint32_t mft_len;
@@ -212,12 +223,14 @@ static inline struct sw_queue *ibfs__sw_queue(const struct ibfs_switch *sw,
 	return &sw->q[((size_t)in << sw->sshift) + (size_t)slot];
 }
 
-/* 1 while input `in` feeds an output (its slot-0 bit of in_free clear). */
-static inline int ibfs__sw_in_busy(const struct ibfs_switch *sw, int in)
+/*
+ * 1 while the input of request bit `bit` ((in << sshift) + slot) feeds no
+ * output: every slot's bit of a free input is set in in_free.
+ */
+static inline int ibfs__sw_bit_free(const struct ibfs_switch *sw,
+				    uint32_t bit)
 {
-	uint32_t bit = (uint32_t)in << sw->sshift;
-
-	return !(sw->in_free[bit / 64] >> (bit % 64) & 1);
+	return sw->in_free[bit / 64] >> (bit % 64) & 1;
 }
 
 /* forwarding.c */
@@ -261,7 +274,7 @@ void ibfs__sw_vlarb_default(struct sw_vlarb *a, int data_vls);
 int ibfs__sw_vlarb_pick(struct sw_vlarb *a, uint32_t ready, int *high);
 /* 1 if an entry of either table gives `vl` a weight. */
 int ibfs__sw_vlarb_serves(const struct sw_vlarb *a, int vl);
-/* Sets output o's bit of arb_one from its tables. */
+/* Sets output o's `one` from its tables. */
 void ibfs__sw_vlarb_one_update(struct ibfs_switch *sw, int o);
 /* Charges `bytes` sent on `vl` to the entry that picked it. */
 void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);
@@ -269,6 +282,10 @@ void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);
 /* crossbar.c */
 void ibfs__sw_in_free_init(struct ibfs_switch *sw);
 void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot);
+/* p, already at sw->q[b].head, is the first packet of its empty FIFO b. */
+void ibfs__sw_head_new(struct ibfs_switch *sw, uint32_t b,
+		       struct ibfs_packet *p);
+/* Arbitrates output o, whose go bit is set: call ibfs__sw_arbitrate. */
 void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o);
 /*
  * Output `out` may have something to send: arbitrates unless it is busy
@@ -278,9 +295,8 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o);
 static inline void ibfs__sw_arbitrate(struct ibfs_switch *sw, int out)
 {
 	unsigned o = (unsigned)out;
-	const struct sw_obits *ob = &sw->ob[o / 64];
 
-	if ((ob->req & ~ob->cur) >> (o % 64) & 1)
+	if (sw->go[o / 64] >> (o % 64) & 1)
 		ibfs__sw_arbitrate_out(sw, o);
 }
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);

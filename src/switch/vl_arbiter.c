@@ -120,12 +120,9 @@ int ibfs__sw_vlarb_serves(const struct sw_vlarb *a, int vl)
  */
 void ibfs__sw_vlarb_one_update(struct ibfs_switch *sw, int o)
 {
-	uint64_t m = 1ULL << (o % 64);
+	struct sw_out *so = &sw->out[o];
 
-	if (sw->data_vls == 1 && ibfs__sw_vlarb_serves(&sw->out[o].arb, 0))
-		sw->ob[o / 64].one |= m;
-	else
-		sw->ob[o / 64].one &= ~m;
+	so->one = sw->data_vls == 1 && ibfs__sw_vlarb_serves(&so->arb, 0);
 }
 
 static int arb_check(const struct ibfs_vlarb_entry *t, int n)
