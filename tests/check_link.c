@@ -332,6 +332,46 @@ START_TEST(vl15_not_flow_controlled)
 }
 END_TEST
 
+/*
+ * VL15 packets discarded at the receiver for want of room leave the wire
+ * all the same: the sender's wire count is what it started less what the
+ * receiver took off, received or not (ibfs__port_rx_pkts), so the
+ * packets on the wire and the conservation check stay right mid-run.
+ */
+START_TEST(vl15_discards_leave_the_wire)
+{
+	struct pair x;
+	const uint64_t n = 50;
+
+	pair_make(&x, 1000 * 1000, 1024, 1, 1);
+	ibfs__endpoint_set_sl2vl(x.a, 0, IBFS_VL15);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+	struct ibfs_port *pb = ibfs__endpoint_port(x.b);
+
+	pa->vls[0].credits = 0;
+	pb->buf_cap[0] = 0; /* keep the sum right */
+	pb->buf_cap[IBFS_VL15] = 4; /* a 290-byte packet takes 5 blocks */
+	flow(x.a, 2, 0, 280, n, 0);
+	/* All sent by 1.2 us; they arrive from 5 us on, 23.2 ns apart. */
+	ibfs__eq_run(&x.f->eq, 5500 * IBFS_NS);
+	ck_assert_uint_gt(pb->vl15_dropped, 0);
+	ck_assert_uint_lt(pb->vl15_dropped, n);
+	ck_assert_uint_eq(pa->cnt.xmit_pkts, n);
+	ck_assert_uint_eq(ibfs__port_wire_pkts(pa) + pb->vl15_dropped, n);
+	ck_assert_uint_eq(x.f->pkts_on_wire, ibfs__port_wire_pkts(pa));
+	conserved(x.f);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(pb->vl15_dropped, n);
+	ck_assert_uint_eq(x.f->pkts_dropped, n);
+	ck_assert_uint_eq(ibfs__port_wire_pkts(pa), 0);
+	ck_assert_uint_eq(ibfs__port_rx_pkts(pb), n);
+	ck_assert_uint_eq(pb->cnt.rcv_pkts, 0);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->rx_pkts, 0);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
 START_TEST(flow_errors)
 {
 	struct pair x;
@@ -626,6 +666,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, buffer_shared_among_vls);
 	tcase_add_test(tc, vls_are_independent);
 	tcase_add_test(tc, vl15_not_flow_controlled);
+	tcase_add_test(tc, vl15_discards_leave_the_wire);
 	tcase_add_test(tc, flow_errors);
 	tcase_add_test(tc, misrouted_and_lmc);
 	tcase_add_test(tc, fcp_waits_for_packet_boundary);

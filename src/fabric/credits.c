@@ -66,7 +66,7 @@ static void credit_fcp_arrive(void *obj, uint64_t arg)
  */
 static inline void credit_send_fcp(struct ibfs_port *port, int vl)
 {
-	struct ibfs_fabric *f = port->fab;
+	struct ibfs_fabric *f = port->dev->fab;
 	struct ibfs_port *sender = port->peer;
 	struct ibfs_port_vl *v = &port->vls[vl];
 	ibfs_time_t now = f->eq.now;
