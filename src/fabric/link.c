@@ -128,11 +128,42 @@ link_arrive_other(struct ibfs_port *in, struct ibfs_packet *p, int counted)
 	ibfs__packet_free(f, p);
 }
 
+/* p is accepted at `in`: it is the device's now. */
+static inline void link_accept(struct ibfs_fabric *f, struct ibfs_port *in,
+			       struct ibfs_device *dev, struct ibfs_packet *p)
+{
+	p->in_port = (uint8_t)in->num;
+	p->in_vl = p->vl;
+	p->hops++;
+	p->held = 1;
+	f->pkts_buffered++;
+	in->cnt.rcv_pkts++;
+	in->cnt.rcv_data += p->wire_bytes;
+	dev->ops->receive(dev, in, p);
+}
+
+/* link_head_arrive for a port whose flow control is not the credits. */
+static void __attribute__((noinline))
+link_arrive_ops(struct ibfs_port *in, struct ibfs_packet *p)
+{
+	struct ibfs_device *dev = in->dev;
+	struct ibfs_fabric *f = dev->fab;
+
+	in->vls[p->vl].rx_blocks += p->blocks;
+	f->pkts_on_wire--;
+	if (in->flow->on_arrive(in, p) < 0) {
+		link_arrive_other(in, p, 1);
+		return;
+	}
+	link_accept(f, in, dev, p);
+}
+
 /*
  * The header of the packet in `arg` has arrived at port `obj` (or its tail,
  * or later: as the receiving device asked with rx_delay and rx_at_tail).
  * The common case reads the port's line 0 and writes the line of VL 0
- * (counters and VL state).
+ * (counters and VL state); it makes no call but tail calls, so it saves
+ * no registers.
  */
 static void link_head_arrive(void *obj, uint64_t arg)
 {
@@ -144,24 +175,20 @@ static void link_head_arrive(void *obj, uint64_t arg)
 		link_arrive_other(in, p, 0);
 		return;
 	}
+	if (!ibfs__port_flow_ib(in)) {
+		link_arrive_ops(in, p);
+		return;
+	}
 	struct ibfs_fabric *f = dev->fab;
 
 	/* Off the wire: counted here, not at the sender (link.h). */
 	in->vls[p->vl].rx_blocks += p->blocks;
 	f->pkts_on_wire--;
-	if ((ibfs__port_flow_ib(in) ? ibfs__credit_on_arrive(in, p) :
-				      in->flow->on_arrive(in, p)) < 0) {
+	if (ibfs__credit_on_arrive(in, p) < 0) {
 		link_arrive_other(in, p, 1);
 		return;
 	}
-	p->in_port = (uint8_t)in->num;
-	p->in_vl = p->vl;
-	p->hops++;
-	p->held = 1;
-	f->pkts_buffered++;
-	in->cnt.rcv_pkts++;
-	in->cnt.rcv_data += p->wire_bytes;
-	dev->ops->receive(dev, in, p);
+	link_accept(f, in, dev, p);
 }
 
 int ibfs__port_can_send(const struct ibfs_port *out,
@@ -170,30 +197,37 @@ int ibfs__port_can_send(const struct ibfs_port *out,
 	return out->up && !out->tx_busy && ibfs__port_flow_allows(out, p);
 }
 
-/* Tells the observers of f that p starts on `out` at `start`. */
+/*
+ * The two events of a send, in this order (at equal times events run in
+ * the order they were scheduled): the transmitter's end, then the arrival
+ * at the peer. Apart, so that the sender saves no registers and only
+ * what the second needs lives across the first.
+ */
 static void __attribute__((noinline))
-link_observe(struct ibfs_fabric *f, const struct ibfs_port *out,
-	     const struct ibfs_packet *p, ibfs_time_t start)
+link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
+		 struct ibfs_port *peer, ibfs_time_t at, struct ibfs_packet *p)
 {
-	for (struct ibfs_observer *o = f->observers; o; o = o->next)
-		o->on_tx(o->ctx, out, p, start);
+	ibfs__eq_schedule(q, free_at, link_tx_done, out, 0);
+	ibfs__eq_schedule(q, at, link_head_arrive, peer,
+			  (uint64_t)(uintptr_t)p);
 }
 
 /*
- * Everything the arrival's event needs is computed before the
- * transmitter's end is scheduled (which comes first: the order of events
- * at equal times is the order of scheduling), so that few values live
- * across that call and the arrival's schedule is a tail call.
+ * ibfs__port_send; `general` is 0 for the common case (the credits, no
+ * observers, the serialization time in the port's memo) and 1 otherwise,
+ * so that each gets its own copy: the common one calls nothing but its
+ * last tail call, so it saves no registers.
  */
-void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
+static inline void link_send(struct ibfs_fabric *f, struct ibfs_port *out,
+			     struct ibfs_packet *p, int general)
 {
-	struct ibfs_fabric *f = out->dev->fab;
 	struct ibfs_port *peer = out->peer;
 	ibfs_time_t now = f->eq.now;
-	ibfs_time_t ser = ibfs__port_ser(out, p->wire_bytes);
+	ibfs_time_t ser = general ? ibfs__port_ser(out, p->wire_bytes) :
+				    out->ser_memo;
 	ibfs_time_t start = out->fcp_until > now ? out->fcp_until : now;
 
-	if (ibfs__port_flow_ib(out))
+	if (!general || ibfs__port_flow_ib(out))
 		ibfs__credit_on_send(out, p);
 	else
 		out->flow->on_send(out, p);
@@ -207,17 +241,40 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 	out->cnt.xmit_pkts++;
 	out->cnt.xmit_data += p->wire_bytes;
 	out->cnt.busy += ser;
-	if (__builtin_expect(f->observers != NULL, 0))
-		link_observe(f, out, p, start);
+	if (general)
+		for (struct ibfs_observer *o = f->observers; o; o = o->next)
+			o->on_tx(o->ctx, out, p, start);
 	p->head_at = start + out->prop + out->ser_lrh;
 	p->tail_at = start + out->prop + ser;
 	ibfs_time_t at = (peer->rx_at_tail ? p->tail_at : p->head_at) +
 			 peer->rx_delay;
 
+	/* link_occupy's work, the peer known to exist. */
 	out->tx_data = 1;
-	link_occupy(&f->eq, out, start - now + ser);
-	ibfs__eq_schedule(&f->eq, at, link_head_arrive, peer,
-			  (uint64_t)(uintptr_t)p);
+	out->tx_busy = 1;
+	out->tx_free_at = start + ser;
+	peer->peer_free_at = out->tx_free_at;
+	link_send_events(&f->eq, out, out->tx_free_at, peer, at, p);
+}
+
+static void __attribute__((noinline))
+link_send_general(struct ibfs_fabric *f, struct ibfs_port *out,
+		  struct ibfs_packet *p)
+{
+	link_send(f, out, p, 1);
+}
+
+void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
+{
+	struct ibfs_fabric *f = out->dev->fab;
+
+	if (__builtin_expect(!ibfs__port_flow_ib(out) || f->observers ||
+				     p->wire_bytes != out->ser_memo_bytes,
+			     0)) {
+		link_send_general(f, out, p);
+		return;
+	}
+	link_send(f, out, p, 0);
 }
 
 void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p)
