@@ -62,7 +62,6 @@ static void link_tx_done(void *obj, uint64_t arg)
 		link_tx_done_ops(out);
 		return;
 	}
-	ibfs__credit_on_tx_end(out);
 	if (out->tx_data) {
 		out->tx_data = 0;
 		if (dev && dev->ops->tx_done) {

@@ -149,9 +149,11 @@ struct ibfs_port_vl {
 	/* Sender: blocks started on the link, modulo 2^32. */
 	uint32_t tx_blocks;
 	/*
-	 * Sender: credits that came while the transmitter was busy and will
-	 * be taken in when it ends (port->fc_deferred); still counted in
-	 * the peer's fc_wire until then.
+	 * Sender: credits that came while the transmitter was busy and are
+	 * not yet usable. Always 0 with InfiniBand's credits, which add
+	 * such credits to `credits` at once (credits.c); kept for the
+	 * deadlock monitor's sum (src/switch/deadlock.c) and for other
+	 * link kinds.
 	 */
 	uint32_t fc_defer;
 	/* Receiver: blocks whose header came off the wire, modulo 2^32. */
@@ -179,7 +181,7 @@ struct ibfs_port_vl {
  * nothing of the sender's; a send lines 0-2 of the sender and line 0 of
  * the receiver; the end of a transmission line 0; a buffer freed and its
  * FCP lines 0-2 of the receiver, and of the sender nothing or, when its
- * transmitter ends after the FCP arrives, lines 0 and 2. On another VL
+ * transmitter is busy until after the FCP arrives, line 2. On another VL
  * the VL's own line is touched besides. The fabric allocates ports
  * 64-byte aligned (fabric.c).
  *
@@ -190,8 +192,7 @@ struct ibfs_port_vl {
 struct ibfs_port {
 	/*
 	 * Line 0. The far end reads rx_delay and rx_at_tail, and writes
-	 * peer_free_at, when it sends to us; it writes fc_deferred (and
-	 * vls[].fc_defer) when its FCP comes to us while we are busy.
+	 * peer_free_at, when it sends to us.
 	 */
 	_Alignas(64) struct ibfs_port *peer; /* NULL when unconnected */
 	/* Flow control of the link direction leaving this port. */
@@ -229,14 +230,6 @@ struct ibfs_port {
 	uint32_t rx_lost;
 	uint16_t num;            /* port number, under 256 (p->in_port) */
 	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
-	/*
-	 * Sender side: VLs with credits deferred in vls[].fc_defer, a bit
-	 * each: credits whose FCP has arrived (or will arrive) while this
-	 * port's transmitter is busy and ends later; nothing can look at
-	 * them before it ends, so they are taken in when it ends rather
-	 * than by an event of their own (credits.c).
-	 */
-	uint16_t fc_deferred;
 	uint8_t rx_at_tail;
 	uint8_t waiting;         /* PortXmitWait: data waits for credits */
 	uint8_t up;              /* 1 when the link carries packets */
@@ -314,7 +307,6 @@ _Static_assert(offsetof(struct ibfs_port, tx_data) < 64 &&
  * functions.
  */
 void ibfs__credit_send_fcps(struct ibfs_port *port);
-void ibfs__credit_take_deferred(struct ibfs_port *out);
 
 /* 1 when `port`'s flow control is InfiniBand's credits. */
 static inline int ibfs__port_flow_ib(const struct ibfs_port *port)
@@ -375,13 +367,6 @@ static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 	in->fc_pending |= (uint16_t)(1u << vl);
 	if (!in->tx_busy && in->up)
 		ibfs__credit_send_fcps(in);
-}
-
-/* The transmitter of `out` has ended: take in the deferred credits. */
-static inline void ibfs__credit_on_tx_end(struct ibfs_port *out)
-{
-	if (out->fc_deferred)
-		ibfs__credit_take_deferred(out);
 }
 
 static inline int ibfs__credit_on_tx_idle(struct ibfs_port *out)
