@@ -58,22 +58,20 @@ static void credit_fcp_arrive(void *obj, uint64_t arg)
 }
 
 /*
- * Sends the FCP of VL `vl`, fc_unsent credits, from `port`, whose
- * transmitter is not sending data. An FCP keeps the transmitter until
- * fcp_until without an event of its own: a data packet sent meanwhile
- * starts after it. Scheduling the arrival comes last, so that a caller
- * whose last step this is makes it a tail call (no registers to save).
+ * Sends the FCP of VL `vl`, n credits, from `port`, whose transmitter is
+ * not sending data. An FCP keeps the transmitter until fcp_until without
+ * an event of its own: a data packet sent meanwhile starts after it.
+ * Scheduling the arrival comes last, so that a caller whose last step
+ * this is makes it a tail call (no registers to save).
  */
-static inline void credit_send_fcp(struct ibfs_port *port, int vl)
+static inline void credit_fcp(struct ibfs_port *port, int vl, uint32_t n)
 {
 	struct ibfs_fabric *f = port->dev->fab;
 	struct ibfs_port *sender = port->peer;
 	struct ibfs_port_vl *v = &port->vls[vl];
 	ibfs_time_t now = f->eq.now;
 	ibfs_time_t start = port->fcp_until > now ? port->fcp_until : now;
-	uint32_t n = v->fc_unsent;
 
-	v->fc_unsent = 0;
 	port->fcp_sent++;
 	f->fcps++;
 	port->fcp_until = start + port->ser_fcp;
@@ -102,6 +100,24 @@ static inline void credit_send_fcp(struct ibfs_port *port, int vl)
 	v->fc_wire += n;
 	ibfs__eq_schedule(&f->eq, at, credit_fcp_arrive, sender,
 			  (uint64_t)vl | ((uint64_t)n << 8));
+}
+
+/* The FCP of VL `vl`, with the credits it owes (fc_unsent). */
+static inline void credit_send_fcp(struct ibfs_port *port, int vl)
+{
+	uint32_t n = port->vls[vl].fc_unsent;
+
+	port->vls[vl].fc_unsent = 0;
+	credit_fcp(port, vl, n);
+}
+
+/*
+ * The FCP of VL `vl` for `blocks` just freed, from an idle transmitter
+ * with no other credits owed (ibfs__credit_on_free, link.h).
+ */
+void ibfs__credit_send_now(struct ibfs_port *port, int vl, uint32_t blocks)
+{
+	credit_fcp(port, vl, blocks);
 }
 
 /* Several VLs owe credits: one FCP each, back to back, lowest VL first. */

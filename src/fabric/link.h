@@ -307,6 +307,7 @@ _Static_assert(offsetof(struct ibfs_port, tx_data) < 64 &&
  * functions.
  */
 void ibfs__credit_send_fcps(struct ibfs_port *port);
+void ibfs__credit_send_now(struct ibfs_port *port, int vl, uint32_t blocks);
 
 /* 1 when `port`'s flow control is InfiniBand's credits. */
 static inline int ibfs__port_flow_ib(const struct ibfs_port *port)
@@ -363,6 +364,16 @@ static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 {
 	if (vl == IBFS_VL15 || !in->peer)
 		return;
+	/*
+	 * An idle transmitter that is up rarely owes credits (they go as
+	 * soon as it is idle, the device's tx_done aside): when it owes
+	 * none, the FCP goes at once with these blocks, which fc_unsent
+	 * and fc_pending would only pass through.
+	 */
+	if (!in->tx_busy && in->up && !in->fc_pending) {
+		ibfs__credit_send_now(in, vl, blocks);
+		return;
+	}
 	in->vls[vl].fc_unsent += blocks;
 	in->fc_pending |= (uint16_t)(1u << vl);
 	if (!in->tx_busy && in->up)
