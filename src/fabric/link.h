@@ -169,9 +169,9 @@ struct ibfs_port_vl {
  * which event touches them (bench_fabric: the fat tree's cost is mostly
  * cache misses on ports), one 64-byte line each:
  * - line 0, the port: all a packet's arrival reads but the VL's state and
- *   counters, what the far end reads and writes when it sends to us or
- *   its FCP comes to us while we are busy, what freeing buffer reads to
- *   send an FCP, and all the end of a transmission reads;
+ *   counters, what the far end reads and writes when it sends to us,
+ *   what freeing buffer reads to send an FCP, and all the end of a
+ *   transmission reads;
  * - line 1, the rest of the transmitter: a send and an FCP sent, then
  *   the first two PortCounters (busy is counted by a send);
  * - line 2, the other four PortCounters (those a send and an arrival
