@@ -58,23 +58,20 @@ static void credit_fcp_arrive(void *obj, uint64_t arg)
 }
 
 /*
- * Sends the FCP of VL `vl`, fc_unsent credits, from `port`, whose
- * transmitter is not sending data. An FCP keeps the transmitter until
- * fcp_until without an event of its own: a data packet sent meanwhile
- * starts after it. Scheduling the arrival comes last, so that a caller
- * whose last step this is makes it a tail call (no registers to save).
+ * Sends the FCP of VL `vl`, n credits, from `port`, whose transmitter is
+ * not sending data. An FCP keeps the transmitter until fcp_until without
+ * an event of its own: a data packet sent meanwhile starts after it.
+ * Scheduling the arrival comes last, so that a caller whose last step
+ * this is makes it a tail call (no registers to save).
  */
-static inline void credit_send_fcp(struct ibfs_port *port, int vl)
+static inline void credit_fcp(struct ibfs_port *port, int vl, uint32_t n)
 {
-	struct ibfs_fabric *f = port->fab;
+	struct ibfs_fabric *f = port->dev->fab;
 	struct ibfs_port *sender = port->peer;
 	struct ibfs_port_vl *v = &port->vls[vl];
 	ibfs_time_t now = f->eq.now;
 	ibfs_time_t start = port->fcp_until > now ? port->fcp_until : now;
-	uint32_t n = v->fc_unsent;
 
-	v->fc_unsent = 0;
-	v->fc_wire += n;
 	port->fcp_sent++;
 	f->fcps++;
 	port->fcp_until = start + port->ser_fcp;
@@ -82,21 +79,45 @@ static inline void credit_send_fcp(struct ibfs_port *port, int vl)
 
 	/*
 	 * A sender busy until after the FCP arrives cannot use the credits
-	 * (or even look at them) before its transmitter ends, and the
-	 * arrival would not call tx_ready: they wait in vls[].fc_defer for
-	 * ibfs__credit_on_tx_end instead of costing an event. The time must
-	 * be strictly earlier: at tx_free_at the transmitter's own end
-	 * (scheduled first) runs first. peer_free_at is the sender's
-	 * tx_free_at, kept on this port (link.h), and a transmitter idle
-	 * from a time after `at` (which is not before now) is busy now.
+	 * before its transmitter ends, and the arrival would not call
+	 * tx_ready: the FCP needs no event, and the credits are the
+	 * sender's at once. Nothing reads a busy port's credits (a device
+	 * asks for them only when the transmitter is idle; the deadlock
+	 * monitor counts them as arrived, as they will have when it looks
+	 * again), so the run is the same to the picosecond as if they came
+	 * at `at` or at the transmitter's end, and neither the sender's
+	 * line 0 nor, at its end, our line of the VL is touched again.
+	 * The time must be strictly earlier: at tx_free_at the
+	 * transmitter's own end (scheduled first) runs first. peer_free_at
+	 * is the sender's tx_free_at, kept on this port (link.h), and a
+	 * transmitter idle from a time after `at` (which is not before
+	 * now) is busy now.
 	 */
 	if (port->peer_free_at > at) {
-		sender->vls[vl].fc_defer += n;
-		sender->fc_deferred |= (uint16_t)(1u << vl);
+		sender->vls[vl].credits += (int32_t)n;
 		return;
 	}
+	v->fc_wire += n;
 	ibfs__eq_schedule(&f->eq, at, credit_fcp_arrive, sender,
 			  (uint64_t)vl | ((uint64_t)n << 8));
+}
+
+/* The FCP of VL `vl`, with the credits it owes (fc_unsent). */
+static inline void credit_send_fcp(struct ibfs_port *port, int vl)
+{
+	uint32_t n = port->vls[vl].fc_unsent;
+
+	port->vls[vl].fc_unsent = 0;
+	credit_fcp(port, vl, n);
+}
+
+/*
+ * The FCP of VL `vl` for `blocks` just freed, from an idle transmitter
+ * with no other credits owed (ibfs__credit_on_free, link.h).
+ */
+void ibfs__credit_send_now(struct ibfs_port *port, int vl, uint32_t blocks)
+{
+	credit_fcp(port, vl, blocks);
 }
 
 /* Several VLs owe credits: one FCP each, back to back, lowest VL first. */
@@ -130,25 +151,13 @@ void ibfs__credit_send_fcps(struct ibfs_port *port)
 }
 
 /*
- * The transmitter of `out` has ended with credits deferred
- * (ibfs__credit_on_tx_end, link.h): take them in.
+ * The transmitter of `out` has ended: nothing to take in, since credits
+ * that reached it while busy were added at once (credit_send_fcp). The
+ * hook stays for callers of the ops table.
  */
-void ibfs__credit_take_deferred(struct ibfs_port *out)
+static void credit_on_tx_end(struct ibfs_port *out)
 {
-	struct ibfs_port *rx = out->peer;
-	unsigned deferred = out->fc_deferred;
-
-	out->fc_deferred = 0;
-	while (deferred) {
-		int vl = __builtin_ctz(deferred);
-		struct ibfs_port_vl *v = &out->vls[vl];
-		uint32_t n = v->fc_defer;
-
-		deferred &= deferred - 1;
-		v->fc_defer = 0;
-		rx->vls[vl].fc_wire -= n;
-		v->credits += (int32_t)n;
-	}
+	(void)out;
 }
 
 /*
@@ -187,6 +196,6 @@ const struct ibfs_flow_ops ibfs__ib_credit_flow = {
 	.on_arrive = ibfs__credit_on_arrive,
 	.on_free = ibfs__credit_on_free,
 	.on_tx_idle = ibfs__credit_on_tx_idle,
-	.on_tx_end = ibfs__credit_on_tx_end,
+	.on_tx_end = credit_on_tx_end,
 	.link_reset = credit_link_reset,
 };

@@ -24,17 +24,15 @@
 
 #include "fabric/fabric.h"
 
-/* The transmitter of `out` has gone idle. */
-static void link_tx_done(void *obj, uint64_t arg)
+/*
+ * The transmitter of `out`, whose flow control is not InfiniBand's
+ * credits, has gone idle: the hooks through the ops table.
+ */
+static void __attribute__((noinline)) link_tx_done_ops(struct ibfs_port *out)
 {
-	struct ibfs_port *out = obj;
 	struct ibfs_device *dev = out->dev;
 
-	(void)arg;
-	out->tx_busy = 0;
-	if (ibfs__port_flow_ib(out))
-		ibfs__credit_on_tx_end(out);
-	else if (out->flow->on_tx_end)
+	if (out->flow->on_tx_end)
 		out->flow->on_tx_end(out);
 	if (out->tx_data) {
 		out->tx_data = 0;
@@ -43,11 +41,36 @@ static void link_tx_done(void *obj, uint64_t arg)
 		if (out->tx_busy)
 			return; /* the device started the next packet */
 	}
-	if (ibfs__port_flow_ib(out))
-		ibfs__credit_on_tx_idle(out);
-	else if (out->flow && out->flow->on_tx_idle &&
-		 out->flow->on_tx_idle(out))
+	if (out->flow->on_tx_idle && out->flow->on_tx_idle(out))
 		return;
+	if (dev && dev->ops->tx_ready)
+		dev->ops->tx_ready(dev, out);
+}
+
+/*
+ * The transmitter of `out` has gone idle. With the credits (the common
+ * case), everything read here is in the port's line 0.
+ */
+static void link_tx_done(void *obj, uint64_t arg)
+{
+	struct ibfs_port *out = obj;
+	struct ibfs_device *dev = out->dev;
+
+	(void)arg;
+	out->tx_busy = 0;
+	if (!ibfs__port_flow_ib(out)) {
+		link_tx_done_ops(out);
+		return;
+	}
+	if (out->tx_data) {
+		out->tx_data = 0;
+		if (dev && dev->ops->tx_done) {
+			dev->ops->tx_done(dev, out);
+			if (out->tx_busy)
+				return; /* the device started the next packet */
+		}
+	}
+	ibfs__credit_on_tx_idle(out);
 	if (dev && dev->ops->tx_ready)
 		dev->ops->tx_ready(dev, out);
 }
@@ -69,16 +92,16 @@ void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur)
 }
 
 /*
- * The header of the packet in `arg` has arrived at port `obj` (or its tail,
- * or later: as the receiving device asked with rx_delay and rx_at_tail).
+ * p comes off the wire at `in` and is not received: it was lost when the
+ * link went down (in->rx_lost), or `in` has no device, or flow control
+ * refused it. Rare; out of line so the arrival's common path stays short.
  */
-static void link_head_arrive(void *obj, uint64_t arg)
+static void __attribute__((noinline, cold))
+link_arrive_other(struct ibfs_port *in, struct ibfs_packet *p, int counted)
 {
-	struct ibfs_port *in = obj;
-	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
 	struct ibfs_fabric *f = in->fab;
 
-	if (__builtin_expect(in->rx_lost != 0, 0)) {
+	if (in->rx_lost != 0) {
 		/*
 		 * The link went down while p was on it: it was counted as
 		 * lost then (link_state.c); arrivals keep their order, so
@@ -89,22 +112,25 @@ static void link_head_arrive(void *obj, uint64_t arg)
 		return;
 	}
 	/* Off the wire: counted here, not at the sender (link.h). */
-	in->vls[p->vl].rx_blocks += p->blocks;
-	in->rx_pkts++;
-	f->pkts_on_wire--;
-	if (!in->dev ||
-	    (ibfs__port_flow_ib(in) ? ibfs__credit_on_arrive(in, p) :
-				      in->flow->on_arrive(in, p)) < 0) {
-		/*
-		 * Only VL15 may be discarded for want of room (IBA 7.9.4);
-		 * a port with no device discards everything.
-		 */
-		if (p->vl == IBFS_VL15)
-			in->vl15_dropped++;
-		f->pkts_dropped++;
-		ibfs__packet_free(f, p);
-		return;
+	if (!counted) {
+		in->vls[p->vl].rx_blocks += p->blocks;
+		f->pkts_on_wire--;
 	}
+	in->rx_other++;
+	/*
+	 * Only VL15 may be discarded for want of room (IBA 7.9.4); a port
+	 * with no device discards everything.
+	 */
+	if (p->vl == IBFS_VL15)
+		in->vl15_dropped++;
+	f->pkts_dropped++;
+	ibfs__packet_free(f, p);
+}
+
+/* p is accepted at `in`: it is the device's now. */
+static inline void link_accept(struct ibfs_fabric *f, struct ibfs_port *in,
+			       struct ibfs_device *dev, struct ibfs_packet *p)
+{
 	p->in_port = (uint8_t)in->num;
 	p->in_vl = p->vl;
 	p->hops++;
@@ -112,7 +138,56 @@ static void link_head_arrive(void *obj, uint64_t arg)
 	f->pkts_buffered++;
 	in->cnt.rcv_pkts++;
 	in->cnt.rcv_data += p->wire_bytes;
-	in->dev->ops->receive(in->dev, in, p);
+	dev->ops->receive(dev, in, p);
+}
+
+/* link_head_arrive for a port whose flow control is not the credits. */
+static void __attribute__((noinline))
+link_arrive_ops(struct ibfs_port *in, struct ibfs_packet *p)
+{
+	struct ibfs_device *dev = in->dev;
+	struct ibfs_fabric *f = dev->fab;
+
+	in->vls[p->vl].rx_blocks += p->blocks;
+	f->pkts_on_wire--;
+	if (in->flow->on_arrive(in, p) < 0) {
+		link_arrive_other(in, p, 1);
+		return;
+	}
+	link_accept(f, in, dev, p);
+}
+
+/*
+ * The header of the packet in `arg` has arrived at port `obj` (or its tail,
+ * or later: as the receiving device asked with rx_delay and rx_at_tail).
+ * The common case reads the port's line 0 and writes the line of VL 0
+ * (counters and VL state); it makes no call but tail calls, so it saves
+ * no registers.
+ */
+static void link_head_arrive(void *obj, uint64_t arg)
+{
+	struct ibfs_port *in = obj;
+	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
+	struct ibfs_device *dev = in->dev;
+
+	if (__builtin_expect(in->rx_lost != 0 || !dev, 0)) {
+		link_arrive_other(in, p, 0);
+		return;
+	}
+	if (!ibfs__port_flow_ib(in)) {
+		link_arrive_ops(in, p);
+		return;
+	}
+	struct ibfs_fabric *f = dev->fab;
+
+	/* Off the wire: counted here, not at the sender (link.h). */
+	in->vls[p->vl].rx_blocks += p->blocks;
+	f->pkts_on_wire--;
+	if (ibfs__credit_on_arrive(in, p) < 0) {
+		link_arrive_other(in, p, 1);
+		return;
+	}
+	link_accept(f, in, dev, p);
 }
 
 int ibfs__port_can_send(const struct ibfs_port *out,
@@ -121,14 +196,37 @@ int ibfs__port_can_send(const struct ibfs_port *out,
 	return out->up && !out->tx_busy && ibfs__port_flow_allows(out, p);
 }
 
-void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
+/*
+ * The two events of a send, in this order (at equal times events run in
+ * the order they were scheduled): the transmitter's end, then the arrival
+ * at the peer. Apart, so that the sender saves no registers and only
+ * what the second needs lives across the first.
+ */
+static void __attribute__((noinline))
+link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
+		 struct ibfs_port *peer, ibfs_time_t at, struct ibfs_packet *p)
 {
-	struct ibfs_fabric *f = out->fab;
+	ibfs__eq_schedule(q, free_at, link_tx_done, out, 0);
+	ibfs__eq_schedule(q, at, link_head_arrive, peer,
+			  (uint64_t)(uintptr_t)p);
+}
+
+/*
+ * ibfs__port_send; `general` is 0 for the common case (the credits, no
+ * observers, the serialization time in the port's memo) and 1 otherwise,
+ * so that each gets its own copy: the common one calls nothing but its
+ * last tail call, so it saves no registers.
+ */
+static inline void link_send(struct ibfs_fabric *f, struct ibfs_port *out,
+			     struct ibfs_packet *p, int general)
+{
+	struct ibfs_port *peer = out->peer;
 	ibfs_time_t now = f->eq.now;
-	ibfs_time_t ser = ibfs__port_ser(out, p->wire_bytes);
+	ibfs_time_t ser = general ? ibfs__port_ser(out, p->wire_bytes) :
+				    out->ser_memo;
 	ibfs_time_t start = out->fcp_until > now ? out->fcp_until : now;
 
-	if (ibfs__port_flow_ib(out))
+	if (!general || ibfs__port_flow_ib(out))
 		ibfs__credit_on_send(out, p);
 	else
 		out->flow->on_send(out, p);
@@ -137,24 +235,45 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 		f->pkts_buffered--;
 	}
 	out->vls[p->vl].tx_blocks += p->blocks;
-	out->tx_pkts++;
 	f->pkts_on_wire++;
 	f->pkt_sends++;
 	out->cnt.xmit_pkts++;
 	out->cnt.xmit_data += p->wire_bytes;
 	out->cnt.busy += ser;
-	for (struct ibfs_observer *o = f->observers; o; o = o->next)
-		o->on_tx(o->ctx, out, p, start);
+	if (general)
+		for (struct ibfs_observer *o = f->observers; o; o = o->next)
+			o->on_tx(o->ctx, out, p, start);
 	p->head_at = start + out->prop + out->ser_lrh;
 	p->tail_at = start + out->prop + ser;
-	link_occupy(&f->eq, out, start - now + ser);
-	out->tx_data = 1;
-	struct ibfs_port *peer = out->peer;
+	ibfs_time_t at = (peer->rx_at_tail ? p->tail_at : p->head_at) +
+			 peer->rx_delay;
 
-	ibfs__eq_schedule(&f->eq,
-			  (peer->rx_at_tail ? p->tail_at : p->head_at) +
-				  peer->rx_delay,
-			  link_head_arrive, peer, (uint64_t)(uintptr_t)p);
+	/* link_occupy's work, the peer known to exist. */
+	out->tx_data = 1;
+	out->tx_busy = 1;
+	out->tx_free_at = start + ser;
+	peer->peer_free_at = out->tx_free_at;
+	link_send_events(&f->eq, out, out->tx_free_at, peer, at, p);
+}
+
+static void __attribute__((noinline))
+link_send_general(struct ibfs_fabric *f, struct ibfs_port *out,
+		  struct ibfs_packet *p)
+{
+	link_send(f, out, p, 1);
+}
+
+void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
+{
+	struct ibfs_fabric *f = out->dev->fab;
+
+	if (__builtin_expect(!ibfs__port_flow_ib(out) || f->observers ||
+				     p->wire_bytes != out->ser_memo_bytes,
+			     0)) {
+		link_send_general(f, out, p);
+		return;
+	}
+	link_send(f, out, p, 0);
 }
 
 void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p)

@@ -117,14 +117,18 @@ struct ibfs_device {
 	struct ibfs_port *ports; /* [0..nports], owned by the fabric */
 };
 
-/* PortCounters (IBA 16.1.3.5), kept in bytes and picoseconds. */
+/*
+ * PortCounters (IBA 16.1.3.5), kept in bytes and picoseconds. The order
+ * serves struct ibfs_port's lines: busy and xmit_wait end the
+ * transmitter's line, the four a hop counts share the line of VL 0.
+ */
 struct ibfs_port_counters {
-	uint64_t xmit_data;      /* bytes sent (PortXmitData counts words) */
-	uint64_t rcv_data;
-	uint64_t xmit_pkts;
-	uint64_t rcv_pkts;
-	ibfs_time_t xmit_wait;   /* data waiting, no credits (PortXmitWait) */
 	ibfs_time_t busy;        /* time the transmitter was sending */
+	ibfs_time_t xmit_wait;   /* data waiting, no credits (PortXmitWait) */
+	uint64_t xmit_data;      /* bytes sent (PortXmitData counts words) */
+	uint64_t xmit_pkts;
+	uint64_t rcv_data;
+	uint64_t rcv_pkts;
 };
 
 /*
@@ -132,7 +136,8 @@ struct ibfs_port_counters {
  * sender on the link leaving it and as a receiver on the link coming in.
  * Everything a packet hop reads or writes on one data VL of a port is
  * here, so a hop on VL v touches vls[v] and nothing else per VL; it is 32
- * bytes, so VLs 0 and 1 share the line after the port's three hot lines.
+ * bytes, so VL 0 shares a line with the counters a hop writes and the
+ * other VLs sit two a line.
  * Blocks on the wire are not counted by one side: the sender counts the
  * blocks it started, the receiver those whose header came off the wire,
  * and their difference is what is on the wire (ibfs__port_wire_blocks), so
@@ -144,9 +149,11 @@ struct ibfs_port_vl {
 	/* Sender: blocks started on the link, modulo 2^32. */
 	uint32_t tx_blocks;
 	/*
-	 * Sender: credits that came while the transmitter was busy and will
-	 * be taken in when it ends (port->fc_deferred); still counted in
-	 * the peer's fc_wire until then.
+	 * Sender: credits that came while the transmitter was busy and are
+	 * not yet usable. Always 0 with InfiniBand's credits, which add
+	 * such credits to `credits` at once (credits.c); kept for the
+	 * deadlock monitor's sum (src/switch/deadlock.c) and for other
+	 * link kinds.
 	 */
 	uint32_t fc_defer;
 	/* Receiver: blocks whose header came off the wire, modulo 2^32. */
@@ -161,22 +168,26 @@ struct ibfs_port_vl {
  * One port and the link direction leaving it. The fields are laid out by
  * which event touches them (bench_fabric: the fat tree's cost is mostly
  * cache misses on ports), one 64-byte line each:
- * - line 0, the receiver: all a packet's arrival reads but the counters
- *   and the VL's state, what the far end reads and writes when it sends
- *   to us, and what freeing buffer reads to send an FCP;
- * - line 1, the transmitter: a send, an FCP sent, the end of a
- *   transmission, and what the far end writes when its FCP comes to us
- *   while we are busy;
- * - line 2, the counters;
- * - line 3, the per-VL state of VLs 0 and 1 (what a fabric of one or two
- *   data VLs touches), then the other VLs, then what set-up and reports
- *   use.
- * So on VL 0 an arrival touches lines 0, 2 and 3 of the receiving port
- * and nothing of the sender's; a send lines 0-3 of the sender and line 0
- * of the receiver; a buffer freed and its FCP lines 0, 1 and 3 of the
- * receiver, and of the sender nothing or, when its transmitter ends after
- * the FCP arrives, lines 1 and 3. The fabric allocates ports 64-byte
- * aligned (fabric.c).
+ * - line 0, the port: all a packet's arrival reads but the VL's state and
+ *   counters, what the far end reads and writes when it sends to us,
+ *   what freeing buffer reads to send an FCP, and all the end of a
+ *   transmission reads;
+ * - line 1, the rest of the transmitter: a send and an FCP sent, then
+ *   the first two PortCounters (busy is counted by a send);
+ * - line 2, the other four PortCounters (those a send and an arrival
+ *   count) and the state of VL 0;
+ * - then VLs 1 on, two a line, then what set-up and reports use.
+ * So on VL 0 an arrival touches lines 0 and 2 of the receiving port and
+ * nothing of the sender's; a send lines 0-2 of the sender and line 0 of
+ * the receiver; the end of a transmission line 0; a buffer freed and its
+ * FCP lines 0-2 of the receiver, and of the sender nothing or, when its
+ * transmitter is busy until after the FCP arrives, line 2. On another VL
+ * the VL's own line is touched besides. The fabric allocates ports
+ * 64-byte aligned (fabric.c).
+ *
+ * The device's fabric is read as dev->fab on the hot paths (the device's
+ * first line, which an arrival reads anyway for dev->ops), so that the
+ * port's own copy, `fab`, can stay with the cold fields.
  */
 struct ibfs_port {
 	/*
@@ -187,7 +198,6 @@ struct ibfs_port {
 	/* Flow control of the link direction leaving this port. */
 	const struct ibfs_flow_ops *flow;
 	struct ibfs_device *dev; /* NULL until a device is attached */
-	struct ibfs_fabric *fab;
 	/*
 	 * Set by the receiving device: `receive` is called rx_delay after the
 	 * header arrived (a switch's routing latency), or after the tail
@@ -206,24 +216,27 @@ struct ibfs_port {
 	 */
 	ibfs_time_t peer_free_at;
 	/*
+	 * One-entry cache of ibfs__port_ser (a switch's arbiter asks it for
+	 * each candidate): a size and its time, kept when both fit 32 bits.
+	 */
+	uint32_t ser_memo_bytes;
+	uint32_t ser_memo;
+	/*
 	 * Packets still travelling toward this port that were on the wire
 	 * when the link went down: they are already counted as dropped, and
 	 * the next rx_lost arrivals are freed unseen (link_state.c). Zero
 	 * but after a fault, so the arrival tests it in one branch.
 	 */
 	uint32_t rx_lost;
-	/* Receiver side: packets that came off the wire, modulo 2^32. */
-	uint32_t rx_pkts;
 	uint16_t num;            /* port number, under 256 (p->in_port) */
 	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
 	uint8_t rx_at_tail;
 	uint8_t waiting;         /* PortXmitWait: data waits for credits */
 	uint8_t up;              /* 1 when the link carries packets */
+	uint8_t tx_busy;
+	uint8_t tx_data;         /* the transmitter is sending a data packet */
 
-	/*
-	 * Line 1. The far end writes fc_deferred (and vls[].fc_defer) when
-	 * its FCP comes to us while we are busy.
-	 */
+	/* Line 1. */
 	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
 	/*
 	 * Flow-control packets occupy the transmitter until then; a data
@@ -235,41 +248,31 @@ struct ibfs_port {
 	ibfs_time_t ser_lrh, ser_fcp;
 	uint64_t fcp_sent;       /* flow-control packets sent */
 	/*
-	 * One-entry cache of ibfs__port_ser (a switch's arbiter asks it for
-	 * each candidate): a size and its time, kept when both fit 32 bits.
+	 * Lines 1-2: the counters. Packets started on the link are
+	 * cnt.xmit_pkts, and those taken off it at the far end
+	 * ibfs__port_rx_pkts, so the packets on the wire are their
+	 * difference (ibfs__port_wire_pkts) and no other count is kept.
 	 */
-	uint32_t ser_memo_bytes;
-	uint32_t ser_memo;
-	/*
-	 * Sender side: packets started on the link, modulo 2^32; those on
-	 * the wire are tx_pkts - peer->rx_pkts (ibfs__port_wire_pkts).
-	 */
-	uint32_t tx_pkts;
-	/*
-	 * Sender side: VLs with credits deferred in vls[].fc_defer, a bit
-	 * each: credits whose FCP has arrived (or will arrive) while this
-	 * port's transmitter is busy and ends later; nothing can look at
-	 * them before it ends, so they are taken in when it ends rather
-	 * than by an event of their own (credits.c).
-	 */
-	uint16_t fc_deferred;
-	uint8_t tx_busy;
-	uint8_t tx_data;         /* the transmitter is sending a data packet */
-
-	/* Line 2: counters. */
 	struct ibfs_port_counters cnt;
-	/* PortXmitWait bookkeeping: since when data has waited for credits. */
-	ibfs_time_t wait_since;
 
-	/* Line 3 on: the per-VL state, two VLs a line. */
-	_Alignas(64) struct ibfs_port_vl vls[IBFS_MAX_VLS];
+	/* Line 2 (VL 0) on: the per-VL state, two VLs a line after VL 0. */
+	struct ibfs_port_vl vls[IBFS_MAX_VLS];
 
 	/* Cold: set-up, reports, management. */
+	_Alignas(64) struct ibfs_fabric *fab;
+	/*
+	 * Receiver side: packets taken off the wire other than by being
+	 * counted in cnt.rcv_pkts (discarded on arrival, or lost with a
+	 * link going down), modulo 2^32 (ibfs__port_rx_pkts).
+	 */
+	uint32_t rx_other;
 	/*
 	 * This port's input buffer, per VL, in blocks (read on a hop only
 	 * for VL15, which is not flow controlled).
 	 */
 	uint32_t buf_cap[IBFS_MAX_VLS];
+	/* PortXmitWait bookkeeping: since when data has waited for credits. */
+	ibfs_time_t wait_since;
 	int node;                /* topology node index */
 	int link;                /* topology link index, -1 when none */
 	int data_vls;
@@ -285,11 +288,14 @@ struct ibfs_port {
 };
 
 /* The layout the comments above describe: what a hop touches on VL 0. */
-_Static_assert(offsetof(struct ibfs_port, tx_free_at) == 64 &&
-		       offsetof(struct ibfs_port, cnt) == 128 &&
-		       offsetof(struct ibfs_port, vls) == 192 &&
+_Static_assert(offsetof(struct ibfs_port, tx_data) < 64 &&
+		       offsetof(struct ibfs_port, tx_free_at) == 64 &&
+		       offsetof(struct ibfs_port, cnt.busy) == 112 &&
+		       offsetof(struct ibfs_port, cnt.xmit_data) == 128 &&
+		       offsetof(struct ibfs_port, vls) == 160 &&
 		       sizeof(struct ibfs_port_vl) == 32,
-	       "struct ibfs_port: lines 0-2 as above, vls[0..1] in line 3");
+	       "struct ibfs_port: lines 0-1 as above, the hop's counters "
+	       "and vls[0] in line 2, vls[1..2] in line 3");
 
 /*
  * The InfiniBand credit hooks a packet hop runs (credits.c), inline: the
@@ -301,7 +307,7 @@ _Static_assert(offsetof(struct ibfs_port, tx_free_at) == 64 &&
  * functions.
  */
 void ibfs__credit_send_fcps(struct ibfs_port *port);
-void ibfs__credit_take_deferred(struct ibfs_port *out);
+void ibfs__credit_send_now(struct ibfs_port *port, int vl, uint32_t blocks);
 
 /* 1 when `port`'s flow control is InfiniBand's credits. */
 static inline int ibfs__port_flow_ib(const struct ibfs_port *port)
@@ -358,17 +364,20 @@ static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 {
 	if (vl == IBFS_VL15 || !in->peer)
 		return;
+	/*
+	 * An idle transmitter that is up rarely owes credits (they go as
+	 * soon as it is idle, the device's tx_done aside): when it owes
+	 * none, the FCP goes at once with these blocks, which fc_unsent
+	 * and fc_pending would only pass through.
+	 */
+	if (!in->tx_busy && in->up && !in->fc_pending) {
+		ibfs__credit_send_now(in, vl, blocks);
+		return;
+	}
 	in->vls[vl].fc_unsent += blocks;
 	in->fc_pending |= (uint16_t)(1u << vl);
 	if (!in->tx_busy && in->up)
 		ibfs__credit_send_fcps(in);
-}
-
-/* The transmitter of `out` has ended: take in the deferred credits. */
-static inline void ibfs__credit_on_tx_end(struct ibfs_port *out)
-{
-	if (out->fc_deferred)
-		ibfs__credit_take_deferred(out);
 }
 
 static inline int ibfs__credit_on_tx_idle(struct ibfs_port *out)
@@ -378,10 +387,21 @@ static inline int ibfs__credit_on_tx_idle(struct ibfs_port *out)
 	return 0; /* the FCPs need no event: the device may send at once */
 }
 
+/*
+ * Packets that came off the wire at `in`, modulo 2^32: those it received
+ * and the others (discarded, lost).
+ */
+static inline uint32_t ibfs__port_rx_pkts(const struct ibfs_port *in)
+{
+	return (uint32_t)in->cnt.rcv_pkts + in->rx_other;
+}
+
 /* Packets on the wire leaving `out` (sent, not yet taken off at the peer). */
 static inline uint32_t ibfs__port_wire_pkts(const struct ibfs_port *out)
 {
-	return out->peer ? out->tx_pkts - out->peer->rx_pkts : 0;
+	return out->peer ? (uint32_t)out->cnt.xmit_pkts -
+				   ibfs__port_rx_pkts(out->peer) :
+			   0;
 }
 
 /* Blocks of VL `vl` on the wire leaving `out`. */

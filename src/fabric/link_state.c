@@ -56,7 +56,8 @@ static void ls_cut(struct ibfs_port *tx)
 	 * what the sender started (link.h). The lost packets' arrivals do
 	 * not count again (link.c returns before).
 	 */
-	rx->rx_pkts = tx->tx_pkts;
+	rx->rx_other = (uint32_t)tx->cnt.xmit_pkts -
+		       (uint32_t)rx->cnt.rcv_pkts;
 	for (int vl = 0; vl < IBFS_MAX_VLS; vl++)
 		rx->vls[vl].rx_blocks = tx->vls[vl].tx_blocks;
 	tx->up = 0;
