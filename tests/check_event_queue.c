@@ -118,7 +118,7 @@ START_TEST(test_random_against_sort)
 	}
 	ck_assert_uint_eq(q.size, 0);
 	ck_assert_uint_eq(q.cancelled, 0);
-	ck_assert_uint_eq(q.pool.in_use, 0);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 0);
 	free(dead);
 	free(keys);
 	free(evs);
@@ -237,7 +237,7 @@ START_TEST(test_cancel)
 	ck_assert_uint_eq(log_buf[0].arg, 2);
 	ck_assert_uint_eq(q.now, 6);
 	ck_assert_uint_eq(q.size, 0);
-	ck_assert_uint_eq(q.pool.in_use, 0);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 0);
 	(void)b;
 
 	/* A handler cancels a later event; and itself, which is a no-op. */
@@ -250,7 +250,7 @@ START_TEST(test_cancel)
 	ck_assert_uint_eq(log_buf[1].arg, 10);
 	ck_assert_uint_eq(log_buf[2].arg, 30);
 	ck_assert_uint_eq(ibfs__eq_size(&q), 0);
-	ck_assert_uint_eq(q.pool.in_use, 0);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 0);
 }
 END_TEST
 
@@ -381,7 +381,7 @@ START_TEST(test_pop_release)
 	ibfs__eq_schedule(&q, 9, on_log, &q, 1);
 	struct ibfs_event *x = ibfs__eq_schedule(&q, 3, on_log, &q, 2);
 
-	ck_assert_uint_eq(q.pool.in_use, 2);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 2);
 	struct ibfs_event *p = ibfs__eq_pop(&q);
 
 	ck_assert_ptr_eq(p, x);
@@ -391,7 +391,7 @@ START_TEST(test_pop_release)
 	ibfs__eq_cancel(&q, p); /* out of the heap: no effect on counts */
 	ck_assert_uint_eq(ibfs__eq_size(&q), 1);
 	ibfs__eq_release(&q, p);
-	ck_assert_uint_eq(q.pool.in_use, 1);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 1);
 	ck_assert_uint_eq(q.now, 0);
 	ck_assert_uint_eq(log_n, 0);
 }
@@ -426,7 +426,7 @@ START_TEST(test_pool_reuse)
 	 */
 	ibfs__eq_run(&q, 10 * IBFS_US);
 	ck_assert_uint_gt(q.executed, 10000);
-	ck_assert_uint_eq(q.pool.in_use, N);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), N);
 	uint64_t grows = q.pool.grows, before = q.executed;
 	size_t cap = q.pool.capacity, nbuckets = q.nbuckets;
 
@@ -435,12 +435,12 @@ START_TEST(test_pool_reuse)
 	ck_assert_uint_eq(q.pool.grows, grows);
 	ck_assert_uint_eq(q.pool.capacity, cap);
 	ck_assert_uint_eq(q.nbuckets, nbuckets);
-	ck_assert_uint_eq(q.pool.in_use, N);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), N);
 	ck_assert_uint_eq(ibfs__eq_size(&q), N);
 	/* Stop the chains: the queue drains and every event is back. */
 	hold_left = 0;
 	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), N);
-	ck_assert_uint_eq(q.pool.in_use, 0);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 0);
 	ck_assert_uint_eq(ibfs__eq_size(&q), 0);
 }
 END_TEST

@@ -61,7 +61,7 @@ struct ibfs_eq {
 	uint64_t executed;     /* events run since init */
 	size_t size;           /* events held, cancelled ones included */
 	size_t cancelled;      /* cancelled events still held */
-	struct ibfs_pool pool; /* struct ibfs_event storage */
+	struct ibfs_pool pool; /* struct ibfs_event storage (take/give) */
 	/* The calendar (internal to event_queue.c). */
 	struct ibfs_eq_bucket *buckets; /* nbuckets, then one always empty */
 	size_t nbuckets;       /* a power of two */
@@ -146,5 +146,11 @@ uint64_t ibfs__eq_run(struct ibfs_eq *q, ibfs_time_t horizon);
 /* Removes and returns the next live event without running it (tests). */
 struct ibfs_event *ibfs__eq_pop(struct ibfs_eq *q);
 void ibfs__eq_release(struct ibfs_eq *q, struct ibfs_event *ev);
+/*
+ * Events out of the pool: held, running, or popped and not released.
+ * O(pool), for tests: the pool's in_use is not kept for events (two
+ * read-modify-writes an event on the hot path).
+ */
+size_t ibfs__eq_events_out(const struct ibfs_eq *q);
 
 #endif

@@ -36,7 +36,7 @@ static inline void eq_set_check(struct ibfs_eq *q)
 static inline void eq_free(struct ibfs_eq *q, struct ibfs_event *ev)
 {
 	ev->cancelled = EQ_DONE;
-	ibfs__pool_put(&q->pool, ev);
+	ibfs__pool_give(&q->pool, ev);
 }
 
 static inline int eq_less(const struct ibfs_event *a,
