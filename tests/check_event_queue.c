@@ -661,6 +661,29 @@ START_TEST(test_stale_hint)
 }
 END_TEST
 
+/*
+ * The check for a rebuild runs when a schedule fills an empty bucket or
+ * inserts before a tail, not on an append to a bucket in use: 40 events
+ * appended to one bucket leave the 16 buckets of a new queue as they are
+ * (over 2 an event); the next one into an empty bucket doubles them.
+ */
+START_TEST(test_growth_checked_on_new_bucket)
+{
+	ck_assert_uint_eq(q.nbuckets, 16);
+	for (uint64_t i = 0; i < 40; i++)
+		ibfs__eq_schedule(&q, 5 + i, on_log, &q, i);
+	ck_assert_uint_eq(q.nbuckets, 16);
+	ck_assert_uint_eq(q.resizes, 0);
+	/* Day 1 of 2^16 ps: another bucket, empty so far. */
+	ibfs__eq_schedule(&q, 70000, on_log, &q, 40);
+	ck_assert_uint_eq(q.resizes, 1);
+	ck_assert_uint_ge(q.nbuckets, 32);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 41);
+	for (uint64_t i = 0; i < 41; i++)
+		ck_assert_uint_eq(log_buf[i].arg, i);
+}
+END_TEST
+
 START_TEST(test_after_saturates)
 {
 	q.now = 5000;
@@ -707,6 +730,7 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_ties_behind_later_event);
 	tcase_add_test(tc, test_crowd_of_ties_kept);
 	tcase_add_test(tc, test_stale_hint);
+	tcase_add_test(tc, test_growth_checked_on_new_bucket);
 	suite_add_tcase(s, tc);
 	return s;
 }

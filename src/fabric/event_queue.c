@@ -452,6 +452,7 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		q->bits = nbits;
 		q->hints = nhints;
 		q->nbuckets = nb;
+		q->mask = nb - 1;
 	}
 	unsigned front = ibfs__eq_estimate_shift(times, ns, q->shift);
 
@@ -565,6 +566,7 @@ int ibfs__eq_init(struct ibfs_eq *q)
 		return -1;
 	}
 	q->nbuckets = EQ_MIN_BUCKETS;
+	q->mask = EQ_MIN_BUCKETS - 1;
 	q->shift = EQ_INITIAL_SHIFT;
 	q->horizon = IBFS_TIME_NEVER;
 	eq_set_cur(q, 0);
@@ -587,15 +589,21 @@ void ibfs__eq_destroy(struct ibfs_eq *q)
 }
 
 /*
- * ibfs__eq_schedule's rare paths are tail calls out of line, so that its
- * common case (due this year, not before its day's tail) saves no
- * registers: that took 16 of its ~50 instructions a call. The check
+ * ibfs__eq_schedule's rare paths (event_queue.h) are tail calls out of
+ * line, so that its common case (due this year, not before its day's
+ * tail) saves no registers: that took 16 of its ~50 instructions a call
+ * when it was out of line itself. The check
  * rebuilds when the calendar holds over 2 events a bucket, or an insert
  * walked a long list (then at most once per `size` operations, so the
- * O(size) rebuilds cost O(1) per operation).
+ * O(size) rebuilds cost O(1) per operation). It runs only when a schedule
+ * fills an empty bucket or takes the sorted path, not on an append to a
+ * bucket that holds events already (the common case: a fat-tree day holds
+ * about ten events): an append adds no bucket to walk and no list to
+ * search, so the growth it would catch can wait for the next new bucket,
+ * and a crowded bucket is only ever found on the sorted path.
  */
-__attribute__((noinline)) static struct ibfs_event *
-eq_schedule_check(struct ibfs_eq *q, struct ibfs_event *ev)
+struct ibfs_event *ibfs__eq_schedule_check(struct ibfs_eq *q,
+					   struct ibfs_event *ev)
 {
 	if (q->size - q->far_cancelled > 2 * q->nbuckets &&
 	    q->nbuckets <= SIZE_MAX / 4) {
@@ -611,71 +619,72 @@ eq_schedule_check(struct ibfs_eq *q, struct ibfs_event *ev)
 	return ev;
 }
 
+/* ev, counted in q->size, is in its place: rebuild if that is due. */
 static inline struct ibfs_event *eq_scheduled(struct ibfs_eq *q,
 					       struct ibfs_event *ev)
 {
-	if (__builtin_expect(++q->size > q->check_at, 0))
-		return eq_schedule_check(q, ev);
+	if (__builtin_expect(q->size > q->check_at, 0))
+		return ibfs__eq_schedule_check(q, ev);
 	return ev;
 }
 
-/* A sorted insert, the far heap, or the current day moved back. */
-__attribute__((noinline)) static struct ibfs_event *
-eq_schedule_file(struct ibfs_eq *q, struct ibfs_event *ev)
+struct ibfs_event *ibfs__eq_schedule_file(struct ibfs_eq *q,
+					  struct ibfs_event *ev)
 {
 	eq_insert(q, ev);
 	return eq_scheduled(q, ev);
 }
 
-/* The pool is empty: grow it and start again. */
-__attribute__((noinline)) static struct ibfs_event *
-eq_schedule_grow(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn,
-		 void *obj, uint64_t arg)
+/*
+ * eq_cal_insert for a new event that is due before the tail of its bucket
+ * b: ev holds the largest sequence number, so it goes after every event
+ * due at its time or earlier and before the first one due later; times
+ * alone decide (eq_less's second comparison is never needed).
+ */
+struct ibfs_event *ibfs__eq_schedule_sorted(struct ibfs_eq *q,
+					    struct ibfs_event *ev,
+					    struct ibfs_eq_bucket *b)
+{
+	size_t i = (size_t)(b - q->buckets);
+	ibfs_time_t t = ev->time;
+	struct ibfs_event *p = b->head;
+
+	if (t < p->time) {
+		ev->next = p;
+		b->head = ev;
+		q->hints[i] = ev;
+		return eq_scheduled(q, ev);
+	}
+	/* From the hint when it is still in b, not ev, and not after ev. */
+	struct ibfs_event *h = q->hints[i];
+
+	if (h && eq_in_bucket(q, h, i) && h != ev && t >= h->time)
+		p = h;
+	uint64_t walked = 0;
+	struct ibfs_event *n;
+
+	while (t >= (n = p->next)->time) {
+		p = n;
+		walked++;
+	}
+	ev->next = n;
+	p->next = ev;
+	q->hints[i] = ev;
+	q->steps += walked;
+	if (walked > EQ_WALK_LIMIT) {
+		q->crowded = i;
+		eq_set_check(q);
+	}
+	return eq_scheduled(q, ev);
+}
+
+struct ibfs_event *ibfs__eq_schedule_grow(struct ibfs_eq *q, ibfs_time_t t,
+					  ibfs_event_fn fn, void *obj,
+					  uint64_t arg)
 {
 	if (ibfs__pool_grow(&q->pool) < 0)
 		return NULL;
 	return ibfs__eq_schedule(q, t, fn, obj, arg);
-}
-
-struct ibfs_event *ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t,
-				     ibfs_event_fn fn, void *obj, uint64_t arg)
-{
-	/* Scheduling into the past is a bug in the calling model. */
-	assert(t >= q->now);
-	struct ibfs_event *ev = ibfs__pool_take(&q->pool);
-
-	if (__builtin_expect(!ev, 0))
-		return eq_schedule_grow(q, t, fn, obj, arg);
-	ev->fn = fn;
-	ev->obj = obj;
-	ev->arg = arg;
-	ev->time = t;
-	ev->seq = q->next_seq++;
-	ev->cancelled = EQ_LIVE;
-	ev->far = 0;
-
-	uint64_t day = t >> q->shift;
-
-	/* Before the current day or a year or more past it (one unsigned
-	 * comparison: a day before cur wraps to a huge difference). */
-	if (__builtin_expect(day - q->cur >= q->nbuckets, 0))
-		return eq_schedule_file(q, ev);
-	size_t i = day & (q->nbuckets - 1);
-	struct ibfs_eq_bucket *b = &q->buckets[i];
-
-	/* ev has the largest sequence number held: at the tail's time it
-	 * goes after the tail, so the time alone decides. */
-	if (b->tail && t < b->tail->time)
-		return eq_schedule_file(q, ev);
-	ev->next = NULL;
-	if (b->tail) {
-		b->tail->next = ev;
-	} else {
-		b->head = ev;
-		q->bits[i / 64] |= 1ULL << (i % 64);
-	}
-	b->tail = ev;
-	return eq_scheduled(q, ev);
 }
 
 void ibfs__eq_cancel(struct ibfs_eq *q, struct ibfs_event *ev)

@@ -28,6 +28,7 @@
 #ifndef IBFS_FABRIC_EVENT_QUEUE_H
 #define IBFS_FABRIC_EVENT_QUEUE_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,7 @@ struct ibfs_eq {
 	/* The calendar (internal to event_queue.c). */
 	struct ibfs_eq_bucket *buckets; /* nbuckets, then one always empty */
 	size_t nbuckets;       /* a power of two */
+	size_t mask;           /* nbuckets - 1 */
 	unsigned shift;        /* bucket width is 2^shift ps */
 	uint64_t cur;          /* current day: time >> shift */
 	struct ibfs_eq_bucket *cur_b; /* its bucket */
@@ -97,12 +99,84 @@ struct ibfs_eq {
 int ibfs__eq_init(struct ibfs_eq *q);
 void ibfs__eq_destroy(struct ibfs_eq *q);
 
+/* ibfs__eq_schedule's paths out of line (event_queue.c): outside the
+ * year (the far heap, or the current day moved back); before its bucket's
+ * tail (a sorted insert); the pool grown; the check for a rebuild. */
+struct ibfs_event *ibfs__eq_schedule_file(struct ibfs_eq *q,
+					  struct ibfs_event *ev);
+struct ibfs_event *ibfs__eq_schedule_sorted(struct ibfs_eq *q,
+					    struct ibfs_event *ev,
+					    struct ibfs_eq_bucket *b);
+struct ibfs_event *ibfs__eq_schedule_grow(struct ibfs_eq *q, ibfs_time_t t,
+					  ibfs_event_fn fn, void *obj,
+					  uint64_t arg);
+struct ibfs_event *ibfs__eq_schedule_check(struct ibfs_eq *q,
+					   struct ibfs_event *ev);
+
 /*
  * Schedules fn(obj, arg) at absolute time t (t >= q->now). Returns the event
  * (for cancel) or NULL when memory is exhausted.
+ *
+ * Inline (forced: GCC otherwise makes a local out-of-line copy in each
+ * caller's file): the common case, an event due within the calendar's year
+ * and not before its day's tail, is appended there in about 35
+ * instructions, and the call, the return and the moves of five arguments
+ * cost two or three more (bench_fabric's fat tree schedules an event per
+ * event run; its code grew by 1 KB, ibfsim's by 0.6 KB). Everything
+ * else is a tail call: an event outside the year (ibfs__eq_schedule_file)
+ * or before the tail (ibfs__eq_schedule_sorted), an empty pool, and, when
+ * ev fills an empty bucket, the check for a rebuild (see
+ * eq_schedule_check in event_queue.c for why an append to a bucket in use
+ * skips it).
  */
-struct ibfs_event *ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t,
-				     ibfs_event_fn fn, void *obj, uint64_t arg);
+static inline __attribute__((always_inline)) struct ibfs_event *
+ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn, void *obj,
+		  uint64_t arg)
+{
+	/* Scheduling into the past is a bug in the calling model. */
+	assert(t >= q->now);
+	struct ibfs_event *ev = ibfs__pool_take(&q->pool);
+
+	if (__builtin_expect(!ev, 0))
+		return ibfs__eq_schedule_grow(q, t, fn, obj, arg);
+	ev->fn = fn;
+	ev->obj = obj;
+	ev->arg = arg;
+	ev->time = t;
+	ev->seq = q->next_seq++;
+	ev->cancelled = 0; /* EQ_LIVE (event_queue_int.h) */
+	ev->far = 0;
+	q->size++;
+
+	uint64_t day = t >> q->shift;
+	size_t mask = q->mask;
+
+	/* Before the current day or a year or more past it (one unsigned
+	 * comparison: a day before cur wraps to a huge difference). */
+	if (__builtin_expect(day - q->cur > mask, 0))
+		return ibfs__eq_schedule_file(q, ev);
+	size_t i = day & mask;
+	struct ibfs_eq_bucket *b = &q->buckets[i];
+	struct ibfs_event *tail = b->tail;
+
+	if (tail) {
+		/* ev has the largest sequence number held: at the tail's time
+		 * it goes after the tail, so the time alone decides. */
+		if (__builtin_expect(t < tail->time, 0))
+			return ibfs__eq_schedule_sorted(q, ev, b);
+		ev->next = NULL;
+		tail->next = ev;
+		b->tail = ev;
+		return ev;
+	}
+	ev->next = NULL;
+	b->head = ev;
+	b->tail = ev;
+	q->bits[i / 64] |= 1ULL << (i % 64);
+	if (__builtin_expect(q->size > q->check_at, 0))
+		return ibfs__eq_schedule_check(q, ev);
+	return ev;
+}
 /* Schedules at now + delay; a sum past the end of time saturates to
  * IBFS_TIME_NEVER (so delay IBFS_TIME_NEVER means "at the very end"). */
 static inline struct ibfs_event *ibfs__eq_after(struct ibfs_eq *q,
