@@ -99,7 +99,7 @@
 #define EQ_WINDOW_MAX (1ULL << 30)
 /* An insert that walks this many nodes marks its bucket as crowded. */
 #define EQ_WALK_LIMIT 64
-/* Buckets a held event that a long year may take (see eq_account). */
+/* Buckets a held event that a long year may take (see eq_window_end). */
 #define EQ_SPARE 4
 /* The far heap is cleaned of cancelled events only from this size on. */
 #define EQ_FAR_CLEAN_MIN 32
@@ -515,7 +515,8 @@ eq_crowd_rebuild(struct ibfs_eq *q)
  */
 __attribute__((cold, noinline)) static void eq_window_end(struct ibfs_eq *q)
 {
-	uint64_t ops = q->window;
+	/* The window may have run past q->window events (eq_account). */
+	uint64_t ops = q->window + (q->executed + q->popped - q->window_at);
 
 	/* Far fewer events than buckets: halve (checked once a window, off
 	 * the per-event path). */
@@ -542,14 +543,23 @@ __attribute__((cold, noinline)) static void eq_window_end(struct ibfs_eq *q)
 		q->window /= 2;
 	}
 	q->steps = 0;
-	q->ops_left = q->window;
+	q->window_at = q->executed + q->popped + q->window;
 	q->moved = 0;
 }
 
-/* Counts one event taken out; ends the window after q->window of them. */
+/*
+ * Ends the window once q->window events have been taken (run or popped).
+ * Called when the current day's bucket has no event due (eq_take's slow
+ * path), not for each event: counting down a window an event cost the run
+ * loop two instructions of about thirty. All the work a window measures
+ * but the walks of sorted inserts happens there (bitmap words scanned,
+ * far events moved in), and a long walk is caught by the crowd rule as
+ * it happens; a window may then last longer than q->window events, and
+ * eq_window_end divides by the events it did last.
+ */
 static inline void eq_account(struct ibfs_eq *q)
 {
-	if (__builtin_expect(--q->ops_left == 0, 0))
+	if (__builtin_expect(q->executed + q->popped >= q->window_at, 0))
 		eq_window_end(q);
 }
 
@@ -573,7 +583,7 @@ int ibfs__eq_init(struct ibfs_eq *q)
 	q->crowded = SIZE_MAX;
 	eq_set_check(q);
 	q->window = EQ_WINDOW_MIN;
-	q->ops_left = EQ_WINDOW_MIN;
+	q->window_at = EQ_WINDOW_MIN;
 	ibfs__pool_init(&q->pool, sizeof(struct ibfs_event), EQ_POOL_SLAB);
 	return 0;
 }
@@ -725,6 +735,7 @@ eq_take(struct ibfs_eq *q, int in_run)
 
 	if (!ev || ev->time > (in_run ? q->limit : q->day_last) ||
 	    ev->cancelled == EQ_CANCELLED) {
+		eq_account(q);
 		ev = eq_peek_slow(q);
 		if (!ev || (in_run && ev->time > q->horizon))
 			return NULL;
@@ -749,7 +760,8 @@ eq_take(struct ibfs_eq *q, int in_run)
 		__builtin_prefetch(next->obj);
 	else
 		__builtin_prefetch(q->cur_b[1].head);
-	eq_account(q);
+	if (!in_run)
+		q->popped++;
 	return ev;
 }
 

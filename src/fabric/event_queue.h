@@ -72,7 +72,9 @@ struct ibfs_eq {
 	struct ibfs_eq_bucket *cur_b; /* its bucket */
 	ibfs_time_t day_last;  /* its last picosecond */
 	uint64_t steps;        /* work done, this window */
-	uint64_t ops_left;     /* events to take before the window ends */
+	uint64_t popped;       /* events taken by ibfs__eq_pop */
+	/* executed + popped at which the window ends (eq_account) */
+	uint64_t window_at;
 	uint64_t window;       /* events taken between two checks of the work */
 	size_t crowded;        /* a bucket found overfull, or SIZE_MAX */
 	/* A schedule that leaves size above this checks for a rebuild: 0 while
