@@ -684,6 +684,29 @@ START_TEST(test_growth_checked_on_new_bucket)
 }
 END_TEST
 
+/*
+ * The year's range test near the end of time: with the current day among
+ * the last ones, nbuckets days reach past UINT64_MAX, so the range is cut
+ * at the end. An event at UINT64_MAX is within it (appended to its
+ * bucket); one before the current day (after a peek ran ahead) is not,
+ * though its difference from the day's start wraps to a large number.
+ */
+START_TEST(test_year_at_end_of_time)
+{
+	ibfs__eq_schedule(&q, UINT64_MAX - 10, on_log, &q, 1);
+	ck_assert_uint_eq(ibfs__eq_next_time(&q), UINT64_MAX - 10);
+	ck_assert_uint_eq(q.cur, (UINT64_MAX - 10) >> q.shift);
+	ibfs__eq_schedule(&q, UINT64_MAX, on_log, &q, 2);
+	ck_assert_uint_eq(q.far_n, 0);
+	ibfs__eq_schedule(&q, 5, on_log, &q, 0);
+	ck_assert_uint_eq(ibfs__eq_next_time(&q), 5);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 3);
+	for (uint64_t i = 0; i < 3; i++)
+		ck_assert_uint_eq(log_buf[i].arg, i);
+	ck_assert_uint_eq(q.now, UINT64_MAX);
+}
+END_TEST
+
 START_TEST(test_after_saturates)
 {
 	q.now = 5000;
@@ -731,6 +754,7 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_crowd_of_ties_kept);
 	tcase_add_test(tc, test_stale_hint);
 	tcase_add_test(tc, test_growth_checked_on_new_bucket);
+	tcase_add_test(tc, test_year_at_end_of_time);
 	suite_add_tcase(s, tc);
 	return s;
 }

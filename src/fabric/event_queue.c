@@ -117,6 +117,25 @@ static inline void eq_set_cur(struct ibfs_eq *q, uint64_t day)
 	q->cur_b = &q->buckets[day & (q->nbuckets - 1)];
 	q->day_last = day << q->shift | ((1ULL << q->shift) - 1);
 	q->limit = q->day_last < q->horizon ? q->day_last : q->horizon;
+	/*
+	 * The year in picoseconds, for ibfs__eq_schedule's range test: t is
+	 * due within it when t - cur_start <= year_last. When nbuckets days
+	 * reach past the end of time, every t from cur_start on is, and a t
+	 * before cur_start still is not: its difference wraps above
+	 * UINT64_MAX - cur_start.
+	 */
+	q->cur_start = day << q->shift;
+	q->year_last = q->year_span < ~q->cur_start ? q->year_span
+						    : ~q->cur_start;
+}
+
+/* After nbuckets or shift changed: the year's length in picoseconds, less
+ * one, or UINT64_MAX when it reaches past the end of time. */
+static inline void eq_set_span(struct ibfs_eq *q)
+{
+	q->year_span = q->nbuckets > UINT64_MAX >> q->shift
+			       ? UINT64_MAX
+			       : (q->nbuckets << q->shift) - 1;
 }
 
 /* Words of the non-empty bitmap for nb buckets. */
@@ -464,6 +483,7 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		;
 	else if (fit == EQ_FIT_FRONT || front < q->shift)
 		q->shift = front;
+	eq_set_span(q);
 	eq_set_cur(q, ns ? times[0] >> q->shift
 			 : q->far_n ? q->far[0]->time >> q->shift : 0);
 	/* Reinsert: the sample first (ascending, so mostly tail appends). */
@@ -579,6 +599,7 @@ int ibfs__eq_init(struct ibfs_eq *q)
 	q->mask = EQ_MIN_BUCKETS - 1;
 	q->shift = EQ_INITIAL_SHIFT;
 	q->horizon = IBFS_TIME_NEVER;
+	eq_set_span(q);
 	eq_set_cur(q, 0);
 	q->crowded = SIZE_MAX;
 	eq_set_check(q);

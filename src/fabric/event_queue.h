@@ -71,6 +71,9 @@ struct ibfs_eq {
 	uint64_t cur;          /* current day: time >> shift */
 	struct ibfs_eq_bucket *cur_b; /* its bucket */
 	ibfs_time_t day_last;  /* its last picosecond */
+	ibfs_time_t cur_start; /* its first picosecond */
+	uint64_t year_last;    /* due within the year: t - cur_start <= this */
+	uint64_t year_span;    /* nbuckets days in ps, less 1 (saturated) */
 	uint64_t steps;        /* work done, this window */
 	uint64_t popped;       /* events taken by ibfs__eq_pop */
 	/* executed + popped at which the window ends (eq_account) */
@@ -150,14 +153,12 @@ ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn, void *obj,
 	ev->far = 0;
 	q->size++;
 
-	uint64_t day = t >> q->shift;
-	size_t mask = q->mask;
-
 	/* Before the current day or a year or more past it (one unsigned
-	 * comparison: a day before cur wraps to a huge difference). */
-	if (__builtin_expect(day - q->cur > mask, 0))
+	 * comparison of times: a time before the day wraps to a huge
+	 * difference). */
+	if (__builtin_expect(t - q->cur_start > q->year_last, 0))
 		return ibfs__eq_schedule_file(q, ev);
-	size_t i = day & mask;
+	size_t i = (t >> q->shift) & q->mask;
 	struct ibfs_eq_bucket *b = &q->buckets[i];
 	struct ibfs_event *tail = b->tail;
 
