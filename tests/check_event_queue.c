@@ -116,7 +116,7 @@ START_TEST(test_random_against_sort)
 		ck_assert_uint_eq(log_buf[i].now, keys[i].time);
 		ck_assert_uint_eq(log_buf[i].arg, keys[i].arg);
 	}
-	ck_assert_uint_eq(q.size, 0);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 0);
 	ck_assert_uint_eq(q.cancelled, 0);
 	ck_assert_uint_eq(ibfs__eq_events_out(&q), 0);
 	free(dead);
@@ -230,13 +230,13 @@ START_TEST(test_cancel)
 	/* next_time skips (and reaps) the cancelled top. */
 	ck_assert_uint_eq(ibfs__eq_next_time(&q), 6);
 	ck_assert_uint_eq(q.cancelled, 0);
-	ck_assert_uint_eq(q.size, 2);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 2);
 	ibfs__eq_cancel(&q, c); /* the bottom, reaped by the run */
 	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 1);
 	ck_assert_uint_eq(log_n, 1);
 	ck_assert_uint_eq(log_buf[0].arg, 2);
 	ck_assert_uint_eq(q.now, 6);
-	ck_assert_uint_eq(q.size, 0);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 0);
 	ck_assert_uint_eq(ibfs__eq_events_out(&q), 0);
 	(void)b;
 

@@ -293,8 +293,8 @@ static uint64_t fab_schedule(ibfs_time_t t, unsigned kind, unsigned qp)
 		ck_assert_ptr_nonnull(fm.handle[id]);
 		/* Events out of the pool: those held plus the one running
 		 * (ibfs__eq_events_out counts the free list: too slow here). */
-		if (q.size + 1 > fm.peak_in_use)
-			fm.peak_in_use = q.size + 1;
+		if (ibfs__eq_held(&q) + 1 > fm.peak_in_use)
+			fm.peak_in_use = ibfs__eq_held(&q) + 1;
 	}
 	return id;
 }

@@ -244,7 +244,7 @@ static inline void eq_unlink_head(struct ibfs_eq *q, struct ibfs_event *ev)
 		b->tail = NULL;
 		q->bits[i / 64] &= ~(1ULL << (i % 64));
 	}
-	q->size--;
+	q->out++;
 }
 
 /*
@@ -262,7 +262,7 @@ static void eq_far_settle(struct ibfs_eq *q)
 			break;
 		ibfs__eq_far_pop(q);
 		if (ev->cancelled == EQ_CANCELLED) {
-			q->size--;
+			q->out++;
 			q->cancelled--;
 			eq_free(q, ev);
 			continue;
@@ -286,7 +286,7 @@ static inline struct ibfs_event *eq_first_in_year(struct ibfs_eq *q)
 	size_t span = q->nbuckets < 64 ? q->nbuckets : 64;
 	uint64_t off = 0;
 
-	if (q->size == q->far_n)
+	if (ibfs__eq_held(q) == q->far_n)
 		return NULL;
 	while (off < q->nbuckets) {
 		size_t i = (start + off) & mask;
@@ -319,7 +319,7 @@ static struct ibfs_event *eq_cal_min(struct ibfs_eq *q)
 {
 	struct ibfs_event *best = NULL;
 
-	if (q->size == q->far_n)
+	if (ibfs__eq_held(q) == q->far_n)
 		return NULL;
 	for (size_t w = 0; w < eq_words(q->nbuckets); w++) {
 		for (uint64_t word = q->bits[w]; word; word &= word - 1) {
@@ -344,7 +344,7 @@ eq_first_slow(struct ibfs_eq *q)
 	size_t mask = q->nbuckets - 1;
 
 	for (;;) {
-		if (q->size == 0)
+		if (ibfs__eq_held(q) == 0)
 			return NULL;
 		struct ibfs_event *ev = eq_first_in_year(q);
 
@@ -372,7 +372,7 @@ eq_first_slow(struct ibfs_eq *q)
 
 static struct ibfs_event *eq_first(struct ibfs_eq *q)
 {
-	if (q->size == 0)
+	if (ibfs__eq_held(q) == 0)
 		return NULL;
 	struct ibfs_event *ev = eq_first_in_year(q);
 
@@ -505,7 +505,7 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 	q->far_cancelled = 0;
 	for (size_t i = 0; i < nfar; i++)
 		eq_insert(q, q->far[i]);
-	q->size += ns;
+	q->out -= ns;
 	q->resizes++;
 	eq_set_check(q);
 }
@@ -540,7 +540,7 @@ __attribute__((cold, noinline)) static void eq_window_end(struct ibfs_eq *q)
 
 	/* Far fewer events than buckets: halve (checked once a window, off
 	 * the per-event path). */
-	if (q->size - q->far_cancelled < q->nbuckets / (2 * EQ_SPARE) &&
+	if (ibfs__eq_held(q) - q->far_cancelled < q->nbuckets / (2 * EQ_SPARE) &&
 	    q->nbuckets > EQ_MIN_BUCKETS) {
 		eq_rebuild(q, q->nbuckets / 2, EQ_FIT_NARROW);
 	} else if (q->moved > ops / 16) {
@@ -550,7 +550,7 @@ __attribute__((cold, noinline)) static void eq_window_end(struct ibfs_eq *q)
 		 * empty day costs a bit, a wider day costs list walks), else
 		 * with a wider day.
 		 */
-		if (q->nbuckets < EQ_SPARE * (q->size - q->far_cancelled))
+		if (q->nbuckets < EQ_SPARE * (ibfs__eq_held(q) - q->far_cancelled))
 			eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_KEEP);
 		else
 			eq_rebuild(q, q->nbuckets, EQ_FIT_WIDER);
@@ -636,13 +636,13 @@ void ibfs__eq_destroy(struct ibfs_eq *q)
 struct ibfs_event *ibfs__eq_schedule_check(struct ibfs_eq *q,
 					   struct ibfs_event *ev)
 {
-	if (q->size - q->far_cancelled > 2 * q->nbuckets &&
+	if (ibfs__eq_held(q) - q->far_cancelled > 2 * q->nbuckets &&
 	    q->nbuckets <= SIZE_MAX / 4) {
 		eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_NARROW);
 	} else if (q->crowded != SIZE_MAX) {
 		if (q->next_seq >= q->crowd_ok_at) {
 			eq_crowd_rebuild(q);
-			q->crowd_ok_at = q->next_seq + q->size;
+			q->crowd_ok_at = q->next_seq + ibfs__eq_held(q);
 		}
 		q->crowded = SIZE_MAX;
 	}
@@ -650,11 +650,11 @@ struct ibfs_event *ibfs__eq_schedule_check(struct ibfs_eq *q,
 	return ev;
 }
 
-/* ev, counted in q->size, is in its place: rebuild if that is due. */
+/* ev, counted as held, is in its place: rebuild if that is due. */
 static inline struct ibfs_event *eq_scheduled(struct ibfs_eq *q,
 					       struct ibfs_event *ev)
 {
-	if (__builtin_expect(q->size > q->check_at, 0))
+	if (__builtin_expect(ibfs__eq_held(q) > q->check_at, 0))
 		return ibfs__eq_schedule_check(q, ev);
 	return ev;
 }

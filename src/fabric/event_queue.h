@@ -60,7 +60,9 @@ struct ibfs_eq {
 	ibfs_time_t limit;     /* the earlier of horizon and day_last */
 	uint64_t next_seq;
 	uint64_t executed;     /* events run since init */
-	size_t size;           /* events held, cancelled ones included */
+	/* Events taken out or freed: next_seq - out are held, cancelled
+	 * ones included (ibfs__eq_held), so a schedule counts nothing. */
+	uint64_t out;
 	size_t cancelled;      /* cancelled events still held */
 	struct ibfs_pool pool; /* struct ibfs_event storage (take/give) */
 	/* The calendar (internal to event_queue.c). */
@@ -80,8 +82,9 @@ struct ibfs_eq {
 	uint64_t window_at;
 	uint64_t window;       /* events taken between two checks of the work */
 	size_t crowded;        /* a bucket found overfull, or SIZE_MAX */
-	/* A schedule that leaves size above this checks for a rebuild: 0 while
-	 * a bucket is crowded, else 2 * nbuckets + far_cancelled. */
+	/* A schedule that fills an empty bucket or takes a slow path and
+	 * leaves more held than this checks for a rebuild: 0 while a bucket
+	 * is crowded, else 2 * nbuckets + far_cancelled. */
 	size_t check_at;
 	uint64_t crowd_ok_at;  /* next_seq before which no crowd rebuild */
 	uint64_t resizes;      /* rebuilds so far (statistics, tests) */
@@ -151,7 +154,6 @@ ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn, void *obj,
 	ev->seq = q->next_seq++;
 	ev->cancelled = 0; /* EQ_LIVE (event_queue_int.h) */
 	ev->far = 0;
-	q->size++;
 
 	/* Before the current day or a year or more past it (one unsigned
 	 * comparison of times: a time before the day wraps to a huge
@@ -176,7 +178,7 @@ ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn, void *obj,
 	b->head = ev;
 	b->tail = ev;
 	q->bits[i / 64] |= 1ULL << (i % 64);
-	if (__builtin_expect(q->size > q->check_at, 0))
+	if (__builtin_expect(q->next_seq - q->out > q->check_at, 0))
 		return ibfs__eq_schedule_check(q, ev);
 	return ev;
 }
@@ -197,10 +199,16 @@ void ibfs__eq_cancel(struct ibfs_eq *q, struct ibfs_event *ev);
 
 /* Time of the earliest live event, IBFS_TIME_NEVER when none. */
 ibfs_time_t ibfs__eq_next_time(struct ibfs_eq *q);
+/* Number of events held, cancelled ones included. */
+static inline size_t ibfs__eq_held(const struct ibfs_eq *q)
+{
+	return q->next_seq - q->out;
+}
+
 /* Number of live (not cancelled) events. */
 static inline size_t ibfs__eq_size(const struct ibfs_eq *q)
 {
-	return q->size - q->cancelled;
+	return ibfs__eq_held(q) - q->cancelled;
 }
 
 /* Lowers the horizon of the run in progress (never raises it). */

@@ -19,9 +19,10 @@ enum {
 };
 
 /*
- * Sets the size above which a schedule calls eq_schedule_check: after
- * nbuckets, far_cancelled or crowded change. One comparison then stands for
- * "size - far_cancelled > 2 * nbuckets, or a bucket is crowded".
+ * Sets the count held above which a schedule that fills an empty bucket
+ * calls eq_schedule_check: after nbuckets, far_cancelled or crowded
+ * change. One comparison then stands for
+ * "held - far_cancelled > 2 * nbuckets, or a bucket is crowded".
  */
 static inline void eq_set_check(struct ibfs_eq *q)
 {
