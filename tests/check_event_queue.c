@@ -707,6 +707,38 @@ START_TEST(test_year_at_end_of_time)
 }
 END_TEST
 
+/*
+ * Changes of day: the short way (the next non-empty bucket of the same
+ * bitmap word, its head due that day and live, no far events) and each of
+ * its ways out: a cancelled head on the next day, an event in the far
+ * heap. Days are 2^16 ps and the year 16 days in a new queue.
+ */
+START_TEST(test_next_day_cases)
+{
+	const ibfs_time_t day = 1ULL << 16;
+
+	ck_assert_uint_eq(q.shift, 16);
+	ibfs__eq_schedule(&q, 100, on_log, &q, 0);
+	struct ibfs_event *c = ibfs__eq_schedule(&q, 2 * day + 5, on_log,
+						 &q, 99);
+	ibfs__eq_schedule(&q, 3 * day, on_log, &q, 1);
+	ibfs__eq_schedule(&q, 4 * day + 1, on_log, &q, 2);
+	ibfs__eq_schedule(&q, 5 * day, on_log, &q, 3);
+	ibfs__eq_cancel(&q, c);
+	ck_assert_uint_eq(ibfs__eq_run(&q, 3 * day), 2);
+	/* Into the far heap (100 days ahead), then the rest. */
+	ibfs__eq_schedule(&q, 100 * day, on_log, &q, 4);
+	ck_assert_uint_eq(q.far_n, 1);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 3);
+	ck_assert_uint_eq(log_n, 5);
+	for (uint64_t i = 0; i < 5; i++)
+		ck_assert_uint_eq(log_buf[i].arg, i);
+	ck_assert_uint_eq(log_buf[4].now, 100 * day);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 0);
+	ck_assert_uint_eq(q.cancelled, 0);
+}
+END_TEST
+
 START_TEST(test_after_saturates)
 {
 	q.now = 5000;
@@ -755,6 +787,7 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_stale_hint);
 	tcase_add_test(tc, test_growth_checked_on_new_bucket);
 	tcase_add_test(tc, test_year_at_end_of_time);
+	tcase_add_test(tc, test_next_day_cases);
 	suite_add_tcase(s, tc);
 	return s;
 }
