@@ -129,13 +129,28 @@ static inline void eq_set_cur(struct ibfs_eq *q, uint64_t day)
 						    : ~q->cur_start;
 }
 
-/* After nbuckets or shift changed: the year's length in picoseconds, less
- * one, or UINT64_MAX when it reaches past the end of time. */
+/*
+ * After nbuckets or shift changed (before eq_set_cur): the year's length
+ * in picoseconds, less one, or UINT64_MAX when it reaches past the end of
+ * time; and what ibfs__eq_schedule computes a bucket's byte offset with.
+ * Days are kept narrow enough that the year's bits fit in a time (shift +
+ * log2 nbuckets <= 64: days of 2^60 ps, 13 simulated days, and wider are
+ * never needed), so that one rotate does it: rotating t left by 4 - shift
+ * (mod 64) puts bits shift and up of t at bit 4 (log2 of the 16-byte
+ * bucket) and up, and whatever wraps around lands below bit 4 or above
+ * bit 4 + log2 nbuckets, outside the mask.
+ */
 static inline void eq_set_span(struct ibfs_eq *q)
 {
+	unsigned lg = (unsigned)__builtin_ctzll(q->nbuckets);
+
+	if (q->shift > 64 - lg)
+		q->shift = 64 - lg;
 	q->year_span = q->nbuckets > UINT64_MAX >> q->shift
 			       ? UINT64_MAX
 			       : (q->nbuckets << q->shift) - 1;
+	q->rot = (EQ_BUCKET_LOG - q->shift) & 63;
+	q->bmask = (uint64_t)(q->nbuckets - 1) << EQ_BUCKET_LOG;
 }
 
 /* Words of the non-empty bitmap for nb buckets. */
@@ -498,7 +513,6 @@ eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		q->bits = nbits;
 		q->hints = nhints;
 		q->nbuckets = nb;
-		q->mask = nb - 1;
 	}
 	unsigned front = ibfs__eq_estimate_shift(times, ns, q->shift);
 
@@ -623,7 +637,6 @@ int ibfs__eq_init(struct ibfs_eq *q)
 		return -1;
 	}
 	q->nbuckets = EQ_MIN_BUCKETS;
-	q->mask = EQ_MIN_BUCKETS - 1;
 	q->shift = EQ_INITIAL_SHIFT;
 	q->horizon = IBFS_TIME_NEVER;
 	eq_set_span(q);

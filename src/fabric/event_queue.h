@@ -53,6 +53,10 @@ struct ibfs_event {
 struct ibfs_eq_bucket {
 	struct ibfs_event *head, *tail;
 };
+/* log2 of its size, for ibfs__eq_schedule's offset arithmetic. */
+#define EQ_BUCKET_LOG 4
+_Static_assert(sizeof(struct ibfs_eq_bucket) == 1 << EQ_BUCKET_LOG,
+	       "struct ibfs_eq_bucket is 16 bytes");
 
 struct ibfs_eq {
 	ibfs_time_t now;       /* time of the event being run, or last run */
@@ -68,7 +72,9 @@ struct ibfs_eq {
 	/* The calendar (internal to event_queue.c). */
 	struct ibfs_eq_bucket *buckets; /* nbuckets, then one always empty */
 	size_t nbuckets;       /* a power of two */
-	size_t mask;           /* nbuckets - 1 */
+	/* A bucket's byte offset: rotl(t, rot) & bmask (eq_set_span). */
+	uint64_t bmask;
+	unsigned rot;
 	unsigned shift;        /* bucket width is 2^shift ps */
 	uint64_t cur;          /* current day: time >> shift */
 	struct ibfs_eq_bucket *cur_b; /* its bucket */
@@ -160,8 +166,11 @@ ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn, void *obj,
 	 * difference). */
 	if (__builtin_expect(t - q->cur_start > q->year_last, 0))
 		return ibfs__eq_schedule_file(q, ev);
-	size_t i = (t >> q->shift) & q->mask;
-	struct ibfs_eq_bucket *b = &q->buckets[i];
+	/* The byte offset of bucket (t >> shift) mod nbuckets. */
+	unsigned r = q->rot;
+	uint64_t off = (t << r | t >> (-r & 63)) & q->bmask;
+	struct ibfs_eq_bucket *b =
+		(struct ibfs_eq_bucket *)((char *)q->buckets + off);
 	struct ibfs_event *tail = b->tail;
 
 	if (tail) {
@@ -177,6 +186,8 @@ ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn, void *obj,
 	ev->next = NULL;
 	b->head = ev;
 	b->tail = ev;
+	size_t i = (size_t)(off >> EQ_BUCKET_LOG);
+
 	q->bits[i / 64] |= 1ULL << (i % 64);
 	if (__builtin_expect(q->next_seq - q->out > q->check_at, 0))
 		return ibfs__eq_schedule_check(q, ev);
