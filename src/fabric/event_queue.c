@@ -581,7 +581,9 @@ __attribute__((cold, noinline)) static void eq_window_end(struct ibfs_eq *q)
 
 	/* Far fewer events than buckets: halve (checked once a window, off
 	 * the per-event path). */
-	if (ibfs__eq_held(q) - q->far_cancelled < q->nbuckets / (2 * EQ_SPARE) &&
+	size_t live = ibfs__eq_held(q) - q->far_cancelled;
+
+	if (live < q->nbuckets / (2 * EQ_SPARE) &&
 	    q->nbuckets > EQ_MIN_BUCKETS) {
 		eq_rebuild(q, q->nbuckets / 2, EQ_FIT_NARROW);
 	} else if (q->moved > ops / 16) {
@@ -591,7 +593,7 @@ __attribute__((cold, noinline)) static void eq_window_end(struct ibfs_eq *q)
 		 * empty day costs a bit, a wider day costs list walks), else
 		 * with a wider day.
 		 */
-		if (q->nbuckets < EQ_SPARE * (ibfs__eq_held(q) - q->far_cancelled))
+		if (q->nbuckets < EQ_SPARE * live)
 			eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_KEEP);
 		else
 			eq_rebuild(q, q->nbuckets, EQ_FIT_WIDER);
