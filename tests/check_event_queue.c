@@ -709,9 +709,10 @@ END_TEST
 
 /*
  * Changes of day: the short way (the next non-empty bucket of the same
- * bitmap word, its head due that day and live, no far events) and each of
- * its ways out: a cancelled head on the next day, an event in the far
- * heap. Days are 2^16 ps and the year 16 days in a new queue.
+ * bitmap word, its head due that day and live, no far event coming into
+ * the new year) and each of its ways out: a cancelled head on the next
+ * day, a far event that the new year reaches. Days are 2^16 ps and the
+ * year 16 days in a new queue.
  */
 START_TEST(test_next_day_cases)
 {
@@ -726,14 +727,20 @@ START_TEST(test_next_day_cases)
 	ibfs__eq_schedule(&q, 5 * day, on_log, &q, 3);
 	ibfs__eq_cancel(&q, c);
 	ck_assert_uint_eq(ibfs__eq_run(&q, 3 * day), 2);
-	/* Into the far heap (100 days ahead), then the rest. */
-	ibfs__eq_schedule(&q, 100 * day, on_log, &q, 4);
+	/* The run looked ahead to day 4 (the next event, past its horizon).
+	 * Into the far heap from there: day 20, which the year reaches on
+	 * the move to day 5, and day 100, which stays far until the end. */
+	ck_assert_uint_eq(q.cur, 4);
+	ibfs__eq_schedule(&q, 20 * day + 1, on_log, &q, 4);
+	ibfs__eq_schedule(&q, 100 * day, on_log, &q, 5);
+	ck_assert_uint_eq(q.far_n, 2);
+	ck_assert_uint_eq(ibfs__eq_run(&q, 4 * day + 1), 1);
 	ck_assert_uint_eq(q.far_n, 1);
 	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 3);
-	ck_assert_uint_eq(log_n, 5);
-	for (uint64_t i = 0; i < 5; i++)
+	ck_assert_uint_eq(log_n, 6);
+	for (uint64_t i = 0; i < 6; i++)
 		ck_assert_uint_eq(log_buf[i].arg, i);
-	ck_assert_uint_eq(log_buf[4].now, 100 * day);
+	ck_assert_uint_eq(log_buf[5].now, 100 * day);
 	ck_assert_uint_eq(ibfs__eq_held(&q), 0);
 	ck_assert_uint_eq(q.cancelled, 0);
 }
