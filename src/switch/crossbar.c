@@ -392,29 +392,15 @@ send:
 }
 
 /*
- * The arbitration proper, for an output with requests and an idle
- * transmitter as far as the bits tell (ibfs__sw_arbitrate, switch_int.h,
- * tests them inline so that the many calls for busy outputs and outputs
- * without requests cost no call). With one data VL that the tables serve
- * and no VL15 request, it is one scan and one grant, with the scan's
- * results in registers; anything else is xb_arbitrate_all's, which does
- * the same in that case.
+ * The one data VL of the general path, where an output's request words
+ * may lie outside it (more than 63 ports): one scan and one grant, with
+ * the scan's results in registers. Out of line, so that the straight path
+ * (ibfs__sw_arbitrate_out) saves no registers for it.
  */
-void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
+static void __attribute__((noinline))
+xb_arbitrate_general(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
+		     struct ibfs_port *port, ibfs_time_t now)
 {
-	struct sw_out *so = &sw->out[o];
-	struct ibfs_port *port = &sw->dev.ports[o];
-
-	if (port->tx_busy)
-		return;
-	if (__builtin_expect(!port->up, 0)) {
-		/* Nothing leaves a down port: discard (port_state.c). */
-		ibfs__sw_out_down(sw, (int)o);
-		return;
-	}
-	/* The go bit said so->nreq > 0 (ibfs__sw_arbitrate, its only caller). */
-	ibfs_time_t now = sw->f->eq.now;
-
 	/*
 	 * With one data VL (so->one), slot 1 is VL15's: every request is
 	 * in slot 0 exactly when VL15 has none. One test of the output's
@@ -431,6 +417,156 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 	if (xb_no_grant(sw, o, port, b, starved, wake))
 		return;
 	xb_send(sw, o, so, port, 0, (unsigned)b, -1);
+}
+
+/*
+ * A grant of the straight path whose FIFO's next head still waits for
+ * its routing decision: the send, then the next head's scheduled request,
+ * in xb_send's order. Out of line: it calls twice.
+ */
+static void __attribute__((noinline))
+xb_send_then_head(struct ibfs_switch *sw, struct ibfs_port *port,
+		  struct ibfs_packet *p, uint32_t b, struct ibfs_packet *next,
+		  ibfs_time_t now)
+{
+	ibfs__port_send(port, p);
+	xb_head_set(sw, b, next, now);
+}
+
+/*
+ * The straight path of the common case: output so has fast set (one data
+ * VL that its tables serve, request words inside it, sw->nw <= 2, 2
+ * slots a input), no VL15 request, and InfiniBand's credits. It makes
+ * the general path's choice with what it knows of that layout:
+ *
+ * - The scan of slot 0 is at most three word tests with no loop: the
+ *   word holding the round-robin start from its bit on, the other word,
+ *   then the first below its bit (xb_scan_inl's order for nw = 2; with
+ *   nw = 1 req_in[1] is VL15's word, empty here, and rr is at most 64,
+ *   whose word 1 is empty and so starts at bit 0 of word 0, as the scan's
+ *   wrap does). Bits at or past (n + 1) x 2 are never set.
+ * - Only the first request in that order is tried. When it may not go
+ *   now (no credits, the tail rule, a serialization time not in the
+ *   port's memo) or a PortXmitWait is on, the general path arbitrates
+ *   from the start: nothing has been changed yet, and it tries that
+ *   same request first, then the others.
+ * - Its grant is xb_send's with os = 0, in = b / 2 (sshift 1) and no VL
+ *   arbitration to charge, and the FIFO's next head requests its slot 0
+ *   (it is in the same data FIFO, so its output VL is VL 0).
+ *
+ * Every call it makes is a tail call, so it saves no registers.
+ */
+static inline __attribute__((always_inline)) void
+xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
+		 struct ibfs_port *port, ibfs_time_t now)
+{
+	uint64_t r0 = so->req_in[0] & sw->free_in[0];
+	uint64_t r1 = so->req_in[1] & sw->free_in[1];
+	/* rr is one past the last bit granted: 128 wraps to 0. */
+	unsigned from = so->slot[0].rr % 128;
+	unsigned base = from & 64; /* first bit of the start's word */
+	uint64_t x = base ? r1 : r0;
+	uint64_t y = base ? r0 : r1;
+	uint64_t m = x & (~0ULL << (from % 64));
+	unsigned b;
+
+	if (m)
+		b = base + (unsigned)__builtin_ctzll(m);
+	else if (y)
+		b = (base ^ 64) + (unsigned)__builtin_ctzll(y);
+	else if (x)
+		b = base + (unsigned)__builtin_ctzll(x);
+	else {
+		/* Every request's input is busy: no grant, no wait. */
+		ibfs__port_wait_stop(port);
+		return;
+	}
+	struct sw_queue *q = &sw->q[b];
+
+	/* Slot 0 holds no VL15 packet: the credits decide. */
+	if (__builtin_expect(!ibfs__port_flow_ib(port) ||
+				     port->vls[q->h_vl].credits <
+					     (int32_t)q->h_blocks ||
+				     q->h_wire != port->ser_memo_bytes ||
+				     now + port->ser_memo < q->h_tail_at ||
+				     port->waiting,
+			     0)) {
+		xb_arbitrate_general(sw, o, so, port, now);
+		return;
+	}
+	struct ibfs_packet *p = q->head;
+	struct ibfs_packet *next = p->next;
+
+	q->head = next;
+	if (!next)
+		q->tail = NULL;
+	sw->buffered--;
+	p->next = NULL;
+	so->req_in[b / 64] &= ~(1ULL << (b % 64));
+	so->nreq--;
+	so->slot[0].nreq--;
+	so->slot[0].rr = (uint16_t)(b + 1);
+	so->cur = 1;
+	sw->go[o / 64] &= ~(1ULL << (o % 64));
+	so->cur_in = (uint8_t)(b / 2);
+	so->cur_in_vl = p->in_vl;
+	so->cur_blocks = p->blocks;
+	so->cur_orig = p->mc_orig;
+	/* xb_set_busy: the input's two bits, in << 1 and the next. */
+	sw->free_in[b / 64] &= ~(3ULL << (b % 64 & ~1u));
+	if (next) {
+		if (__builtin_expect(next->ready_at > now, 0)) {
+			xb_send_then_head(sw, port, p, b, next, now);
+			return;
+		}
+		/* xb_head_set and xb_request for slot 0's layout. */
+		unsigned no = next->out_port;
+		struct sw_out *ns = &sw->out[no];
+		uint64_t *w = &ns->req_in[b / 64];
+		uint64_t bit = 1ULL << (b % 64);
+
+		q->h_wire = next->wire_bytes;
+		q->h_blocks = next->blocks;
+		q->h_out = next->out_port;
+		q->h_vl = next->vl;
+		q->h_tail_at = next->tail_at;
+		if (!(*w & bit)) {
+			*w |= bit;
+			if (!ns->nreq++ && !ns->cur)
+				sw->go[no / 64] |= 1ULL << (no % 64);
+			ns->slot[0].nreq++;
+		}
+	}
+	ibfs__port_send(port, p);
+}
+
+/*
+ * The arbitration proper, for an output with requests and an idle
+ * transmitter as far as the bits tell (ibfs__sw_arbitrate, switch_int.h,
+ * tests them inline so that the many calls for busy outputs and outputs
+ * without requests cost no call). The common case takes the straight
+ * path (xb_arbitrate_one), anything else the general one, which makes
+ * the same choice in that case (check_switch's fast_path_same_run).
+ */
+void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
+{
+	struct sw_out *so = &sw->out[o];
+	struct ibfs_port *port = &sw->dev.ports[o];
+
+	if (port->tx_busy)
+		return;
+	if (__builtin_expect(!port->up, 0)) {
+		/* Nothing leaves a down port: discard (port_state.c). */
+		ibfs__sw_out_down(sw, (int)o);
+		return;
+	}
+	/* The go bit said so->nreq > 0 (ibfs__sw_arbitrate, its only caller). */
+	ibfs_time_t now = sw->f->eq.now;
+
+	if (__builtin_expect(so->fast && so->nreq == so->slot[0].nreq, 1))
+		xb_arbitrate_one(sw, o, so, port, now);
+	else
+		xb_arbitrate_general(sw, o, so, port, now);
 }
 
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)

@@ -406,6 +406,13 @@ void ibfs__switch_set_store_forward(struct ibfs_switch *sw, int on)
 	sw_set_rx_delay(sw);
 }
 
+void ibfs__switch_set_xbar_fast(struct ibfs_switch *sw, int on)
+{
+	sw->xbar_general = !on;
+	for (int i = 0; i <= sw->n; i++)
+		ibfs__sw_vlarb_one_update(sw, i);
+}
+
 void ibfs__switch_set_local(struct ibfs_switch *sw, ibfs_switch_local_fn fn,
 			    void *ctx)
 {
