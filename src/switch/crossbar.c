@@ -464,23 +464,25 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	uint64_t r1 = so->req_in[1] & sw->free_in[1];
 	/* rr is one past the last bit granted: 128 wraps to 0. */
 	unsigned from = so->slot[0].rr % 128;
-	unsigned base = from & 64; /* first bit of the start's word */
-	uint64_t x = base ? r1 : r0;
-	uint64_t y = base ? r0 : r1;
+	unsigned wi = from / 64; /* the start's word */
+	uint64_t x = wi ? r1 : r0;
 	uint64_t m = x & (~0ULL << (from % 64));
-	unsigned b;
 
-	if (m)
-		b = base + (unsigned)__builtin_ctzll(m);
-	else if (y)
-		b = (base ^ 64) + (unsigned)__builtin_ctzll(y);
-	else if (x)
-		b = base + (unsigned)__builtin_ctzll(x);
-	else {
-		/* Every request's input is busy: no grant, no wait. */
-		ibfs__port_wait_stop(port);
-		return;
+	if (!m) {
+		uint64_t y = wi ? r0 : r1;
+
+		if (y) {
+			m = y;
+			wi ^= 1;
+		} else if (!(m = x)) {
+			/* Every request's input is busy: no grant, no wait. */
+			ibfs__port_wait_stop(port);
+			return;
+		}
 	}
+	/* The request: bit b of the slot's bits, in word wi. */
+	unsigned b = wi * 64 + (unsigned)__builtin_ctzll(m);
+	uint64_t bit = m & -m;
 	struct sw_queue *q = &sw->q[b];
 
 	/* Slot 0 holds no VL15 packet: the credits decide. */
@@ -494,44 +496,60 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 		xb_arbitrate_general(sw, o, so, port, now);
 		return;
 	}
+	/*
+	 * The grant, in an order that lets each value die early (every
+	 * register is taken otherwise): the output's fields, the input's,
+	 * the FIFO's, then the next head's request.
+	 */
 	struct ibfs_packet *p = q->head;
-	struct ibfs_packet *next = p->next;
 
-	q->head = next;
-	if (!next)
-		q->tail = NULL;
-	sw->buffered--;
-	p->next = NULL;
-	so->req_in[b / 64] &= ~(1ULL << (b % 64));
-	so->nreq--;
-	so->slot[0].nreq--;
+	sw->go[o / 64] &= ~(1ULL << (o % 64));
+	so->req_in[wi] &= ~bit;
+	/* nreq was slot 0's count: both drop to the same value. */
+	uint16_t n = (uint16_t)(so->nreq - 1);
+
+	so->nreq = n;
+	so->slot[0].nreq = n;
 	so->slot[0].rr = (uint16_t)(b + 1);
 	so->cur = 1;
-	sw->go[o / 64] &= ~(1ULL << (o % 64));
 	so->cur_in = (uint8_t)(b / 2);
 	so->cur_in_vl = p->in_vl;
 	so->cur_blocks = p->blocks;
 	so->cur_orig = p->mc_orig;
-	/* xb_set_busy: the input's two bits, in << 1 and the next. */
-	sw->free_in[b / 64] &= ~(3ULL << (b % 64 & ~1u));
-	if (next) {
+	/*
+	 * xb_set_busy: the input's two bits, b (slot 0, even) and b + 1,
+	 * which share word wi.
+	 */
+	sw->free_in[wi] &= ~(bit * 3);
+	sw->buffered--;
+
+	struct ibfs_packet *next = p->next;
+
+	q->head = next;
+	p->next = NULL;
+	if (!next) {
+		q->tail = NULL;
+	} else {
+		/* Read again: the stores above may have changed it. */
+		now = sw->f->eq.now;
 		if (__builtin_expect(next->ready_at > now, 0)) {
 			xb_send_then_head(sw, port, p, b, next, now);
 			return;
 		}
-		/* xb_head_set and xb_request for slot 0's layout. */
+		/*
+		 * xb_head_set and xb_request for slot 0's layout: the next
+		 * head's request is the same bit of its output's words.
+		 */
 		unsigned no = next->out_port;
 		struct sw_out *ns = &sw->out[no];
-		uint64_t *w = &ns->req_in[b / 64];
-		uint64_t bit = 1ULL << (b % 64);
 
 		q->h_wire = next->wire_bytes;
 		q->h_blocks = next->blocks;
 		q->h_out = next->out_port;
 		q->h_vl = next->vl;
 		q->h_tail_at = next->tail_at;
-		if (!(*w & bit)) {
-			*w |= bit;
+		if (!(ns->req_in[wi] & bit)) {
+			ns->req_in[wi] |= bit;
 			if (!ns->nreq++ && !ns->cur)
 				sw->go[no / 64] |= 1ULL << (no % 64);
 			ns->slot[0].nreq++;
