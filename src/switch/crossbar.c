@@ -587,6 +587,46 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 		xb_arbitrate_general(sw, o, so, port, now);
 }
 
+/*
+ * The head of FIFO q, whose input has just been freed by output o, asks
+ * its output to arbitrate: unless it wants o (which arbitrates anyway,
+ * at tx_ready) or still waits for its routing decision.
+ */
+static inline __attribute__((always_inline)) void
+xb_free_slot(struct ibfs_switch *sw, const struct sw_queue *q, unsigned o)
+{
+	if (q->head && q->h_out != o &&
+	    (__builtin_expect(q->h_tail_at != IBFS_TIME_NEVER, 1) ||
+	     q->head->ready_at <= sw->f->eq.now))
+		ibfs__sw_arbitrate(sw, q->h_out);
+}
+
+/* xb_free_slot for FIFOs 0 to last - 1 of an input, in order. */
+static void __attribute__((noinline))
+xb_free_slots(struct ibfs_switch *sw, const struct sw_queue *q, int last,
+	      unsigned o)
+{
+	for (int s = 0; s < last; s++)
+		xb_free_slot(sw, &q[s], o);
+}
+
+/*
+ * A multicast copy has left: its original's buffer space is freed with
+ * the last copy. Out of line, so that tx_done keeps fewer registers.
+ */
+static void __attribute__((noinline))
+xb_mc_done(struct ibfs_switch *sw, struct ibfs_port *inp,
+	   const struct sw_out *so)
+{
+	struct ibfs_packet *orig = so->cur_orig;
+
+	if (--orig->mc_refs == 0) {
+		ibfs__port_consume_blocks(inp, so->cur_in_vl, so->cur_blocks);
+		sw->f->pkts_retired++;
+		ibfs__packet_free(sw->f, orig);
+	}
+}
+
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 {
 	struct ibfs_switch *sw = (struct ibfs_switch *)dev;
@@ -602,32 +642,27 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	struct ibfs_port *inp = &dev->ports[in];
 
 	xb_set_busy(sw, in, 0);
-	if (so->cur_orig) {
-		struct ibfs_packet *orig = so->cur_orig;
-
-		if (--orig->mc_refs == 0) {
-			ibfs__port_consume_blocks(inp, so->cur_in_vl,
-						  so->cur_blocks);
-			sw->f->pkts_retired++;
-			ibfs__packet_free(sw->f, orig);
-		}
-	} else {
+	if (__builtin_expect(so->cur_orig != NULL, 0))
+		xb_mc_done(sw, inp, so);
+	else
 		ibfs__port_consume_blocks(inp, so->cur_in_vl, so->cur_blocks);
-	}
 	/*
-	 * The input is free again: the outputs its heads want may use it.
-	 * An input's FIFOs are contiguous (switch_int.h); an arbitration
-	 * may grant one of them, which changes its entry but not where
-	 * the entries are.
+	 * The input is free again: the outputs its heads want may use it,
+	 * in slot order. An input's FIFOs are contiguous (switch_int.h);
+	 * an arbitration may grant one of them, which changes its entry
+	 * but not where the entries are, and fills no FIFO that was empty
+	 * (it schedules what it starts; nothing arrives in the meantime). So the last FIFO with a head, found first, is the last
+	 * that may ask, and it asks in a tail call: with one data VL and
+	 * VL15 idle, the data FIFO is the only one, with no loop.
 	 */
 	const struct sw_queue *q = ibfs__sw_queue(sw, in, 0);
-	const struct sw_queue *end = q + sw->nslots;
+	int last = sw->nslots - 1;
 
-	for (; q < end; q++)
-		if (q->head && q->h_out != o &&
-		    (__builtin_expect(q->h_tail_at != IBFS_TIME_NEVER, 1) ||
-		     q->head->ready_at <= sw->f->eq.now))
-			ibfs__sw_arbitrate(sw, q->h_out);
+	while (last > 0 && !q[last].head)
+		last--;
+	if (__builtin_expect(last > 0, 0))
+		xb_free_slots(sw, q, last, o);
+	xb_free_slot(sw, &q[last], o);
 }
 
 void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out)
