@@ -101,6 +101,18 @@ static void xb_ready_ev(void *obj, uint64_t arg)
 }
 
 /*
+ * Head p of FIFO b waits for its routing decision (only after a latency
+ * change while it was on the way): its request is scheduled. Out of line,
+ * so that the common case calls nothing before its arbitration.
+ */
+static void __attribute__((noinline))
+xb_head_wait(struct ibfs_switch *sw, uint32_t b, const struct ibfs_packet *p)
+{
+	sw->q[b].h_tail_at = IBFS_TIME_NEVER; /* not ready */
+	ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
+}
+
+/*
  * p is the new head of FIFO b: copies what the arbiter reads of it and
  * requests its output, or schedules the request for when its routing
  * decision is made. Returns the output when it requested, else NULL.
@@ -115,9 +127,8 @@ xb_head_set(struct ibfs_switch *sw, uint32_t b, struct ibfs_packet *p,
 	q->h_blocks = p->blocks;
 	q->h_out = p->out_port;
 	q->h_vl = p->vl;
-	if (p->ready_at > now) {
-		q->h_tail_at = IBFS_TIME_NEVER; /* not ready */
-		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
+	if (__builtin_expect(p->ready_at > now, 0)) {
+		xb_head_wait(sw, b, p);
 		return NULL;
 	}
 	q->h_tail_at = p->tail_at;
@@ -505,11 +516,8 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 
 	sw->go[o / 64] &= ~(1ULL << (o % 64));
 	so->req_in[wi] &= ~bit;
-	/* nreq was slot 0's count: both drop to the same value. */
-	uint16_t n = (uint16_t)(so->nreq - 1);
-
-	so->nreq = n;
-	so->slot[0].nreq = n;
+	so->nreq--;
+	so->slot[0].nreq--;
 	so->slot[0].rr = (uint16_t)(b + 1);
 	so->cur = 1;
 	so->cur_in = (uint8_t)(b / 2);
@@ -581,7 +589,11 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 	/* The go bit said so->nreq > 0 (ibfs__sw_arbitrate, its only caller). */
 	ibfs_time_t now = sw->f->eq.now;
 
-	if (__builtin_expect(so->fast && so->nreq == so->slot[0].nreq, 1))
+	/*
+	 * With one data VL, slot 1 is VL15's: with no request there, every
+	 * request is in slot 0 (and nreq, not read here, is slot 0's).
+	 */
+	if (__builtin_expect(so->fast && !so->slot[1].nreq, 1))
 		xb_arbitrate_one(sw, o, so, port, now);
 	else
 		xb_arbitrate_general(sw, o, so, port, now);
