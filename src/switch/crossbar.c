@@ -59,9 +59,21 @@ xb_request(struct ibfs_switch *sw, uint32_t bit, const struct ibfs_packet *p)
 {
 	unsigned o = p->out_port;
 	struct sw_out *so = &sw->out[o];
-	unsigned os = (unsigned)ibfs__sw_slot(sw, p->out_vl);
-	uint64_t *w = &so->req[(size_t)os * (size_t)sw->nw + bit / 64];
+	unsigned os = 0;
+	uint64_t *w;
 	uint64_t m = 1ULL << (bit % 64);
+
+	/*
+	 * An output with `fast` set is in a switch with one data VL and its
+	 * request words inside each output (xb_arbitrate_one): an even bit
+	 * is a data FIFO's, whose packets go out on VL 0, slot 0.
+	 */
+	if (__builtin_expect(so->fast && !(bit & 1), 1)) {
+		w = &so->req_in[bit / 64];
+	} else {
+		os = (unsigned)ibfs__sw_slot(sw, p->out_vl);
+		w = &so->req[(size_t)os * (size_t)sw->nw + bit / 64];
+	}
 
 	if (!(*w & m)) {
 		*w |= m;
