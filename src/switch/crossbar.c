@@ -675,10 +675,19 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	 * in slot order. An input's FIFOs are contiguous (switch_int.h);
 	 * an arbitration may grant one of them, which changes its entry
 	 * but not where the entries are, and fills no FIFO that was empty
-	 * (it schedules what it starts; nothing arrives in the meantime). So the last FIFO with a head, found first, is the last
-	 * that may ask, and it asks in a tail call: with one data VL and
-	 * VL15 idle, the data FIFO is the only one, with no loop.
+	 * (it schedules what it starts; nothing arrives in the meantime).
+	 * So the last FIFO with a head, found first, is the last that may
+	 * ask, and it asks in a tail call: with one data VL (2 slots, at
+	 * a stride of 2) and VL15 idle, the data FIFO is the only one.
 	 */
+	if (__builtin_expect(sw->nslots == 2, 1)) {
+		const struct sw_queue *q2 = &sw->q[(size_t)in * 2];
+
+		if (__builtin_expect(!q2[1].head, 1)) {
+			xb_free_slot(sw, q2, o);
+			return;
+		}
+	}
 	const struct sw_queue *q = ibfs__sw_queue(sw, in, 0);
 	int last = sw->nslots - 1;
 
