@@ -483,16 +483,14 @@ static inline __attribute__((always_inline)) void
 xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 		 struct ibfs_port *port, ibfs_time_t now)
 {
-	uint64_t r0 = so->req_in[0] & sw->free_in[0];
-	uint64_t r1 = so->req_in[1] & sw->free_in[1];
 	/* rr is one past the last bit granted: 128 wraps to 0. */
 	unsigned from = so->slot[0].rr % 128;
 	unsigned wi = from / 64; /* the start's word */
-	uint64_t x = wi ? r1 : r0;
+	uint64_t x = so->req_in[wi] & sw->free_in[wi];
 	uint64_t m = x & (~0ULL << (from % 64));
 
 	if (!m) {
-		uint64_t y = wi ? r0 : r1;
+		uint64_t y = so->req_in[wi ^ 1] & sw->free_in[wi ^ 1];
 
 		if (y) {
 			m = y;
@@ -561,7 +559,11 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 		 * head's request is the same bit of its output's words.
 		 */
 		unsigned no = next->out_port;
-		struct sw_out *ns = &sw->out[no];
+		/*
+		 * sw->out read again (a volatile read): kept from the top
+		 * instead, it held a register that had to be saved.
+		 */
+		struct sw_out *ns = &(*(struct sw_out *volatile *)&sw->out)[no];
 
 		q->h_wire = next->wire_bytes;
 		q->h_blocks = next->blocks;
