@@ -459,15 +459,15 @@ xb_send_then_head(struct ibfs_switch *sw, struct ibfs_port *port,
 /*
  * The straight path of the common case: output so has fast set (one data
  * VL that its tables serve, request words inside it, sw->nw <= 2, 2
- * slots a input), no VL15 request, and InfiniBand's credits. It makes
+ * slots an input), no VL15 request, and InfiniBand's credits. It makes
  * the general path's choice with what it knows of that layout:
  *
  * - The scan of slot 0 is at most three word tests with no loop: the
  *   word holding the round-robin start from its bit on, the other word,
- *   then the first below its bit (xb_scan_inl's order for nw = 2; with
- *   nw = 1 req_in[1] is VL15's word, empty here, and rr is at most 64,
- *   whose word 1 is empty and so starts at bit 0 of word 0, as the scan's
- *   wrap does). Bits at or past (n + 1) x 2 are never set.
+ *   then the start's word below its bit (xb_scan_inl's order for
+ *   nw = 2; with nw = 1 req_in[1] is VL15's word, empty here, and rr is
+ *   at most 64, whose word 1 is empty and so starts at bit 0 of word 0,
+ *   as the scan's wrap does). Bits at or past (n + 1) x 2 are never set.
  * - Only the first request in that order is tried. When it may not go
  *   now (no credits, the tail rule, a serialization time not in the
  *   port's memo) or a PortXmitWait is on, the general path arbitrates
@@ -477,7 +477,10 @@ xb_send_then_head(struct ibfs_switch *sw, struct ibfs_port *port,
  *   arbitration to charge, and the FIFO's next head requests its slot 0
  *   (it is in the same data FIFO, so its output VL is VL 0).
  *
- * Every call it makes is a tail call, so it saves no registers.
+ * Every call it makes is a tail call: the registers it saves (four, after
+ * the early returns) are for the values a grant holds at once. The words
+ * are read from req_in and free_in: with nw <= 2 the request words of
+ * every output and the free-input mask are inside (switch.c).
  */
 static inline __attribute__((always_inline)) void
 xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
