@@ -36,7 +36,10 @@ static inline ibfs_time_t ser(uint64_t bytes)
 
 #define MAXEP 8
 
-/* Endpoint i (LID i + 1) on switch port i + 1; the switch has LID 100. */
+/*
+ * Endpoint i (LID i + 1) on switch port i + 1 (port0 + i with star_opts'
+ * port0); the switch has LID 100.
+ */
 struct star {
 	struct ibfs_topology *t;
 	struct ibfs_fabric *f;
@@ -56,12 +59,14 @@ struct star_opts {
 	uint64_t buffer1;       /* endpoint 1's input buffer */
 	int slow;               /* 1 + index of an endpoint on 1x SDR, 0: none */
 	int track;              /* endpoints record arrivals (16, up to 256) */
+	int port0;              /* endpoint 0's switch port, 0: port 1 */
 };
 
 static inline void star_make(struct star *x, int k, const struct star_opts *o)
 {
 	struct ibfs_diag d;
 	char id[16];
+	int p0 = o->port0 ? o->port0 : 1;
 
 	memset(x, 0, sizeof(*x));
 	x->k = k;
@@ -69,7 +74,8 @@ static inline void star_make(struct star *x, int k, const struct star_opts *o)
 	ck_assert_ptr_nonnull(x->t);
 	x->t->def.buffer = o->buffer ? o->buffer : 32 * 1024;
 	x->t->def.data_vls = o->data_vls ? o->data_vls : 1;
-	int s = ibfs__topo_add_node(x->t, "sw", IBFS_NODE_SWITCH, k, 0, &d);
+	int s = ibfs__topo_add_node(x->t, "sw", IBFS_NODE_SWITCH, p0 + k - 1,
+				    0, &d);
 
 	ck_assert_int_eq(s, 0);
 	x->t->nodes[s].store_forward = o->store_forward;
@@ -94,8 +100,9 @@ static inline void star_make(struct star *x, int k, const struct star_opts *o)
 			cable = o->cable1_mm;
 		if (i == 1 && o->buffer1)
 			x->t->nodes[h].buffer = o->buffer1;
-		ck_assert_int_ge(ibfs__topo_add_link(x->t, h, 1, s, i + 1, sp,
-						     w, cable, 0, &d), 0);
+		ck_assert_int_ge(ibfs__topo_add_link(x->t, h, 1, s, p0 + i,
+						     sp, w, cable, 0, &d),
+				 0);
 	}
 	x->f = ibfs__fabric_new(x->t, 1, o->data_mode);
 	ck_assert_ptr_nonnull(x->f);
@@ -110,7 +117,7 @@ static inline void star_make(struct star *x, int k, const struct star_opts *o)
 			ck_assert_int_eq(ibfs__endpoint_track(x->ep[i], 16, 256),
 					 0);
 		ck_assert_int_eq(ibfs__switch_set_lft(x->sw, (uint16_t)(i + 1),
-						      (uint8_t)(i + 1)), 0);
+						      (uint8_t)(p0 + i)), 0);
 	}
 }
 

@@ -59,9 +59,21 @@ xb_request(struct ibfs_switch *sw, uint32_t bit, const struct ibfs_packet *p)
 {
 	unsigned o = p->out_port;
 	struct sw_out *so = &sw->out[o];
-	unsigned os = (unsigned)ibfs__sw_slot(sw, p->out_vl);
-	uint64_t *w = &so->req[(size_t)os * (size_t)sw->nw + bit / 64];
+	unsigned os = 0;
+	uint64_t *w;
 	uint64_t m = 1ULL << (bit % 64);
+
+	/*
+	 * An output with `fast` set is in a switch with one data VL and its
+	 * request words inside each output (xb_arbitrate_one): an even bit
+	 * is a data FIFO's, whose packets go out on VL 0, slot 0.
+	 */
+	if (__builtin_expect(so->fast && !(bit & 1), 1)) {
+		w = &so->req_in[bit / 64];
+	} else {
+		os = (unsigned)ibfs__sw_slot(sw, p->out_vl);
+		w = &so->req[(size_t)os * (size_t)sw->nw + bit / 64];
+	}
 
 	if (!(*w & m)) {
 		*w |= m;
@@ -101,6 +113,18 @@ static void xb_ready_ev(void *obj, uint64_t arg)
 }
 
 /*
+ * Head p of FIFO b waits for its routing decision (only after a latency
+ * change while it was on the way): its request is scheduled. Out of line,
+ * so that the common case calls nothing before its arbitration.
+ */
+static void __attribute__((noinline))
+xb_head_wait(struct ibfs_switch *sw, uint32_t b, const struct ibfs_packet *p)
+{
+	sw->q[b].h_tail_at = IBFS_TIME_NEVER; /* not ready */
+	ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
+}
+
+/*
  * p is the new head of FIFO b: copies what the arbiter reads of it and
  * requests its output, or schedules the request for when its routing
  * decision is made. Returns the output when it requested, else NULL.
@@ -115,9 +139,8 @@ xb_head_set(struct ibfs_switch *sw, uint32_t b, struct ibfs_packet *p,
 	q->h_blocks = p->blocks;
 	q->h_out = p->out_port;
 	q->h_vl = p->vl;
-	if (p->ready_at > now) {
-		q->h_tail_at = IBFS_TIME_NEVER; /* not ready */
-		ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
+	if (__builtin_expect(p->ready_at > now, 0)) {
+		xb_head_wait(sw, b, p);
 		return NULL;
 	}
 	q->h_tail_at = p->tail_at;
@@ -392,29 +415,15 @@ send:
 }
 
 /*
- * The arbitration proper, for an output with requests and an idle
- * transmitter as far as the bits tell (ibfs__sw_arbitrate, switch_int.h,
- * tests them inline so that the many calls for busy outputs and outputs
- * without requests cost no call). With one data VL that the tables serve
- * and no VL15 request, it is one scan and one grant, with the scan's
- * results in registers; anything else is xb_arbitrate_all's, which does
- * the same in that case.
+ * The one data VL of the general path, where an output's request words
+ * may lie outside it (more than 63 ports): one scan and one grant, with
+ * the scan's results in registers. Out of line, so that the straight path
+ * (ibfs__sw_arbitrate_out) saves no registers for it.
  */
-void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
+static void __attribute__((noinline))
+xb_arbitrate_general(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
+		     struct ibfs_port *port, ibfs_time_t now)
 {
-	struct sw_out *so = &sw->out[o];
-	struct ibfs_port *port = &sw->dev.ports[o];
-
-	if (port->tx_busy)
-		return;
-	if (__builtin_expect(!port->up, 0)) {
-		/* Nothing leaves a down port: discard (port_state.c). */
-		ibfs__sw_out_down(sw, (int)o);
-		return;
-	}
-	/* The go bit said so->nreq > 0 (ibfs__sw_arbitrate, its only caller). */
-	ibfs_time_t now = sw->f->eq.now;
-
 	/*
 	 * With one data VL (so->one), slot 1 is VL15's: every request is
 	 * in slot 0 exactly when VL15 has none. One test of the output's
@@ -433,6 +442,220 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 	xb_send(sw, o, so, port, 0, (unsigned)b, -1);
 }
 
+/*
+ * A grant of the straight path whose FIFO's next head still waits for
+ * its routing decision: the send, then the next head's scheduled request,
+ * in xb_send's order. Out of line: it calls twice.
+ */
+static void __attribute__((noinline))
+xb_send_then_head(struct ibfs_switch *sw, struct ibfs_port *port,
+		  struct ibfs_packet *p, uint32_t b, struct ibfs_packet *next,
+		  ibfs_time_t now)
+{
+	ibfs__port_send(port, p);
+	xb_head_set(sw, b, next, now);
+}
+
+/*
+ * The straight path of the common case: output so has fast set (one data
+ * VL that its tables serve, request words inside it, sw->nw <= 2, 2
+ * slots an input), no VL15 request, and InfiniBand's credits. It makes
+ * the general path's choice with what it knows of that layout:
+ *
+ * - The scan of slot 0 is at most three word tests with no loop: the
+ *   word holding the round-robin start from its bit on, the other word,
+ *   then the start's word below its bit (xb_scan_inl's order for
+ *   nw = 2; with nw = 1 req_in[1] is VL15's word, empty here, and rr is
+ *   at most 64, whose word 1 is empty and so starts at bit 0 of word 0,
+ *   as the scan's wrap does). Bits at or past (n + 1) x 2 are never set.
+ * - Only the first request in that order is tried. When it may not go
+ *   now (no credits, the tail rule, a serialization time not in the
+ *   port's memo) or a PortXmitWait is on, the general path arbitrates
+ *   from the start: nothing has been changed yet, and it tries that
+ *   same request first, then the others.
+ * - Its grant is xb_send's with os = 0, in = b / 2 (sshift 1) and no VL
+ *   arbitration to charge, and the FIFO's next head requests its slot 0
+ *   (it is in the same data FIFO, so its output VL is VL 0).
+ *
+ * Every call it makes is a tail call: the registers it saves (four, after
+ * the early returns) are for the values a grant holds at once. The words
+ * are read from req_in and free_in: with nw <= 2 the request words of
+ * every output and the free-input mask are inside (switch.c).
+ */
+static inline __attribute__((always_inline)) void
+xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
+		 struct ibfs_port *port, ibfs_time_t now)
+{
+	/* rr is one past the last bit granted: 128 wraps to 0. */
+	unsigned from = so->slot[0].rr % 128;
+	unsigned wi = from / 64; /* the start's word */
+	uint64_t x = so->req_in[wi] & sw->free_in[wi];
+	uint64_t m = x & (~0ULL << (from % 64));
+
+	if (!m) {
+		uint64_t y = so->req_in[wi ^ 1] & sw->free_in[wi ^ 1];
+
+		if (y) {
+			m = y;
+			wi ^= 1;
+		} else if (!(m = x)) {
+			/* Every request's input is busy: no grant, no wait. */
+			ibfs__port_wait_stop(port);
+			return;
+		}
+	}
+	/* The request: bit b of the slot's bits, in word wi. */
+	unsigned b = wi * 64 + (unsigned)__builtin_ctzll(m);
+	uint64_t bit = m & -m;
+	struct sw_queue *q = &sw->q[b];
+
+	/* Slot 0 holds no VL15 packet: the credits decide. */
+	if (__builtin_expect(!ibfs__port_flow_ib(port) ||
+				     port->vls[q->h_vl].credits <
+					     (int32_t)q->h_blocks ||
+				     q->h_wire != port->ser_memo_bytes ||
+				     now + port->ser_memo < q->h_tail_at ||
+				     port->waiting,
+			     0)) {
+		xb_arbitrate_general(sw, o, so, port, now);
+		return;
+	}
+	/*
+	 * The grant, in an order that lets each value die early (every
+	 * register is taken otherwise): the output's fields, the input's,
+	 * the FIFO's, then the next head's request.
+	 */
+	struct ibfs_packet *p = q->head;
+
+	sw->go[o / 64] &= ~(1ULL << (o % 64));
+	so->req_in[wi] &= ~bit;
+	so->nreq--;
+	so->slot[0].nreq--;
+	so->slot[0].rr = (uint16_t)(b + 1);
+	so->cur = 1;
+	so->cur_in = (uint8_t)(b / 2);
+	so->cur_in_vl = p->in_vl;
+	so->cur_blocks = p->blocks;
+	so->cur_orig = p->mc_orig;
+	/*
+	 * xb_set_busy: the input's two bits, b (slot 0, even) and b + 1,
+	 * which share word wi.
+	 */
+	sw->free_in[wi] &= ~(bit * 3);
+	sw->buffered--;
+
+	struct ibfs_packet *next = p->next;
+
+	q->head = next;
+	p->next = NULL;
+	if (!next) {
+		q->tail = NULL;
+	} else {
+		/* Read again: the stores above may have changed it. */
+		now = sw->f->eq.now;
+		if (__builtin_expect(next->ready_at > now, 0)) {
+			xb_send_then_head(sw, port, p, b, next, now);
+			return;
+		}
+		/*
+		 * xb_head_set and xb_request for slot 0's layout: the next
+		 * head's request is the same bit of its output's words.
+		 */
+		unsigned no = next->out_port;
+		/*
+		 * sw->out read again (a volatile read): kept from the top
+		 * instead, it held a register that had to be saved.
+		 */
+		struct sw_out *ns = &(*(struct sw_out *volatile *)&sw->out)[no];
+
+		q->h_wire = next->wire_bytes;
+		q->h_blocks = next->blocks;
+		q->h_out = next->out_port;
+		q->h_vl = next->vl;
+		q->h_tail_at = next->tail_at;
+		if (!(ns->req_in[wi] & bit)) {
+			ns->req_in[wi] |= bit;
+			if (!ns->nreq++ && !ns->cur)
+				sw->go[no / 64] |= 1ULL << (no % 64);
+			ns->slot[0].nreq++;
+		}
+	}
+	ibfs__port_send(port, p);
+}
+
+/*
+ * The arbitration proper, for an output with requests and an idle
+ * transmitter as far as the bits tell (ibfs__sw_arbitrate, switch_int.h,
+ * tests them inline so that the many calls for busy outputs and outputs
+ * without requests cost no call). The common case takes the straight
+ * path (xb_arbitrate_one), anything else the general one, which makes
+ * the same choice in that case (check_switch's fast_path_same_run).
+ */
+void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
+{
+	struct sw_out *so = &sw->out[o];
+	struct ibfs_port *port = &sw->dev.ports[o];
+
+	if (port->tx_busy)
+		return;
+	if (__builtin_expect(!port->up, 0)) {
+		/* Nothing leaves a down port: discard (port_state.c). */
+		ibfs__sw_out_down(sw, (int)o);
+		return;
+	}
+	/* The go bit said so->nreq > 0 (ibfs__sw_arbitrate, its only caller). */
+	ibfs_time_t now = sw->f->eq.now;
+
+	/*
+	 * With one data VL, slot 1 is VL15's: with no request there, every
+	 * request is in slot 0 (and nreq, not read here, is slot 0's).
+	 */
+	if (__builtin_expect(so->fast && !so->slot[1].nreq, 1))
+		xb_arbitrate_one(sw, o, so, port, now);
+	else
+		xb_arbitrate_general(sw, o, so, port, now);
+}
+
+/*
+ * The head of FIFO q, whose input has just been freed by output o, asks
+ * its output to arbitrate: unless it wants o (which arbitrates anyway,
+ * at tx_ready) or still waits for its routing decision.
+ */
+static inline __attribute__((always_inline)) void
+xb_free_slot(struct ibfs_switch *sw, const struct sw_queue *q, unsigned o)
+{
+	if (q->head && q->h_out != o &&
+	    (__builtin_expect(q->h_tail_at != IBFS_TIME_NEVER, 1) ||
+	     q->head->ready_at <= sw->f->eq.now))
+		ibfs__sw_arbitrate(sw, q->h_out);
+}
+
+/* xb_free_slot for FIFOs 0 to last - 1 of an input, in order. */
+static void __attribute__((noinline))
+xb_free_slots(struct ibfs_switch *sw, const struct sw_queue *q, int last,
+	      unsigned o)
+{
+	for (int s = 0; s < last; s++)
+		xb_free_slot(sw, &q[s], o);
+}
+
+/*
+ * A multicast copy has left: its original's buffer space is freed with
+ * the last copy. Out of line, so that tx_done keeps fewer registers.
+ */
+static void __attribute__((noinline))
+xb_mc_done(struct ibfs_switch *sw, struct ibfs_port *inp,
+	   const struct sw_out *so)
+{
+	struct ibfs_packet *orig = so->cur_orig;
+
+	if (--orig->mc_refs == 0) {
+		ibfs__port_consume_blocks(inp, so->cur_in_vl, so->cur_blocks);
+		sw->f->pkts_retired++;
+		ibfs__packet_free(sw->f, orig);
+	}
+}
+
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 {
 	struct ibfs_switch *sw = (struct ibfs_switch *)dev;
@@ -448,32 +671,36 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	struct ibfs_port *inp = &dev->ports[in];
 
 	xb_set_busy(sw, in, 0);
-	if (so->cur_orig) {
-		struct ibfs_packet *orig = so->cur_orig;
-
-		if (--orig->mc_refs == 0) {
-			ibfs__port_consume_blocks(inp, so->cur_in_vl,
-						  so->cur_blocks);
-			sw->f->pkts_retired++;
-			ibfs__packet_free(sw->f, orig);
-		}
-	} else {
+	if (__builtin_expect(so->cur_orig != NULL, 0))
+		xb_mc_done(sw, inp, so);
+	else
 		ibfs__port_consume_blocks(inp, so->cur_in_vl, so->cur_blocks);
-	}
 	/*
-	 * The input is free again: the outputs its heads want may use it.
-	 * An input's FIFOs are contiguous (switch_int.h); an arbitration
-	 * may grant one of them, which changes its entry but not where
-	 * the entries are.
+	 * The input is free again: the outputs its heads want may use it,
+	 * in slot order. An input's FIFOs are contiguous (switch_int.h);
+	 * an arbitration may grant one of them, which changes its entry
+	 * but not where the entries are, and fills no FIFO that was empty
+	 * (it schedules what it starts; nothing arrives in the meantime).
+	 * So the last FIFO with a head, found first, is the last that may
+	 * ask, and it asks in a tail call: with one data VL (2 slots, at
+	 * a stride of 2) and VL15 idle, the data FIFO is the only one.
 	 */
-	const struct sw_queue *q = ibfs__sw_queue(sw, in, 0);
-	const struct sw_queue *end = q + sw->nslots;
+	if (__builtin_expect(sw->nslots == 2, 1)) {
+		const struct sw_queue *q2 = &sw->q[(size_t)in * 2];
 
-	for (; q < end; q++)
-		if (q->head && q->h_out != o &&
-		    (__builtin_expect(q->h_tail_at != IBFS_TIME_NEVER, 1) ||
-		     q->head->ready_at <= sw->f->eq.now))
-			ibfs__sw_arbitrate(sw, q->h_out);
+		if (__builtin_expect(!q2[1].head, 1)) {
+			xb_free_slot(sw, q2, o);
+			return;
+		}
+	}
+	const struct sw_queue *q = ibfs__sw_queue(sw, in, 0);
+	int last = sw->nslots - 1;
+
+	while (last > 0 && !q[last].head)
+		last--;
+	if (__builtin_expect(last > 0, 0))
+		xb_free_slots(sw, q, last, o);
+	xb_free_slot(sw, &q[last], o);
 }
 
 void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out)

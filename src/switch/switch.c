@@ -167,6 +167,35 @@ static void sw_multicast(struct ibfs_switch *sw, int in,
 		sw_enqueue(sw, in, copies[i]);
 }
 
+/* p is for the switch itself: taken once its tail is in. */
+static void sw_local(struct ibfs_switch *sw, struct ibfs_packet *p)
+{
+	ibfs__eq_schedule(&sw->f->eq, sw_tail_time(sw, p), sw_local_ev, sw,
+			  (uint64_t)(uintptr_t)p);
+}
+
+/*
+ * A DLID in the multicast range, or the permissive LID (the switch's
+ * own). Out of line: sw_receive then makes only tail calls and saves no
+ * registers.
+ */
+static void __attribute__((noinline))
+sw_receive_mcast(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
+{
+	uint16_t dlid = p->dlid;
+
+	if (dlid == IBFS_PERMISSIVE_LID) {
+		sw_local(sw, p);
+		return;
+	}
+	const uint64_t *mask = ibfs__sw_mft_get(sw, dlid);
+
+	if (!mask)
+		sw_discard(sw, p);
+	else
+		sw_multicast(sw, in, p, mask);
+}
+
 static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 		       struct ibfs_packet *p)
 {
@@ -176,20 +205,11 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 
 	/* The permissive LID is the switch's too: tested with multicast. */
 	if ((dlid & sw->lid_mask) == sw->lid_local) {
-local:
-		ibfs__eq_schedule(&sw->f->eq, sw_tail_time(sw, p), sw_local_ev,
-				  sw, (uint64_t)(uintptr_t)p);
+		sw_local(sw, p);
 		return;
 	}
 	if (__builtin_expect(dlid >= IBFS_MCAST_LID_BASE, 0)) {
-		if (dlid == IBFS_PERMISSIVE_LID)
-			goto local;
-		const uint64_t *mask = ibfs__sw_mft_get(sw, dlid);
-
-		if (!mask)
-			sw_discard(sw, p);
-		else
-			sw_multicast(sw, in, p, mask);
+		sw_receive_mcast(sw, in, p);
 		return;
 	}
 	uint8_t out = ibfs__sw_route(sw, in, dlid);
@@ -404,6 +424,13 @@ void ibfs__switch_set_store_forward(struct ibfs_switch *sw, int on)
 {
 	sw->store_forward = !!on;
 	sw_set_rx_delay(sw);
+}
+
+void ibfs__switch_set_xbar_fast(struct ibfs_switch *sw, int on)
+{
+	sw->xbar_general = !on;
+	for (int i = 0; i <= sw->n; i++)
+		ibfs__sw_vlarb_one_update(sw, i);
 }
 
 void ibfs__switch_set_local(struct ibfs_switch *sw, ibfs_switch_local_fn fn,

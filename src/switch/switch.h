@@ -39,6 +39,12 @@ void ibfs__switch_set_lmc(struct ibfs_switch *sw, uint8_t lmc);
 uint16_t ibfs__switch_get_lid(const struct ibfs_switch *sw);
 void ibfs__switch_set_latency(struct ibfs_switch *sw, ibfs_time_t latency);
 void ibfs__switch_set_store_forward(struct ibfs_switch *sw, int on);
+/*
+ * For tests: on 0, every arbitration takes the crossbar's general path,
+ * not the straight one of its common case (one data VL, at most 63
+ * ports); the run must be the same either way. On by default.
+ */
+void ibfs__switch_set_xbar_fast(struct ibfs_switch *sw, int on);
 
 /*
  * Linear forwarding table (IBA 18.2.4.3.2): one output port per unicast

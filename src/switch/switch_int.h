@@ -92,6 +92,14 @@ struct sw_out {
 	 * Kept in this line, which an arbitration reads anyway.
 	 */
 	uint8_t one : 1;
+	/*
+	 * Set with `one` when the switch's request words fit inside every
+	 * output (nw <= 2: at most 63 ports) and the fast path is not
+	 * turned off (ibfs__switch_set_xbar_fast, for tests): the
+	 * arbitration then takes xb_arbitrate_one (crossbar.c), written
+	 * for that layout. Kept by ibfs__sw_vlarb_one_update.
+	 */
+	uint8_t fast : 1;
 	struct {
 		/* Request bits number at most 256 x 16: 16 bits suffice. */
 		uint16_t rr;   /* round-robin start bit */
@@ -192,6 +200,8 @@ struct ibfs_switch {
 
 	uint16_t lid;
 	uint8_t lmc;
+	/* 1: every arbitration takes the general path (tests). */
+	uint8_t xbar_general;
 	int pw;              /* 64-bit words of one port mask (MFT) */
 	uint64_t *mft;       /* [mft_len][pw] by MLID - 0xC000 */
 	uint32_t mft_len;
@@ -274,7 +284,7 @@ void ibfs__sw_vlarb_default(struct sw_vlarb *a, int data_vls);
 int ibfs__sw_vlarb_pick(struct sw_vlarb *a, uint32_t ready, int *high);
 /* 1 if an entry of either table gives `vl` a weight. */
 int ibfs__sw_vlarb_serves(const struct sw_vlarb *a, int vl);
-/* Sets output o's `one` from its tables. */
+/* Sets output o's `one` and `fast` from its tables and the switch. */
 void ibfs__sw_vlarb_one_update(struct ibfs_switch *sw, int o);
 /* Charges `bytes` sent on `vl` to the entry that picked it. */
 void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);

@@ -123,6 +123,8 @@ void ibfs__sw_vlarb_one_update(struct ibfs_switch *sw, int o)
 	struct sw_out *so = &sw->out[o];
 
 	so->one = sw->data_vls == 1 && ibfs__sw_vlarb_serves(&so->arb, 0);
+	/* xb_arbitrate_one's layout: 2 slots, both words in req_in. */
+	so->fast = so->one && sw->nw <= 2 && !sw->xbar_general;
 }
 
 static int arb_check(const struct ibfs_vlarb_entry *t, int n)
