@@ -112,10 +112,8 @@ link_arrive_other(struct ibfs_port *in, struct ibfs_packet *p, int counted)
 		return;
 	}
 	/* Off the wire: counted here, not at the sender (link.h). */
-	if (!counted) {
+	if (!counted)
 		in->vls[p->vl].rx_blocks += p->blocks;
-		f->pkts_on_wire--;
-	}
 	in->rx_other++;
 	/*
 	 * Only VL15 may be discarded for want of room (IBA 7.9.4); a port
@@ -149,7 +147,6 @@ link_arrive_ops(struct ibfs_port *in, struct ibfs_packet *p)
 	struct ibfs_fabric *f = dev->fab;
 
 	in->vls[p->vl].rx_blocks += p->blocks;
-	f->pkts_on_wire--;
 	if (in->flow->on_arrive(in, p) < 0) {
 		link_arrive_other(in, p, 1);
 		return;
@@ -182,7 +179,6 @@ static void link_head_arrive(void *obj, uint64_t arg)
 
 	/* Off the wire: counted here, not at the sender (link.h). */
 	in->vls[p->vl].rx_blocks += p->blocks;
-	f->pkts_on_wire--;
 	if (ibfs__credit_on_arrive(in, p) < 0) {
 		link_arrive_other(in, p, 1);
 		return;
@@ -235,8 +231,6 @@ static inline void link_send(struct ibfs_fabric *f, struct ibfs_port *out,
 		f->pkts_buffered--;
 	}
 	out->vls[p->vl].tx_blocks += p->blocks;
-	f->pkts_on_wire++;
-	f->pkt_sends++;
 	out->cnt.xmit_pkts++;
 	out->cnt.xmit_data += p->wire_bytes;
 	out->cnt.busy += ser;

@@ -141,7 +141,11 @@ struct ibfs_port_counters {
  * Blocks on the wire are not counted by one side: the sender counts the
  * blocks it started, the receiver those whose header came off the wire,
  * and their difference is what is on the wire (ibfs__port_wire_blocks), so
- * an arrival writes only the receiving port.
+ * an arrival writes only the receiving port. Credits in FCPs on the wire
+ * are counted the same way, the other way round: the receiver counts
+ * those it sent in an FCP that travels as an event, the sender those such
+ * FCPs brought (ibfs__port_fcp_blocks), so an FCP's arrival writes only
+ * the sender's VL.
  */
 struct ibfs_port_vl {
 	/* Sender: credits held for the peer's input buffer. */
@@ -149,19 +153,18 @@ struct ibfs_port_vl {
 	/* Sender: blocks started on the link, modulo 2^32. */
 	uint32_t tx_blocks;
 	/*
-	 * Sender: credits that came while the transmitter was busy and are
-	 * not yet usable. Always 0 with InfiniBand's credits, which add
-	 * such credits to `credits` at once (credits.c); kept for the
-	 * deadlock monitor's sum (src/switch/deadlock.c) and for other
-	 * link kinds.
+	 * Sender: credits that FCP events brought, modulo 2^32 (credits an
+	 * FCP adds at once, to a sender busy until after it arrives, are
+	 * counted neither here nor in the peer's fc_sent).
 	 */
-	uint32_t fc_defer;
+	uint32_t fc_got;
 	/* Receiver: blocks whose header came off the wire, modulo 2^32. */
 	uint32_t rx_blocks;
 	uint32_t buf_used;    /* receiver: input buffer in use */
 	uint32_t buf_top;     /* receiver: the largest buf_used so far */
 	uint32_t fc_unsent;   /* receiver: freed, not yet advertised */
-	uint32_t fc_wire;     /* receiver: advertised in FCPs on the wire */
+	/* Receiver: credits sent in FCP events, modulo 2^32. */
+	uint32_t fc_sent;
 };
 
 /*
@@ -402,6 +405,16 @@ static inline uint32_t ibfs__port_wire_pkts(const struct ibfs_port *out)
 	return out->peer ? (uint32_t)out->cnt.xmit_pkts -
 				   ibfs__port_rx_pkts(out->peer) :
 			   0;
+}
+
+/*
+ * Credits of VL `vl` advertised by `in` in FCPs still on the wire (toward
+ * its peer, the sender of the data).
+ */
+static inline uint32_t ibfs__port_fcp_blocks(const struct ibfs_port *in,
+					     int vl)
+{
+	return in->peer ? in->vls[vl].fc_sent - in->peer->vls[vl].fc_got : 0;
 }
 
 /* Blocks of VL `vl` on the wire leaving `out`. */
