@@ -348,18 +348,31 @@ static inline void ibfs__credit_on_send(struct ibfs_port *out,
 		out->vls[p->vl].credits -= p->blocks;
 }
 
+/*
+ * `blocks` of VL `vl` (whose state is v) reached `in`'s input buffer:
+ * taken in (0), or, on VL15 only, refused for want of room (-1). The VL
+ * and size come as values, so that a caller that has read them from the
+ * packet does not read them again after writing the port.
+ */
+static inline int ibfs__credit_arrive(struct ibfs_port *in,
+				      struct ibfs_port_vl *v, size_t vl,
+				      uint32_t blocks)
+{
+	uint32_t used = v->buf_used + blocks;
+
+	if (__builtin_expect(vl == IBFS_VL15, 0) &&
+	    used > in->buf_cap[IBFS_VL15])
+		return -1;
+	v->buf_used = used;
+	if (used > v->buf_top)
+		v->buf_top = used;
+	return 0;
+}
+
 static inline int ibfs__credit_on_arrive(struct ibfs_port *in,
 					 const struct ibfs_packet *p)
 {
-	int vl = p->vl;
-	struct ibfs_port_vl *v = &in->vls[vl];
-
-	if (vl == IBFS_VL15 && v->buf_used + p->blocks > in->buf_cap[vl])
-		return -1;
-	v->buf_used += p->blocks;
-	if (v->buf_used > v->buf_top)
-		v->buf_top = v->buf_used;
-	return 0;
+	return ibfs__credit_arrive(in, &in->vls[p->vl], p->vl, p->blocks);
 }
 
 static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
