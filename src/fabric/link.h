@@ -232,11 +232,23 @@ struct ibfs_port {
 	 */
 	uint32_t rx_lost;
 	uint16_t num;            /* port number, under 256 (p->in_port) */
-	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
 	uint8_t rx_at_tail;
 	uint8_t waiting;         /* PortXmitWait: data waits for credits */
-	uint8_t up;              /* 1 when the link carries packets */
-	uint8_t tx_busy;
+	/*
+	 * What a buffer freed asks before its FCP may go at once (idle, up,
+	 * owing nothing else): one word, so that the test is one compare
+	 * with IBFS_FC_READY (ibfs__port_fcp_ready). up and tx_busy are 0
+	 * or 1, and up is 1 only on a linked port (peer set).
+	 */
+	union {
+		struct {
+			/* VLs with vls[].fc_unsent > 0, a bit each. */
+			uint16_t fc_pending;
+			uint8_t up;      /* 1 when the link carries packets */
+			uint8_t tx_busy;
+		};
+		uint32_t fc_state;
+	};
 	uint8_t tx_data;         /* the transmitter is sending a data packet */
 
 	/* Line 1. */
@@ -292,6 +304,8 @@ struct ibfs_port {
 
 /* The layout the comments above describe: what a hop touches on VL 0. */
 _Static_assert(offsetof(struct ibfs_port, tx_data) < 64 &&
+		       offsetof(struct ibfs_port, tx_data) ==
+			       offsetof(struct ibfs_port, tx_busy) + 1 &&
 		       offsetof(struct ibfs_port, tx_free_at) == 64 &&
 		       offsetof(struct ibfs_port, cnt.busy) == 112 &&
 		       offsetof(struct ibfs_port, cnt.xmit_data) == 128 &&
@@ -375,10 +389,26 @@ static inline int ibfs__credit_on_arrive(struct ibfs_port *in,
 	return ibfs__credit_arrive(in, &in->vls[p->vl], p->vl, p->blocks);
 }
 
+/* port->fc_state of a port that is up, idle and owes no credits. */
+#define IBFS_FC_READY                                                        \
+	(((const union {                                                     \
+		struct {                                                     \
+			uint16_t fc_pending;                                 \
+			uint8_t up, tx_busy;                                 \
+		};                                                           \
+		uint32_t w;                                                  \
+	}){ { 0, 1, 0 } }).w)
+
+/* 1 when `port` is up (so linked), idle and owes no credits. */
+static inline int ibfs__port_fcp_ready(const struct ibfs_port *port)
+{
+	return port->fc_state == IBFS_FC_READY;
+}
+
 static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 					uint32_t blocks)
 {
-	if (vl == IBFS_VL15 || !in->peer)
+	if (vl == IBFS_VL15)
 		return;
 	/*
 	 * An idle transmitter that is up rarely owes credits (they go as
@@ -386,10 +416,12 @@ static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 	 * none, the FCP goes at once with these blocks, which fc_unsent
 	 * and fc_pending would only pass through.
 	 */
-	if (!in->tx_busy && in->up && !in->fc_pending) {
+	if (ibfs__port_fcp_ready(in)) {
 		ibfs__credit_send_now(in, vl, blocks);
 		return;
 	}
+	if (!in->peer)
+		return;
 	in->vls[vl].fc_unsent += blocks;
 	in->fc_pending |= (uint16_t)(1u << vl);
 	if (!in->tx_busy && in->up)
