@@ -590,6 +590,8 @@ START_TEST(fcp_to_busy_sender_needs_no_event)
 	 */
 	ibfs__eq_run(&x.f->eq, 4 * S + P + F);
 	ck_assert_uint_eq(pa->tx_busy, 1);
+	/* As written at the send: the end of packet 4, on the way. */
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->last_tx_end, 5 * S);
 	ck_assert_int_eq(pa->vls[0].credits, 512 - 160 + 128);
 	ck_assert_uint_eq(pb->vls[0].fc_sent, 0);
 	ck_assert_uint_eq(ibfs__port_fcp_blocks(pb, 0), 0);
@@ -619,7 +621,45 @@ START_TEST(fcp_to_busy_sender_needs_no_event)
 	ck_assert_uint_eq(x.f->fcps, n);
 	ck_assert_int_eq(pa->vls[0].credits, 512);
 	ck_assert_uint_eq(ibfs__port_xmit_wait(pa), 0);
+	/* Back to back: the last packet's end, read from the port. */
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->last_tx_end, n * S);
 	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+/*
+ * A buffer freed sends its FCP at once only from a port that is up, idle
+ * and owes nothing else: ibfs__port_fcp_ready tests the three in one word
+ * (port->fc_state), each of them alone must make it false, and a port
+ * without a link is never ready.
+ */
+START_TEST(fcp_ready_word)
+{
+	struct pair x;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 1);
+	pa->tx_busy = 1;
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 0);
+	pa->tx_busy = 0;
+	pa->up = 0;
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 0);
+	pa->up = 1;
+	pa->fc_pending = 1u << 14;
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 0);
+	pa->fc_pending = 0;
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 1);
+	/* Port 0 of an end node has no link. */
+	ck_assert_ptr_null(pa[-1].peer);
+	ck_assert_int_eq(ibfs__port_fcp_ready(&pa[-1]), 0);
+	/* A link down and up again leaves the port ready. */
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 0, 1, 0), 1);
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 0);
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 0, 1, 1), 1);
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 1);
 	pair_free(&x);
 }
 END_TEST
@@ -675,6 +715,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, flows_take_turns);
 	tcase_add_test(tc, fcp_to_busy_sender_needs_no_event);
 	tcase_add_test(tc, ser_memo_large_sizes);
+	tcase_add_test(tc, fcp_ready_word);
 	suite_add_tcase(s, tc);
 	return s;
 }

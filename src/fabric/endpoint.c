@@ -176,14 +176,21 @@ static inline __attribute__((always_inline)) int
 ep_flow_send(struct ibfs_endpoint *ep, struct ibfs_port *out,
 	     struct ep_flow *fl)
 {
-	if (!fl->pkt)
-		fl->pkt = ep_build(ep, fl);
-	if (!fl->pkt)
-		return EP_NONE;
-	/* Up and idle were tested by the pump; ep_build keeps both. */
-	if (!ibfs__port_flow_allows(out, fl->pkt))
-		return EP_STARVED;
 	struct ibfs_packet *p = fl->pkt;
+
+	if (!p) {
+		p = ep_build(ep, fl);
+		if (!p)
+			return EP_NONE;
+	}
+	/*
+	 * Up and idle were tested by the pump; ep_build keeps both. A
+	 * packet is kept in the flow only when it has to wait.
+	 */
+	if (!ibfs__port_flow_allows(out, p)) {
+		fl->pkt = p;
+		return EP_STARVED;
+	}
 	struct ibfs_fabric *f = ep->dev.fab;
 
 	fl->pkt = NULL;
@@ -193,8 +200,8 @@ ep_flow_send(struct ibfs_endpoint *ep, struct ibfs_port *out,
 	ibfs__fabric_inject(f, p);
 	ep->st.tx_pkts++;
 	ep->st.tx_payload += p->payload_len;
+	/* st.last_tx_end is read from the port (ibfs__endpoint_stats). */
 	ibfs__port_send(out, p);
-	ep->st.last_tx_end = out->tx_free_at;
 	return EP_SENT;
 }
 
@@ -476,8 +483,16 @@ int ibfs__endpoint_track(struct ibfs_endpoint *ep, uint32_t max_lid,
 }
 
 const struct ibfs_ep_stats *
-ibfs__endpoint_stats(const struct ibfs_endpoint *ep)
+ibfs__endpoint_stats(struct ibfs_endpoint *ep)
 {
+	/*
+	 * The port's transmitter carries our data packets and FCPs, and
+	 * an FCP does not move tx_free_at (it keeps fcp_until): so
+	 * tx_free_at is the end of the last packet sent, written here
+	 * rather than after every send.
+	 */
+	if (ep->st.tx_pkts)
+		ep->st.last_tx_end = ep_port(ep)->tx_free_at;
 	return &ep->st;
 }
 

@@ -69,7 +69,7 @@ int ibfs__endpoint_track(struct ibfs_endpoint *ep, uint32_t max_lid,
 			 uint32_t cap);
 
 const struct ibfs_ep_stats *
-ibfs__endpoint_stats(const struct ibfs_endpoint *ep);
+ibfs__endpoint_stats(struct ibfs_endpoint *ep);
 /* Packets received from source LID `slid` (needs ibfs__endpoint_track). */
 uint64_t ibfs__endpoint_rx_from(const struct ibfs_endpoint *ep, uint16_t slid);
 /* The i-th recorded arrival; returns -1 when i is out of range. */
