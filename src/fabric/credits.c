@@ -53,7 +53,7 @@ static void credit_fcp_arrive(void *obj, uint64_t arg)
 
 	sender->vls[vl].credits += (int32_t)n;
 	sender->vls[vl].fc_got += n;
-	if (!sender->tx_busy && sender->dev && sender->dev->ops->tx_ready)
+	if (!sender->tx_busy && sender->dev)
 		sender->dev->ops->tx_ready(sender->dev, sender);
 }
 

@@ -32,6 +32,7 @@ static void __attribute__((noinline)) link_tx_done_ops(struct ibfs_port *out)
 {
 	struct ibfs_device *dev = out->dev;
 
+	out->tx_busy = 0;
 	if (out->flow->on_tx_end)
 		out->flow->on_tx_end(out);
 	if (out->tx_data) {
@@ -51,7 +52,9 @@ static void __attribute__((noinline)) link_tx_done_ops(struct ibfs_port *out)
  * The transmitter of `out` has gone idle. With the credits (the common
  * case), everything read here is in the port's line 0. The device is read
  * again after each call rather than kept, so that `out` is the one value
- * that lives across a call (one register saved).
+ * that lives across a call (one register saved). After a data packet the
+ * device exists (ibfs__port_send reads it) and both flags clear in one
+ * store.
  */
 static void link_tx_done(void *obj, uint64_t arg)
 {
@@ -59,23 +62,25 @@ static void link_tx_done(void *obj, uint64_t arg)
 	struct ibfs_device *dev;
 
 	(void)arg;
-	out->tx_busy = 0;
 	if (!ibfs__port_flow_ib(out)) {
 		link_tx_done_ops(out);
 		return;
 	}
 	if (out->tx_data) {
+		out->tx_busy = 0;
 		out->tx_data = 0;
 		dev = out->dev;
-		if (dev && dev->ops->tx_done) {
+		if (dev->ops->tx_done) {
 			dev->ops->tx_done(dev, out);
 			if (out->tx_busy)
 				return; /* the device started the next packet */
 		}
+	} else {
+		out->tx_busy = 0;
 	}
 	ibfs__credit_on_tx_idle(out);
 	dev = out->dev;
-	if (dev && dev->ops->tx_ready)
+	if (dev) /* tx_ready is not optional (link.h) */
 		dev->ops->tx_ready(dev, out);
 }
 

@@ -90,7 +90,11 @@ struct ibfs_device_ops {
 	 */
 	void (*receive)(struct ibfs_device *dev, struct ibfs_port *in,
 			struct ibfs_packet *p);
-	/* Port `out` may now send: its transmitter went idle or got credits. */
+	/*
+	 * Port `out` may now send: its transmitter went idle or got credits.
+	 * Not optional (every device has one; the link layer calls it
+	 * without testing).
+	 */
 	void (*tx_ready)(struct ibfs_device *dev, struct ibfs_port *out);
 	/*
 	 * Optional: the last byte of the data packet sent on `out` has left,
