@@ -346,9 +346,17 @@ static void ep_receive(struct ibfs_device *dev, struct ibfs_port *in,
 				.tail = f->eq.now
 			};
 	}
-	ibfs__port_consume_blocks(in, p->in_vl, p->blocks);
+	/*
+	 * The buffer is freed last, after p (its FCP often goes at once,
+	 * and is then a tail call): the packet pool and the FCP do not
+	 * meet, so the order changes nothing else.
+	 */
+	int vl = p->in_vl;
+	uint32_t blocks = p->blocks;
+
 	ibfs__fabric_deliver(f, p);
 	ibfs__packet_free(f, p);
+	ibfs__port_consume_blocks(in, vl, blocks);
 }
 
 static void ep_tx_ready(struct ibfs_device *dev, struct ibfs_port *out)
