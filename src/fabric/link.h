@@ -124,14 +124,17 @@ struct ibfs_device {
 /*
  * PortCounters (IBA 16.1.3.5), kept in bytes and picoseconds. The order
  * serves struct ibfs_port's lines: busy and xmit_wait end the
- * transmitter's line, the four a hop counts share the line of VL 0.
+ * transmitter's line, the four a hop counts share the line of VL 0. The
+ * two a send counts are not neighbours, nor the two an arrival counts:
+ * side by side, GCC's SLP vectorizer made each pair a 16-byte add built
+ * in a vector register, four instructions where two adds do.
  */
 struct ibfs_port_counters {
 	ibfs_time_t busy;        /* time the transmitter was sending */
 	ibfs_time_t xmit_wait;   /* data waiting, no credits (PortXmitWait) */
 	uint64_t xmit_data;      /* bytes sent (PortXmitData counts words) */
-	uint64_t xmit_pkts;
 	uint64_t rcv_data;
+	uint64_t xmit_pkts;
 	uint64_t rcv_pkts;
 };
 
