@@ -139,7 +139,6 @@ static inline void link_accept(struct ibfs_fabric *f, struct ibfs_port *in,
 			       struct ibfs_device *dev, struct ibfs_packet *p)
 {
 	p->in_port = (uint8_t)in->num;
-	p->hops++;
 	p->held = 1;
 	f->pkts_buffered++;
 	in->cnt.rcv_pkts++;
