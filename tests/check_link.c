@@ -632,7 +632,8 @@ END_TEST
  * A buffer freed sends its FCP at once only from a port that is up, idle
  * and owes nothing else: ibfs__port_fcp_ready tests the three in one word
  * (port->fc_state), each of them alone must make it false, and a port
- * without a link is never ready.
+ * without a link is never ready; ibfs__port_idle_up tests the first two
+ * in one half-word.
  */
 START_TEST(fcp_ready_word)
 {
@@ -642,14 +643,19 @@ START_TEST(fcp_ready_word)
 	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
 
 	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 1);
+	ck_assert_int_eq(ibfs__port_idle_up(pa), 1);
 	pa->tx_busy = 1;
 	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 0);
+	ck_assert_int_eq(ibfs__port_idle_up(pa), 0);
 	pa->tx_busy = 0;
 	pa->up = 0;
 	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 0);
+	ck_assert_int_eq(ibfs__port_idle_up(pa), 0);
 	pa->up = 1;
 	pa->fc_pending = 1u << 14;
 	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 0);
+	/* Owing credits does not keep the port from sending. */
+	ck_assert_int_eq(ibfs__port_idle_up(pa), 1);
 	pa->fc_pending = 0;
 	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 1);
 	/* Port 0 of an end node has no link. */

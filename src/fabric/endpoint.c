@@ -293,7 +293,7 @@ ep_pump(struct ibfs_endpoint *ep)
 	 * flows wait, and the fabric's tx_ready when the link comes up
 	 * resumes them (link_state.c).
 	 */
-	if (!out->up || out->tx_busy)
+	if (!ibfs__port_idle_up(out))
 		return;
 	if (ep->nflows != 1) {
 		ep_pump_flows(ep, out);

@@ -206,7 +206,7 @@ static void link_head_arrive(void *obj, uint64_t arg)
 int ibfs__port_can_send(const struct ibfs_port *out,
 			const struct ibfs_packet *p)
 {
-	return out->up && !out->tx_busy && ibfs__port_flow_allows(out, p);
+	return ibfs__port_idle_up(out) && ibfs__port_flow_allows(out, p);
 }
 
 /*

@@ -254,6 +254,11 @@ struct ibfs_port {
 			uint8_t up;      /* 1 when the link carries packets */
 			uint8_t tx_busy;
 		};
+		/* up and tx_busy as one (ibfs__port_idle_up). */
+		struct {
+			uint8_t fc_pending_bytes[2];
+			uint16_t up_busy;
+		};
 		uint32_t fc_state;
 	};
 	uint8_t tx_data;         /* the transmitter is sending a data packet */
@@ -405,6 +410,17 @@ static inline int ibfs__credit_on_arrive(struct ibfs_port *in,
 		};                                                           \
 		uint32_t w;                                                  \
 	}){ { 0, 1, 0 } }).w)
+
+/* 1 when `port` is up and its transmitter idle: one compare. */
+static inline int ibfs__port_idle_up(const struct ibfs_port *port)
+{
+	return port->up_busy == (uint16_t)(((const union {
+						   struct {
+							   uint8_t up, tx_busy;
+						   };
+						   uint16_t w;
+					   }){ { 1, 0 } }).w);
+}
 
 /* 1 when `port` is up (so linked), idle and owes no credits. */
 static inline int ibfs__port_fcp_ready(const struct ibfs_port *port)
