@@ -181,7 +181,7 @@ static int bench_mix(uint64_t events)
 	       (double)ran / dt / 1e6, dt * 1e9 / (double)ran,
 	       (unsigned long long)(m->q.pool.grows - grows),
 	       (unsigned long long)(m->q.resizes - resizes), m->q.shift,
-	       (unsigned long long)m->armed, m->q.size);
+	       (unsigned long long)m->armed, ibfs__eq_held(&m->q));
 	/* Near events run exactly `events` times; monitors run besides. */
 	int bad = ran < events;
 

@@ -116,9 +116,9 @@ START_TEST(test_random_against_sort)
 		ck_assert_uint_eq(log_buf[i].now, keys[i].time);
 		ck_assert_uint_eq(log_buf[i].arg, keys[i].arg);
 	}
-	ck_assert_uint_eq(q.size, 0);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 0);
 	ck_assert_uint_eq(q.cancelled, 0);
-	ck_assert_uint_eq(q.pool.in_use, 0);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 0);
 	free(dead);
 	free(keys);
 	free(evs);
@@ -230,14 +230,14 @@ START_TEST(test_cancel)
 	/* next_time skips (and reaps) the cancelled top. */
 	ck_assert_uint_eq(ibfs__eq_next_time(&q), 6);
 	ck_assert_uint_eq(q.cancelled, 0);
-	ck_assert_uint_eq(q.size, 2);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 2);
 	ibfs__eq_cancel(&q, c); /* the bottom, reaped by the run */
 	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 1);
 	ck_assert_uint_eq(log_n, 1);
 	ck_assert_uint_eq(log_buf[0].arg, 2);
 	ck_assert_uint_eq(q.now, 6);
-	ck_assert_uint_eq(q.size, 0);
-	ck_assert_uint_eq(q.pool.in_use, 0);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 0);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 0);
 	(void)b;
 
 	/* A handler cancels a later event; and itself, which is a no-op. */
@@ -250,7 +250,7 @@ START_TEST(test_cancel)
 	ck_assert_uint_eq(log_buf[1].arg, 10);
 	ck_assert_uint_eq(log_buf[2].arg, 30);
 	ck_assert_uint_eq(ibfs__eq_size(&q), 0);
-	ck_assert_uint_eq(q.pool.in_use, 0);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 0);
 }
 END_TEST
 
@@ -381,7 +381,7 @@ START_TEST(test_pop_release)
 	ibfs__eq_schedule(&q, 9, on_log, &q, 1);
 	struct ibfs_event *x = ibfs__eq_schedule(&q, 3, on_log, &q, 2);
 
-	ck_assert_uint_eq(q.pool.in_use, 2);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 2);
 	struct ibfs_event *p = ibfs__eq_pop(&q);
 
 	ck_assert_ptr_eq(p, x);
@@ -391,7 +391,7 @@ START_TEST(test_pop_release)
 	ibfs__eq_cancel(&q, p); /* out of the heap: no effect on counts */
 	ck_assert_uint_eq(ibfs__eq_size(&q), 1);
 	ibfs__eq_release(&q, p);
-	ck_assert_uint_eq(q.pool.in_use, 1);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 1);
 	ck_assert_uint_eq(q.now, 0);
 	ck_assert_uint_eq(log_n, 0);
 }
@@ -426,7 +426,7 @@ START_TEST(test_pool_reuse)
 	 */
 	ibfs__eq_run(&q, 10 * IBFS_US);
 	ck_assert_uint_gt(q.executed, 10000);
-	ck_assert_uint_eq(q.pool.in_use, N);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), N);
 	uint64_t grows = q.pool.grows, before = q.executed;
 	size_t cap = q.pool.capacity, nbuckets = q.nbuckets;
 
@@ -435,12 +435,12 @@ START_TEST(test_pool_reuse)
 	ck_assert_uint_eq(q.pool.grows, grows);
 	ck_assert_uint_eq(q.pool.capacity, cap);
 	ck_assert_uint_eq(q.nbuckets, nbuckets);
-	ck_assert_uint_eq(q.pool.in_use, N);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), N);
 	ck_assert_uint_eq(ibfs__eq_size(&q), N);
 	/* Stop the chains: the queue drains and every event is back. */
 	hold_left = 0;
 	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), N);
-	ck_assert_uint_eq(q.pool.in_use, 0);
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 0);
 	ck_assert_uint_eq(ibfs__eq_size(&q), 0);
 }
 END_TEST
@@ -661,6 +661,91 @@ START_TEST(test_stale_hint)
 }
 END_TEST
 
+/*
+ * The check for a rebuild runs when a schedule fills an empty bucket or
+ * inserts before a tail, not on an append to a bucket in use: 40 events
+ * appended to one bucket leave the 16 buckets of a new queue as they are
+ * (over 2 an event); the next one into an empty bucket doubles them.
+ */
+START_TEST(test_growth_checked_on_new_bucket)
+{
+	ck_assert_uint_eq(q.nbuckets, 16);
+	for (uint64_t i = 0; i < 40; i++)
+		ibfs__eq_schedule(&q, 5 + i, on_log, &q, i);
+	ck_assert_uint_eq(q.nbuckets, 16);
+	ck_assert_uint_eq(q.resizes, 0);
+	/* Day 1 of 2^16 ps: another bucket, empty so far. */
+	ibfs__eq_schedule(&q, 70000, on_log, &q, 40);
+	ck_assert_uint_eq(q.resizes, 1);
+	ck_assert_uint_ge(q.nbuckets, 32);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 41);
+	for (uint64_t i = 0; i < 41; i++)
+		ck_assert_uint_eq(log_buf[i].arg, i);
+}
+END_TEST
+
+/*
+ * The year's range test near the end of time: with the current day among
+ * the last ones, nbuckets days reach past UINT64_MAX, so the range is cut
+ * at the end. An event at UINT64_MAX is within it (appended to its
+ * bucket); one before the current day (after a peek ran ahead) is not,
+ * though its difference from the day's start wraps to a large number.
+ */
+START_TEST(test_year_at_end_of_time)
+{
+	ibfs__eq_schedule(&q, UINT64_MAX - 10, on_log, &q, 1);
+	ck_assert_uint_eq(ibfs__eq_next_time(&q), UINT64_MAX - 10);
+	ck_assert_uint_eq(q.cur, (UINT64_MAX - 10) >> q.shift);
+	ibfs__eq_schedule(&q, UINT64_MAX, on_log, &q, 2);
+	ck_assert_uint_eq(q.far_n, 0);
+	ibfs__eq_schedule(&q, 5, on_log, &q, 0);
+	ck_assert_uint_eq(ibfs__eq_next_time(&q), 5);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 3);
+	for (uint64_t i = 0; i < 3; i++)
+		ck_assert_uint_eq(log_buf[i].arg, i);
+	ck_assert_uint_eq(q.now, UINT64_MAX);
+}
+END_TEST
+
+/*
+ * Changes of day: the short way (the next non-empty bucket of the same
+ * bitmap word, its head due that day and live, no far event coming into
+ * the new year) and each of its ways out: a cancelled head on the next
+ * day, a far event that the new year reaches. Days are 2^16 ps and the
+ * year 16 days in a new queue.
+ */
+START_TEST(test_next_day_cases)
+{
+	const ibfs_time_t day = 1ULL << 16;
+
+	ck_assert_uint_eq(q.shift, 16);
+	ibfs__eq_schedule(&q, 100, on_log, &q, 0);
+	struct ibfs_event *c = ibfs__eq_schedule(&q, 2 * day + 5, on_log,
+						 &q, 99);
+	ibfs__eq_schedule(&q, 3 * day, on_log, &q, 1);
+	ibfs__eq_schedule(&q, 4 * day + 1, on_log, &q, 2);
+	ibfs__eq_schedule(&q, 5 * day, on_log, &q, 3);
+	ibfs__eq_cancel(&q, c);
+	ck_assert_uint_eq(ibfs__eq_run(&q, 3 * day), 2);
+	/* The run looked ahead to day 4 (the next event, past its horizon).
+	 * Into the far heap from there: day 20, which the year reaches on
+	 * the move to day 5, and day 100, which stays far until the end. */
+	ck_assert_uint_eq(q.cur, 4);
+	ibfs__eq_schedule(&q, 20 * day + 1, on_log, &q, 4);
+	ibfs__eq_schedule(&q, 100 * day, on_log, &q, 5);
+	ck_assert_uint_eq(q.far_n, 2);
+	ck_assert_uint_eq(ibfs__eq_run(&q, 4 * day + 1), 1);
+	ck_assert_uint_eq(q.far_n, 1);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 3);
+	ck_assert_uint_eq(log_n, 6);
+	for (uint64_t i = 0; i < 6; i++)
+		ck_assert_uint_eq(log_buf[i].arg, i);
+	ck_assert_uint_eq(log_buf[5].now, 100 * day);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 0);
+	ck_assert_uint_eq(q.cancelled, 0);
+}
+END_TEST
+
 START_TEST(test_after_saturates)
 {
 	q.now = 5000;
@@ -707,6 +792,9 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_ties_behind_later_event);
 	tcase_add_test(tc, test_crowd_of_ties_kept);
 	tcase_add_test(tc, test_stale_hint);
+	tcase_add_test(tc, test_growth_checked_on_new_bucket);
+	tcase_add_test(tc, test_year_at_end_of_time);
+	tcase_add_test(tc, test_next_day_cases);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -177,6 +177,37 @@ START_TEST(test_line_alignment)
 }
 END_TEST
 
+/*
+ * take/give: the free list without in_use (the event queue's use). take
+ * returns NULL when the list is empty instead of growing; objects come
+ * back last in, first out; ibfs__pool_free_count counts the list.
+ */
+START_TEST(test_take_give)
+{
+	struct ibfs_pool p;
+
+	ibfs__pool_init(&p, 64, 3);
+	ck_assert_ptr_null(ibfs__pool_take(&p));
+	ck_assert_int_eq(ibfs__pool_grow(&p), 0);
+	ck_assert_uint_eq(ibfs__pool_free_count(&p), 3);
+
+	void *a = ibfs__pool_take(&p), *b = ibfs__pool_take(&p);
+	void *c = ibfs__pool_take(&p);
+
+	ck_assert_ptr_nonnull(c);
+	ck_assert_ptr_null(ibfs__pool_take(&p));
+	ck_assert_uint_eq(ibfs__pool_free_count(&p), 0);
+	ck_assert_uint_eq(p.in_use, 0);
+	ibfs__pool_give(&p, b);
+	ibfs__pool_give(&p, a);
+	ck_assert_uint_eq(ibfs__pool_free_count(&p), 2);
+	ck_assert_ptr_eq(ibfs__pool_take(&p), a);
+	ck_assert_ptr_eq(ibfs__pool_take(&p), b);
+	ck_assert_uint_eq(p.capacity, 3);
+	ibfs__pool_destroy(&p);
+}
+END_TEST
+
 static Suite *pool_suite(void)
 {
 	Suite *s = suite_create("pool");
@@ -188,6 +219,7 @@ static Suite *pool_suite(void)
 	tcase_add_test(tc, test_steady_state);
 	tcase_add_test(tc, test_reinit_after_destroy);
 	tcase_add_test(tc, test_line_alignment);
+	tcase_add_test(tc, test_take_give);
 	suite_add_tcase(s, tc);
 	return s;
 }

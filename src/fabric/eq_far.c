@@ -98,7 +98,7 @@ void ibfs__eq_far_clean(struct ibfs_eq *q)
 		struct ibfs_event *ev = q->far[i];
 
 		if (ev->cancelled == EQ_CANCELLED) {
-			q->size--;
+			q->out++;
 			q->cancelled--;
 			eq_free(q, ev);
 		} else {

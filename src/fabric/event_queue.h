@@ -28,6 +28,7 @@
 #ifndef IBFS_FABRIC_EVENT_QUEUE_H
 #define IBFS_FABRIC_EVENT_QUEUE_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,10 @@ struct ibfs_event {
 struct ibfs_eq_bucket {
 	struct ibfs_event *head, *tail;
 };
+/* log2 of its size, for ibfs__eq_schedule's offset arithmetic. */
+#define EQ_BUCKET_LOG 4
+_Static_assert(sizeof(struct ibfs_eq_bucket) == 1 << EQ_BUCKET_LOG,
+	       "struct ibfs_eq_bucket is 16 bytes");
 
 struct ibfs_eq {
 	ibfs_time_t now;       /* time of the event being run, or last run */
@@ -59,22 +64,33 @@ struct ibfs_eq {
 	ibfs_time_t limit;     /* the earlier of horizon and day_last */
 	uint64_t next_seq;
 	uint64_t executed;     /* events run since init */
-	size_t size;           /* events held, cancelled ones included */
+	/* Events taken out or freed: next_seq - out are held, cancelled
+	 * ones included (ibfs__eq_held), so a schedule counts nothing. */
+	uint64_t out;
 	size_t cancelled;      /* cancelled events still held */
-	struct ibfs_pool pool; /* struct ibfs_event storage */
+	struct ibfs_pool pool; /* struct ibfs_event storage (take/give) */
 	/* The calendar (internal to event_queue.c). */
 	struct ibfs_eq_bucket *buckets; /* nbuckets, then one always empty */
 	size_t nbuckets;       /* a power of two */
+	/* A bucket's byte offset: rotl(t, rot) & bmask (eq_set_span). */
+	uint64_t bmask;
+	unsigned rot;
 	unsigned shift;        /* bucket width is 2^shift ps */
 	uint64_t cur;          /* current day: time >> shift */
 	struct ibfs_eq_bucket *cur_b; /* its bucket */
 	ibfs_time_t day_last;  /* its last picosecond */
+	ibfs_time_t cur_start; /* its first picosecond */
+	uint64_t year_last;    /* due within the year: t - cur_start <= this */
+	uint64_t year_span;    /* nbuckets days in ps, less 1 (saturated) */
 	uint64_t steps;        /* work done, this window */
-	uint64_t ops_left;     /* events to take before the window ends */
+	uint64_t popped;       /* events taken by ibfs__eq_pop */
+	/* executed + popped at which the window ends (eq_account) */
+	uint64_t window_at;
 	uint64_t window;       /* events taken between two checks of the work */
 	size_t crowded;        /* a bucket found overfull, or SIZE_MAX */
-	/* A schedule that leaves size above this checks for a rebuild: 0 while
-	 * a bucket is crowded, else 2 * nbuckets + far_cancelled. */
+	/* A schedule that fills an empty bucket or takes a slow path and
+	 * leaves more held than this checks for a rebuild: 0 while a bucket
+	 * is crowded, else 2 * nbuckets + far_cancelled. */
 	size_t check_at;
 	uint64_t crowd_ok_at;  /* next_seq before which no crowd rebuild */
 	uint64_t resizes;      /* rebuilds so far (statistics, tests) */
@@ -97,12 +113,86 @@ struct ibfs_eq {
 int ibfs__eq_init(struct ibfs_eq *q);
 void ibfs__eq_destroy(struct ibfs_eq *q);
 
+/* ibfs__eq_schedule's paths out of line (event_queue.c): outside the
+ * year (the far heap, or the current day moved back); before its bucket's
+ * tail (a sorted insert); the pool grown; the check for a rebuild. */
+struct ibfs_event *ibfs__eq_schedule_file(struct ibfs_eq *q,
+					  struct ibfs_event *ev);
+struct ibfs_event *ibfs__eq_schedule_sorted(struct ibfs_eq *q,
+					    struct ibfs_event *ev,
+					    struct ibfs_eq_bucket *b);
+struct ibfs_event *ibfs__eq_schedule_grow(struct ibfs_eq *q, ibfs_time_t t,
+					  ibfs_event_fn fn, void *obj,
+					  uint64_t arg);
+struct ibfs_event *ibfs__eq_schedule_check(struct ibfs_eq *q,
+					   struct ibfs_event *ev);
+
 /*
  * Schedules fn(obj, arg) at absolute time t (t >= q->now). Returns the event
  * (for cancel) or NULL when memory is exhausted.
+ *
+ * Inline (forced: GCC otherwise makes a local out-of-line copy in each
+ * caller's file): the common case, an event due within the calendar's year
+ * and not before its day's tail, is appended there in about 35
+ * instructions, and the call, the return and the moves of five arguments
+ * cost two or three more (bench_fabric's fat tree schedules an event per
+ * event run; its code grew by 1 KB, ibfsim's by 0.6 KB). Everything
+ * else is a tail call: an event outside the year (ibfs__eq_schedule_file)
+ * or before the tail (ibfs__eq_schedule_sorted), an empty pool, and, when
+ * ev fills an empty bucket, the check for a rebuild (see
+ * eq_schedule_check in event_queue.c for why an append to a bucket in use
+ * skips it).
  */
-struct ibfs_event *ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t,
-				     ibfs_event_fn fn, void *obj, uint64_t arg);
+static inline __attribute__((always_inline)) struct ibfs_event *
+ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn, void *obj,
+		  uint64_t arg)
+{
+	/* Scheduling into the past is a bug in the calling model. */
+	assert(t >= q->now);
+	struct ibfs_event *ev = ibfs__pool_take(&q->pool);
+
+	if (__builtin_expect(!ev, 0))
+		return ibfs__eq_schedule_grow(q, t, fn, obj, arg);
+	ev->fn = fn;
+	ev->obj = obj;
+	ev->arg = arg;
+	ev->time = t;
+	ev->seq = q->next_seq++;
+	ev->cancelled = 0; /* EQ_LIVE (event_queue_int.h) */
+	ev->far = 0;
+
+	/* Before the current day or a year or more past it (one unsigned
+	 * comparison of times: a time before the day wraps to a huge
+	 * difference). */
+	if (__builtin_expect(t - q->cur_start > q->year_last, 0))
+		return ibfs__eq_schedule_file(q, ev);
+	/* The byte offset of bucket (t >> shift) mod nbuckets. */
+	unsigned r = q->rot;
+	uint64_t off = (t << r | t >> (-r & 63)) & q->bmask;
+	struct ibfs_eq_bucket *b =
+		(struct ibfs_eq_bucket *)((char *)q->buckets + off);
+	struct ibfs_event *tail = b->tail;
+
+	if (tail) {
+		/* ev has the largest sequence number held: at the tail's time
+		 * it goes after the tail, so the time alone decides. */
+		if (__builtin_expect(t < tail->time, 0))
+			return ibfs__eq_schedule_sorted(q, ev, b);
+		ev->next = NULL;
+		tail->next = ev;
+		b->tail = ev;
+		return ev;
+	}
+	ev->next = NULL;
+	b->head = ev;
+	b->tail = ev;
+	size_t i = (size_t)(off >> EQ_BUCKET_LOG);
+
+	q->bits[i / 64] |= 1ULL << (i % 64);
+	if (__builtin_expect(q->next_seq - q->out > q->check_at, 0))
+		return ibfs__eq_schedule_check(q, ev);
+	return ev;
+}
 /* Schedules at now + delay; a sum past the end of time saturates to
  * IBFS_TIME_NEVER (so delay IBFS_TIME_NEVER means "at the very end"). */
 static inline struct ibfs_event *ibfs__eq_after(struct ibfs_eq *q,
@@ -120,10 +210,16 @@ void ibfs__eq_cancel(struct ibfs_eq *q, struct ibfs_event *ev);
 
 /* Time of the earliest live event, IBFS_TIME_NEVER when none. */
 ibfs_time_t ibfs__eq_next_time(struct ibfs_eq *q);
+/* Number of events held, cancelled ones included. */
+static inline size_t ibfs__eq_held(const struct ibfs_eq *q)
+{
+	return q->next_seq - q->out;
+}
+
 /* Number of live (not cancelled) events. */
 static inline size_t ibfs__eq_size(const struct ibfs_eq *q)
 {
-	return q->size - q->cancelled;
+	return ibfs__eq_held(q) - q->cancelled;
 }
 
 /* Lowers the horizon of the run in progress (never raises it). */
@@ -146,5 +242,11 @@ uint64_t ibfs__eq_run(struct ibfs_eq *q, ibfs_time_t horizon);
 /* Removes and returns the next live event without running it (tests). */
 struct ibfs_event *ibfs__eq_pop(struct ibfs_eq *q);
 void ibfs__eq_release(struct ibfs_eq *q, struct ibfs_event *ev);
+/*
+ * Events out of the pool: held, running, or popped and not released.
+ * O(pool), for tests: the pool's in_use is not kept for events (two
+ * read-modify-writes an event on the hot path).
+ */
+size_t ibfs__eq_events_out(const struct ibfs_eq *q);
 
 #endif

@@ -19,9 +19,10 @@ enum {
 };
 
 /*
- * Sets the size above which a schedule calls eq_schedule_check: after
- * nbuckets, far_cancelled or crowded change. One comparison then stands for
- * "size - far_cancelled > 2 * nbuckets, or a bucket is crowded".
+ * Sets the count held above which a schedule that fills an empty bucket
+ * calls eq_schedule_check: after nbuckets, far_cancelled or crowded
+ * change. One comparison then stands for
+ * "held - far_cancelled > 2 * nbuckets, or a bucket is crowded".
  */
 static inline void eq_set_check(struct ibfs_eq *q)
 {
@@ -36,7 +37,7 @@ static inline void eq_set_check(struct ibfs_eq *q)
 static inline void eq_free(struct ibfs_eq *q, struct ibfs_event *ev)
 {
 	ev->cancelled = EQ_DONE;
-	ibfs__pool_put(&q->pool, ev);
+	ibfs__pool_give(&q->pool, ev);
 }
 
 static inline int eq_less(const struct ibfs_event *a,

@@ -86,3 +86,12 @@ int ibfs__pool_grow(struct ibfs_pool *p)
 	p->grows++;
 	return 0;
 }
+
+size_t ibfs__pool_free_count(const struct ibfs_pool *p)
+{
+	size_t n = 0;
+
+	for (void *obj = p->free_list; obj; obj = *(void **)obj)
+		n++;
+	return n;
+}

@@ -23,7 +23,8 @@ struct ibfs_pool {
 	size_t per_slab;     /* objects added each time the pool grows */
 	void **slabs;        /* every slab, freed by destroy */
 	size_t nslabs, slabs_cap;
-	size_t in_use;       /* objects handed out and not given back */
+	size_t in_use;       /* objects handed out and not given back (by
+			      * get/put; take/give leave it alone) */
 	size_t capacity;     /* objects owned by the pool */
 	uint64_t grows;      /* number of slab allocations so far */
 };
@@ -63,5 +64,30 @@ static inline void ibfs__pool_put(struct ibfs_pool *p, void *obj)
 	p->free_list = obj;
 	p->in_use--;
 }
+
+/*
+ * The free list alone, without in_use: for a pool whose owner knows how
+ * many objects are out by other means and takes and gives back at a rate
+ * where the count's two read-modify-writes show (the event queue: one of
+ * each an event, counted by ibfs__eq_events_out instead). A pool must be
+ * used through these or through get/put, not both.
+ */
+static inline void *ibfs__pool_take(struct ibfs_pool *p)
+{
+	void *obj = p->free_list;
+
+	if (obj)
+		p->free_list = *(void **)obj;
+	return obj;
+}
+
+static inline void ibfs__pool_give(struct ibfs_pool *p, void *obj)
+{
+	*(void **)obj = p->free_list;
+	p->free_list = obj;
+}
+
+/* Objects on the free list: O(free objects), for tests and statistics. */
+size_t ibfs__pool_free_count(const struct ibfs_pool *p);
 
 #endif
