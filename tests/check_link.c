@@ -213,7 +213,7 @@ START_TEST(conservation_mid_run)
 	/* At 3 us the first four packets are on the 5 us cable. */
 	ibfs__eq_run(&x.f->eq, 3 * IBFS_US);
 	ck_assert_uint_eq(ibfs__fabric_in_flight(x.f), 4);
-	ck_assert_uint_eq(x.f->pkts_on_wire, 4);
+	ck_assert_uint_eq(ibfs__fabric_on_wire(x.f), 4);
 	ck_assert_int_eq(ibfs__endpoint_port(x.a)->vls[0].credits, 0);
 	/*
 	 * Each side counts its own part (link.h): a started 4 packets of
@@ -230,7 +230,8 @@ START_TEST(conservation_mid_run)
 	ck_assert_uint_eq(ibfs__port_wire_pkts(ibfs__endpoint_port(x.a)), 0);
 	ck_assert_uint_eq(ibfs__port_wire_blocks(ibfs__endpoint_port(x.a), 0),
 			  0);
-	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->vls[0].fc_wire, 128);
+	ck_assert_uint_eq(ibfs__port_fcp_blocks(ibfs__endpoint_port(x.b), 0),
+			  128);
 	ck_assert_uint_eq(ibfs__endpoint_port(x.b)->fcp_sent, 4);
 	conserved(x.f);
 	/* A credit that appears from nowhere is caught. */
@@ -358,7 +359,7 @@ START_TEST(vl15_discards_leave_the_wire)
 	ck_assert_uint_lt(pb->vl15_dropped, n);
 	ck_assert_uint_eq(pa->cnt.xmit_pkts, n);
 	ck_assert_uint_eq(ibfs__port_wire_pkts(pa) + pb->vl15_dropped, n);
-	ck_assert_uint_eq(x.f->pkts_on_wire, ibfs__port_wire_pkts(pa));
+	ck_assert_uint_eq(ibfs__fabric_on_wire(x.f), ibfs__port_wire_pkts(pa));
 	conserved(x.f);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ck_assert_uint_eq(pb->vl15_dropped, n);
@@ -585,20 +586,22 @@ START_TEST(fcp_to_busy_sender_needs_no_event)
 	 * After the FCP of packet 3 left (4S + P), before it arrives: the
 	 * sender is busy with packet 4 until 5S; packets 0-4 took 160
 	 * credits, and the 128 of the FCPs of packets 0-3 are already
-	 * back, none counted on the wire in the receiver's fc_wire.
+	 * back, none counted as on the wire (the receiver's fc_sent).
 	 */
 	ibfs__eq_run(&x.f->eq, 4 * S + P + F);
 	ck_assert_uint_eq(pa->tx_busy, 1);
+	/* As written at the send: the end of packet 4, on the way. */
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->last_tx_end, 5 * S);
 	ck_assert_int_eq(pa->vls[0].credits, 512 - 160 + 128);
-	ck_assert_uint_eq(pa->vls[0].fc_defer, 0);
-	ck_assert_uint_eq(pb->vls[0].fc_wire, 0);
+	ck_assert_uint_eq(pb->vls[0].fc_sent, 0);
+	ck_assert_uint_eq(ibfs__port_fcp_blocks(pb, 0), 0);
 	ck_assert_uint_eq(x.f->fcps, 4);
 	conserved(x.f);
 	/* At 5S the transmitter ends and packet 5 takes 32 of them. */
 	ibfs__eq_run(&x.f->eq, 5 * S);
 	ck_assert_int_eq(pa->vls[0].credits, 512 - 192 + 128);
-	ck_assert_uint_eq(pa->vls[0].fc_defer, 0);
-	ck_assert_uint_eq(pb->vls[0].fc_wire, 0);
+	ck_assert_uint_eq(pb->vls[0].fc_sent, 0);
+	ck_assert_uint_eq(ibfs__port_fcp_blocks(pb, 0), 0);
 	conserved(x.f);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	for (uint32_t k = 0; k < n; k++) {
@@ -618,7 +621,51 @@ START_TEST(fcp_to_busy_sender_needs_no_event)
 	ck_assert_uint_eq(x.f->fcps, n);
 	ck_assert_int_eq(pa->vls[0].credits, 512);
 	ck_assert_uint_eq(ibfs__port_xmit_wait(pa), 0);
+	/* Back to back: the last packet's end, read from the port. */
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->last_tx_end, n * S);
 	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+/*
+ * A buffer freed sends its FCP at once only from a port that is up, idle
+ * and owes nothing else: ibfs__port_fcp_ready tests the three in one word
+ * (port->fc_state), each of them alone must make it false, and a port
+ * without a link is never ready; ibfs__port_idle_up tests the first two
+ * in one half-word.
+ */
+START_TEST(fcp_ready_word)
+{
+	struct pair x;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 1);
+	ck_assert_int_eq(ibfs__port_idle_up(pa), 1);
+	pa->tx_busy = 1;
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 0);
+	ck_assert_int_eq(ibfs__port_idle_up(pa), 0);
+	pa->tx_busy = 0;
+	pa->up = 0;
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 0);
+	ck_assert_int_eq(ibfs__port_idle_up(pa), 0);
+	pa->up = 1;
+	pa->fc_pending = 1u << 14;
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 0);
+	/* Owing credits does not keep the port from sending. */
+	ck_assert_int_eq(ibfs__port_idle_up(pa), 1);
+	pa->fc_pending = 0;
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 1);
+	/* Port 0 of an end node has no link. */
+	ck_assert_ptr_null(pa[-1].peer);
+	ck_assert_int_eq(ibfs__port_fcp_ready(&pa[-1]), 0);
+	/* A link down and up again leaves the port ready. */
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 0, 1, 0), 1);
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 0);
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 0, 1, 1), 1);
+	ck_assert_int_eq(ibfs__port_fcp_ready(pa), 1);
 	pair_free(&x);
 }
 END_TEST
@@ -674,6 +721,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, flows_take_turns);
 	tcase_add_test(tc, fcp_to_busy_sender_needs_no_event);
 	tcase_add_test(tc, ser_memo_large_sizes);
+	tcase_add_test(tc, fcp_ready_word);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -51,9 +51,9 @@ static void credit_fcp_arrive(void *obj, uint64_t arg)
 	int vl = (int)(arg & 0xff);
 	uint32_t n = (uint32_t)(arg >> 8);
 
-	sender->peer->vls[vl].fc_wire -= n;
 	sender->vls[vl].credits += (int32_t)n;
-	if (!sender->tx_busy && sender->dev && sender->dev->ops->tx_ready)
+	sender->vls[vl].fc_got += n;
+	if (!sender->tx_busy && sender->dev)
 		sender->dev->ops->tx_ready(sender->dev, sender);
 }
 
@@ -85,8 +85,8 @@ static inline void credit_fcp(struct ibfs_port *port, int vl, uint32_t n)
 	 * asks for them only when the transmitter is idle; the deadlock
 	 * monitor counts them as arrived, as they will have when it looks
 	 * again), so the run is the same to the picosecond as if they came
-	 * at `at` or at the transmitter's end, and neither the sender's
-	 * line 0 nor, at its end, our line of the VL is touched again.
+	 * at `at` or at the transmitter's end, and the sender's line 0 is
+	 * not touched again.
 	 * The time must be strictly earlier: at tx_free_at the
 	 * transmitter's own end (scheduled first) runs first. peer_free_at
 	 * is the sender's tx_free_at, kept on this port (link.h), and a
@@ -97,7 +97,7 @@ static inline void credit_fcp(struct ibfs_port *port, int vl, uint32_t n)
 		sender->vls[vl].credits += (int32_t)n;
 		return;
 	}
-	v->fc_wire += n;
+	v->fc_sent += n;
 	ibfs__eq_schedule(&f->eq, at, credit_fcp_arrive, sender,
 			  (uint64_t)vl | ((uint64_t)n << 8));
 }
@@ -181,7 +181,7 @@ static void credit_link_reset(struct ibfs_port *out)
 		out->vls[vl].credits =
 			(int32_t)rx->buf_cap[vl] -
 			(int32_t)rx->vls[vl].buf_used -
-			(int32_t)rx->vls[vl].fc_wire -
+			(int32_t)ibfs__port_fcp_blocks(rx, vl) -
 			(int32_t)ibfs__port_wire_blocks(out, vl);
 	}
 	if (rx)

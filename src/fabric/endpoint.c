@@ -176,14 +176,21 @@ static inline __attribute__((always_inline)) int
 ep_flow_send(struct ibfs_endpoint *ep, struct ibfs_port *out,
 	     struct ep_flow *fl)
 {
-	if (!fl->pkt)
-		fl->pkt = ep_build(ep, fl);
-	if (!fl->pkt)
-		return EP_NONE;
-	/* Up and idle were tested by the pump; ep_build keeps both. */
-	if (!ibfs__port_flow_allows(out, fl->pkt))
-		return EP_STARVED;
 	struct ibfs_packet *p = fl->pkt;
+
+	if (!p) {
+		p = ep_build(ep, fl);
+		if (!p)
+			return EP_NONE;
+	}
+	/*
+	 * Up and idle were tested by the pump; ep_build keeps both. A
+	 * packet is kept in the flow only when it has to wait.
+	 */
+	if (!ibfs__port_flow_allows(out, p)) {
+		fl->pkt = p;
+		return EP_STARVED;
+	}
 	struct ibfs_fabric *f = ep->dev.fab;
 
 	fl->pkt = NULL;
@@ -193,8 +200,8 @@ ep_flow_send(struct ibfs_endpoint *ep, struct ibfs_port *out,
 	ibfs__fabric_inject(f, p);
 	ep->st.tx_pkts++;
 	ep->st.tx_payload += p->payload_len;
+	/* st.last_tx_end is read from the port (ibfs__endpoint_stats). */
 	ibfs__port_send(out, p);
-	ep->st.last_tx_end = out->tx_free_at;
 	return EP_SENT;
 }
 
@@ -286,7 +293,7 @@ ep_pump(struct ibfs_endpoint *ep)
 	 * flows wait, and the fabric's tx_ready when the link comes up
 	 * resumes them (link_state.c).
 	 */
-	if (!out->up || out->tx_busy)
+	if (!ibfs__port_idle_up(out))
 		return;
 	if (ep->nflows != 1) {
 		ep_pump_flows(ep, out);
@@ -339,9 +346,17 @@ static void ep_receive(struct ibfs_device *dev, struct ibfs_port *in,
 				.tail = f->eq.now
 			};
 	}
-	ibfs__port_consume_blocks(in, p->in_vl, p->blocks);
+	/*
+	 * The buffer is freed last, after p (its FCP often goes at once,
+	 * and is then a tail call): the packet pool and the FCP do not
+	 * meet, so the order changes nothing else.
+	 */
+	int vl = p->in_vl;
+	uint32_t blocks = p->blocks;
+
 	ibfs__fabric_deliver(f, p);
 	ibfs__packet_free(f, p);
+	ibfs__port_consume_blocks(in, vl, blocks);
 }
 
 static void ep_tx_ready(struct ibfs_device *dev, struct ibfs_port *out)
@@ -476,8 +491,16 @@ int ibfs__endpoint_track(struct ibfs_endpoint *ep, uint32_t max_lid,
 }
 
 const struct ibfs_ep_stats *
-ibfs__endpoint_stats(const struct ibfs_endpoint *ep)
+ibfs__endpoint_stats(struct ibfs_endpoint *ep)
 {
+	/*
+	 * The port's transmitter carries our data packets and FCPs, and
+	 * an FCP does not move tx_free_at (it keeps fcp_until): so
+	 * tx_free_at is the end of the last packet sent, written here
+	 * rather than after every send.
+	 */
+	if (ep->st.tx_pkts)
+		ep->st.last_tx_end = ep_port(ep)->tx_free_at;
 	return &ep->st;
 }
 

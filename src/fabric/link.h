@@ -90,7 +90,11 @@ struct ibfs_device_ops {
 	 */
 	void (*receive)(struct ibfs_device *dev, struct ibfs_port *in,
 			struct ibfs_packet *p);
-	/* Port `out` may now send: its transmitter went idle or got credits. */
+	/*
+	 * Port `out` may now send: its transmitter went idle or got credits.
+	 * Not optional (every device has one; the link layer calls it
+	 * without testing).
+	 */
 	void (*tx_ready)(struct ibfs_device *dev, struct ibfs_port *out);
 	/*
 	 * Optional: the last byte of the data packet sent on `out` has left,
@@ -120,14 +124,17 @@ struct ibfs_device {
 /*
  * PortCounters (IBA 16.1.3.5), kept in bytes and picoseconds. The order
  * serves struct ibfs_port's lines: busy and xmit_wait end the
- * transmitter's line, the four a hop counts share the line of VL 0.
+ * transmitter's line, the four a hop counts share the line of VL 0. The
+ * two a send counts are not neighbours, nor the two an arrival counts:
+ * side by side, GCC's SLP vectorizer made each pair a 16-byte add built
+ * in a vector register, four instructions where two adds do.
  */
 struct ibfs_port_counters {
 	ibfs_time_t busy;        /* time the transmitter was sending */
 	ibfs_time_t xmit_wait;   /* data waiting, no credits (PortXmitWait) */
 	uint64_t xmit_data;      /* bytes sent (PortXmitData counts words) */
-	uint64_t xmit_pkts;
 	uint64_t rcv_data;
+	uint64_t xmit_pkts;
 	uint64_t rcv_pkts;
 };
 
@@ -141,7 +148,11 @@ struct ibfs_port_counters {
  * Blocks on the wire are not counted by one side: the sender counts the
  * blocks it started, the receiver those whose header came off the wire,
  * and their difference is what is on the wire (ibfs__port_wire_blocks), so
- * an arrival writes only the receiving port.
+ * an arrival writes only the receiving port. Credits in FCPs on the wire
+ * are counted the same way, the other way round: the receiver counts
+ * those it sent in an FCP that travels as an event, the sender those such
+ * FCPs brought (ibfs__port_fcp_blocks), so an FCP's arrival writes only
+ * the sender's VL.
  */
 struct ibfs_port_vl {
 	/* Sender: credits held for the peer's input buffer. */
@@ -149,19 +160,18 @@ struct ibfs_port_vl {
 	/* Sender: blocks started on the link, modulo 2^32. */
 	uint32_t tx_blocks;
 	/*
-	 * Sender: credits that came while the transmitter was busy and are
-	 * not yet usable. Always 0 with InfiniBand's credits, which add
-	 * such credits to `credits` at once (credits.c); kept for the
-	 * deadlock monitor's sum (src/switch/deadlock.c) and for other
-	 * link kinds.
+	 * Sender: credits that FCP events brought, modulo 2^32 (credits an
+	 * FCP adds at once, to a sender busy until after it arrives, are
+	 * counted neither here nor in the peer's fc_sent).
 	 */
-	uint32_t fc_defer;
+	uint32_t fc_got;
 	/* Receiver: blocks whose header came off the wire, modulo 2^32. */
 	uint32_t rx_blocks;
 	uint32_t buf_used;    /* receiver: input buffer in use */
 	uint32_t buf_top;     /* receiver: the largest buf_used so far */
 	uint32_t fc_unsent;   /* receiver: freed, not yet advertised */
-	uint32_t fc_wire;     /* receiver: advertised in FCPs on the wire */
+	/* Receiver: credits sent in FCP events, modulo 2^32. */
+	uint32_t fc_sent;
 };
 
 /*
@@ -229,11 +239,28 @@ struct ibfs_port {
 	 */
 	uint32_t rx_lost;
 	uint16_t num;            /* port number, under 256 (p->in_port) */
-	uint16_t fc_pending;     /* VLs with vls[].fc_unsent > 0, a bit each */
 	uint8_t rx_at_tail;
 	uint8_t waiting;         /* PortXmitWait: data waits for credits */
-	uint8_t up;              /* 1 when the link carries packets */
-	uint8_t tx_busy;
+	/*
+	 * What a buffer freed asks before its FCP may go at once (idle, up,
+	 * owing nothing else): one word, so that the test is one compare
+	 * with IBFS_FC_READY (ibfs__port_fcp_ready). up and tx_busy are 0
+	 * or 1, and up is 1 only on a linked port (peer set).
+	 */
+	union {
+		struct {
+			/* VLs with vls[].fc_unsent > 0, a bit each. */
+			uint16_t fc_pending;
+			uint8_t up;      /* 1 when the link carries packets */
+			uint8_t tx_busy;
+		};
+		/* up and tx_busy as one (ibfs__port_idle_up). */
+		struct {
+			uint8_t fc_pending_bytes[2];
+			uint16_t up_busy;
+		};
+		uint32_t fc_state;
+	};
 	uint8_t tx_data;         /* the transmitter is sending a data packet */
 
 	/* Line 1. */
@@ -289,6 +316,8 @@ struct ibfs_port {
 
 /* The layout the comments above describe: what a hop touches on VL 0. */
 _Static_assert(offsetof(struct ibfs_port, tx_data) < 64 &&
+		       offsetof(struct ibfs_port, tx_data) ==
+			       offsetof(struct ibfs_port, tx_busy) + 1 &&
 		       offsetof(struct ibfs_port, tx_free_at) == 64 &&
 		       offsetof(struct ibfs_port, cnt.busy) == 112 &&
 		       offsetof(struct ibfs_port, cnt.xmit_data) == 128 &&
@@ -345,24 +374,64 @@ static inline void ibfs__credit_on_send(struct ibfs_port *out,
 		out->vls[p->vl].credits -= p->blocks;
 }
 
+/*
+ * `blocks` of VL `vl` (whose state is v) reached `in`'s input buffer:
+ * taken in (0), or, on VL15 only, refused for want of room (-1). The VL
+ * and size come as values, so that a caller that has read them from the
+ * packet does not read them again after writing the port.
+ */
+static inline int ibfs__credit_arrive(struct ibfs_port *in,
+				      struct ibfs_port_vl *v, size_t vl,
+				      uint32_t blocks)
+{
+	uint32_t used = v->buf_used + blocks;
+
+	if (__builtin_expect(vl == IBFS_VL15, 0) &&
+	    used > in->buf_cap[IBFS_VL15])
+		return -1;
+	v->buf_used = used;
+	if (used > v->buf_top)
+		v->buf_top = used;
+	return 0;
+}
+
 static inline int ibfs__credit_on_arrive(struct ibfs_port *in,
 					 const struct ibfs_packet *p)
 {
-	int vl = p->vl;
-	struct ibfs_port_vl *v = &in->vls[vl];
+	return ibfs__credit_arrive(in, &in->vls[p->vl], p->vl, p->blocks);
+}
 
-	if (vl == IBFS_VL15 && v->buf_used + p->blocks > in->buf_cap[vl])
-		return -1;
-	v->buf_used += p->blocks;
-	if (v->buf_used > v->buf_top)
-		v->buf_top = v->buf_used;
-	return 0;
+/* port->fc_state of a port that is up, idle and owes no credits. */
+#define IBFS_FC_READY                                                        \
+	(((const union {                                                     \
+		struct {                                                     \
+			uint16_t fc_pending;                                 \
+			uint8_t up, tx_busy;                                 \
+		};                                                           \
+		uint32_t w;                                                  \
+	}){ { 0, 1, 0 } }).w)
+
+/* 1 when `port` is up and its transmitter idle: one compare. */
+static inline int ibfs__port_idle_up(const struct ibfs_port *port)
+{
+	return port->up_busy == (uint16_t)(((const union {
+						   struct {
+							   uint8_t up, tx_busy;
+						   };
+						   uint16_t w;
+					   }){ { 1, 0 } }).w);
+}
+
+/* 1 when `port` is up (so linked), idle and owes no credits. */
+static inline int ibfs__port_fcp_ready(const struct ibfs_port *port)
+{
+	return port->fc_state == IBFS_FC_READY;
 }
 
 static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 					uint32_t blocks)
 {
-	if (vl == IBFS_VL15 || !in->peer)
+	if (vl == IBFS_VL15)
 		return;
 	/*
 	 * An idle transmitter that is up rarely owes credits (they go as
@@ -370,10 +439,12 @@ static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 	 * none, the FCP goes at once with these blocks, which fc_unsent
 	 * and fc_pending would only pass through.
 	 */
-	if (!in->tx_busy && in->up && !in->fc_pending) {
+	if (ibfs__port_fcp_ready(in)) {
 		ibfs__credit_send_now(in, vl, blocks);
 		return;
 	}
+	if (!in->peer)
+		return;
 	in->vls[vl].fc_unsent += blocks;
 	in->fc_pending |= (uint16_t)(1u << vl);
 	if (!in->tx_busy && in->up)
@@ -402,6 +473,16 @@ static inline uint32_t ibfs__port_wire_pkts(const struct ibfs_port *out)
 	return out->peer ? (uint32_t)out->cnt.xmit_pkts -
 				   ibfs__port_rx_pkts(out->peer) :
 			   0;
+}
+
+/*
+ * Credits of VL `vl` advertised by `in` in FCPs still on the wire (toward
+ * its peer, the sender of the data).
+ */
+static inline uint32_t ibfs__port_fcp_blocks(const struct ibfs_port *in,
+					     int vl)
+{
+	return in->peer ? in->vls[vl].fc_sent - in->peer->vls[vl].fc_got : 0;
 }
 
 /* Blocks of VL `vl` on the wire leaving `out`. */

@@ -48,7 +48,6 @@ static void ls_cut(struct ibfs_port *tx)
 	uint32_t n = ibfs__port_wire_pkts(tx);
 
 	rx->rx_lost += n;
-	f->pkts_on_wire -= n;
 	f->pkts_dropped += n;
 	f->pkts_lost += n;
 	/*

@@ -88,7 +88,6 @@ struct ibfs_packet {
 	uint8_t out_port;
 	uint8_t out_vl;
 	uint8_t held;    /* 1 while counted in the fabric's buffered packets */
-	uint8_t hops;
 
 	uint32_t mc_refs; /* multicast original: replicas not yet sent */
 

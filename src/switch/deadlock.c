@@ -53,14 +53,10 @@ static long dl_successor(const size_t *base, struct ibfs_switch *sw, int in,
 					    NULL;
 
 	/*
-	 * Credits that reached a busy transmitter wait in vls[].fc_defer
-	 * until it ends (credits.c); they have arrived as far as waiting
-	 * goes.
+	 * Credits that reach a busy transmitter are its own at once
+	 * (credits.c), so may_send sees every credit that has arrived.
 	 */
-	if (!nx || op->flow->may_send(op, p) ||
-	    (p->vl != IBFS_VL15 &&
-	     op->vls[p->vl].credits + (int64_t)op->vls[p->vl].fc_defer >=
-		     (int64_t)p->blocks))
+	if (!nx || op->flow->may_send(op, p))
 		return -1;
 	return (long)(base[op->peer->node] +
 		      (size_t)(op->peer->num * nx->nslots +
@@ -148,8 +144,10 @@ static void dl_check(void *obj, uint64_t arg)
 		if (sw)
 			held += sw->buffered;
 	}
-	if (f->pkt_sends != m->last_sends || !held) {
-		m->last_sends = f->pkt_sends;
+	uint64_t sends = ibfs__fabric_sends(f);
+
+	if (sends != m->last_sends || !held) {
+		m->last_sends = sends;
 		/* Keep watching while the run has anything left to do. */
 		if (ibfs__eq_size(&f->eq) > 0 || ibfs__fabric_in_flight(f))
 			dl_arm(m);
@@ -173,7 +171,7 @@ struct ibfs_deadlock_monitor *ibfs__deadlock_monitor_new(struct ibfs_fabric *f,
 	}
 	m->f = f;
 	m->timeout = timeout;
-	m->last_sends = f->pkt_sends;
+	m->last_sends = ibfs__fabric_sends(f);
 	dl_arm(m);
 	return m;
 }
