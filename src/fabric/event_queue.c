@@ -174,6 +174,25 @@ static inline int eq_in_bucket(const struct ibfs_eq *q,
 	       ((ev->time >> q->shift) & (q->nbuckets - 1)) == i;
 }
 
+/*
+ * The end of a sorted insert into bucket i: ev goes right after p, found
+ * `walked` steps from where the walk started; ev becomes the bucket's hint,
+ * and a long walk marks the bucket crowded (a rebuild may follow).
+ */
+static inline void eq_link_after(struct ibfs_eq *q, size_t i,
+				 struct ibfs_event *p, struct ibfs_event *ev,
+				 uint64_t walked)
+{
+	ev->next = p->next;
+	p->next = ev;
+	q->hints[i] = ev;
+	q->steps += walked;
+	if (walked > EQ_WALK_LIMIT) {
+		q->crowded = i;
+		eq_set_check(q);
+	}
+}
+
 /* Links ev into bucket `day` mod nbuckets, keeping the list sorted. */
 static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 				 uint64_t day)
@@ -215,14 +234,7 @@ static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 		p = p->next;
 		walked++;
 	}
-	ev->next = p->next;
-	p->next = ev;
-	q->hints[i] = ev;
-	q->steps += walked;
-	if (walked > EQ_WALK_LIMIT) {
-		q->crowded = i;
-		eq_set_check(q);
-	}
+	eq_link_after(q, i, p, ev, walked);
 }
 
 /* Files ev in its bucket, or in the far heap when due a year or more past
@@ -743,14 +755,7 @@ struct ibfs_event *ibfs__eq_schedule_sorted(struct ibfs_eq *q,
 		p = n;
 		walked++;
 	}
-	ev->next = n;
-	p->next = ev;
-	q->hints[i] = ev;
-	q->steps += walked;
-	if (walked > EQ_WALK_LIMIT) {
-		q->crowded = i;
-		eq_set_check(q);
-	}
+	eq_link_after(q, i, p, ev, walked);
 	return eq_scheduled(q, ev);
 }
 
