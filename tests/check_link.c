@@ -700,6 +700,186 @@ START_TEST(ser_memo_large_sizes)
 }
 END_TEST
 
+/*
+ * The shortcut of credits.c across a link going down and up: credits an
+ * FCP gave at once to a busy sender, and credits of an FCP still on the
+ * wire as an event, are each counted once by link_reset. Same stream as
+ * fcp_to_busy_sender_needs_no_event (S per packet, 32 blocks each, 512
+ * blocks of buffer). The link goes down at D = 4S + P + F: the credits of
+ * packets 0-3 are already the sender's (their FCPs went at once), packet 4
+ * (being sent until 5S) is lost, and nothing else is on the wire, so the
+ * sender holds the whole buffer; it comes up at D + 1 ns, still busy, and
+ * sends packet 5 at 5S. Then, after the last packet's FCP left (idle
+ * sender, an event) and before it arrives, the link goes down and up
+ * again: the sender holds the buffer less those 32 blocks, which the FCP
+ * still brings.
+ */
+START_TEST(fcp_shortcut_across_link_down_up)
+{
+	struct pair x;
+	const uint64_t n = 20;
+	const uint32_t wire = 8 + 2036 + 2;
+	const ibfs_time_t S = ser(wire), P = 10 * IBFS_NS, F = ser(6);
+	const ibfs_time_t D = 4 * S + P + F;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	ck_assert_int_eq(ibfs__endpoint_track(x.b, 2, (uint32_t)n), 0);
+	flow(x.a, 2, 0, 2036, n, 0);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+	struct ibfs_port *pb = ibfs__endpoint_port(x.b);
+
+	ibfs__eq_run(&x.f->eq, D);
+	ck_assert_int_eq(pa->vls[0].credits, 512 - 160 + 128);
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 0, 1, 0), 1);
+	ck_assert_uint_eq(x.f->pkts_lost, 1);
+	ck_assert_uint_eq(pa->tx_busy, 1);
+	ck_assert_int_eq(pa->vls[0].credits, 512);
+	conserved(x.f);
+	ibfs__eq_run(&x.f->eq, D + IBFS_NS);
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 0, 1, 1), 1);
+	ck_assert_int_eq(pa->vls[0].credits, 512);
+	conserved(x.f);
+	/* The last packet (n - 1) leaves at (n - 1)S: its tail at nS + P. */
+	const ibfs_time_t E = n * S + P + F / 2;
+
+	ibfs__eq_run(&x.f->eq, E);
+	ck_assert_uint_eq(pa->tx_busy, 0);
+	ck_assert_uint_eq(ibfs__port_fcp_blocks(pb, 0), 32);
+	ck_assert_int_eq(pa->vls[0].credits, 512 - 32);
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 0, 1, 0), 1);
+	ck_assert_int_eq(pa->vls[0].credits, 512 - 32);
+	conserved(x.f);
+	ck_assert_int_eq(ibfs__fabric_link_set(x.f, 0, 1, 1), 1);
+	ck_assert_int_eq(pa->vls[0].credits, 512 - 32);
+	conserved(x.f);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_int_eq(pa->vls[0].credits, 512);
+	ck_assert_uint_eq(ibfs__port_fcp_blocks(pb, 0), 0);
+	ck_assert_uint_eq(pb->vls[0].buf_used, 0);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->rx_pkts, n - 1);
+	ck_assert_uint_eq(x.f->pkts_lost, 1);
+	for (uint32_t k = 5; k < n; k++) {
+		uint16_t slid;
+		ibfs_time_t head, tail;
+
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.b, k - 1, &slid,
+							&head, &tail), 0);
+		ck_assert_uint_eq(tail, k * S + S + P);
+	}
+	ck_assert_uint_eq(ibfs__port_xmit_wait(pa), 0);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+/* What a run of send_paths_same_run leaves, to compare two runs. */
+struct mix_run {
+	ibfs_time_t now;
+	uint64_t executed, fcps, on_tx;
+	struct ibfs_port_counters cnt[2];
+	ibfs_time_t xmit_wait[2];
+	int32_t credits[2][2];
+	ibfs_time_t head[2][200], tail[2][200];
+};
+
+static void mix_on_tx(void *ctx, const struct ibfs_port *out,
+		      const struct ibfs_packet *p, ibfs_time_t start)
+{
+	(void)out;
+	(void)p;
+	(void)start;
+	((struct mix_run *)ctx)->on_tx++;
+}
+
+/*
+ * Both ends send on two data VLs with sizes that change from flow to flow
+ * (the serialization memo misses, so ibfs__port_send takes both its
+ * straight path and link_send_general), through a small buffer (credit
+ * waits, FCPs to busy senders and to idle ones, FCPs of two VLs back to
+ * back, FCPs ahead of data). `observe` adds an observer, which sends
+ * every packet through link_send_general.
+ */
+static void mix_run(struct mix_run *r, int observe)
+{
+	struct pair x;
+	struct ibfs_observer o = { .on_tx = mix_on_tx, .ctx = r };
+
+	memset(r, 0, sizeof(*r));
+	pair_make(&x, 30000, 8 * 1024, 2, 0);
+	if (observe)
+		ibfs__fabric_observe(x.f, &o);
+	struct ibfs_endpoint *ep[2] = { x.a, x.b };
+
+	for (int e = 0; e < 2; e++) {
+		uint16_t peer = (uint16_t)(e ? 1 : 2);
+
+		ck_assert_int_eq(ibfs__endpoint_track(ep[e], 2, 200), 0);
+		flow(ep[e], peer, 0, 2036, 40, 0);
+		flow(ep[e], peer, 1, 100 + 300 * (uint32_t)e, 60, 0);
+		flow(ep[e], peer, 1, 1000, 30, 7 * IBFS_NS);
+	}
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	r->now = x.f->eq.now;
+	r->executed = x.f->eq.executed;
+	r->fcps = x.f->fcps;
+	for (int e = 0; e < 2; e++) {
+		struct ibfs_port *pt = ibfs__endpoint_port(ep[e]);
+
+		r->cnt[e] = pt->cnt;
+		r->xmit_wait[e] = ibfs__port_xmit_wait(pt);
+		for (int vl = 0; vl < 2; vl++)
+			r->credits[e][vl] = pt->vls[vl].credits;
+		ck_assert_uint_eq(ibfs__endpoint_stats(ep[e])->rx_pkts, 130);
+		for (uint32_t k = 0; k < 130; k++) {
+			uint16_t slid;
+
+			ck_assert_int_eq(ibfs__endpoint_arrival(ep[e], k, &slid,
+								&r->head[e][k],
+								&r->tail[e][k]),
+					 0);
+		}
+	}
+	conserved(x.f);
+	pair_free(&x);
+}
+
+/*
+ * ibfs__port_send's straight path and its general copy make the same
+ * run: every arrival at the same picosecond, the same events, FCPs,
+ * counters and credits, with and without an observer.
+ */
+START_TEST(send_paths_same_run)
+{
+	static struct mix_run plain, seen;
+
+	mix_run(&plain, 0);
+	mix_run(&seen, 1);
+	ck_assert_uint_eq(plain.on_tx, 0);
+	ck_assert_uint_eq(seen.on_tx, 260);
+	/* The run waited for credits and sent FCPs: it tests something. */
+	ck_assert_uint_gt(plain.xmit_wait[0], 0);
+	ck_assert_uint_gt(plain.fcps, 0);
+	ck_assert_uint_eq(plain.now, seen.now);
+	ck_assert_uint_eq(plain.executed, seen.executed);
+	ck_assert_uint_eq(plain.fcps, seen.fcps);
+	for (int e = 0; e < 2; e++) {
+		ck_assert_uint_eq(plain.cnt[e].busy, seen.cnt[e].busy);
+		ck_assert_uint_eq(plain.cnt[e].xmit_data, seen.cnt[e].xmit_data);
+		ck_assert_uint_eq(plain.cnt[e].rcv_data, seen.cnt[e].rcv_data);
+		ck_assert_uint_eq(plain.cnt[e].xmit_pkts, 130);
+		ck_assert_uint_eq(plain.cnt[e].xmit_pkts, seen.cnt[e].xmit_pkts);
+		ck_assert_uint_eq(plain.xmit_wait[e], seen.xmit_wait[e]);
+		for (int vl = 0; vl < 2; vl++)
+			ck_assert_int_eq(plain.credits[e][vl],
+					 seen.credits[e][vl]);
+		for (int k = 0; k < 130; k++) {
+			ck_assert_uint_eq(plain.head[e][k], seen.head[e][k]);
+			ck_assert_uint_eq(plain.tail[e][k], seen.tail[e][k]);
+		}
+	}
+}
+END_TEST
+
 static Suite *link_suite(void)
 {
 	Suite *s = suite_create("link");
@@ -722,6 +902,8 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, fcp_to_busy_sender_needs_no_event);
 	tcase_add_test(tc, ser_memo_large_sizes);
 	tcase_add_test(tc, fcp_ready_word);
+	tcase_add_test(tc, fcp_shortcut_across_link_down_up);
+	tcase_add_test(tc, send_paths_same_run);
 	suite_add_tcase(s, tc);
 	return s;
 }
