@@ -772,6 +772,57 @@ START_TEST(fcp_shortcut_across_link_down_up)
 }
 END_TEST
 
+/*
+ * An FCP that lands at the very picosecond its sender's transmitter ends
+ * is an event (credits.c: the shortcut takes only strictly earlier
+ * times), run after the transmitter's end, which was scheduled first: at
+ * that end the credits are not there yet. Two data VLs of 32 blocks each;
+ * flow 0 sends 2 packets of 32 blocks on VL 0 (S0 = ser(2046)), flow 1 2
+ * of 246 wire bytes on VL 1 (S1 = ser(246)). A cable of 1.92 m gives
+ * P = 9.6 ns, so that 2P + F = S1: packet A0 leaves at 0, its FCP lands
+ * at S0 + 2P + F = S0 + S1, when B0 (sent at S0) ends. Then VL 0 has no
+ * credits yet, so B1 goes (S0 + S1), and A1 after it (S0 + 2 S1); had the
+ * credits come at once, A1 would have gone first.
+ */
+START_TEST(fcp_landing_as_transmitter_ends)
+{
+	struct pair x;
+	const ibfs_time_t S0 = ser(2046), S1 = ser(246), P = 9600;
+	const ibfs_time_t F = ser(6);
+
+	ck_assert_uint_eq(2 * P + F, S1);
+	pair_make(&x, 1920, 4096, 2, 0);
+	ck_assert_int_eq(ibfs__endpoint_track(x.b, 2, 4), 0);
+	ibfs__endpoint_set_sl2vl(x.a, 1, 1);
+	flow(x.a, 2, 0, 2036, 2, 0);
+	flow(x.a, 2, 1, 236, 2, 0);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+
+	ck_assert_int_eq(pa->vls[0].credits, 32);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	const ibfs_time_t tails[4] = {
+		S0 + P,                 /* A0 */
+		S0 + S1 + P,            /* B0 */
+		S0 + 2 * S1 + P,        /* B1 */
+		S0 + 2 * S1 + S0 + P,   /* A1 */
+	};
+
+	for (uint32_t k = 0; k < 4; k++) {
+		uint16_t slid;
+		ibfs_time_t head, tail;
+
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.b, k, &slid, &head,
+							&tail), 0);
+		ck_assert_uint_eq(tail, tails[k]);
+	}
+	/* A0's FCP was an event; A1's the last FCP, also. */
+	ck_assert_uint_eq(pa->vls[0].fc_got, 64);
+	ck_assert_int_eq(pa->vls[0].credits, 32);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
 /* What a run of send_paths_same_run leaves, to compare two runs. */
 struct mix_run {
 	ibfs_time_t now;
@@ -904,6 +955,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, fcp_ready_word);
 	tcase_add_test(tc, fcp_shortcut_across_link_down_up);
 	tcase_add_test(tc, send_paths_same_run);
+	tcase_add_test(tc, fcp_landing_as_transmitter_ends);
 	suite_add_tcase(s, tc);
 	return s;
 }
