@@ -152,8 +152,9 @@ void ibfs__credit_send_fcps(struct ibfs_port *port)
 
 /*
  * The transmitter of `out` has ended: nothing to take in, since credits
- * that reached it while busy were added at once (credit_send_fcp). The
- * hook stays for callers of the ops table.
+ * that reached it while busy were added at once (credit_fcp_arrive, or
+ * credit_fcp when the FCP lands before the end). The hook stays for
+ * callers of the ops table.
  */
 static void credit_on_tx_end(struct ibfs_port *out)
 {

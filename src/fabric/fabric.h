@@ -190,7 +190,9 @@ void ibfs__fabric_stop(struct ibfs_fabric *f);
  * every connected port and data VL, credits held by the sender + blocks on
  * the wire + blocks occupied in the receiver's buffer + blocks freed but not
  * yet advertised + blocks advertised in flow-control packets on the wire =
- * the receiver's buffer.
+ * the receiver's buffer. (An FCP to a sender busy until after it lands
+ * adds its credits at once, credits.c: they count as held, not on the
+ * wire.)
  */
 int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len);
 /*
