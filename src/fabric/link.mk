@@ -8,13 +8,16 @@ libibfs_fabric_la_SOURCES += \
 	src/fabric/fabric.h src/fabric/fabric.c \
 	src/fabric/endpoint.h src/fabric/endpoint.c
 
-check_PROGRAMS += tests/check_packet tests/check_link
+check_PROGRAMS += tests/check_packet tests/check_link tests/check_link_fcp
 tests_check_packet_SOURCES = tests/check_packet.c
 tests_check_packet_CFLAGS = $(TEST_CFLAGS)
 tests_check_packet_LDADD = libibfs_fabric.la $(TEST_LIBS)
-tests_check_link_SOURCES = tests/check_link.c
+tests_check_link_SOURCES = tests/check_link.c tests/link_pair.h
 tests_check_link_CFLAGS = $(TEST_CFLAGS)
 tests_check_link_LDADD = libibfs_fabric.la $(TEST_LIBS)
+tests_check_link_fcp_SOURCES = tests/check_link_fcp.c tests/link_pair.h
+tests_check_link_fcp_CFLAGS = $(TEST_CFLAGS)
+tests_check_link_fcp_LDADD = libibfs_fabric.la $(TEST_LIBS)
 
 check_PROGRAMS += tests/check_fault
 tests_check_fault_SOURCES = tests/check_fault.c tests/switch_star.h
