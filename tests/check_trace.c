@@ -15,17 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check_common.h"
+#include "link_pair.h"
 #include "check_trace_json.h"
-#include "fabric/endpoint.h"
 #include "fabric/trace.h"
-
-static const uint64_t EDR4X_BPS = 4ULL * 25781250000ULL * 64 / 66;
-
-static ibfs_time_t ser(uint64_t bytes)
-{
-	return (bytes * 8 * IBFS_S + EDR4X_BPS - 1) / EDR4X_BPS;
-}
 
 /* The text a time must have: microseconds with exactly six decimals. */
 static const char *us_text(char *buf, ibfs_time_t ps)
@@ -52,42 +44,15 @@ static const char *us_text(char *buf, ibfs_time_t ps)
 		ck_assert_str_eq(ck_n, ck_b);                          \
 	} while (0)
 
-struct pair {
-	struct ibfs_topology *t;
-	struct ibfs_fabric *f;
-	struct ibfs_endpoint *a, *b;
-};
-
-static void pair_make(struct pair *x, const char *name_b, uint64_t cable_mm,
-		      uint64_t buffer)
+/* The pair of link_pair.h without payload bytes, node b named name_b. */
+static void trace_pair(struct pair *x, const char *name_b, uint64_t cable_mm,
+		       uint64_t buffer)
 {
-	struct ibfs_diag d;
-
-	x->t = ibfs__topo_new("pair");
-	x->t->def.buffer = buffer;
-	ck_assert_int_eq(ibfs__topo_add_node(x->t, "a", IBFS_NODE_HCA, 1, 0,
-					     &d), 0);
-	ck_assert_int_eq(ibfs__topo_add_node(x->t, name_b, IBFS_NODE_HCA, 1,
-					     0, &d), 1);
-	ck_assert_int_ge(ibfs__topo_add_link(x->t, 0, 1, 1, 1, IBFS_SPEED_EDR,
-					     4, cable_mm, 0, &d), 0);
-	x->f = ibfs__fabric_new(x->t, 1, 0);
-	ck_assert_ptr_nonnull(x->f);
-	x->a = ibfs__endpoint_create(x->f, 0);
-	x->b = ibfs__endpoint_create(x->f, 1);
-	ibfs__endpoint_set_lid(x->a, 1, 0);
-	ibfs__endpoint_set_lid(x->b, 2, 0);
+	pair_make_named(x, name_b, cable_mm, buffer, 1, 0);
 }
 
-static void pair_free(struct pair *x)
-{
-	ibfs__endpoint_destroy(x->a);
-	ibfs__endpoint_destroy(x->b);
-	ibfs__fabric_free(x->f);
-	ibfs__topo_free(x->t);
-}
-
-static void flow(struct ibfs_endpoint *ep, uint32_t payload, uint64_t count)
+static void grh_flow(struct ibfs_endpoint *ep, uint32_t payload,
+		     uint64_t count)
 {
 	struct ibfs_diag d;
 	struct ibfs_ep_flow_spec s = {.dlid = 2, .lnh = 2, .payload = payload,
@@ -212,8 +177,8 @@ START_TEST(stream_is_traced_exactly)
 
 	tmp_path(path);
 	snprintf(part, sizeof(part), "%s.part", path);
-	pair_make(&x, "b", 2000, 32 * 1024);
-	flow(x.a, 1000, 5);
+	trace_pair(&x, "b", 2000, 32 * 1024);
+	grh_flow(x.a, 1000, 5);
 	struct ibfs_trace *t = ibfs__trace_open(x.f, path, NULL);
 
 	ck_assert_ptr_nonnull(t);
@@ -309,7 +274,7 @@ START_TEST(transport_packets_are_named)
 	struct pair x;
 
 	tmp_path(path);
-	pair_make(&x, "b", 2000, 32 * 1024);
+	trace_pair(&x, "b", 2000, 32 * 1024);
 	struct ibfs_trace *t = ibfs__trace_open(x.f, path, NULL);
 	/* RC RDMA WRITE First: LRH 8 + BTH 12 + RETH 16 + 1000 + 4 + 2. */
 	struct ibfs_packet *w = mkpkt(&x, IBFS_PKT_DATA, 0x06, IBFS_XH_RETH,
@@ -375,8 +340,8 @@ START_TEST(credit_stalls_exact)
 	const int groups = 3, n = 4 * groups;
 
 	tmp_path(path);
-	pair_make(&x, "b", 1000 * 1000, 8 * 1024);
-	flow(x.a, 2020, (uint64_t)n); /* 8 + 12 + 2020 + 4 + 2 = 2046 */
+	trace_pair(&x, "b", 1000 * 1000, 8 * 1024);
+	grh_flow(x.a, 2020, (uint64_t)n); /* 8 + 12 + 2020 + 4 + 2 = 2046 */
 	struct ibfs_trace *t = ibfs__trace_open(x.f, path, NULL);
 
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
@@ -428,8 +393,8 @@ START_TEST(open_stall_ends_at_close)
 	struct pair x;
 
 	tmp_path(path);
-	pair_make(&x, "b", 2000, 128); /* 2 blocks; the packet needs 32 */
-	flow(x.a, 2020, 1);
+	trace_pair(&x, "b", 2000, 128); /* 2 blocks; the packet needs 32 */
+	grh_flow(x.a, 2020, 1);
 	struct ibfs_trace *t = ibfs__trace_open(x.f, path, NULL);
 
 	ibfs__eq_schedule(&x.f->eq, 1 * IBFS_US, noop, NULL, 0);
@@ -459,8 +424,8 @@ START_TEST(empty_stall_is_left_out)
 	struct pair x;
 
 	tmp_path(path);
-	pair_make(&x, "b", 2000, 128);
-	flow(x.a, 2020, 1);
+	trace_pair(&x, "b", 2000, 128);
+	grh_flow(x.a, 2020, 1);
 	struct ibfs_trace *t = ibfs__trace_open(x.f, path, NULL);
 
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
@@ -477,7 +442,7 @@ START_TEST(hca_and_sm_calls)
 	struct pair x;
 
 	tmp_path(path);
-	pair_make(&x, "b", 2000, 32 * 1024);
+	trace_pair(&x, "b", 2000, 32 * 1024);
 	struct ibfs_trace *t = ibfs__trace_open(x.f, path, NULL);
 	const ibfs_time_t post = 1000, done = 5500250;
 	const ibfs_time_t sweep = 3 * IBFS_MS;
@@ -563,7 +528,7 @@ START_TEST(names_are_escaped)
 	const char *odd = "q\"b\\s\tz\x01";
 
 	tmp_path(path);
-	pair_make(&x, odd, 2000, 32 * 1024);
+	trace_pair(&x, odd, 2000, 32 * 1024);
 	struct ibfs_trace *t = ibfs__trace_open(x.f, path, NULL);
 
 	ibfs__trace_sm_mark(t, 1, "say \"hi\"\n", 5);
@@ -587,8 +552,8 @@ START_TEST(long_stream_streams)
 	const int n = 3000;
 
 	tmp_path(path);
-	pair_make(&x, "b", 2000, 32 * 1024);
-	flow(x.a, 100, (uint64_t)n);
+	trace_pair(&x, "b", 2000, 32 * 1024);
+	grh_flow(x.a, 100, (uint64_t)n);
 	struct ibfs_trace *t = ibfs__trace_open(x.f, path, NULL);
 
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
@@ -621,8 +586,8 @@ START_TEST(select_filters_ports)
 	struct pair x;
 
 	tmp_path(path);
-	pair_make(&x, "b", 2000, 32 * 1024);
-	flow(x.a, 1000, 5);
+	trace_pair(&x, "b", 2000, 32 * 1024);
+	grh_flow(x.a, 1000, 5);
 	struct ibfs_trace *t = ibfs__trace_open(x.f, path, only_node_b);
 
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
@@ -637,7 +602,7 @@ START_TEST(unwritable_and_abort)
 	char path[64], part[80];
 	struct pair x;
 
-	pair_make(&x, "b", 2000, 32 * 1024);
+	trace_pair(&x, "b", 2000, 32 * 1024);
 	errno = 0;
 	ck_assert_ptr_null(ibfs__trace_open(x.f, "/nonexistent-dir/t.json",
 					    NULL));
@@ -645,7 +610,7 @@ START_TEST(unwritable_and_abort)
 	ck_assert_ptr_null(x.f->observers);
 	tmp_path(path);
 	snprintf(part, sizeof(part), "%s.part", path);
-	flow(x.a, 1000, 5);
+	grh_flow(x.a, 1000, 5);
 	struct ibfs_trace *t = ibfs__trace_open(x.f, path, NULL);
 
 	ck_assert_ptr_nonnull(t);

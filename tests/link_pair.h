@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The test fixture of the link suites (check_link.c, check_link_fcp.c): two
+ * The test fixture of the link and timeline suites (check_link.c,
+ * check_link_fcp.c, check_trace.c): two
  * endpoints joined by one cable, the serialization time they are checked
  * against, and helpers that add flows and check conservation.
  *
@@ -33,8 +34,14 @@ struct pair {
 	struct ibfs_endpoint *a, *b;
 };
 
-static inline void pair_make(struct pair *x, uint64_t cable_mm,
-			     uint64_t buffer, int data_vls, int data_mode)
+/*
+ * Endpoints "a" (LID 1) and name_b (LID 2), port 1 to port 1, 4x EDR over
+ * cable_mm millimetres; each port's input buffer holds `buffer` bytes
+ * shared by data_vls data VLs; data_mode 1 moves payload bytes.
+ */
+static inline void pair_make_named(struct pair *x, const char *name_b,
+				   uint64_t cable_mm, uint64_t buffer,
+				   int data_vls, int data_mode)
 {
 	struct ibfs_diag d;
 
@@ -43,7 +50,7 @@ static inline void pair_make(struct pair *x, uint64_t cable_mm,
 	x->t->def.buffer = buffer;
 	x->t->def.data_vls = data_vls;
 	int na = ibfs__topo_add_node(x->t, "a", IBFS_NODE_HCA, 1, 0, &d);
-	int nb = ibfs__topo_add_node(x->t, "b", IBFS_NODE_HCA, 1, 0, &d);
+	int nb = ibfs__topo_add_node(x->t, name_b, IBFS_NODE_HCA, 1, 0, &d);
 
 	ck_assert_int_eq(na, 0);
 	ck_assert_int_eq(nb, 1);
@@ -58,6 +65,12 @@ static inline void pair_make(struct pair *x, uint64_t cable_mm,
 	ck_assert_ptr_nonnull(x->b);
 	ibfs__endpoint_set_lid(x->a, 1, 0);
 	ibfs__endpoint_set_lid(x->b, 2, 0);
+}
+
+static inline void pair_make(struct pair *x, uint64_t cable_mm,
+			     uint64_t buffer, int data_vls, int data_mode)
+{
+	pair_make_named(x, "b", cable_mm, buffer, data_vls, data_mode);
 }
 
 static inline void pair_free(struct pair *x)

@@ -6,7 +6,8 @@ libibfs_fabric_la_SOURCES += \
 	src/fabric/progress.h src/fabric/progress.c
 
 check_PROGRAMS += tests/check_trace tests/check_progress
-tests_check_trace_SOURCES = tests/check_trace.c tests/check_trace_json.h
+tests_check_trace_SOURCES = tests/check_trace.c tests/check_trace_json.h \
+	tests/link_pair.h
 tests_check_trace_CFLAGS = $(TEST_CFLAGS)
 tests_check_trace_LDADD = libibfs_fabric.la $(TEST_LIBS)
 tests_check_progress_SOURCES = tests/check_progress.c
