@@ -681,10 +681,10 @@ void ibfs__eq_destroy(struct ibfs_eq *q)
  * ibfs__eq_schedule's rare paths (event_queue.h) are tail calls out of
  * line, so that its common case (due this year, not before its day's
  * tail) saves no registers: that took 16 of its ~50 instructions a call
- * when it was out of line itself. The check
- * rebuilds when the calendar holds over 2 events a bucket, or an insert
- * walked a long list (then at most once per as many schedules as events
- * held, so the O(held) rebuilds cost O(1) per operation). It runs only when a schedule
+ * when it was out of line itself. The check rebuilds when the calendar
+ * holds over 2 events a bucket, or an insert walked a long list (then at
+ * most once per as many schedules as events held, so the O(held)
+ * rebuilds cost O(1) per operation). It runs only when a schedule
  * fills an empty bucket or takes the sorted path, not on an append to a
  * bucket that holds events already (the common case: a fat-tree day holds
  * about ten events): an append adds no bucket to walk and no list to
