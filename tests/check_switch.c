@@ -474,19 +474,32 @@ END_TEST
  * request word) and on ports 30-35 (the inputs' bits straddle two
  * words), with a slow input (the tail rule holds back its requests) and
  * with 4 KiB buffers (requests wait for credits): the cases in which
- * the straight path hands over to the general one.
+ * the straight path hands over to the general one. Also with
+ * store-and-forward, with a multicast flow (copies from one input FIFO to
+ * three outputs, each copy's end freeing the original's blocks with the
+ * last: cur_orig on both paths) and with the link of h3 going down and
+ * back up while packets are queued for it and on their way (the down
+ * output's requests discarded, port_state.c, then traffic again).
  */
 #define FP_EP 6
 #define FP_CAP 1024
 
+/* fp_run's cases beyond star_opts. */
+#define FP_MC 1    /* h0 also multicasts to h1, h2 and h4 */
+#define FP_FAULT 2 /* h3's link down at 10 us, up at 25 us */
+#define FP_VL15 4  /* h5 also sends VL15 packets to h4, 1 us apart */
+
 struct fp_run {
 	uint64_t fcps, executed, rx[FP_EP];
+	uint64_t replicated, retired, dropped, lost, discards[FP_EP];
+	uint64_t buffered;
 	ibfs_time_t end, wait[FP_EP + 1];
 	uint16_t slid[FP_EP][FP_CAP];
 	ibfs_time_t head[FP_EP][FP_CAP], tail[FP_EP][FP_CAP];
 };
 
-static void fp_run(struct fp_run *r, int fast, const struct star_opts *o)
+static void fp_run(struct fp_run *r, int fast, const struct star_opts *o,
+		   int cases)
 {
 	static const struct {
 		int src;
@@ -509,8 +522,36 @@ static void fp_run(struct fp_run *r, int fast, const struct star_opts *o)
 	}
 	for (size_t i = 0; i < sizeof(fl) / sizeof(fl[0]); i++)
 		flow(x.ep[fl[i].src], fl[i].dlid, fl[i].payload, 150);
+	if (cases & FP_MC) {
+		const uint8_t mc[] = { (uint8_t)(p0 + 1), (uint8_t)(p0 + 2),
+				       (uint8_t)(p0 + 4) };
+
+		ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xC001, mc, 3), 0);
+		flow(x.ep[0], 0xC001, 600, 100);
+	}
+	if (cases & FP_FAULT) {
+		ck_assert_int_eq(ibfs__fabric_fault_at(x.f, 10 * IBFS_US, 0,
+						       p0 + 3, 0), 0);
+		ck_assert_int_eq(ibfs__fabric_fault_at(x.f, 25 * IBFS_US, 0,
+						       p0 + 3, 1), 0);
+	}
+	if (cases & FP_VL15) {
+		struct ibfs_diag d;
+		struct ibfs_ep_flow_spec s = {
+			.dlid = 5, .sl = 1, .payload = 200, .count = 40,
+			.gap = IBFS_US,
+		};
+
+		ibfs__endpoint_set_sl2vl(x.ep[5], 1, IBFS_VL15);
+		ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[5], &s, &d), 0);
+	}
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	memset(r, 0, sizeof(*r));
+	r->buffered = ibfs__switch_buffered(x.sw);
+	r->replicated = x.f->pkts_replicated;
+	r->retired = x.f->pkts_retired;
+	r->dropped = x.f->pkts_dropped;
+	r->lost = x.f->pkts_lost;
 	r->fcps = x.f->fcps;
 	r->executed = x.f->eq.executed;
 	r->end = x.f->eq.now;
@@ -524,19 +565,39 @@ static void fp_run(struct fp_run *r, int fast, const struct star_opts *o)
 								&r->tail[i][k]),
 					 0);
 		r->wait[i] = ibfs__port_xmit_wait(&x.f->ports[0][p0 + i]);
+		r->discards[i] = x.f->ports[0][p0 + i].xmit_discards;
 	}
 	r->wait[FP_EP] = ibfs__port_xmit_wait(ibfs__endpoint_port(x.ep[0]));
 	conserved(x.f);
 	star_free(&x);
 }
 
-static void fp_same(const struct star_opts *o)
+static void fp_same(const struct star_opts *o, int cases)
 {
 	static struct fp_run a, b;
 
-	fp_run(&a, 1, o);
-	fp_run(&b, 0, o);
-	ck_assert_uint_eq(a.rx[2], 4 * 150);
+	fp_run(&a, 1, o, cases);
+	fp_run(&b, 0, o, cases);
+	ck_assert_uint_eq(a.rx[2], 4 * 150 + (cases & FP_MC ? 100 : 0));
+	/* Nothing is left in the switch; every VL15 packet got through. */
+	ck_assert_uint_eq(a.buffered, 0);
+	ck_assert_uint_eq(b.buffered, 0);
+	ck_assert_uint_eq(a.rx[4], (cases & FP_MC ? 100 : 0) +
+					   (cases & FP_VL15 ? 40 : 0));
+	/* Each case did what it is there for. */
+	ck_assert_uint_eq(a.replicated, cases & FP_MC ? 3 * 100 : 0);
+	ck_assert_uint_eq(a.retired, cases & FP_MC ? 100 : 0);
+	if (cases & FP_FAULT) {
+		ck_assert_uint_gt(a.discards[3], 0);
+		ck_assert_uint_gt(a.rx[3], 0);
+		ck_assert_uint_lt(a.rx[3], 2 * 150);
+	} else {
+		ck_assert_uint_eq(a.dropped + a.lost, 0);
+	}
+	ck_assert_uint_eq(a.replicated, b.replicated);
+	ck_assert_uint_eq(a.retired, b.retired);
+	ck_assert_uint_eq(a.dropped, b.dropped);
+	ck_assert_uint_eq(a.lost, b.lost);
 	ck_assert_uint_eq(a.executed, b.executed);
 	ck_assert_uint_eq(a.fcps, b.fcps);
 	ck_assert_uint_eq(a.end, b.end);
@@ -550,6 +611,8 @@ static void fp_same(const struct star_opts *o)
 	}
 	for (int i = 0; i <= FP_EP; i++)
 		ck_assert_uint_eq(a.wait[i], b.wait[i]);
+	for (int i = 0; i < FP_EP; i++)
+		ck_assert_uint_eq(a.discards[i], b.discards[i]);
 }
 
 /*
@@ -614,7 +677,36 @@ START_TEST(fast_path_same_run)
 			.buffer = c & 4 ? 4096 : 0,
 		};
 
-		fp_same(&o);
+		fp_same(&o, 0);
+	}
+}
+END_TEST
+
+/*
+ * fast_path_same_run's comparison in the cases its runs never reach:
+ * store-and-forward, multicast copies, and a link down and up in flight,
+ * and all three at once, each with one and two request words and with
+ * 32 KiB and 4 KiB buffers, with and without VL15 packets from an input
+ * that mostly feeds data (a VL15 request sends an arbitration down the
+ * general path; its head, queued behind the input's data packet, asks
+ * its output when that packet's end frees the input: the end of a
+ * packet's FIFO loop, which the shortcut for one data FIFO skips).
+ */
+START_TEST(fast_path_same_run_more)
+{
+	for (int c = 0; c < 32; c++) {
+		int kind = c >> 1 & 3;
+		struct star_opts o = {
+			.port0 = c & 1 ? 30 : 0,
+			.store_forward = kind == 0 || kind == 3,
+			.buffer = c & 8 ? 4096 : 0,
+		};
+		int cases = (kind == 1 ? FP_MC :
+			     kind == 2 ? FP_FAULT :
+			     kind == 3 ? FP_MC | FP_FAULT : 0) |
+			    (c & 16 ? FP_VL15 : 0);
+
+		fp_same(&o, cases);
 	}
 }
 END_TEST
@@ -635,6 +727,7 @@ static Suite *switch_suite(void)
 	tcase_add_test(tc, flow_ops_path_same_run);
 	tcase_add_test(tc, latency_raised_in_flight);
 	tcase_add_test(tc, fast_path_same_run);
+	tcase_add_test(tc, fast_path_same_run_more);
 	suite_add_tcase(s, tc);
 	return s;
 }

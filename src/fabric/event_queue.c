@@ -54,7 +54,8 @@
  *    halves back while the work stays low), so a distribution that no width
  *    suits triggers ever rarer rebuilds instead of one every window;
  *  - when an insert walks more than EQ_WALK_LIMIT nodes, from the gaps
- *    inside that crowded bucket, at most once per `size` operations, and
+ *    inside that crowded bucket, at most once per as many schedules as
+ *    events held (crowd_ok_at, ibfs__eq_held), and
  *    only if those gaps give a narrower day (else the rebuild would put
  *    every event back where it was).
  * Without the last rule, 25 events a second apart followed by 200,000
@@ -680,10 +681,10 @@ void ibfs__eq_destroy(struct ibfs_eq *q)
  * ibfs__eq_schedule's rare paths (event_queue.h) are tail calls out of
  * line, so that its common case (due this year, not before its day's
  * tail) saves no registers: that took 16 of its ~50 instructions a call
- * when it was out of line itself. The check
- * rebuilds when the calendar holds over 2 events a bucket, or an insert
- * walked a long list (then at most once per `size` operations, so the
- * O(size) rebuilds cost O(1) per operation). It runs only when a schedule
+ * when it was out of line itself. The check rebuilds when the calendar
+ * holds over 2 events a bucket, or an insert walked a long list (then at
+ * most once per as many schedules as events held, so the O(held)
+ * rebuilds cost O(1) per operation). It runs only when a schedule
  * fills an empty bucket or takes the sorted path, not on an append to a
  * bucket that holds events already (the common case: a fat-tree day holds
  * about ten events): an append adds no bucket to walk and no list to

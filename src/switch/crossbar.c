@@ -274,8 +274,9 @@ xb_scan_inl(const struct ibfs_switch *sw, struct sw_out *so,
 
 /*
  * The scan out of line, for VL15 and for several data VLs; the one data
- * VL of the common case has it inline (ibfs__sw_arbitrate_out), where
- * *starved and *wake stay in registers.
+ * VL of the general path has it inline (xb_arbitrate_general), where
+ * *starved and *wake stay in registers, and the straight path
+ * (xb_arbitrate_one) makes its own.
  */
 static int __attribute__((noinline))
 xb_scan(const struct ibfs_switch *sw, struct sw_out *so,
@@ -364,7 +365,8 @@ xb_no_grant(struct ibfs_switch *sw, unsigned o, struct ibfs_port *port, int b,
  * The arbitration of output o in general: VL15 first (IBA 7.6.9: it is
  * not subject to VL arbitration), then the one data VL the tables serve,
  * or VL arbitration among several. Out of line: the common case, one data
- * VL and no VL15 request, takes the short way (ibfs__sw_arbitrate_out).
+ * VL and no VL15 request, takes a shorter way (xb_arbitrate_one, or the
+ * one-VL branch of xb_arbitrate_general).
  */
 static void __attribute__((noinline))
 xb_arbitrate_all(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
@@ -589,7 +591,8 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
  * tests them inline so that the many calls for busy outputs and outputs
  * without requests cost no call). The common case takes the straight
  * path (xb_arbitrate_one), anything else the general one, which makes
- * the same choice in that case (check_switch's fast_path_same_run).
+ * the same choice in that case (check_switch's fast_path_same_run and
+ * fast_path_same_run_more).
  */
 void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 {
