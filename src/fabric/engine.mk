@@ -7,7 +7,7 @@ libibfs_fabric_la_SOURCES = \
 	src/fabric/pool.h src/fabric/pool.c \
 	src/fabric/event_queue.h src/fabric/event_queue.c \
 	src/fabric/event_queue_int.h src/fabric/eq_far.c \
-	src/fabric/eq_day.c \
+	src/fabric/eq_day.c src/fabric/eq_resize.c \
 	src/fabric/rng.h src/fabric/rng.c \
 	src/fabric/diag.h src/fabric/diag.c \
 	src/fabric/link_rate.h src/fabric/link_rate.c \

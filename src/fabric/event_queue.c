@@ -82,198 +82,7 @@
 
 #include "fabric/event_queue.h"
 
-#define EQ_MIN_BUCKETS 16
-/*
- * The first day: 2^16 ps, about 66 ns. Growth only ever narrows the day,
- * so it starts wide; bench_queue's hold model with 1e3 events settles at
- * 2^13 from here and ran 10% faster than from 2^10.
- */
-#define EQ_INITIAL_SHIFT 16
-/* Events handed out per pool slab. */
-#define EQ_POOL_SLAB 1024
-/* Earliest events sampled to estimate the day (Brown used 25). */
-#define EQ_SAMPLE 25
-/* Average steps (list nodes walked by inserts plus empty days skipped)
- * per event taken out, above which the width is re-estimated. */
-#define EQ_STEP_LIMIT 6
-#define EQ_WINDOW_MIN 4096
-#define EQ_WINDOW_MAX (1ULL << 30)
-/* An insert that walks this many nodes marks its bucket as crowded. */
-#define EQ_WALK_LIMIT 64
-/* Buckets a held event that a long year may take (see eq_window_end). */
-#define EQ_SPARE 4
-/* The far heap is cleaned of cancelled events only from this size on. */
-#define EQ_FAR_CLEAN_MIN 32
-
 #include "fabric/event_queue_int.h"
-
-/*
- * Moves the current day to `day`, with the two values the run loop reads
- * instead of recomputing them an event: its bucket and its last picosecond
- * (day << shift cannot overflow, day being a time shifted right).
- */
-static inline void eq_set_cur(struct ibfs_eq *q, uint64_t day)
-{
-	q->cur = day;
-	q->cur_b = &q->buckets[day & (q->nbuckets - 1)];
-	q->day_last = day << q->shift | ((1ULL << q->shift) - 1);
-	q->limit = q->day_last < q->horizon ? q->day_last : q->horizon;
-	/*
-	 * The year in picoseconds, for ibfs__eq_schedule's range test: t is
-	 * due within it when t - cur_start <= year_last. When nbuckets days
-	 * reach past the end of time, every t from cur_start on is, and a t
-	 * before cur_start still is not: its difference wraps above
-	 * UINT64_MAX - cur_start.
-	 */
-	q->cur_start = day << q->shift;
-	q->year_last = q->year_span < ~q->cur_start ? q->year_span
-						    : ~q->cur_start;
-}
-
-/*
- * After nbuckets or shift changed (before eq_set_cur): the year's length
- * in picoseconds, less one, or UINT64_MAX when it reaches past the end of
- * time; and what ibfs__eq_schedule computes a bucket's byte offset with.
- * Days are kept narrow enough that the year's bits fit in a time (shift +
- * log2 nbuckets <= 64: days of 2^60 ps, 13 simulated days, and wider are
- * never needed), so that one rotate does it: rotating t left by 4 - shift
- * (mod 64) puts bits shift and up of t at bit 4 (log2 of the 16-byte
- * bucket) and up, and whatever wraps around lands below bit 4 or above
- * bit 4 + log2 nbuckets, outside the mask.
- */
-static inline void eq_set_span(struct ibfs_eq *q)
-{
-	unsigned lg = (unsigned)__builtin_ctzll(q->nbuckets);
-
-	if (q->shift > 64 - lg)
-		q->shift = 64 - lg;
-	q->year_span = q->nbuckets > UINT64_MAX >> q->shift
-			       ? UINT64_MAX
-			       : (q->nbuckets << q->shift) - 1;
-	q->rot = (EQ_BUCKET_LOG - q->shift) & 63;
-	q->bmask = (uint64_t)(q->nbuckets - 1) << EQ_BUCKET_LOG;
-}
-
-/* Words of the non-empty bitmap for nb buckets. */
-static inline size_t eq_words(size_t nb)
-{
-	return (nb + 63) / 64;
-}
-
-/*
- * Whether ev, a hint, is still in bucket i. Takes leave hints as they are
- * (clearing them cost the run loop a load and a test an event), so a hint
- * may have run and even come back from the pool since. A held event of the
- * calendar (live or cancelled, not far) is in the bucket of its day; one
- * taken out is EQ_RUNNING or EQ_DONE until it is scheduled again. The
- * caller also rules out the event it is inserting, live but not yet linked.
- */
-static inline int eq_in_bucket(const struct ibfs_eq *q,
-			       const struct ibfs_event *ev, size_t i)
-{
-	return ev->cancelled <= EQ_CANCELLED && !ev->far &&
-	       ((ev->time >> q->shift) & (q->nbuckets - 1)) == i;
-}
-
-/*
- * The end of a sorted insert into bucket i: ev goes right after p, found
- * `walked` steps from where the walk started; ev becomes the bucket's hint,
- * and a long walk marks the bucket crowded (a rebuild may follow).
- */
-static inline void eq_link_after(struct ibfs_eq *q, size_t i,
-				 struct ibfs_event *p, struct ibfs_event *ev,
-				 uint64_t walked)
-{
-	ev->next = p->next;
-	p->next = ev;
-	q->hints[i] = ev;
-	q->steps += walked;
-	if (walked > EQ_WALK_LIMIT) {
-		q->crowded = i;
-		eq_set_check(q);
-	}
-}
-
-/* Links ev into bucket `day` mod nbuckets, keeping the list sorted. */
-static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
-				 uint64_t day)
-{
-	size_t i = day & (q->nbuckets - 1);
-	struct ibfs_eq_bucket *b = &q->buckets[i];
-
-	ev->next = NULL;
-	ev->far = 0;
-	if (!b->tail) {
-		b->head = b->tail = ev;
-		q->bits[i / 64] |= 1ULL << (i % 64);
-		return;
-	}
-	if (!eq_less(ev, b->tail)) {
-		b->tail->next = ev;
-		b->tail = ev;
-		return;
-	}
-	if (eq_less(ev, b->head)) {
-		ev->next = b->head;
-		b->head = ev;
-		q->hints[i] = ev;
-		return;
-	}
-	/*
-	 * head <= ev < tail: find p with p <= ev < p->next, from the last
-	 * event put before the tail when that is not after ev. Equal times
-	 * come in sequence order, so an event due with the previous one put
-	 * here goes right after it instead of after every earlier tie.
-	 */
-	struct ibfs_event *p = q->hints[i];
-
-	if (!p || !eq_in_bucket(q, p, i) || p == ev || eq_less(ev, p))
-		p = b->head;
-	uint64_t walked = 0;
-
-	while (!eq_less(ev, p->next)) {
-		p = p->next;
-		walked++;
-	}
-	eq_link_after(q, i, p, ev, walked);
-}
-
-/* Files ev in its bucket, or in the far heap when due a year or more past
- * the current day; no resizing. */
-static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
-{
-	uint64_t day = ev->time >> q->shift;
-
-	/* An event due before the current day (now was moved by hand, or a
-	 * peek ran ahead): the calendar restarts from its day. The far heap's
-	 * events stay at least a year past it. */
-	if (day < q->cur)
-		eq_set_cur(q, day);
-	/*
-	 * Should the heap be unable to grow, the event goes to its bucket
-	 * anyway: a bucket may hold events of later years (eq_first checks
-	 * each head's day), it only costs the walk more.
-	 */
-	if (day - q->cur >= q->nbuckets && ibfs__eq_far_push(q, ev) == 0)
-		return;
-	eq_cal_insert(q, ev, day);
-}
-
-/* Unlinks the head of the current day's bucket (which must be ev). */
-static inline void eq_unlink_head(struct ibfs_eq *q, struct ibfs_event *ev)
-{
-	struct ibfs_eq_bucket *b = q->cur_b;
-
-	assert(b->head == ev);
-	b->head = ev->next;
-	if (!b->head) {
-		size_t i = (size_t)(b - q->buckets);
-
-		b->tail = NULL;
-		q->bits[i / 64] &= ~(1ULL << (i % 64));
-	}
-	q->out++;
-}
 
 /*
  * After the current day moved forward: moves the far heap's events due
@@ -407,6 +216,11 @@ static struct ibfs_event *eq_first(struct ibfs_eq *q)
 	return ev ? ev : eq_first_slow(q);
 }
 
+struct ibfs_event *ibfs__eq_first(struct ibfs_eq *q)
+{
+	return eq_first(q);
+}
+
 /* The earliest live event, cancelled ones before it reaped; or NULL. */
 static struct ibfs_event *eq_peek_slow(struct ibfs_eq *q)
 {
@@ -452,180 +266,6 @@ static struct ibfs_event *eq_peek_day(struct ibfs_eq *q)
 }
 
 /* How a rebuild chooses the day width. */
-enum eq_fit {
-	EQ_FIT_FRONT,  /* from the earliest events, wider or narrower */
-	EQ_FIT_NARROW, /* from the earliest events, but never wider */
-	EQ_FIT_CROWD,  /* from the crowded bucket, never wider */
-	EQ_FIT_WIDER,  /* twice the current day */
-	EQ_FIT_KEEP,   /* the current day */
-};
-
-/*
- * Rebuilds the calendar with nb buckets and a day chosen by `fit` (for
- * EQ_FIT_CROWD, from bucket q->crowded); every event, far ones included,
- * is filed again. Keeps the old calendar when memory is short.
- */
-/* Cold and out of line: rare, and keeping it out of ibfs__eq_schedule's
- * and the run loop's register allocation saves their prologues' spills. */
-__attribute__((cold, noinline)) static void
-eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
-{
-	struct ibfs_event *sample[EQ_SAMPLE];
-	ibfs_time_t times[EQ_SAMPLE];
-	size_t ns = 0;
-
-	struct ibfs_eq_bucket *nbk = q->buckets;
-	uint64_t *nbits = q->bits;
-	struct ibfs_event **nhints = q->hints;
-
-	if (nb != q->nbuckets) {
-		nbk = calloc(nb + 1, sizeof(*nbk));
-		nbits = calloc(eq_words(nb), sizeof(*nbits));
-		nhints = calloc(nb, sizeof(*nhints));
-		if (!nbk || !nbits || !nhints) {
-			free(nbk);
-			free(nbits);
-			free(nhints);
-			return;
-		}
-	}
-	unsigned crowd_shift = fit == EQ_FIT_CROWD && q->crowded != SIZE_MAX
-				       ? ibfs__eq_crowd_shift(q, q->crowded)
-				       : q->shift;
-
-	q->crowded = SIZE_MAX;
-	/* Take the earliest events out, in order, to sample their gaps. */
-	while (ns < EQ_SAMPLE) {
-		struct ibfs_event *ev = eq_first(q);
-
-		if (!ev)
-			break;
-		eq_unlink_head(q, ev);
-		sample[ns] = ev;
-		times[ns] = ev->time;
-		ns++;
-	}
-	/*
-	 * Gather the rest of the calendar into one list, each bucket's run
-	 * kept ascending so that reinsertion mostly appends at tails.
-	 */
-	struct ibfs_event *all = NULL, **link = &all;
-
-	for (size_t i = 0; i < q->nbuckets; i++) {
-		if (q->buckets[i].head) {
-			*link = q->buckets[i].head;
-			link = &q->buckets[i].tail->next;
-		}
-		q->buckets[i].head = q->buckets[i].tail = NULL;
-		q->hints[i] = NULL;
-	}
-	*link = NULL;
-	memset(q->bits, 0, eq_words(q->nbuckets) * sizeof(*q->bits));
-	if (nbk != q->buckets) {
-		free(q->buckets);
-		free(q->bits);
-		free(q->hints);
-		q->buckets = nbk;
-		q->bits = nbits;
-		q->hints = nhints;
-		q->nbuckets = nb;
-	}
-	unsigned front = ibfs__eq_estimate_shift(times, ns, q->shift);
-
-	if (fit == EQ_FIT_CROWD)
-		q->shift = crowd_shift;
-	else if (fit == EQ_FIT_WIDER)
-		q->shift = q->shift < 63 ? q->shift + 1 : 63;
-	else if (fit == EQ_FIT_KEEP)
-		;
-	else if (fit == EQ_FIT_FRONT || front < q->shift)
-		q->shift = front;
-	eq_set_span(q);
-	eq_set_cur(q, ns ? times[0] >> q->shift
-			 : q->far_n ? q->far[0]->time >> q->shift : 0);
-	/* Reinsert: the sample first (ascending, so mostly tail appends). */
-	for (size_t i = 0; i < ns; i++)
-		eq_insert(q, sample[i]);
-	while (all) {
-		struct ibfs_event *next = all->next;
-
-		eq_insert(q, all);
-		all = next;
-	}
-	/*
-	 * Then the far heap's events: each is filed again into the same
-	 * array, at an index never above the one being read.
-	 */
-	size_t nfar = q->far_n;
-
-	q->far_n = 0;
-	q->far_cancelled = 0;
-	for (size_t i = 0; i < nfar; i++)
-		eq_insert(q, q->far[i]);
-	q->out -= ns;
-	q->resizes++;
-	eq_set_check(q);
-}
-
-/*
- * Rebuilds around the crowded bucket q->crowded when its gaps call for a
- * narrower day. When they do not (the crowd is of equal or near-equal
- * times that no day divides), a rebuild with the same day and bucket count
- * would file every event back where it was: O(size) for nothing. The
- * 11,664-HCA permutation found such crowds 870 times, each a no-op rebuild
- * of ~65,000 events, as many events moved in all as the run executed
- * (bench/README.md, "Scale check").
- */
-__attribute__((cold, noinline)) static void
-eq_crowd_rebuild(struct ibfs_eq *q)
-{
-	if (ibfs__eq_crowd_shift(q, q->crowded) < q->shift)
-		eq_rebuild(q, q->nbuckets, EQ_FIT_CROWD);
-	else
-		q->crowd_skips++;
-}
-
-/*
- * The end of a window of events taken: halves the calendar or rebuilds it
- * if the work per event is too high. Out of line, so that the run loop
- * keeps nothing in registers for it.
- */
-__attribute__((cold, noinline)) static void eq_window_end(struct ibfs_eq *q)
-{
-	/* The window may have run past q->window events (eq_account). */
-	uint64_t ops = q->window + (q->executed + q->popped - q->window_at);
-
-	/* Far fewer events than buckets: halve (checked once a window, off
-	 * the per-event path). */
-	size_t live = ibfs__eq_held(q) - q->far_cancelled;
-
-	if (live < q->nbuckets / (2 * EQ_SPARE) &&
-	    q->nbuckets > EQ_MIN_BUCKETS) {
-		eq_rebuild(q, q->nbuckets / 2, EQ_FIT_NARROW);
-	} else if (q->moved > ops / 16) {
-		/*
-		 * Too many events outlive the year: lengthen it, with more
-		 * buckets while they stay within EQ_SPARE a held event (an
-		 * empty day costs a bit, a wider day costs list walks), else
-		 * with a wider day.
-		 */
-		if (q->nbuckets < EQ_SPARE * live)
-			eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_KEEP);
-		else
-			eq_rebuild(q, q->nbuckets, EQ_FIT_WIDER);
-	} else if (q->steps > EQ_STEP_LIMIT * ops) {
-		eq_rebuild(q, q->nbuckets, EQ_FIT_FRONT);
-		/* If the distribution stays hostile, rebuild less often. */
-		if (q->window < EQ_WINDOW_MAX)
-			q->window *= 2;
-	} else if (q->window > EQ_WINDOW_MIN) {
-		q->window /= 2;
-	}
-	q->steps = 0;
-	q->window_at = q->executed + q->popped + q->window;
-	q->moved = 0;
-}
-
 /*
  * Ends the window once q->window events have been taken (run or popped).
  * Called when the current day's bucket has no event due (eq_take's slow
@@ -639,7 +279,7 @@ __attribute__((cold, noinline)) static void eq_window_end(struct ibfs_eq *q)
 static inline void eq_account(struct ibfs_eq *q)
 {
 	if (__builtin_expect(q->executed + q->popped >= q->window_at, 0))
-		eq_window_end(q);
+		ibfs__eq_window_end(q);
 }
 
 int ibfs__eq_init(struct ibfs_eq *q)
@@ -696,10 +336,10 @@ struct ibfs_event *ibfs__eq_schedule_check(struct ibfs_eq *q,
 {
 	if (ibfs__eq_held(q) - q->far_cancelled > 2 * q->nbuckets &&
 	    q->nbuckets <= SIZE_MAX / 4) {
-		eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_NARROW);
+		ibfs__eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_NARROW);
 	} else if (q->crowded != SIZE_MAX) {
 		if (q->next_seq >= q->crowd_ok_at) {
-			eq_crowd_rebuild(q);
+			ibfs__eq_crowd_rebuild(q);
 			q->crowd_ok_at = q->next_seq + ibfs__eq_held(q);
 		}
 		q->crowded = SIZE_MAX;

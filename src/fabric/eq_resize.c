@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Rebuilding the calendar queue (event_queue.c): when the bucket count
+ * doubles or halves, when the year is too short for the events held, when
+ * taking events costs too many steps, and around a crowded bucket. The
+ * rules and their reasons are in event_queue.c's opening comment; the day
+ * width itself is estimated in eq_day.c. Everything here is rare and cold:
+ * out of line, so that the run loop and ibfs__eq_schedule keep no
+ * registers for it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/event_queue_int.h"
+
+/* Rebuilds the calendar (event_queue_int.h). */
+__attribute__((cold)) void
+ibfs__eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
+{
+	struct ibfs_event *sample[EQ_SAMPLE];
+	ibfs_time_t times[EQ_SAMPLE];
+	size_t ns = 0;
+
+	struct ibfs_eq_bucket *nbk = q->buckets;
+	uint64_t *nbits = q->bits;
+	struct ibfs_event **nhints = q->hints;
+
+	if (nb != q->nbuckets) {
+		nbk = calloc(nb + 1, sizeof(*nbk));
+		nbits = calloc(eq_words(nb), sizeof(*nbits));
+		nhints = calloc(nb, sizeof(*nhints));
+		if (!nbk || !nbits || !nhints) {
+			free(nbk);
+			free(nbits);
+			free(nhints);
+			return;
+		}
+	}
+	unsigned crowd_shift = fit == EQ_FIT_CROWD && q->crowded != SIZE_MAX
+				       ? ibfs__eq_crowd_shift(q, q->crowded)
+				       : q->shift;
+
+	q->crowded = SIZE_MAX;
+	/* Take the earliest events out, in order, to sample their gaps. */
+	while (ns < EQ_SAMPLE) {
+		struct ibfs_event *ev = ibfs__eq_first(q);
+
+		if (!ev)
+			break;
+		eq_unlink_head(q, ev);
+		sample[ns] = ev;
+		times[ns] = ev->time;
+		ns++;
+	}
+	/*
+	 * Gather the rest of the calendar into one list, each bucket's run
+	 * kept ascending so that reinsertion mostly appends at tails.
+	 */
+	struct ibfs_event *all = NULL, **link = &all;
+
+	for (size_t i = 0; i < q->nbuckets; i++) {
+		if (q->buckets[i].head) {
+			*link = q->buckets[i].head;
+			link = &q->buckets[i].tail->next;
+		}
+		q->buckets[i].head = q->buckets[i].tail = NULL;
+		q->hints[i] = NULL;
+	}
+	*link = NULL;
+	memset(q->bits, 0, eq_words(q->nbuckets) * sizeof(*q->bits));
+	if (nbk != q->buckets) {
+		free(q->buckets);
+		free(q->bits);
+		free(q->hints);
+		q->buckets = nbk;
+		q->bits = nbits;
+		q->hints = nhints;
+		q->nbuckets = nb;
+	}
+	unsigned front = ibfs__eq_estimate_shift(times, ns, q->shift);
+
+	if (fit == EQ_FIT_CROWD)
+		q->shift = crowd_shift;
+	else if (fit == EQ_FIT_WIDER)
+		q->shift = q->shift < 63 ? q->shift + 1 : 63;
+	else if (fit == EQ_FIT_KEEP)
+		;
+	else if (fit == EQ_FIT_FRONT || front < q->shift)
+		q->shift = front;
+	eq_set_span(q);
+	eq_set_cur(q, ns ? times[0] >> q->shift
+			 : q->far_n ? q->far[0]->time >> q->shift : 0);
+	/* Reinsert: the sample first (ascending, so mostly tail appends). */
+	for (size_t i = 0; i < ns; i++)
+		eq_insert(q, sample[i]);
+	while (all) {
+		struct ibfs_event *next = all->next;
+
+		eq_insert(q, all);
+		all = next;
+	}
+	/*
+	 * Then the far heap's events: each is filed again into the same
+	 * array, at an index never above the one being read.
+	 */
+	size_t nfar = q->far_n;
+
+	q->far_n = 0;
+	q->far_cancelled = 0;
+	for (size_t i = 0; i < nfar; i++)
+		eq_insert(q, q->far[i]);
+	q->out -= ns;
+	q->resizes++;
+	eq_set_check(q);
+}
+
+/*
+ * Rebuilds around the crowded bucket q->crowded when its gaps call for a
+ * narrower day. When they do not (the crowd is of equal or near-equal
+ * times that no day divides), a rebuild with the same day and bucket count
+ * would file every event back where it was: O(size) for nothing. The
+ * 11,664-HCA permutation found such crowds 870 times, each a no-op rebuild
+ * of ~65,000 events, as many events moved in all as the run executed
+ * (bench/README.md, "Scale check").
+ */
+__attribute__((cold)) void ibfs__eq_crowd_rebuild(struct ibfs_eq *q)
+{
+	if (ibfs__eq_crowd_shift(q, q->crowded) < q->shift)
+		ibfs__eq_rebuild(q, q->nbuckets, EQ_FIT_CROWD);
+	else
+		q->crowd_skips++;
+}
+
+/*
+ * The end of a window of events taken: halves the calendar or rebuilds it
+ * if the work per event is too high. Out of line, so that the run loop
+ * keeps nothing in registers for it.
+ */
+__attribute__((cold)) void ibfs__eq_window_end(struct ibfs_eq *q)
+{
+	/* The window may have run past q->window events (eq_account). */
+	uint64_t ops = q->window + (q->executed + q->popped - q->window_at);
+
+	/* Far fewer events than buckets: halve (checked once a window, off
+	 * the per-event path). */
+	size_t live = ibfs__eq_held(q) - q->far_cancelled;
+
+	if (live < q->nbuckets / (2 * EQ_SPARE) &&
+	    q->nbuckets > EQ_MIN_BUCKETS) {
+		ibfs__eq_rebuild(q, q->nbuckets / 2, EQ_FIT_NARROW);
+	} else if (q->moved > ops / 16) {
+		/*
+		 * Too many events outlive the year: lengthen it, with more
+		 * buckets while they stay within EQ_SPARE a held event (an
+		 * empty day costs a bit, a wider day costs list walks), else
+		 * with a wider day.
+		 */
+		if (q->nbuckets < EQ_SPARE * live)
+			ibfs__eq_rebuild(q, 2 * q->nbuckets, EQ_FIT_KEEP);
+		else
+			ibfs__eq_rebuild(q, q->nbuckets, EQ_FIT_WIDER);
+	} else if (q->steps > EQ_STEP_LIMIT * ops) {
+		ibfs__eq_rebuild(q, q->nbuckets, EQ_FIT_FRONT);
+		/* If the distribution stays hostile, rebuild less often. */
+		if (q->window < EQ_WINDOW_MAX)
+			q->window *= 2;
+	} else if (q->window > EQ_WINDOW_MIN) {
+		q->window /= 2;
+	}
+	q->steps = 0;
+	q->window_at = q->executed + q->popped + q->window;
+	q->moved = 0;
+}
+
