@@ -56,4 +56,19 @@ static inline void teardown(void)
 	log_buf = NULL;
 }
 
+/* Sorting key for the independent check of a random schedule. */
+struct key {
+	ibfs_time_t time;
+	uint64_t arg; /* equal to the schedule order, so it is the seq */
+};
+
+static inline int key_cmp(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->arg < y->arg ? -1 : x->arg > y->arg;
+}
+
 #endif

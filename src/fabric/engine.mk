@@ -26,6 +26,11 @@ tests_check_event_queue_SOURCES = tests/check_event_queue.c \
 	tests/eq_fixture.h
 tests_check_event_queue_CFLAGS = $(TEST_CFLAGS)
 tests_check_event_queue_LDADD = libibfs_fabric.la $(TEST_LIBS)
+check_PROGRAMS += tests/check_event_queue_cal
+tests_check_event_queue_cal_SOURCES = tests/check_event_queue_cal.c \
+	tests/eq_fixture.h
+tests_check_event_queue_cal_CFLAGS = $(TEST_CFLAGS)
+tests_check_event_queue_cal_LDADD = libibfs_fabric.la $(TEST_LIBS)
 check_PROGRAMS += tests/check_event_queue_ref
 tests_check_event_queue_ref_SOURCES = tests/check_event_queue_ref.c \
 	tests/eq_fixture.h
