@@ -22,8 +22,11 @@
  * Both check packet and credit conservation at the end. Times are
  * CLOCK_MONOTONIC around ibfs__eq_run only (set-up excluded).
  * Usage: bench_fabric [stream_packets [fat_tree_packets_per_endpoint
- * [offered_load_percent]]]; without the third argument the fat tree runs at
- * 100% and at 50%.
+ * [offered_load_percent [radix]]]]; without the third argument the fat tree
+ * runs at 100% and at 50%. The radix (even, 4 to 36; 36 by default) makes
+ * the same workload on a smaller fat tree, K^2/2 HCAs: at K = 12 (72 HCAs)
+ * everything a hop touches fits the L2, which tells what a hop costs
+ * without cache misses (bench/README.md, "Session 4").
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,11 +148,14 @@ static int bench_uniform(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
 	return 0;
 }
 
-static int bench_fat_tree(uint64_t per_ep, unsigned load)
+static int bench_fat_tree(uint64_t per_ep, unsigned load, unsigned radix)
 {
 	struct ibfs_diag d;
 	struct ibfs_topology *t = ibfs__topo_new("ft36");
-	const struct ibfs_gen_param params[] = { { "k", "36" },
+	char k[16];
+
+	snprintf(k, sizeof(k), "%u", radix);
+	const struct ibfs_gen_param params[] = { { "k", k },
 						 { "levels", "2" } };
 
 	if (ibfs__topo_generate(t, "fat-tree", params, 2, "ft", "bench", 0,
@@ -257,13 +263,13 @@ static int bench_fat_tree(uint64_t per_ep, unsigned load)
 			(unsigned long long)nhca * per_ep);
 		rc = -1;
 	}
-	printf("fat tree k=36 l=2: %u HCAs, %u switches, uniform random at "
+	printf("fat tree k=%u l=2: %u HCAs, %u switches, uniform random at "
 	       "%u%% load, "
 	       "%llu packets of 2058 bytes, %llu packet-hops, %llu events "
 	       "(%.2f a hop), %llu FCPs, simulated %.3f us, wall %.3f s, "
 	       "cpu %.3f s: %.1f M events/s, %.2f M packet-hops/s "
 	       "(per cpu second)\n",
-	       nhca, nsw, load, (unsigned long long)f->pkts_delivered,
+	       radix, nhca, nsw, load, (unsigned long long)f->pkts_delivered,
 	       (unsigned long long)hops, (unsigned long long)ev,
 	       hops ? (double)ev / (double)hops : 0.0,
 	       (unsigned long long)f->fcps, (double)f->eq.now * 1e-6, wall,
@@ -291,16 +297,21 @@ int main(int argc, char **argv)
 	uint64_t stream = argc > 1 ? strtoull(argv[1], NULL, 10) : 2000000;
 	uint64_t per_ep = argc > 2 ? strtoull(argv[2], NULL, 10) : 2000;
 	unsigned load = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 0;
+	unsigned radix = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 10) : 36;
 
 	if (argc > 3 && (load < 1 || load > 100)) {
 		fprintf(stderr, "bench_fabric: load must be 1 to 100 (%%)\n");
 		return 2;
 	}
+	if (radix < 4 || radix > 36 || radix % 2) {
+		fprintf(stderr, "bench_fabric: radix must be even, 4 to 36\n");
+		return 2;
+	}
 	if (bench_stream(stream) < 0)
 		return 1;
-	if (load ? bench_fat_tree(per_ep, load) < 0 :
-		   bench_fat_tree(per_ep, 100) < 0 ||
-			   bench_fat_tree(per_ep, 50) < 0)
+	if (load ? bench_fat_tree(per_ep, load, radix) < 0 :
+		   bench_fat_tree(per_ep, 100, radix) < 0 ||
+			   bench_fat_tree(per_ep, 50, radix) < 0)
 		return 1;
 	return 0;
 }
