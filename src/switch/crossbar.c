@@ -77,8 +77,13 @@ xb_request(struct ibfs_switch *sw, uint32_t bit, const struct ibfs_packet *p)
 
 	if (!(*w & m)) {
 		*w |= m;
-		if (!so->nreq++ && !so->cur)
-			sw->go[o / 64] |= 1ULL << (o % 64);
+		so->nreq++;
+		/*
+		 * go is nreq > 0 && !cur (switch_int.h): with a request now,
+		 * it is !cur. An OR, not a test: at saturation whether the
+		 * output was idle goes either way.
+		 */
+		sw->go[o / 64] |= (uint64_t)!so->cur << (o % 64);
 		so->slot[os].nreq++;
 	}
 	return so;
@@ -577,8 +582,9 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 		q->h_tail_at = next->tail_at;
 		if (!(ns->req_in[wi] & bit)) {
 			ns->req_in[wi] |= bit;
-			if (!ns->nreq++ && !ns->cur)
-				sw->go[no / 64] |= 1ULL << (no % 64);
+			ns->nreq++;
+			/* xb_request's go bit, without a test. */
+			sw->go[no / 64] |= (uint64_t)!ns->cur << (no % 64);
 			ns->slot[0].nreq++;
 		}
 	}
@@ -668,8 +674,8 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	if (!so->cur)
 		return;
 	so->cur = 0;
-	if (so->nreq)
-		sw->go[o / 64] |= 1ULL << (o % 64);
+	/* The go bit is now nreq > 0: set without a test, as xb_request. */
+	sw->go[o / 64] |= (uint64_t)(so->nreq != 0) << (o % 64);
 	int in = so->cur_in;
 	struct ibfs_port *inp = &dev->ports[in];
 
