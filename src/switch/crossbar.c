@@ -99,7 +99,8 @@ static inline __attribute__((always_inline)) void
 xb_requested(struct ibfs_switch *sw, uint32_t bit, const struct sw_out *so,
 	     unsigned o)
 {
-	if (ibfs__sw_bit_free(sw, bit) && !so->cur)
+	/* One test for both: at saturation each goes either way. */
+	if (ibfs__sw_bit_free(sw, bit) & !so->cur)
 		ibfs__sw_arbitrate_out(sw, o);
 }
 
@@ -633,10 +634,18 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 static inline __attribute__((always_inline)) void
 xb_free_slot(struct ibfs_switch *sw, const struct sw_queue *q, unsigned o)
 {
-	if (q->head && q->h_out != o &&
+	unsigned ho = q->h_out;
+	unsigned go = (unsigned)(sw->go[ho / 64] >> (ho % 64)) & 1;
+
+	/*
+	 * ibfs__sw_arbitrate's go bit is tested with the head and its
+	 * output in one test, not three: at saturation each goes either
+	 * way. The h_out of an empty FIFO is stale, and only read.
+	 */
+	if ((q->head != NULL) & (ho != o) & go &&
 	    (__builtin_expect(q->h_tail_at != IBFS_TIME_NEVER, 1) ||
 	     q->head->ready_at <= sw->f->eq.now))
-		ibfs__sw_arbitrate(sw, q->h_out);
+		ibfs__sw_arbitrate_out(sw, ho);
 }
 
 /* xb_free_slot for FIFOs 0 to last - 1 of an input, in order. */
