@@ -194,7 +194,9 @@ struct ibfs_switch {
 	 * asked for a busy output or one without requests return on this
 	 * bit without reading out[o] and its port, lines that miss the
 	 * caches at scale (ports are numbered up to 255). One mask, kept
-	 * where nreq and cur change, so that the test is one bit.
+	 * where nreq and cur change, so that the test is one bit; a request
+	 * and a packet's end OR in a computed bit instead of testing
+	 * (crossbar.c), which relies on this rule (check_switch checks it).
 	 */
 	uint64_t go[4];         /* outputs 0-63 in the third line */
 
