@@ -451,17 +451,56 @@ xb_arbitrate_general(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 }
 
 /*
- * A grant of the straight path whose FIFO's next head still waits for
- * its routing decision: the send, then the next head's scheduled request,
- * in xb_send's order. Out of line: it calls twice.
+ * A grant of the straight path whose FIFO has a next head: the send, then
+ * the next head (its request, or the request it schedules when it still
+ * waits for its routing decision, in xb_send's order). The send reads and
+ * changes nothing of the crossbar and a request schedules nothing, so a
+ * request made after the send is the same run.
+ *
+ * The next head's line is read long after it was queued: at scale
+ * (bench_fabric k=36) it has left the caches, and was the arbiter's
+ * largest stall. It is fetched before the send, whose work then hides the
+ * miss; and the packet behind it, which its own grant reads a packet time
+ * or more from now, is fetched too (the next head's line when there is
+ * none: a prefetch of NULL would not fault, but may cost a page walk).
+ * Out of line: it calls twice.
  */
 static void __attribute__((noinline))
 xb_send_then_head(struct ibfs_switch *sw, struct ibfs_port *port,
 		  struct ibfs_packet *p, uint32_t b, struct ibfs_packet *next,
 		  ibfs_time_t now)
 {
+	__builtin_prefetch(next);
 	ibfs__port_send(port, p);
-	xb_head_set(sw, b, next, now);
+	if (__builtin_expect(next->ready_at > now, 0)) {
+		xb_head_set(sw, b, next, now);
+	} else {
+		/*
+		 * xb_head_set and xb_request for slot 0's layout: the next
+		 * head's request is the same bit of its output's words.
+		 */
+		struct sw_queue *q = &sw->q[b];
+		unsigned no = next->out_port;
+		struct sw_out *ns = &sw->out[no];
+		uint64_t *w = &ns->req_in[b / 64];
+		uint64_t bit = 1ULL << (b % 64);
+
+		q->h_wire = next->wire_bytes;
+		q->h_blocks = next->blocks;
+		q->h_out = next->out_port;
+		q->h_vl = next->vl;
+		q->h_tail_at = next->tail_at;
+		if (!(*w & bit)) {
+			*w |= bit;
+			ns->nreq++;
+			/* xb_request's go bit, without a test. */
+			sw->go[no / 64] |= (uint64_t)!ns->cur << (no % 64);
+			ns->slot[0].nreq++;
+		}
+	}
+	struct ibfs_packet *nn = next->next;
+
+	__builtin_prefetch(nn ? nn : next);
 }
 
 /*
@@ -482,8 +521,8 @@ xb_send_then_head(struct ibfs_switch *sw, struct ibfs_port *port,
  *   from the start: nothing has been changed yet, and it tries that
  *   same request first, then the others.
  * - Its grant is xb_send's with os = 0, in = b / 2 (sshift 1) and no VL
- *   arbitration to charge, and the FIFO's next head requests its slot 0
- *   (it is in the same data FIFO, so its output VL is VL 0).
+ *   arbitration to charge; the FIFO's next head, if any, is set up after
+ *   the send (xb_send_then_head).
  *
  * Every call it makes is a tail call: the registers it saves (four, after
  * the early returns) are for the values a grant holds at once. The words
@@ -531,7 +570,7 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	/*
 	 * The grant, in an order that lets each value die early (every
 	 * register is taken otherwise): the output's fields, the input's,
-	 * the FIFO's, then the next head's request.
+	 * the FIFO's, then the send and the next head.
 	 */
 	struct ibfs_packet *p = q->head;
 
@@ -558,50 +597,11 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	p->next = NULL;
 	if (!next) {
 		q->tail = NULL;
-	} else {
-		/* Read again: the stores above may have changed it. */
-		now = sw->f->eq.now;
-		if (__builtin_expect(next->ready_at > now, 0)) {
-			xb_send_then_head(sw, port, p, b, next, now);
-			return;
-		}
-		/*
-		 * xb_head_set and xb_request for slot 0's layout: the next
-		 * head's request is the same bit of its output's words.
-		 */
-		unsigned no = next->out_port;
-		/*
-		 * sw->out read again (a volatile read): kept from the top
-		 * instead, it held a register that had to be saved.
-		 */
-		struct sw_out *ns = &(*(struct sw_out *volatile *)&sw->out)[no];
-
-		/*
-		 * The packet behind the new head is read when the new head
-		 * is granted, a packet time or more from now, by when at
-		 * scale its line has left the caches (bench_fabric k=36:
-		 * the new head's line is the arbiter's largest stall): it
-		 * is fetched now (the new head's own line when there is
-		 * none: a prefetch of NULL would not fault, but may cost a
-		 * page walk).
-		 */
-		struct ibfs_packet *nn = next->next;
-
-		__builtin_prefetch(nn ? nn : next);
-		q->h_wire = next->wire_bytes;
-		q->h_blocks = next->blocks;
-		q->h_out = next->out_port;
-		q->h_vl = next->vl;
-		q->h_tail_at = next->tail_at;
-		if (!(ns->req_in[wi] & bit)) {
-			ns->req_in[wi] |= bit;
-			ns->nreq++;
-			/* xb_request's go bit, without a test. */
-			sw->go[no / 64] |= (uint64_t)!ns->cur << (no % 64);
-			ns->slot[0].nreq++;
-		}
+		ibfs__port_send(port, p);
+		return;
 	}
-	ibfs__port_send(port, p);
+	/* now read again: the stores above may have changed it. */
+	xb_send_then_head(sw, port, p, b, next, sw->f->eq.now);
 }
 
 /*
