@@ -699,7 +699,16 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	sw->go[o / 64] |= (uint64_t)(so->nreq != 0) << (o % 64);
 	int in = so->cur_in;
 	struct ibfs_port *inp = &dev->ports[in];
+	/*
+	 * The head of the input's data FIFO is most often granted below,
+	 * when the input asks its output (xb_free_slot): its line, which
+	 * at scale has left the caches while it waited, is fetched before
+	 * the buffer's release, whose work then hides the miss (the FIFO's
+	 * entry itself when it is empty: no prefetch of NULL).
+	 */
+	const struct sw_queue *q0 = ibfs__sw_queue(sw, in, 0);
 
+	__builtin_prefetch(q0->head ? (const void *)q0->head : q0);
 	xb_set_busy(sw, in, 0);
 	if (__builtin_expect(so->cur_orig != NULL, 0))
 		xb_mc_done(sw, inp, so);
