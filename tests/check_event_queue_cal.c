@@ -4,9 +4,9 @@
  * event before a peeked day, sparse and extreme times, a crowded day and
  * its re-estimate, runs of ties behind a later event, insert hints that
  * went stale, the growth check on a bucket filled from empty, the year at
- * the end of time, the short way to the next day, and a bucket emptied
- * while its day is current. The API's behaviour is checked in
- * check_event_queue.c.
+ * the end of time, the short way to the next day, a bucket emptied while
+ * its day is current, and a day narrowed for its sorted inserts. The API's
+ * behaviour is checked in check_event_queue.c.
  */
 #include "eq_fixture.h"
 
@@ -354,6 +354,49 @@ START_TEST(test_emptied_bucket)
 }
 END_TEST
 
+/*
+ * A day wide for the events held but without long walks: 40 events 2^15
+ * ps apart give the calendar days of 2^15 ps; then 40 chains each schedule
+ * their next event up to 2^18 ps ahead, about 6.5 ns apart, five a day.
+ * Inserts walk a node or two (the steps rule does not fire) but most land
+ * before their day's tail: the sorted rule narrows the day from the
+ * earliest events. The events still run in order.
+ */
+static struct ibfs_rng chain_rng;
+static uint64_t chain_left;
+static ibfs_time_t chain_last;
+
+static void on_chain(void *obj, uint64_t arg)
+{
+	ck_assert_uint_ge(q.now, chain_last);
+	chain_last = q.now;
+	if (chain_left) {
+		ibfs_time_t lead = 1 + ibfs__rng_below(&chain_rng, 1 << 18);
+
+		chain_left--;
+		ibfs__eq_schedule(&q, q.now + lead, on_chain, obj, arg);
+	}
+}
+
+START_TEST(test_sorted_inserts_narrow_day)
+{
+	for (uint64_t i = 0; i < 40; i++)
+		ibfs__eq_schedule(&q, i << 15, on_log, &q, i);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 40);
+	unsigned wide = q.shift;
+
+	ck_assert_uint_ge(wide, 15);
+	ibfs__rng_seed(&chain_rng, 7, 7);
+	chain_left = 200000;
+	chain_last = q.now;
+	for (uint64_t i = 0; i < 40; i++)
+		ibfs__eq_schedule(&q, q.now + (i << 12), on_chain, &q, i);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 200040);
+	ck_assert_uint_lt(q.shift, wide);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 0);
+}
+END_TEST
+
 static Suite *event_queue_cal_suite(void)
 {
 	Suite *s = suite_create("event_queue_cal");
@@ -371,6 +414,7 @@ static Suite *event_queue_cal_suite(void)
 	tcase_add_test(tc, test_year_at_end_of_time);
 	tcase_add_test(tc, test_next_day_cases);
 	tcase_add_test(tc, test_emptied_bucket);
+	tcase_add_test(tc, test_sorted_inserts_narrow_day);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -383,6 +383,10 @@ struct ibfs_event *ibfs__eq_schedule_sorted(struct ibfs_eq *q,
 	ibfs_time_t t = ev->time;
 	struct ibfs_event *p = b->head;
 
+	/* Counted when the tail is due the same day, not a later year
+	 * (eq_resize.c's sorted rule). */
+	q->sorted += ((b->tail->time ^ t) >> q->shift) == 0;
+
 	if (t < p->time) {
 		ev->next = p;
 		b->head = ev;
@@ -452,6 +456,7 @@ eq_take(struct ibfs_eq *q, int in_run)
 
 	if (!ev || ev->time > (in_run ? q->limit : q->day_last) ||
 	    ev->cancelled == EQ_CANCELLED) {
+		q->days++;
 		eq_account(q);
 		ev = eq_peek_day(q);
 		if (!ev || (in_run && ev->time > q->horizon))

@@ -28,6 +28,15 @@
 #define EQ_STEP_LIMIT 6
 #define EQ_WINDOW_MIN 4096
 #define EQ_WINDOW_MAX (1ULL << 30)
+/*
+ * Over a window, more than one schedule in EQ_SORTED_SHARE before a tail
+ * due the same day, with more than EQ_SORTED_DAY events taken a day and
+ * at most EQ_SORTED_BUCKETS buckets (256 KiB), narrows the day if the
+ * earliest events' gaps call for it (eq_resize.c).
+ */
+#define EQ_SORTED_SHARE 3
+#define EQ_SORTED_DAY 4
+#define EQ_SORTED_BUCKETS 16384
 /* An insert that walks this many nodes marks its bucket as crowded. */
 #define EQ_WALK_LIMIT 64
 /* Buckets a held event that a long year may take (see eq_window_end). */
