@@ -4,8 +4,9 @@
  * event before a peeked day, sparse and extreme times, a crowded day and
  * its re-estimate, runs of ties behind a later event, insert hints that
  * went stale, the growth check on a bucket filled from empty, the year at
- * the end of time, and the short way to the next day. The API's behaviour
- * is checked in check_event_queue.c.
+ * the end of time, the short way to the next day, a bucket emptied while
+ * its day is current, and a day narrowed for its sorted inserts. The API's
+ * behaviour is checked in check_event_queue.c.
  */
 #include "eq_fixture.h"
 
@@ -310,6 +311,92 @@ START_TEST(test_next_day_cases)
 }
 END_TEST
 
+/*
+ * A bucket left empty by the event taken from it keeps its stale tail and
+ * its bit (eq_unlink_head) while its day is the current one: an event
+ * scheduled into it then is its head (not linked after the stale tail, an
+ * event back in the pool), and a move of the current day back in time
+ * (now moved by hand) clears the bit first, else the walk from the
+ * earlier day would take the bucket for one with events.
+ */
+START_TEST(test_emptied_bucket)
+{
+	const ibfs_time_t day = 1ULL << 16;
+	const uint64_t bit3 = 1ULL << 3;
+
+	ck_assert_uint_eq(q.shift, 16);
+	ibfs__eq_schedule(&q, 3 * day + 10, on_log, &q, 0);
+	ibfs__eq_schedule(&q, 6 * day, on_log, &q, 5);
+	struct ibfs_event *ev = ibfs__eq_pop(&q);
+
+	ck_assert_uint_eq(ev->arg, 0);
+	ibfs__eq_release(&q, ev);
+	ck_assert_uint_eq(q.cur, 3);
+	ck_assert_ptr_null(q.buckets[3].head);
+	ck_assert_uint_eq(q.bits[0] & bit3, bit3); /* left set */
+	ibfs__eq_schedule(&q, 3 * day + 20, on_log, &q, 1);
+	ck_assert_ptr_nonnull(q.buckets[3].head);
+	ev = ibfs__eq_pop(&q);
+	ck_assert_uint_eq(ev->arg, 1);
+	ck_assert_uint_eq(ev->time, 3 * day + 20);
+	ibfs__eq_release(&q, ev);
+	ck_assert_uint_eq(q.bits[0] & bit3, bit3);
+	/* Back to day 1: bucket 3's bit goes with the move. */
+	ibfs__eq_schedule(&q, day + 1, on_log, &q, 2);
+	ck_assert_uint_eq(q.cur, 1);
+	ck_assert_uint_eq(q.bits[0] & bit3, 0);
+	ibfs__eq_schedule(&q, 3 * day, on_log, &q, 3);
+	ibfs__eq_schedule(&q, 4 * day, on_log, &q, 4);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 4);
+	for (uint64_t i = 0; i < 4; i++)
+		ck_assert_uint_eq(log_buf[i].arg, i + 2);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 0);
+}
+END_TEST
+
+/*
+ * A day wide for the events held but without long walks: 40 events 2^15
+ * ps apart give the calendar days of 2^15 ps; then 40 chains each schedule
+ * their next event up to 2^18 ps ahead, about 6.5 ns apart, five a day.
+ * Inserts walk a node or two (the steps rule does not fire) but most land
+ * before their day's tail: the sorted rule narrows the day from the
+ * earliest events. The events still run in order.
+ */
+static struct ibfs_rng chain_rng;
+static uint64_t chain_left;
+static ibfs_time_t chain_last;
+
+static void on_chain(void *obj, uint64_t arg)
+{
+	ck_assert_uint_ge(q.now, chain_last);
+	chain_last = q.now;
+	if (chain_left) {
+		ibfs_time_t lead = 1 + ibfs__rng_below(&chain_rng, 1 << 18);
+
+		chain_left--;
+		ibfs__eq_schedule(&q, q.now + lead, on_chain, obj, arg);
+	}
+}
+
+START_TEST(test_sorted_inserts_narrow_day)
+{
+	for (uint64_t i = 0; i < 40; i++)
+		ibfs__eq_schedule(&q, i << 15, on_log, &q, i);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 40);
+	unsigned wide = q.shift;
+
+	ck_assert_uint_ge(wide, 15);
+	ibfs__rng_seed(&chain_rng, 7, 7);
+	chain_left = 200000;
+	chain_last = q.now;
+	for (uint64_t i = 0; i < 40; i++)
+		ibfs__eq_schedule(&q, q.now + (i << 12), on_chain, &q, i);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 200040);
+	ck_assert_uint_lt(q.shift, wide);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 0);
+}
+END_TEST
+
 static Suite *event_queue_cal_suite(void)
 {
 	Suite *s = suite_create("event_queue_cal");
@@ -326,6 +413,8 @@ static Suite *event_queue_cal_suite(void)
 	tcase_add_test(tc, test_growth_checked_on_new_bucket);
 	tcase_add_test(tc, test_year_at_end_of_time);
 	tcase_add_test(tc, test_next_day_cases);
+	tcase_add_test(tc, test_emptied_bucket);
+	tcase_add_test(tc, test_sorted_inserts_narrow_day);
 	suite_add_tcase(s, tc);
 	return s;
 }

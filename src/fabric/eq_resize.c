@@ -107,8 +107,23 @@ ibfs__eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 
 	q->far_n = 0;
 	q->far_cancelled = 0;
-	for (size_t i = 0; i < nfar; i++)
-		eq_insert(q, q->far[i]);
+	for (size_t i = 0; i < nfar; i++) {
+		struct ibfs_event *ev = q->far[i];
+
+		/*
+		 * Cancelled ones are freed, as eq_far_settle does: filed
+		 * again, the far heap would hold them uncounted (its
+		 * cancelled count starts again from 0), and it is cleaned
+		 * only by that count.
+		 */
+		if (ev->cancelled == EQ_CANCELLED) {
+			q->out++;
+			q->cancelled--;
+			eq_free(q, ev);
+			continue;
+		}
+		eq_insert(q, ev);
+	}
 	q->out -= ns;
 	q->resizes++;
 	eq_set_check(q);
@@ -132,6 +147,46 @@ __attribute__((cold)) void ibfs__eq_crowd_rebuild(struct ibfs_eq *q)
 }
 
 /*
+ * The day the EQ_SAMPLE earliest events, due within the year, call for:
+ * the estimate a rebuild from the front makes (ibfs__eq_rebuild), without
+ * taking them out; the current one when fewer are due within the year (a
+ * rebuild would sample far ones too). O(EQ_SAMPLE) plus the bitmap words
+ * between them.
+ */
+static unsigned eq_front_shift(const struct ibfs_eq *q)
+{
+	ibfs_time_t t[EQ_SAMPLE];
+	size_t n = 0, mask = q->nbuckets - 1;
+	size_t start = q->cur & mask;
+	size_t span = q->nbuckets < 64 ? q->nbuckets : 64;
+	uint64_t off = 0;
+
+	while (off < q->nbuckets && n < EQ_SAMPLE) {
+		size_t i = (start + off) & mask;
+		uint64_t word = q->bits[i / 64] >> (i % 64);
+
+		if (!word) {
+			off += span - i % 64;
+			continue;
+		}
+		off += (uint64_t)__builtin_ctzll(word);
+		if (off >= q->nbuckets)
+			break;
+		uint64_t day = q->cur + off;
+
+		/* The current day's bucket may be empty (eq_unlink_head). */
+		for (const struct ibfs_event *ev =
+			     q->buckets[(start + off) & mask].head;
+		     ev && n < EQ_SAMPLE && ev->time >> q->shift == day;
+		     ev = ev->next)
+			t[n++] = ev->time;
+		off++;
+	}
+	return n == EQ_SAMPLE ? ibfs__eq_estimate_shift(t, n, q->shift)
+			      : q->shift;
+}
+
+/*
  * The end of a window of events taken: halves the calendar or rebuilds it
  * if the work per event is too high. Out of line, so that the run loop
  * keeps nothing in registers for it.
@@ -144,6 +199,7 @@ __attribute__((cold)) void ibfs__eq_window_end(struct ibfs_eq *q)
 	/* Far fewer events than buckets: halve (checked once a window, off
 	 * the per-event path). */
 	size_t live = ibfs__eq_held(q) - q->far_cancelled;
+	unsigned shift;
 
 	if (live < q->nbuckets / (2 * EQ_SPARE) &&
 	    q->nbuckets > EQ_MIN_BUCKETS) {
@@ -164,11 +220,42 @@ __attribute__((cold)) void ibfs__eq_window_end(struct ibfs_eq *q)
 		/* If the distribution stays hostile, rebuild less often. */
 		if (q->window < EQ_WINDOW_MAX)
 			q->window *= 2;
+	} else if (q->sorted > ops / EQ_SORTED_SHARE &&
+		   ops > EQ_SORTED_DAY * (uint64_t)q->days &&
+		   q->nbuckets <= EQ_SORTED_BUCKETS &&
+		   (shift = eq_front_shift(q)) < q->shift) {
+		/*
+		 * Many events land before a tail due the same day, and days
+		 * hold several events each (the events taken span few days):
+		 * which way each insert's test and
+		 * walk go is random (bench_fabric's saturated fat tree at
+		 * k=12 kept the day its start-up chose, 2^11 ps for events
+		 * 400 ps apart, and 40% of its schedules were sorted
+		 * inserts; the steps above count their walks, a node or
+		 * two, as cheap). Narrowed as a growth does it, from the
+		 * earliest events, when their gaps call for it; only while
+		 * the calendar is small: with more buckets a narrower day
+		 * costs cache misses (bench_queue's hold model of 1e5 events
+		 * went from 2^5 to 2^4 ps and ran at half the speed).
+		 */
+		size_t nb = q->nbuckets;
+
+		/* The same year in narrower days, while within EQ_SPARE
+		 * buckets an event: else events due within it would go far
+		 * (and the far heap, holding more, would keep more of its
+		 * cancelled events). */
+		for (unsigned k = shift; k < q->shift && nb < EQ_SPARE * live &&
+					 nb <= SIZE_MAX / 4;
+		     k++)
+			nb *= 2;
+		ibfs__eq_rebuild(q, nb, EQ_FIT_NARROW);
 	} else if (q->window > EQ_WINDOW_MIN) {
 		q->window /= 2;
 	}
 	q->steps = 0;
 	q->window_at = q->executed + q->popped + q->window;
 	q->moved = 0;
+	q->sorted = 0;
+	q->days = 0;
 }
 

@@ -209,6 +209,7 @@ eq_first_slow(struct ibfs_eq *q)
 
 static struct ibfs_event *eq_first(struct ibfs_eq *q)
 {
+	eq_cur_settle(q);
 	if (ibfs__eq_held(q) == 0)
 		return NULL;
 	struct ibfs_event *ev = eq_first_in_year(q);
@@ -248,9 +249,13 @@ static struct ibfs_event *eq_peek_day(struct ibfs_eq *q)
 {
 	struct ibfs_eq_bucket *b = q->cur_b;
 	size_t i = (size_t)(b - q->buckets);
-	uint64_t word = q->bits[i / 64] >> (i % 64);
 
-	if (b->head || !word)
+	if (b->head)
+		return eq_peek_slow(q);
+	/* The current day's bit, left set by eq_unlink_head, goes now. */
+	uint64_t word = eq_cur_settle(q) >> (i % 64);
+
+	if (!word)
 		return eq_peek_slow(q);
 	unsigned k = (unsigned)__builtin_ctzll(word);
 	struct ibfs_event *ev = b[k].head;
@@ -378,6 +383,10 @@ struct ibfs_event *ibfs__eq_schedule_sorted(struct ibfs_eq *q,
 	ibfs_time_t t = ev->time;
 	struct ibfs_event *p = b->head;
 
+	/* Counted when the tail is due the same day, not a later year
+	 * (eq_resize.c's sorted rule). */
+	q->sorted += ((b->tail->time ^ t) >> q->shift) == 0;
+
 	if (t < p->time) {
 		ev->next = p;
 		b->head = ev;
@@ -447,6 +456,7 @@ eq_take(struct ibfs_eq *q, int in_run)
 
 	if (!ev || ev->time > (in_run ? q->limit : q->day_last) ||
 	    ev->cancelled == EQ_CANCELLED) {
+		q->days++;
 		eq_account(q);
 		ev = eq_peek_day(q);
 		if (!ev || (in_run && ev->time > q->horizon))
@@ -467,11 +477,17 @@ eq_take(struct ibfs_eq *q, int in_run)
 	 * AArch64: prefetches never fault).
 	 */
 	struct ibfs_event *next = ev->next;
+	/*
+	 * Which word to read the address from is a conditional move, not a
+	 * branch: whether the bucket is left empty is random in a busy
+	 * fabric (eq_unlink_head). Both hold a pointer; memcpy reads either.
+	 */
+	uintptr_t word = next ? (uintptr_t)&next->obj
+			      : (uintptr_t)&q->cur_b[1].head;
+	const void *fetch;
 
-	if (next)
-		__builtin_prefetch(next->obj);
-	else
-		__builtin_prefetch(q->cur_b[1].head);
+	memcpy(&fetch, (const void *)word, sizeof(fetch));
+	__builtin_prefetch(fetch);
 	if (!in_run)
 		q->popped++;
 	return ev;

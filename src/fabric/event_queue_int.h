@@ -28,6 +28,15 @@
 #define EQ_STEP_LIMIT 6
 #define EQ_WINDOW_MIN 4096
 #define EQ_WINDOW_MAX (1ULL << 30)
+/*
+ * Over a window, more than one schedule in EQ_SORTED_SHARE before a tail
+ * due the same day, with more than EQ_SORTED_DAY events taken a day and
+ * at most EQ_SORTED_BUCKETS buckets (256 KiB), narrows the day if the
+ * earliest events' gaps call for it (eq_resize.c).
+ */
+#define EQ_SORTED_SHARE 3
+#define EQ_SORTED_DAY 4
+#define EQ_SORTED_BUCKETS 16384
 /* An insert that walks this many nodes marks its bucket as crowded. */
 #define EQ_WALK_LIMIT 64
 /* Buckets a held event that a long year may take (see eq_window_end). */
@@ -191,7 +200,7 @@ static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 
 	ev->next = NULL;
 	ev->far = 0;
-	if (!b->tail) {
+	if (!b->head) {
 		b->head = b->tail = ev;
 		q->bits[i / 64] |= 1ULL << (i % 64);
 		return;
@@ -226,6 +235,21 @@ static inline void eq_cal_insert(struct ibfs_eq *q, struct ibfs_event *ev,
 	eq_link_after(q, i, p, ev, walked);
 }
 
+/*
+ * Clears the current day's bit if its bucket is empty: afterwards every
+ * bit set is a bucket with events (before the current day moves, and
+ * before the bitmap is read from it). Returns the bit's word, cleared.
+ */
+static inline uint64_t eq_cur_settle(struct ibfs_eq *q)
+{
+	size_t i = (size_t)(q->cur_b - q->buckets);
+	uint64_t *w = &q->bits[i / 64];
+	uint64_t m = (uint64_t)(q->cur_b->head == NULL) << (i % 64);
+
+	*w &= ~m;
+	return *w;
+}
+
 /* Files ev in its bucket, or in the far heap when due a year or more past
  * the current day; no resizing. */
 static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
@@ -235,8 +259,10 @@ static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
 	/* An event due before the current day (now was moved by hand, or a
 	 * peek ran ahead): the calendar restarts from its day. The far heap's
 	 * events stay at least a year past it. */
-	if (day < q->cur)
+	if (day < q->cur) {
+		eq_cur_settle(q);
 		eq_set_cur(q, day);
+	}
 	/*
 	 * Should the heap be unable to grow, the event goes to its bucket
 	 * anyway: a bucket may hold events of later years (eq_first checks
@@ -247,19 +273,18 @@ static inline void eq_insert(struct ibfs_eq *q, struct ibfs_event *ev)
 	eq_cal_insert(q, ev, day);
 }
 
-/* Unlinks the head of the current day's bucket (which must be ev). */
+/*
+ * Unlinks the head of the current day's bucket (which must be ev). Whether
+ * that empties the bucket goes either way at random in a busy fabric (a
+ * day holds a few events), so nothing here depends on it: the tail stays
+ * as it is (read only while head is set), and so does the bucket's bit,
+ * which whoever leaves the current day or walks the bitmap from it clears
+ * first (eq_cur_settle).
+ */
 static inline void eq_unlink_head(struct ibfs_eq *q, struct ibfs_event *ev)
 {
-	struct ibfs_eq_bucket *b = q->cur_b;
-
-	assert(b->head == ev);
-	b->head = ev->next;
-	if (!b->head) {
-		size_t i = (size_t)(b - q->buckets);
-
-		b->tail = NULL;
-		q->bits[i / 64] &= ~(1ULL << (i % 64));
-	}
+	assert(q->cur_b->head == ev);
+	q->cur_b->head = ev->next;
 	q->out++;
 }
 
