@@ -164,6 +164,8 @@ struct ibfs_switch {
 	 * so that only the permissive LID matches (sw_lid_update).
 	 */
 	uint16_t lid_mask, lid_local;
+	/* The ends ring's read and write positions (ends[], below). */
+	uint8_t ends_out, ends_in;
 	int nw;              /* 64-bit words of one request bitset */
 	uint64_t free_in[SW_FREE_INLINE];
 	/*
@@ -225,6 +227,17 @@ struct ibfs_switch {
 	 * numbered up to 255 (p->in_port).
 	 */
 	_Alignas(64) uint8_t cur_in[256];
+	/*
+	 * The outputs in the order they were granted, a ring of 256 (each
+	 * grant writes at ends_in, each packet's end reads at ends_out):
+	 * with packets of one size on links of one rate, outputs end in
+	 * that order, so the entry after the output that ends now is the
+	 * next to end, whose lines its end will read (ibfs__sw_tx_done
+	 * fetches them). Only a hint: in another order it is merely wrong;
+	 * a grant and an end go in pairs (check_switch checks the count),
+	 * and the 8-bit positions wrap inside the ring.
+	 */
+	uint8_t ends[256];
 };
 
 extern const struct ibfs_device_ops ibfs__switch_ops;
