@@ -7,7 +7,8 @@
  * called through the ops table giving the same run as the direct calls,
  * packets held for a latency raised while they were on the way, and the
  * crossbar's straight path for one data VL giving the general path's run
- * (with every output's go bit checked between steps of those runs).
+ * (with every output's go bit, and the count of its ends ring, checked
+ * between steps of those runs).
  * The fixture and its figures are in switch_star.h; the tables (VL
  * arbitration, SL-to-VL, LFT, MFT) are in check_switch_tables.c.
  */
@@ -22,12 +23,20 @@
  */
 static void go_bits_kept(const struct ibfs_switch *sw)
 {
+	unsigned busy = 0;
+
 	for (int o = 0; o <= sw->n; o++) {
 		const struct sw_out *so = &sw->out[o];
 
 		ck_assert_uint_eq(sw->go[o / 64] >> (o % 64) & 1,
 				  so->nreq > 0 && !so->cur);
+		busy += so->cur;
 	}
+	/*
+	 * The ends ring (sw->ends, a hint of which output ends next) holds
+	 * one entry per busy output: grants and ends go in pairs.
+	 */
+	ck_assert_uint_eq((uint8_t)(sw->ends_in - sw->ends_out), busy);
 }
 
 START_TEST(cut_through_one_packet)

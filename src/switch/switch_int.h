@@ -79,8 +79,7 @@ struct sw_out {
 	/* The packet on the wire: where its input buffer space is. */
 	uint16_t cur_blocks;
 	uint8_t cur;         /* 1 while a packet is being sent */
-	uint8_t cur_in_vl;
-	uint8_t cur_in;      /* ports are numbered up to 255 (p->in_port) */
+	uint8_t cur_in_vl;   /* its input is sw->cur_in[o] */
 	uint8_t flushing : 1; /* port_state.c is emptying this down output */
 	/*
 	 * Set when the switch has one data VL and this output's VL
@@ -165,6 +164,8 @@ struct ibfs_switch {
 	 * so that only the permissive LID matches (sw_lid_update).
 	 */
 	uint16_t lid_mask, lid_local;
+	/* The ends ring's read and write positions (ends[], below). */
+	uint8_t ends_out, ends_in;
 	int nw;              /* 64-bit words of one request bitset */
 	uint64_t free_in[SW_FREE_INLINE];
 	/*
@@ -214,6 +215,29 @@ struct ibfs_switch {
 
 	ibfs_switch_local_fn local;
 	void *local_ctx;
+
+	/*
+	 * By output o: the input that feeds it while out[o].cur is set
+	 * (stale otherwise, and only read then). Not in struct sw_out: the
+	 * end of a packet (ibfs__sw_tx_done) reads it first, and the
+	 * output's line, which at scale has left the caches during the
+	 * packet, would hold the loads of the input's FIFO and port behind
+	 * its own; here the outputs of a switch share a line (ports up to
+	 * 63), which each of their grants and ends touches. Ports are
+	 * numbered up to 255 (p->in_port).
+	 */
+	_Alignas(64) uint8_t cur_in[256];
+	/*
+	 * The outputs in the order they were granted, a ring of 256 (each
+	 * grant writes at ends_in, each packet's end reads at ends_out):
+	 * with packets of one size on links of one rate, outputs end in
+	 * that order, so the entry after the output that ends now is the
+	 * next to end, whose lines its end will read (ibfs__sw_tx_done
+	 * fetches them). Only a hint: in another order it is merely wrong;
+	 * a grant and an end go in pairs (check_switch checks the count),
+	 * and the 8-bit positions wrap inside the ring.
+	 */
+	uint8_t ends[256];
 };
 
 extern const struct ibfs_device_ops ibfs__switch_ops;
