@@ -222,8 +222,10 @@ link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 		 struct ibfs_port *peer, ibfs_time_t at, struct ibfs_packet *p)
 {
 	ibfs__eq_schedule(q, free_at, link_tx_done, out, 0);
-	ibfs__eq_schedule(q, at, link_head_arrive, peer,
-			  (uint64_t)(uintptr_t)p);
+	/* The arrival reads the packet's line 0 besides the port's: it is
+	 * fetched while the event before it runs (event_queue.h). */
+	ibfs__eq_schedule_pf(q, at, link_head_arrive, peer,
+			     (uint64_t)(uintptr_t)p, p);
 }
 
 /*
