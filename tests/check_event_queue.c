@@ -448,6 +448,53 @@ START_TEST(test_after_saturates)
 }
 END_TEST
 
+/*
+ * ibfs__eq_schedule_pf names a line to fetch ahead: it is kept in the event
+ * (ibfs__eq_schedule's is obj) and changes nothing of the order, also
+ * through rebuilds, across buckets left empty and at the last event, where
+ * the run loop's look-ahead finds nothing after (eq_take).
+ */
+START_TEST(test_schedule_pf)
+{
+	enum { N = 6000 };
+	static uint64_t lines[N];
+	struct ibfs_rng r;
+	struct key *keys = malloc(N * sizeof(*keys));
+	struct ibfs_event **evs = malloc(N * sizeof(*evs));
+
+	ck_assert_ptr_nonnull(keys);
+	ck_assert_ptr_nonnull(evs);
+	log_reset(N);
+	ibfs__rng_seed(&r, 5, 0);
+	for (uint64_t i = 0; i < N; i++) {
+		/* Clusters far apart: many days hold no event. */
+		ibfs_time_t t = ibfs__rng_below(&r, 40) * 100000 +
+				ibfs__rng_below(&r, 300);
+
+		if (i % 2)
+			evs[i] = ibfs__eq_schedule_pf(&q, t, on_log, &q, i,
+						      &lines[i]);
+		else
+			evs[i] = ibfs__eq_schedule(&q, t, on_log, &q, i);
+		ck_assert_ptr_nonnull(evs[i]);
+		keys[i] = (struct key){ t, i };
+	}
+	ck_assert_uint_gt(q.resizes, 0);
+	for (uint64_t i = 0; i < N; i++)
+		ck_assert_ptr_eq(evs[i]->pf,
+				 i % 2 ? (const void *)&lines[i] : &q);
+	qsort(keys, N, sizeof(*keys), key_cmp);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), N);
+	for (size_t i = 0; i < N; i++) {
+		ck_assert_uint_eq(log_buf[i].now, keys[i].time);
+		ck_assert_uint_eq(log_buf[i].arg, keys[i].arg);
+	}
+	ck_assert_uint_eq(ibfs__eq_events_out(&q), 0);
+	free(keys);
+	free(evs);
+}
+END_TEST
+
 static Suite *event_queue_suite(void)
 {
 	Suite *s = suite_create("event_queue");
@@ -470,6 +517,7 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_pop_release);
 	tcase_add_test(tc, test_pool_reuse);
 	tcase_add_test(tc, test_after_saturates);
+	tcase_add_test(tc, test_schedule_pf);
 	suite_add_tcase(s, tc);
 	return s;
 }

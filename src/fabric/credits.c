@@ -98,8 +98,11 @@ static inline void credit_fcp(struct ibfs_port *port, int vl, uint32_t n)
 		return;
 	}
 	v->fc_sent += n;
-	ibfs__eq_schedule(&f->eq, at, credit_fcp_arrive, sender,
-			  (uint64_t)vl | ((uint64_t)n << 8));
+	/* The arrival adds to the sender's VL state, fetched ahead with its
+	 * line 0 (event_queue.h). */
+	ibfs__eq_schedule_pf(&f->eq, at, credit_fcp_arrive, sender,
+			     (uint64_t)vl | ((uint64_t)n << 8),
+			     &sender->vls[vl]);
 }
 
 /* The FCP of VL `vl`, with the credits it owes (fc_unsent). */

@@ -47,7 +47,15 @@ struct ibfs_event {
 	struct ibfs_event *next; /* in its bucket (internal) */
 	int cancelled;
 	int far;                 /* in the far heap (internal) */
+	/*
+	 * What the handler reads first, fetched while the event before it
+	 * runs (eq_take): obj, unless the scheduler named another line
+	 * (ibfs__eq_schedule_pf). Never dereferenced.
+	 */
+	const void *pf;
 };
+/* One line: the pool gives each event a 64-byte slot of its own. */
+_Static_assert(sizeof(struct ibfs_event) == 64, "struct ibfs_event: 64 bytes");
 
 /*
  * One day of the calendar: a list sorted by (time, seq). It is empty when
@@ -135,13 +143,17 @@ struct ibfs_event *ibfs__eq_schedule_sorted(struct ibfs_eq *q,
 					    struct ibfs_eq_bucket *b);
 struct ibfs_event *ibfs__eq_schedule_grow(struct ibfs_eq *q, ibfs_time_t t,
 					  ibfs_event_fn fn, void *obj,
-					  uint64_t arg);
+					  uint64_t arg, const void *pf);
 struct ibfs_event *ibfs__eq_schedule_check(struct ibfs_eq *q,
 					   struct ibfs_event *ev);
 
 /*
  * Schedules fn(obj, arg) at absolute time t (t >= q->now). Returns the event
- * (for cancel) or NULL when memory is exhausted.
+ * (for cancel) or NULL when memory is exhausted. The run loop fetches pf's
+ * line, and obj's, while the event before this one runs (eq_take in
+ * event_queue.c): pf names the line the handler reads first besides obj's
+ * (a packet in arg, another line of obj), or is obj. Only prefetched, so a
+ * wrong or stale pf costs time, never a result.
  *
  * Inline (forced: GCC otherwise makes a local out-of-line copy in each
  * caller's file): the common case, an event due within the calendar's year
@@ -156,18 +168,19 @@ struct ibfs_event *ibfs__eq_schedule_check(struct ibfs_eq *q,
  * skips it).
  */
 static inline __attribute__((always_inline)) struct ibfs_event *
-ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn, void *obj,
-		  uint64_t arg)
+ibfs__eq_schedule_pf(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn,
+		     void *obj, uint64_t arg, const void *pf)
 {
 	/* Scheduling into the past is a bug in the calling model. */
 	assert(t >= q->now);
 	struct ibfs_event *ev = ibfs__pool_take(&q->pool);
 
 	if (__builtin_expect(!ev, 0))
-		return ibfs__eq_schedule_grow(q, t, fn, obj, arg);
+		return ibfs__eq_schedule_grow(q, t, fn, obj, arg, pf);
 	ev->fn = fn;
 	ev->obj = obj;
 	ev->arg = arg;
+	ev->pf = pf;
 	ev->time = t;
 	ev->seq = q->next_seq++;
 	ev->cancelled = 0; /* EQ_LIVE (event_queue_int.h) */
@@ -204,6 +217,16 @@ ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn, void *obj,
 	if (__builtin_expect(q->next_seq - q->out > q->check_at, 0))
 		return ibfs__eq_schedule_check(q, ev);
 	return ev;
+}
+/*
+ * ibfs__eq_schedule for a handler that reads obj first: the run loop
+ * fetches obj's line while the event before runs.
+ */
+static inline __attribute__((always_inline)) struct ibfs_event *
+ibfs__eq_schedule(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn, void *obj,
+		  uint64_t arg)
+{
+	return ibfs__eq_schedule_pf(q, t, fn, obj, arg, obj);
 }
 /* Schedules at now + delay; a sum past the end of time saturates to
  * IBFS_TIME_NEVER (so delay IBFS_TIME_NEVER means "at the very end"). */

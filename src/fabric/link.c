@@ -221,9 +221,16 @@ static void __attribute__((noinline))
 link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 		 struct ibfs_port *peer, ibfs_time_t at, struct ibfs_packet *p)
 {
-	ibfs__eq_schedule(q, free_at, link_tx_done, out, 0);
-	ibfs__eq_schedule(q, at, link_head_arrive, peer,
-			  (uint64_t)(uintptr_t)p);
+	/*
+	 * Each event names the line its handler reads besides its port's,
+	 * fetched while the event before it runs (event_queue.h): the end
+	 * of the transmission most often sends the next packet at once,
+	 * which reads the peer's line 0 (rx_delay, rx_at_tail); the
+	 * arrival reads the packet's line 0.
+	 */
+	ibfs__eq_schedule_pf(q, free_at, link_tx_done, out, 0, peer);
+	ibfs__eq_schedule_pf(q, at, link_head_arrive, peer,
+			     (uint64_t)(uintptr_t)p, p);
 }
 
 /*
