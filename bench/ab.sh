@@ -1,0 +1,33 @@
+#!/bin/sh
+# Alternates runs of two bench_fabric binaries in the same minutes, so that
+# a shared host's drift falls on both, and prints each one's fastest and
+# median CPU time and events per CPU second (the fat tree's line).
+# Copy the binaries first: a rebuild must not change one between runs.
+# Usage: bench/ab.sh BIN_A BIN_B [PAIRS [LOAD [PACKETS [RADIX]]]]
+# (defaults: 5 pairs, 100% offered load, 2000 packets an endpoint, radix 36)
+A=$1; B=$2; N=${3:-5}; L=${4:-100}; P=${5:-2000}; K=${6:-36}
+if [ -z "$A" ] || [ -z "$B" ]; then
+	echo "usage: $0 BIN_A BIN_B [PAIRS [LOAD [PACKETS [RADIX]]]]" >&2
+	exit 2
+fi
+ra=""; rb=""
+for i in $(seq "$N"); do
+	a=$("$A" 1 "$P" "$L" "$K" 2>&1 | grep -o "cpu [0-9.]* s: [0-9.]*" |
+		tail -1 | awk '{print $2, $4}')
+	b=$("$B" 1 "$P" "$L" "$K" 2>&1 | grep -o "cpu [0-9.]* s: [0-9.]*" |
+		tail -1 | awk '{print $2, $4}')
+	ra="$ra
+$a"
+	rb="$rb
+$b"
+done
+for x in A B; do
+	if [ "$x" = A ]; then r="$ra"; else r="$rb"; fi
+	echo "$r" | sed '/^$/d' | sort -n | awk -v n="$x" '
+		{ c[NR] = $1; e[NR] = $2 }
+		END {
+			m = int((NR + 1) / 2)
+			printf "%s: cpu min %.3f med %.3f  M events/s best %.1f med %.1f\n",
+			       n, c[1], c[m], e[1], e[m]
+		}'
+done
