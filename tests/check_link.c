@@ -381,6 +381,52 @@ END_TEST
  * flow order (tail minus head grows with the payload); tracking set twice
  * records from the second call on.
  */
+/*
+ * A link comes up only when both its ends have a device: before, nothing
+ * may be sent to a port with nobody to take the packet and return its
+ * credits, and a fault's "up" does not raise it either.
+ */
+START_TEST(link_up_needs_both_devices)
+{
+	struct ibfs_diag d;
+	struct ibfs_topology *t = ibfs__topo_new("half");
+	int na = ibfs__topo_add_node(t, "a", IBFS_NODE_HCA, 1, 0, &d);
+	int nb = ibfs__topo_add_node(t, "b", IBFS_NODE_HCA, 1, 0, &d);
+
+	ck_assert_int_ge(ibfs__topo_add_link(t, na, 1, nb, 1, IBFS_SPEED_EDR,
+					     4, 2000, 0, &d), 0);
+	struct ibfs_fabric *f = ibfs__fabric_new(t, 1, 0);
+	struct ibfs_port *pa = ibfs__fabric_port(f, na, 1);
+	struct ibfs_port *pb = ibfs__fabric_port(f, nb, 1);
+
+	ck_assert_int_eq(pa->up, 0);
+	ck_assert_int_eq(pb->up, 0);
+	struct ibfs_endpoint *a = ibfs__endpoint_create(f, na);
+
+	ck_assert_int_eq(pa->up, 0);
+	ck_assert_int_eq(ibfs__fabric_link_set(f, na, 1, 1), 0);
+	ck_assert_int_eq(pa->up, 0);
+	ck_assert_int_eq(pb->up, 0);
+	struct ibfs_endpoint *b = ibfs__endpoint_create(f, nb);
+
+	ck_assert_int_eq(pa->up, 1);
+	ck_assert_int_eq(pb->up, 1);
+	ibfs__endpoint_set_lid(a, 1, 0);
+	ibfs__endpoint_set_lid(b, 2, 0);
+	struct ibfs_ep_flow_spec s = { .dlid = 2, .payload = 256,
+				       .count = 3 };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(a, &s, &d), 0);
+	ibfs__eq_run(&f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(b)->rx_pkts, 3);
+	conserved(f);
+	ibfs__endpoint_destroy(a);
+	ibfs__endpoint_destroy(b);
+	ibfs__fabric_free(f);
+	ibfs__topo_free(t);
+}
+END_TEST
+
 START_TEST(flows_take_turns)
 {
 	struct pair x;
@@ -450,6 +496,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, misrouted_and_lmc);
 	tcase_add_test(tc, paced_flow);
 	tcase_add_test(tc, flows_take_turns);
+	tcase_add_test(tc, link_up_needs_both_devices);
 	suite_add_tcase(s, tc);
 	return s;
 }

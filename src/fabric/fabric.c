@@ -105,7 +105,8 @@ struct ibfs_fabric *ibfs__fabric_new(const struct ibfs_topology *t,
 		b->peer = a;
 		for (int e = 0; e < 2; e++) {
 			ends[e]->link = (int)l;
-			ends[e]->up = 1;
+			/* Up once both ends have a device (fabric_attach). */
+			ends[e]->up = 0;
 			ends[e]->rate = tl->rate;
 			ends[e]->prop = tl->prop;
 			ends[e]->ser_lrh = ibfs__rate_ser_time(tl->rate,
@@ -157,6 +158,19 @@ void ibfs__fabric_attach(struct ibfs_fabric *f, int node,
 	for (int i = 0; i <= dev->nports; i++)
 		dev->ports[i].dev = dev;
 	f->devices[node] = dev;
+	/*
+	 * A link trains only with a port at each end: it comes up when the
+	 * second of its two devices is attached, so that no packet is sent
+	 * to a port with no device to take it and return its credits (and
+	 * ibfs__fabric_link_set does not raise it before). Devices are
+	 * attached before the run: nothing is waiting to be told.
+	 */
+	for (int i = 0; i <= dev->nports; i++) {
+		struct ibfs_port *port = &dev->ports[i];
+
+		if (port->peer && port->peer->dev)
+			port->up = port->peer->up = 1;
+	}
 }
 
 void ibfs__fabric_observe(struct ibfs_fabric *f, struct ibfs_observer *o)

@@ -121,7 +121,9 @@ void ibfs__fabric_observe(struct ibfs_fabric *f, struct ibfs_observer *o);
  * ports stop sending, devices are told. Up: flow control starts afresh
  * from the peers' free buffer (IBA 7.9.4.2) and idle transmitters get
  * tx_ready. Returns 1 if the state changed, 0 if the link was already in
- * that state, -1 if node:port does not exist or has no link.
+ * that state or cannot come up (an end has no device yet: a link comes up
+ * when its second device is attached, ibfs__fabric_attach), -1 if
+ * node:port does not exist or has no link.
  */
 int ibfs__fabric_link_set(struct ibfs_fabric *f, int node, int port, int up);
 /*

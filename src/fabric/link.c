@@ -126,7 +126,8 @@ link_arrive_other(struct ibfs_port *in, struct ibfs_packet *p, int counted)
 	in->rx_other++;
 	/*
 	 * Only VL15 may be discarded for want of room (IBA 7.9.4); a port
-	 * with no device discards everything.
+	 * with no device discards everything (its link is never up, so only
+	 * a test that sets `up` by hand sends there, and no credit returns).
 	 */
 	if (p->vl == IBFS_VL15)
 		in->vl15_dropped++;

@@ -245,7 +245,8 @@ struct ibfs_port {
 	 * What a buffer freed asks before its FCP may go at once (idle, up,
 	 * owing nothing else): one word, so that the test is one compare
 	 * with IBFS_FC_READY (ibfs__port_fcp_ready). up and tx_busy are 0
-	 * or 1, and up is 1 only on a linked port (peer set).
+	 * or 1, and up is 1 only on a linked port (peer set) whose two ends
+	 * have a device (ibfs__fabric_attach).
 	 */
 	union {
 		struct {

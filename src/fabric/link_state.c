@@ -94,7 +94,8 @@ int ibfs__fabric_link_set(struct ibfs_fabric *f, int node, int port, int up)
 	if (!b)
 		return -1;
 	up = !!up;
-	if (a->up == up && b->up == up)
+	/* A link with no device at one end stays down (fabric_attach). */
+	if ((a->up == up && b->up == up) || (up && (!a->dev || !b->dev)))
 		return 0;
 	struct ibfs_port *ends[2] = { a, b };
 
