@@ -420,10 +420,7 @@ START_TEST(link_up_needs_both_devices)
 	ibfs__eq_run(&f->eq, IBFS_TIME_NEVER);
 	ck_assert_uint_eq(ibfs__endpoint_stats(b)->rx_pkts, 3);
 	conserved(f);
-	ibfs__endpoint_destroy(a);
-	ibfs__endpoint_destroy(b);
-	ibfs__fabric_free(f);
-	ibfs__topo_free(t);
+	pair_free(&(struct pair){ .t = t, .f = f, .a = a, .b = b });
 }
 END_TEST
 
