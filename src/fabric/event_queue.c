@@ -445,12 +445,6 @@ ibfs_time_t ibfs__eq_next_time(struct ibfs_eq *q)
 	return ev ? ev->time : IBFS_TIME_NEVER;
 }
 
-/* What eq_take fetches when no event follows: a line of its own. */
-static const struct ibfs_event eq_pf_none = {
-	.obj = (void *)&eq_pf_none,
-	.pf = &eq_pf_none,
-};
-
 /*
  * a, or b when a is 0, without a branch: b & -(a == 0) is b or 0. (For
  * day1 in eq_take, a ternary became a branch: GCC threaded the test into
