@@ -374,14 +374,6 @@ START_TEST(paced_flow)
 END_TEST
 
 /*
- * Flows take turns, one packet each: five flows on one endpoint (the
- * first kept inline in the endpoint, all moved to an array as the second
- * and fifth are added) with payloads 100-500 bytes and 5, 4, 3, 2, 1
- * packets arrive in rounds of 5, 4, 3, 2 and 1 packets, each round in
- * flow order (tail minus head grows with the payload); tracking set twice
- * records from the second call on.
- */
-/*
  * A link comes up only when both its ends have a device: before, nothing
  * may be sent to a port with nobody to take the packet and return its
  * credits, and a fault's "up" does not raise it either.
@@ -424,6 +416,14 @@ START_TEST(link_up_needs_both_devices)
 }
 END_TEST
 
+/*
+ * Flows take turns, one packet each: five flows on one endpoint (the
+ * first kept inline in the endpoint, all moved to an array as the second
+ * and fifth are added) with payloads 100-500 bytes and 5, 4, 3, 2, 1
+ * packets arrive in rounds of 5, 4, 3, 2 and 1 packets, each round in
+ * flow order (tail minus head grows with the payload); tracking set twice
+ * records from the second call on.
+ */
 START_TEST(flows_take_turns)
 {
 	struct pair x;
