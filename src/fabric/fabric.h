@@ -100,7 +100,13 @@ struct ibfs_fabric *ibfs__fabric_new(const struct ibfs_topology *t,
 				     uint64_t seed, int data_mode);
 void ibfs__fabric_free(struct ibfs_fabric *f);
 
-/* Gives node `node` its device; sets dev->fab, node, nports, ports. */
+/*
+ * Gives node `node` its device; sets dev->fab, node, nports, ports. Each of
+ * its links whose other end has a device comes up (no device is told:
+ * devices are attached before the run). Links start down (fabric_new): one
+ * taken down (ibfs__fabric_link_set) before its second device is attached
+ * was down already, and comes up here all the same.
+ */
 void ibfs__fabric_attach(struct ibfs_fabric *f, int node,
 			 struct ibfs_device *dev);
 static inline struct ibfs_port *ibfs__fabric_port(struct ibfs_fabric *f,
@@ -122,8 +128,8 @@ void ibfs__fabric_observe(struct ibfs_fabric *f, struct ibfs_observer *o);
  * from the peers' free buffer (IBA 7.9.4.2) and idle transmitters get
  * tx_ready. Returns 1 if the state changed, 0 if the link was already in
  * that state or cannot come up (an end has no device yet: a link comes up
- * when its second device is attached, ibfs__fabric_attach), -1 if
- * node:port does not exist or has no link.
+ * when its second device is attached, ibfs__fabric_attach, even if it
+ * was set down before), -1 if node:port does not exist or has no link.
  */
 int ibfs__fabric_link_set(struct ibfs_fabric *f, int node, int port, int up);
 /*
