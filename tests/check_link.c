@@ -376,7 +376,8 @@ END_TEST
 /*
  * A link comes up only when both its ends have a device: before, nothing
  * may be sent to a port with nobody to take the packet and return its
- * credits, and a fault's "up" does not raise it either.
+ * credits, and a fault's "up" does not raise it either (nor does its
+ * "down" keep it down when the second device comes).
  */
 START_TEST(link_up_needs_both_devices)
 {
@@ -399,6 +400,10 @@ START_TEST(link_up_needs_both_devices)
 	ck_assert_int_eq(ibfs__fabric_link_set(f, na, 1, 1), 0);
 	ck_assert_int_eq(pa->up, 0);
 	ck_assert_int_eq(pb->up, 0);
+	/* Down already: a fault's "down" changes nothing, and does not keep
+	 * the link down when the second device comes (fabric.h). */
+	ck_assert_int_eq(ibfs__fabric_link_set(f, nb, 1, 0), 0);
+	ck_assert_uint_eq(pa->link_downed + pb->link_downed, 0);
 	struct ibfs_endpoint *b = ibfs__endpoint_create(f, nb);
 
 	ck_assert_int_eq(pa->up, 1);
