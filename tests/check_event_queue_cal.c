@@ -5,8 +5,9 @@
  * its re-estimate, runs of ties behind a later event, insert hints that
  * went stale, the growth check on a bucket filled from empty, the year at
  * the end of time, the short way to the next day, a bucket emptied while
- * its day is current, and a day narrowed for its sorted inserts. The API's
- * behaviour is checked in check_event_queue.c.
+ * its day is current, a day narrowed for its sorted inserts, and a
+ * rebuild's far cancelled events. The API's behaviour is checked in
+ * check_event_queue.c.
  */
 #include "eq_fixture.h"
 
@@ -397,6 +398,43 @@ START_TEST(test_sorted_inserts_narrow_day)
 }
 END_TEST
 
+/*
+ * A rebuild frees the far heap's cancelled events (as eq_far_settle does)
+ * instead of filing them again: its cancelled count starts again from 0,
+ * so events filed again would be held uncounted, and the far heap is
+ * cleaned only by that count. Five of ten far events cancelled (too few
+ * for ibfs__eq_far_clean), then near events enough to grow the calendar.
+ */
+START_TEST(test_rebuild_frees_far_cancelled)
+{
+	struct ibfs_event *far[10];
+
+	for (uint64_t i = 0; i < 10; i++) {
+		far[i] = ibfs__eq_schedule(&q, 1000000000000ULL + i, on_log,
+					   &q, 1000 + i);
+		ck_assert_ptr_nonnull(far[i]);
+	}
+	ck_assert_uint_eq(q.far_n, 10);
+	for (uint64_t i = 0; i < 10; i += 2)
+		ibfs__eq_cancel(&q, far[i]);
+	ck_assert_uint_eq(q.far_cancelled, 5);
+	ck_assert_uint_eq(q.far_n, 10);
+	for (uint64_t i = 0; i < 200; i++)
+		ck_assert_ptr_nonnull(ibfs__eq_schedule(&q, i * 1000, on_log,
+							&q, i));
+	ck_assert_uint_gt(q.resizes, 0);
+	ck_assert_uint_eq(q.cancelled, 0);
+	ck_assert_uint_eq(q.far_cancelled, 0);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 205);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 205);
+	for (uint64_t i = 0; i < 200; i++)
+		ck_assert_uint_eq(log_buf[i].arg, i);
+	for (uint64_t i = 0; i < 5; i++)
+		ck_assert_uint_eq(log_buf[200 + i].arg, 1001 + 2 * i);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 0);
+}
+END_TEST
+
 static Suite *event_queue_cal_suite(void)
 {
 	Suite *s = suite_create("event_queue_cal");
@@ -415,6 +453,7 @@ static Suite *event_queue_cal_suite(void)
 	tcase_add_test(tc, test_next_day_cases);
 	tcase_add_test(tc, test_emptied_bucket);
 	tcase_add_test(tc, test_sorted_inserts_narrow_day);
+	tcase_add_test(tc, test_rebuild_frees_far_cancelled);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -689,11 +689,14 @@ xb_mc_done(struct ibfs_switch *sw, struct ibfs_port *inp,
 }
 
 /*
- * The output whose packet likely ends next (sw->ends) will read, a few
- * hundred events from now, its port's and its own first lines, then the
- * FIFO entry and the port of the input it frees: lines that at scale have
- * left the caches during the packet and that its end read one behind the
- * other. They are fetched now, the time of one end ahead.
+ * The output whose packet likely ends next (nx, from sw->ends) will read
+ * at its end its port's and its own first lines, then the FIFO entry and
+ * the port (lines 0 and 2, vls[0]) of the input it frees: lines that at
+ * scale have left the caches during the packet and that its end read one
+ * behind the other. They are fetched now, the time of one end ahead. nx
+ * and sw->cur_in[nx] are ports of this switch even when stale (both are
+ * zeroed at creation and written only with ports), so every address is
+ * inside the switch's arrays.
  */
 static inline __attribute__((always_inline)) void
 xb_prefetch_end(const struct ibfs_switch *sw, unsigned nx)

@@ -229,13 +229,16 @@ struct ibfs_switch {
 	_Alignas(64) uint8_t cur_in[256];
 	/*
 	 * The outputs in the order they were granted, a ring of 256 (each
-	 * grant writes at ends_in, each packet's end reads at ends_out):
-	 * with packets of one size on links of one rate, outputs end in
-	 * that order, so the entry after the output that ends now is the
-	 * next to end, whose lines its end will read (ibfs__sw_tx_done
-	 * fetches them). Only a hint: in another order it is merely wrong;
-	 * a grant and an end go in pairs (check_switch checks the count),
-	 * and the 8-bit positions wrap inside the ring.
+	 * grant writes at ends_in and moves it on; each packet's end moves
+	 * ends_out on and reads the entry there, the output granted after
+	 * the one at the end's turn): with packets of one size on links of
+	 * one rate, outputs end in that order, so that entry is the next to
+	 * end, whose lines its end will read (ibfs__sw_tx_done fetches
+	 * them). Only a hint: in another order, or with no output busy
+	 * (a stale entry, still an output of this switch), it is merely
+	 * wrong; a grant and an end go in pairs (check_switch checks the
+	 * count), so at most 256 entries, one per output, are pending, and
+	 * the 8-bit positions wrap inside the ring.
 	 */
 	uint8_t ends[256];
 };
