@@ -643,7 +643,8 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 /*
  * The head of FIFO q, whose input has just been freed by output o, asks
  * its output to arbitrate: unless it wants o (which arbitrates anyway,
- * at tx_ready) or still waits for its routing decision.
+ * at tx_ready), its output's go bit is clear (ibfs__sw_arbitrate's test,
+ * made here) or it still waits for its routing decision.
  */
 static inline __attribute__((always_inline)) void
 xb_free_slot(struct ibfs_switch *sw, const struct sw_queue *q, unsigned o)
