@@ -602,7 +602,11 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 		ibfs__port_send(port, p);
 		return;
 	}
-	/* now read again: the stores above may have changed it. */
+	/*
+	 * now read again, not kept across the grant (a register less): the
+	 * same time, which the grant's byte stores, for all the compiler
+	 * knows, may have changed.
+	 */
 	xb_send_then_head(sw, port, p, b, next, sw->f->eq.now);
 }
 
