@@ -227,16 +227,16 @@ __attribute__((cold)) void ibfs__eq_window_end(struct ibfs_eq *q)
 		/*
 		 * Many events land before a tail due the same day, and days
 		 * hold several events each (the events taken span few days):
-		 * which way each insert's test and
-		 * walk go is random (bench_fabric's saturated fat tree at
-		 * k=12 kept the day its start-up chose, 2^11 ps for events
-		 * 400 ps apart, and 40% of its schedules were sorted
-		 * inserts; the steps above count their walks, a node or
-		 * two, as cheap). Narrowed as a growth does it, from the
-		 * earliest events, when their gaps call for it; only while
-		 * the calendar is small: with more buckets a narrower day
-		 * costs cache misses (bench_queue's hold model of 1e5 events
-		 * went from 2^5 to 2^4 ps and ran at half the speed).
+		 * which way each insert's test and walk go is random
+		 * (bench_fabric's saturated fat tree at k=12 kept the day
+		 * its start-up chose, 2^11 ps for events 400 ps apart, and
+		 * 40% of its schedules were sorted inserts; the steps above
+		 * count their walks, a node or two, as cheap). Narrowed as a
+		 * growth does it, from the earliest events, when their gaps
+		 * call for it; only while the calendar is small: with more
+		 * buckets a narrower day costs cache misses (bench_queue's
+		 * hold model of 1e5 events went from 2^5 to 2^4 ps and ran
+		 * at half the speed).
 		 */
 		size_t nb = q->nbuckets;
 
