@@ -121,10 +121,13 @@ struct ibfs_eq {
 	struct ibfs_event **far;
 	size_t far_n, far_cap, far_cancelled;
 	uint64_t moved;        /* far events come due, this window */
-	/* Schedules before a tail due the same day, and changes of day
-	 * (eq_take's slow path), this window: 32 bits, as a window is at
-	 * most EQ_WINDOW_MAX events (and 8 bytes more here moved what
-	 * bench_fabric allocates after the fabric: 3% more LL misses). */
+	/* Schedules before a tail due the same day, and eq_take's slow
+	 * paths (changes of day, mostly), this window: 32 bits, as a
+	 * window is about q->window <= EQ_WINDOW_MAX events taken (it ends
+	 * on a slow path, so may run longer, and schedules are not bounded
+	 * by takes: a count that wraps only misleads the sorted rule once).
+	 * 8 bytes more here moved what bench_fabric allocates after the
+	 * fabric: 3% more LL misses. */
 	uint32_t sorted;
 	uint32_t days;
 	uint64_t far_moves;    /* far events come due, ever (statistics) */
