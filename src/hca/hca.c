@@ -79,15 +79,19 @@ struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 		ibfs__diag(d, file, n->line, "out of memory");
 		return NULL;
 	}
-	h->dev.ops = &hca_ops;
-	ibfs__fabric_attach(f, node, &h->dev);
-	/* One line a port (struct ibfs_hca_port is 64 bytes). */
-	h->hp = ibfs__hca_zalloc(((size_t)h->dev.nports + 1) * sizeof(*h->hp));
+	/*
+	 * One line a port (struct ibfs_hca_port is 64 bytes). Allocated
+	 * before the HCA is attached, so that a failure leaves the fabric
+	 * without a pointer to it (and its links down).
+	 */
+	h->hp = ibfs__hca_zalloc(((size_t)n->nports + 1) * sizeof(*h->hp));
 	if (!h->hp) {
 		free(h);
 		ibfs__diag(d, file, n->line, "out of memory");
 		return NULL;
 	}
+	h->dev.ops = &hca_ops;
+	ibfs__fabric_attach(f, node, &h->dev);
 	for (int i = 1; i <= h->dev.nports; i++) {
 		h->hp[i].hca = h;
 		h->hp[i].num = i;
