@@ -529,9 +529,9 @@ xb_send_then_head(struct ibfs_switch *sw, struct ibfs_port *port,
  * values a grant holds at once (ibfs__sw_arbitrate_out, where it is
  * inline, saves five on entry with GCC 12 at -O2: objdump -d of
  * crossbar.o; four, after the early returns, before the grant wrote
- * sw->cur_in). The words
- * are read from req_in and free_in: with nw <= 2 the request words of
- * every output and the free-input mask are inside (switch.c).
+ * sw->cur_in). The words are read from req_in and free_in: with
+ * nw <= 2 the request words of every output and the free-input mask
+ * are inside (switch.c).
  */
 static inline __attribute__((always_inline)) void
 xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
