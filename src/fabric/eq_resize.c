@@ -158,20 +158,11 @@ static unsigned eq_front_shift(const struct ibfs_eq *q)
 	ibfs_time_t t[EQ_SAMPLE];
 	size_t n = 0, mask = q->nbuckets - 1;
 	size_t start = q->cur & mask;
-	size_t span = q->nbuckets < 64 ? q->nbuckets : 64;
-	uint64_t off = 0;
+	uint64_t words = 0;
 
-	while (off < q->nbuckets && n < EQ_SAMPLE) {
-		size_t i = (start + off) & mask;
-		uint64_t word = q->bits[i / 64] >> (i % 64);
-
-		if (!word) {
-			off += span - i % 64;
-			continue;
-		}
-		off += (uint64_t)__builtin_ctzll(word);
-		if (off >= q->nbuckets)
-			break;
+	for (uint64_t off = eq_next_marked(q, 0, &words);
+	     off < q->nbuckets && n < EQ_SAMPLE;
+	     off = eq_next_marked(q, off + 1, &words)) {
 		uint64_t day = q->cur + off;
 
 		/* The current day's bucket may be empty (eq_unlink_head). */
@@ -180,7 +171,6 @@ static unsigned eq_front_shift(const struct ibfs_eq *q)
 		     ev && n < EQ_SAMPLE && ev->time >> q->shift == day;
 		     ev = ev->next)
 			t[n++] = ev->time;
-		off++;
 	}
 	return n == EQ_SAMPLE ? ibfs__eq_estimate_shift(t, n, q->shift)
 			      : q->shift;

@@ -119,35 +119,24 @@ static inline struct ibfs_event *eq_first_in_year(struct ibfs_eq *q)
 {
 	size_t mask = q->nbuckets - 1;
 	size_t start = q->cur & mask;
-	/* Buckets a word covers: 64, or all of them below 64. */
-	size_t span = q->nbuckets < 64 ? q->nbuckets : 64;
-	uint64_t off = 0;
+	uint64_t steps = 0;
 
 	if (ibfs__eq_held(q) == q->far_n)
 		return NULL;
-	while (off < q->nbuckets) {
-		size_t i = (start + off) & mask;
-		uint64_t word = q->bits[i / 64] >> (i % 64);
-
-		q->steps++;
-		if (!word) {
-			off += span - i % 64;
-			continue;
-		}
-		off += (uint64_t)__builtin_ctzll(word);
-		if (off >= q->nbuckets)
-			break;
+	for (uint64_t off = eq_next_marked(q, 0, &steps); off < q->nbuckets;
+	     off = eq_next_marked(q, off + 1, &steps)) {
 		struct ibfs_event *ev = q->buckets[(start + off) & mask].head;
 		uint64_t day = q->cur + off;
 
 		if ((ev->time >> q->shift) == day) {
+			q->steps += steps;
 			eq_set_cur(q, day);
 			if (q->far_n)
 				eq_far_settle(q);
 			return ev;
 		}
-		off++;
 	}
+	q->steps += steps;
 	return NULL;
 }
 

@@ -162,6 +162,32 @@ static inline size_t eq_words(size_t nb)
 }
 
 /*
+ * The bitmap scan of a year from the current day, 64 days a word: the
+ * offset from cur, at or after `off`, of the next day whose bucket is
+ * marked, or an offset at or past nbuckets when none is (the caller stops
+ * there). *words counts the words read (eq_first's work, eq_account).
+ */
+static inline uint64_t eq_next_marked(const struct ibfs_eq *q, uint64_t off,
+				      uint64_t *words)
+{
+	size_t mask = q->nbuckets - 1;
+	size_t start = q->cur & mask;
+	/* Buckets a word covers: 64, or all of them below 64. */
+	size_t span = q->nbuckets < 64 ? q->nbuckets : 64;
+
+	while (off < q->nbuckets) {
+		size_t i = (start + off) & mask;
+		uint64_t word = q->bits[i / 64] >> (i % 64);
+
+		(*words)++;
+		if (word)
+			return off + (uint64_t)__builtin_ctzll(word);
+		off += span - i % 64;
+	}
+	return off;
+}
+
+/*
  * Whether ev, a hint, is still in bucket i. Takes leave hints as they are
  * (clearing them cost the run loop a load and a test an event), so a hint
  * may have run and even come back from the pool since. A held event of the
