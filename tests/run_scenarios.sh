@@ -98,6 +98,18 @@ for t in messages flows links ports; do
 done
 [ "$(wc -l <"$out/csv/messages.csv")" -eq 4 ] && ok || bad "csv: 3 messages"
 
+# PortXmitData/PortRcvData in IBA's units (16.1.3.5: octets from the LRH
+# to the ICRC, divided by 4): the 64 KiB RDMA WRITE of the default example
+# is 16 packets at path MTU 4096, the first with a RETH: (8 + 12 + 16 +
+# 4096 + 4) / 4 = 1034 words, then 15 of (8 + 12 + 4096 + 4) / 4 = 1030;
+# its one ACK is (8 + 12 + 4 + 4) / 4 = 7. On the wire each also carries a
+# 2-byte VCRC: 65,968 bytes out of node1 (ports.csv's byte columns).
+"$IBFSIM" run "$top_srcdir/examples/rdma_write.xml" --csv "$out/w" >/dev/null
+grep -q '^node1,1,sw1:1,65968,30,16,1,.*,16484,7$' "$out/w/ports.csv" &&
+	ok || bad "ports.csv: node1 $(grep '^node1,' "$out/w/ports.csv")"
+grep -q '^sw1,2,node2:1,65968,30,16,1,.*,16484,7$' "$out/w/ports.csv" &&
+	ok || bad "ports.csv: sw1:2 $(grep '^sw1,2,' "$out/w/ports.csv")"
+
 # A stop time ends the run: messages not done are incomplete, not failed.
 "$IBFSIM" run "$data/stop.xml" --json "$out/s.json" >/dev/null
 rc=$?

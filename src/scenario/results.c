@@ -497,11 +497,25 @@ static void csv_flows(const struct ibfs_results *r, FILE *o)
 	free(f);
 }
 
+/*
+ * PortXmitData and PortRcvData as IBA 16.1.3.5 counts them: data octets
+ * divided by 4, from the LRH to the ICRC, so without the 2-byte VCRC of
+ * each packet (link packets excluded). The port keeps its counts in wire
+ * bytes, VCRC included (the `*_data_bytes` columns), and the packets
+ * counted with them, so the words follow exactly: every transport packet
+ * is a whole number of words before its VCRC (IBA 9.2: pad to 4 bytes).
+ */
+static uint64_t iba_data_words(uint64_t wire_bytes, uint64_t pkts)
+{
+	return (wire_bytes - (uint64_t)IBFS_VCRC_BYTES * pkts) / 4;
+}
+
 static void csv_ports(const struct ibfs_results *r, FILE *o)
 {
 	const struct ibfs_topology *t = r->sc->topo;
 	fputs("node,port,peer,xmit_data_bytes,rcv_data_bytes,xmit_pkts,"
-	      "rcv_pkts,xmit_wait_ps,busy_ps,peak_buffer_blocks\n", o);
+	      "rcv_pkts,xmit_wait_ps,busy_ps,peak_buffer_blocks,"
+	      "port_xmit_data,port_rcv_data\n", o);
 	for (size_t n = 0; n < t->nnodes; n++) {
 		for (int p = 1; p <= t->nodes[n].nports; p++) {
 			const struct ibfs_port *pt = &r->fab->ports[n][p];
@@ -512,7 +526,9 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 			for (int v = 0; v < IBFS_MAX_VLS; v++)
 				if (pt->vls[v].buf_top > peak)
 					peak = pt->vls[v].buf_top;
-			fprintf(o, "%s,%d,%s:%d,%llu,%llu,%llu,%llu,%llu,%llu,%u\n",
+			fprintf(o,
+				"%s,%d,%s:%d,%llu,%llu,%llu,%llu,%llu,%llu,%u,"
+				"%llu,%llu\n",
 				t->nodes[n].id, p, t->nodes[tp->peer_node].id,
 				tp->peer_port,
 				(unsigned long long)pt->cnt.xmit_data,
@@ -520,7 +536,11 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 				(unsigned long long)pt->cnt.xmit_pkts,
 				(unsigned long long)pt->cnt.rcv_pkts,
 				(unsigned long long)pt->cnt.xmit_wait,
-				(unsigned long long)pt->cnt.busy, peak);
+				(unsigned long long)pt->cnt.busy, peak,
+				(unsigned long long)iba_data_words(
+					pt->cnt.xmit_data, pt->cnt.xmit_pkts),
+				(unsigned long long)iba_data_words(
+					pt->cnt.rcv_data, pt->cnt.rcv_pkts));
 		}
 	}
 }
