@@ -119,14 +119,12 @@ struct sw_out {
  * the forwarding state, geometry and free-input mask, then the SL-to-VL
  * copy and the go bits, then the outputs' link state; the fields that
  * set-up, multicast and reports use fill the gaps, and the ends ring and
- * the inputs of the outputs come after. 768 bytes: at 832 (the link state
- * added, nothing taken away) bench_fabric k=36 saturated ran slower, the
- * time going to the end nodes' packet loads (perf: ep_receive 2% -> 5-7%
- * of the run, the same with 64 bytes of padding alone), an effect of
- * where the heap puts what is allocated after the switches; so the fabric
- * is not kept twice (dev.fab), nor the external request words (the first
- * output's), nor the MFT's words a mask (ibfs__sw_pw), and the counts
- * are bytes.
+ * the inputs of the outputs come after. Still 768 bytes with the link
+ * state, so that what the heap places after the switches does not move
+ * (bench_fabric's misses depend on it: see the git log of struct
+ * ibfs_eq's window counters): the fabric is not kept twice (dev.fab), nor
+ * the external request words (the first output's), nor the MFT's words
+ * a mask (ibfs__sw_pw), and the counts are bytes.
  */
 struct ibfs_switch {
 	_Alignas(64) struct ibfs_device dev; /* dev.fab: the fabric */
