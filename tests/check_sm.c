@@ -523,7 +523,7 @@ START_TEST(test_resweep_new_engine)
 END_TEST
 
 /*
- * A spine-leaf link fails (the test downs both ends, as a fault will). The
+ * A spine-leaf link fails (ibfs__fabric_link_set, as a fault). The
  * spine's agent sends trap 128 towards the SM, whose leaf is another one
  * so the trap's route is intact; the SM sweeps again. LIDs stay; the LFTs
  * become those of the engine on the topology without that link (computed
@@ -565,9 +565,7 @@ START_TEST(test_trap_link_down)
 			}
 	}
 	ck_assert_int_ge(spine, 0);
-	ibfs__fabric_port(n.f, spine, sp)->up = 0;
-	ibfs__fabric_port(n.f, leaf, lp)->up = 0;
-	ibfs__sm_port_changed(n.sm, spine, sp);
+	ck_assert_int_eq(ibfs__fabric_link_set(n.f, spine, sp, 0), 1);
 	ck_assert_int_eq(ibfs__sm_port_state(n.sm, spine, sp),
 			 IBFS_PORT_DOWN);
 	ibfs__eq_run(&n.f->eq, IBFS_TIME_NEVER);
@@ -617,9 +615,9 @@ START_TEST(test_trap_link_down)
 					  y->nodes[i].ports[1].lid);
 	ck_assert_uint_gt(changed, 0);
 	ck_assert_uint_eq(b.lft_blocks, changed);
-	/* Only the spine's agent was told: its port is Down; the leaf's
-	 * still says Active, and the SM left both alone. */
-	ck_assert_int_eq(ibfs__sm_port_state(n.sm, leaf, lp), IBFS_PORT_ACTIVE);
+	/* The fault told both agents: both ports are Down, and the SM,
+	 * which heard one trap, left them alone. */
+	ck_assert_int_eq(ibfs__sm_port_state(n.sm, leaf, lp), IBFS_PORT_DOWN);
 	ck_assert_int_eq(ibfs__sm_port_state(n.sm, spine, sp), IBFS_PORT_DOWN);
 	ibfs__subnet_free(x);
 	ibfs__subnet_free(y);

@@ -2,9 +2,10 @@
 /*
  * The switch's tables on a star (switch_star.h): VL arbitration shares and
  * the high-priority limit, VL15 first, VLs the tables do not serve, one
- * data VL with any tables, a down output, SL-to-VL tables, forwarding
- * tables (LFT with LMC, a table change rerouting a flow, MFT replication),
- * packets for the switch itself, and every error path of the setters.
+ * data VL with any tables, a down output, a link down and up mid-run,
+ * SL-to-VL tables, forwarding tables (LFT with LMC, a table change
+ * rerouting a flow, MFT replication), packets for the switch itself, and
+ * every error path of the setters.
  */
 #include "switch_star.h"
 
@@ -230,6 +231,66 @@ START_TEST(down_output_on_arrival)
 	ck_assert_uint_eq(c.xmit_pkts, 0);
 	conserved(x.f);
 	star_free(&x);
+}
+END_TEST
+
+/* A flow of `count` packets of 1016 bytes to dlid, from `start`, 1 us apart. */
+static void flow_at(struct ibfs_endpoint *ep, uint16_t dlid, uint64_t count,
+		    ibfs_time_t start)
+{
+	struct ibfs_diag d;
+	struct ibfs_ep_flow_spec s = { .dlid = dlid, .payload = 1016,
+				       .count = count, .start = start,
+				       .gap = IBFS_US };
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(ep, &s, &d), 0);
+}
+
+/*
+ * The switch's copy of its outputs' link state (out_ok, port_state hook)
+ * follows the links coming up at attach, with the switch attached first
+ * or last, and a link going down and up mid-run (ibfs__fabric_link_set)
+ * while packets keep coming for it. Endpoint 0's first packet, for
+ * endpoint 1 (whose buffer holds less than a packet), stays at the head
+ * of input 1 for ever; its 20 packets for endpoint 2 (1, 2, ... 20 us)
+ * queue behind it, but for those that arrive while endpoint 2's link is
+ * down (5.5 to 15.5 us: 6 to 15 us), which are discarded on arrival.
+ * Endpoint 3's 20 packets for endpoint 2 (1.5, ... 20.5 us), from a free
+ * input, are delivered but for the 10 that arrive while it is down. The
+ * link is idle at both changes, so no packet is lost on the wire. A copy
+ * that misses the down queues 10 more at input 1; one that misses an up
+ * (at attach or mid-run) discards what is delivered.
+ */
+START_TEST(link_flaps_mid_run)
+{
+	for (int last = 0; last < 2; last++) {
+		struct star x;
+		struct star_opts o = { .buffer1 = 512, .sw_last = last };
+		struct ibfs_port_counters c;
+
+		star_make(&x, 4, &o);
+		flow(x.ep[0], 2, 1016, 1);
+		flow_at(x.ep[0], 3, 20, IBFS_US);
+		flow_at(x.ep[3], 3, 20, 1500 * IBFS_NS);
+		ibfs__eq_run(&x.f->eq, 5500 * IBFS_NS);
+		ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 1 + 5);
+		ck_assert_int_eq(ibfs__fabric_link_set(x.f, 3, 1, 0), 1);
+		ibfs__eq_run(&x.f->eq, 15500 * IBFS_NS);
+		ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 1 + 5);
+		ck_assert_uint_eq(ibfs__fabric_port(x.f, 0, 3)->xmit_discards,
+				  20);
+		ck_assert_int_eq(ibfs__fabric_link_set(x.f, 3, 1, 1), 1);
+		ibfs__eq_run(&x.f->eq, 40 * IBFS_US);
+		ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 1 + 10);
+		ck_assert_uint_eq(ibfs__fabric_port(x.f, 0, 3)->xmit_discards,
+				  20);
+		ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 10);
+		ck_assert_int_eq(ibfs__switch_counters(x.sw, 3, &c), 0);
+		ck_assert_uint_eq(c.xmit_pkts, 10);
+		ck_assert_uint_eq(x.f->pkts_lost, 0);
+		conserved(x.f);
+		star_free(&x);
+	}
 }
 END_TEST
 
@@ -508,6 +569,7 @@ static Suite *switch_tables_suite(void)
 	tcase_add_test(tc, vl_not_in_tables_is_not_served);
 	tcase_add_test(tc, one_vl_tables);
 	tcase_add_test(tc, down_output_on_arrival);
+	tcase_add_test(tc, link_flaps_mid_run);
 	tcase_add_test(tc, vl15_first);
 	tcase_add_test(tc, sl_to_vl_tables);
 	tcase_add_test(tc, sl_to_vl_all_then_one);

@@ -60,6 +60,7 @@ struct star_opts {
 	int slow;               /* 1 + index of an endpoint on 1x SDR, 0: none */
 	int track;              /* endpoints record arrivals (16, up to 256) */
 	int port0;              /* endpoint 0's switch port, 0: port 1 */
+	int sw_last;            /* the switch attached after the endpoints */
 };
 
 static inline void star_make(struct star *x, int k, const struct star_opts *o)
@@ -106,9 +107,10 @@ static inline void star_make(struct star *x, int k, const struct star_opts *o)
 	}
 	x->f = ibfs__fabric_new(x->t, 1, o->data_mode);
 	ck_assert_ptr_nonnull(x->f);
-	x->sw = ibfs__switch_create(x->f, s, &d);
-	ck_assert_msg(x->sw != NULL, "%s", d.msg);
-	ibfs__switch_set_lid(x->sw, 100);
+	if (!o->sw_last) {
+		x->sw = ibfs__switch_create(x->f, s, &d);
+		ck_assert_msg(x->sw != NULL, "%s", d.msg);
+	}
 	for (int i = 0; i < k; i++) {
 		x->ep[i] = ibfs__endpoint_create(x->f, i + 1);
 		ck_assert_ptr_nonnull(x->ep[i]);
@@ -116,9 +118,15 @@ static inline void star_make(struct star *x, int k, const struct star_opts *o)
 		if (o->track)
 			ck_assert_int_eq(ibfs__endpoint_track(x->ep[i], 16, 256),
 					 0);
+	}
+	if (o->sw_last) {
+		x->sw = ibfs__switch_create(x->f, s, &d);
+		ck_assert_msg(x->sw != NULL, "%s", d.msg);
+	}
+	ibfs__switch_set_lid(x->sw, 100);
+	for (int i = 0; i < k; i++)
 		ck_assert_int_eq(ibfs__switch_set_lft(x->sw, (uint16_t)(i + 1),
 						      (uint8_t)(p0 + i)), 0);
-	}
 }
 
 static inline void star_free(struct star *x)

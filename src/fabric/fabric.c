@@ -148,6 +148,15 @@ void ibfs__fabric_free(struct ibfs_fabric *f)
 	free(f);
 }
 
+/* Tells port's device, if it has the hook, that its link came up. */
+static void fabric_port_up(struct ibfs_port *port)
+{
+	struct ibfs_device *dev = port->dev;
+
+	if (dev->ops->port_state)
+		dev->ops->port_state(dev, port, 1);
+}
+
 void ibfs__fabric_attach(struct ibfs_fabric *f, int node,
 			 struct ibfs_device *dev)
 {
@@ -162,14 +171,20 @@ void ibfs__fabric_attach(struct ibfs_fabric *f, int node,
 	 * A link trains only with a port at each end: it comes up when the
 	 * second of its two devices is attached, so that no packet is sent
 	 * to a port with no device to take it and return its credits (and
-	 * ibfs__fabric_link_set does not raise it before). Devices are
-	 * attached before the run: nothing is waiting to be told.
+	 * ibfs__fabric_link_set does not raise it before). Both devices'
+	 * port_state hooks hear of it, as of any change of `up` (a switch
+	 * keeps its own copy of its outputs' state, src/switch); devices
+	 * are attached before the run, so nothing is waiting to be sent:
+	 * neither listeners nor tx_ready are called.
 	 */
 	for (int i = 0; i <= dev->nports; i++) {
 		struct ibfs_port *port = &dev->ports[i];
 
-		if (port->peer && port->peer->dev)
-			port->up = port->peer->up = 1;
+		if (!port->peer || !port->peer->dev)
+			continue;
+		port->up = port->peer->up = 1;
+		fabric_port_up(port);
+		fabric_port_up(port->peer);
 	}
 }
 

@@ -102,8 +102,9 @@ void ibfs__fabric_free(struct ibfs_fabric *f);
 
 /*
  * Gives node `node` its device; sets dev->fab, node, nports, ports. Each of
- * its links whose other end has a device comes up (no device is told:
- * devices are attached before the run). Links start down (fabric_new): one
+ * its links whose other end has a device comes up, and the port_state hook
+ * of each end's device is called (no listener, no tx_ready: devices are
+ * attached before the run). Links start down (fabric_new): one
  * taken down (ibfs__fabric_link_set) before its second device is attached
  * was down already, and comes up here all the same.
  */

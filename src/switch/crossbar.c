@@ -127,7 +127,7 @@ static void __attribute__((noinline))
 xb_head_wait(struct ibfs_switch *sw, uint32_t b, const struct ibfs_packet *p)
 {
 	sw->q[b].h_tail_at = IBFS_TIME_NEVER; /* not ready */
-	ibfs__eq_schedule(&sw->f->eq, p->ready_at, xb_ready_ev, sw, b);
+	ibfs__eq_schedule(&sw->dev.fab->eq, p->ready_at, xb_ready_ev, sw, b);
 }
 
 /*
@@ -159,7 +159,7 @@ void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 	struct ibfs_packet *p = sw->q[b].head;
 	struct sw_out *so;
 
-	if (p && (so = xb_head_set(sw, b, p, sw->f->eq.now)))
+	if (p && (so = xb_head_set(sw, b, p, sw->dev.fab->eq.now)))
 		xb_requested(sw, b, so, p->out_port);
 }
 
@@ -170,7 +170,7 @@ void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot)
 void ibfs__sw_head_new(struct ibfs_switch *sw, uint32_t b,
 		       struct ibfs_packet *p)
 {
-	struct sw_out *so = xb_head_set(sw, b, p, sw->f->eq.now);
+	struct sw_out *so = xb_head_set(sw, b, p, sw->dev.fab->eq.now);
 
 	if (so)
 		xb_requested(sw, b, so, p->out_port);
@@ -181,7 +181,7 @@ static void xb_wake_ev(void *obj, uint64_t arg)
 	struct ibfs_switch *sw = obj;
 	struct sw_out *so = &sw->out[arg];
 
-	if (so->wake_at != sw->f->eq.now)
+	if (so->wake_at != sw->dev.fab->eq.now)
 		return; /* superseded */
 	so->wake_at = IBFS_TIME_NEVER;
 	ibfs__sw_arbitrate(sw, (int)arg);
@@ -197,10 +197,10 @@ xb_arm_wake(struct ibfs_switch *sw, int o, ibfs_time_t t)
 {
 	struct sw_out *so = &sw->out[o];
 
-	if (t >= so->wake_at && so->wake_at > sw->f->eq.now)
+	if (t >= so->wake_at && so->wake_at > sw->dev.fab->eq.now)
 		return;
 	so->wake_at = t;
-	ibfs__eq_schedule(&sw->f->eq, t, xb_wake_ev, sw, (uint64_t)o);
+	ibfs__eq_schedule(&sw->dev.fab->eq, t, xb_wake_ev, sw, (uint64_t)o);
 }
 
 /*
@@ -334,7 +334,7 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	 * so that the events both schedule keep their order.
 	 */
 	struct ibfs_packet *next = q->head;
-	ibfs_time_t now = sw->f->eq.now;
+	ibfs_time_t now = sw->dev.fab->eq.now;
 
 	if (__builtin_expect(next && next->ready_at > now, 0)) {
 		ibfs__port_send(port, p);
@@ -610,7 +610,7 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	 * same time, which the grant's byte stores, for all the compiler
 	 * knows, may have changed.
 	 */
-	xb_send_then_head(sw, port, p, b, next, sw->f->eq.now);
+	xb_send_then_head(sw, port, p, b, next, sw->dev.fab->eq.now);
 }
 
 /*
@@ -635,7 +635,7 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 		return;
 	}
 	/* The go bit said so->nreq > 0 (ibfs__sw_arbitrate, its only caller). */
-	ibfs_time_t now = sw->f->eq.now;
+	ibfs_time_t now = sw->dev.fab->eq.now;
 
 	/*
 	 * With one data VL, slot 1 is VL15's: with no request there, every
@@ -666,7 +666,7 @@ xb_free_slot(struct ibfs_switch *sw, const struct sw_queue *q, unsigned o)
 	 */
 	if ((q->head != NULL) & (ho != o) & go &&
 	    (__builtin_expect(q->h_tail_at != IBFS_TIME_NEVER, 1) ||
-	     q->head->ready_at <= sw->f->eq.now))
+	     q->head->ready_at <= sw->dev.fab->eq.now))
 		ibfs__sw_arbitrate_out(sw, ho);
 }
 
@@ -691,8 +691,8 @@ xb_mc_done(struct ibfs_switch *sw, struct ibfs_port *inp,
 
 	if (--orig->mc_refs == 0) {
 		ibfs__port_consume_blocks(inp, so->cur_in_vl, so->cur_blocks);
-		sw->f->pkts_retired++;
-		ibfs__packet_free(sw->f, orig);
+		sw->dev.fab->pkts_retired++;
+		ibfs__packet_free(sw->dev.fab, orig);
 	}
 }
 

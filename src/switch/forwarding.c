@@ -107,23 +107,23 @@ int ibfs__switch_set_mft(struct ibfs_switch *sw, uint16_t mlid,
 		if (ports[i] > sw->n)
 			return -1;
 	uint32_t idx = mlid - IBFS_MCAST_LID_BASE;
+	size_t pw = (size_t)ibfs__sw_pw(sw);
 
 	if (idx >= sw->mft_len) {
 		uint32_t len = (idx / 64 + 1) * 64;
-		uint64_t *t = realloc(sw->mft, (size_t)len * (size_t)sw->pw *
-						       sizeof(uint64_t));
+		uint64_t *t = realloc(sw->mft,
+				      (size_t)len * pw * sizeof(uint64_t));
 
 		if (!t)
 			return -1;
-		memset(t + (size_t)sw->mft_len * (size_t)sw->pw, 0,
-		       (size_t)(len - sw->mft_len) * (size_t)sw->pw *
-			       sizeof(uint64_t));
+		memset(t + (size_t)sw->mft_len * pw, 0,
+		       (size_t)(len - sw->mft_len) * pw * sizeof(uint64_t));
 		sw->mft = t;
 		sw->mft_len = len;
 	}
-	uint64_t *mask = sw->mft + (size_t)idx * (size_t)sw->pw;
+	uint64_t *mask = sw->mft + (size_t)idx * pw;
 
-	memset(mask, 0, (size_t)sw->pw * sizeof(uint64_t));
+	memset(mask, 0, pw * sizeof(uint64_t));
 	for (int i = 0; i < n; i++)
 		mask[ports[i] / 64] |= 1ULL << (ports[i] % 64);
 	return 0;
@@ -137,9 +137,10 @@ const uint64_t *ibfs__sw_mft_get(const struct ibfs_switch *sw, uint16_t mlid)
 
 	if (idx >= sw->mft_len)
 		return NULL;
-	const uint64_t *mask = sw->mft + (size_t)idx * (size_t)sw->pw;
+	int pw = ibfs__sw_pw(sw);
+	const uint64_t *mask = sw->mft + (size_t)idx * (size_t)pw;
 
-	for (int w = 0; w < sw->pw; w++)
+	for (int w = 0; w < pw; w++)
 		if (mask[w])
 			return mask;
 	return NULL;

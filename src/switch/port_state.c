@@ -35,11 +35,11 @@ static void ps_discard_ev(void *obj, uint64_t arg)
 	if (!orig || --orig->mc_refs == 0)
 		ibfs__port_consume(&sw->dev.ports[p->in_port], p);
 	if (orig && orig->mc_refs == 0) {
-		sw->f->pkts_retired++;
-		ibfs__packet_free(sw->f, orig);
+		sw->dev.fab->pkts_retired++;
+		ibfs__packet_free(sw->dev.fab, orig);
 	}
-	ibfs__fabric_drop(sw->f, p);
-	ibfs__packet_free(sw->f, p);
+	ibfs__fabric_drop(sw->dev.fab, p);
+	ibfs__packet_free(sw->dev.fab, p);
 }
 
 /* The first request of output o from a free input, or -1. */
@@ -68,7 +68,7 @@ void ibfs__sw_out_down(struct ibfs_switch *sw, int o)
 {
 	struct sw_out *so = &sw->out[o];
 	struct ibfs_port *port = &sw->dev.ports[o];
-	struct ibfs_fabric *f = sw->f;
+	struct ibfs_fabric *f = sw->dev.fab;
 
 	/* A new head requesting o while we empty it is taken by the loop. */
 	if (so->flushing)

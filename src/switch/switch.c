@@ -31,8 +31,8 @@ static void sw_discard_ev(void *obj, uint64_t arg)
 	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
 
 	ibfs__port_consume(&sw->dev.ports[p->in_port], p);
-	ibfs__fabric_drop(sw->f, p);
-	ibfs__packet_free(sw->f, p);
+	ibfs__fabric_drop(sw->dev.fab, p);
+	ibfs__packet_free(sw->dev.fab, p);
 }
 
 /* A packet for the switch itself, its tail now in. */
@@ -43,11 +43,11 @@ static void sw_local_ev(void *obj, uint64_t arg)
 
 	ibfs__port_consume(&sw->dev.ports[p->in_port], p);
 	if (!sw->local) {
-		ibfs__fabric_drop(sw->f, p);
-		ibfs__packet_free(sw->f, p);
+		ibfs__fabric_drop(sw->dev.fab, p);
+		ibfs__packet_free(sw->dev.fab, p);
 		return;
 	}
-	ibfs__fabric_deliver(sw->f, p);
+	ibfs__fabric_deliver(sw->dev.fab, p);
 	sw->local(sw->local_ctx, sw, p);
 }
 
@@ -55,13 +55,13 @@ static void sw_local_ev(void *obj, uint64_t arg)
 static ibfs_time_t sw_tail_time(const struct ibfs_switch *sw,
 				const struct ibfs_packet *p)
 {
-	return p->tail_at > sw->f->eq.now ? p->tail_at : sw->f->eq.now;
+	return p->tail_at > sw->dev.fab->eq.now ? p->tail_at : sw->dev.fab->eq.now;
 }
 
 /* Drops p once its tail is in, so its buffer blocks are really held. */
 static void sw_drop_at_tail(struct ibfs_switch *sw, struct ibfs_packet *p)
 {
-	ibfs__eq_schedule(&sw->f->eq, sw_tail_time(sw, p), sw_discard_ev, sw,
+	ibfs__eq_schedule(&sw->dev.fab->eq, sw_tail_time(sw, p), sw_discard_ev, sw,
 			  (uint64_t)(uintptr_t)p);
 }
 
@@ -120,7 +120,7 @@ static int sw_map_vl(struct ibfs_switch *sw, struct ibfs_packet *p, int in,
 static void sw_multicast(struct ibfs_switch *sw, int in,
 			 struct ibfs_packet *p, const uint64_t *mask)
 {
-	struct ibfs_fabric *f = sw->f;
+	struct ibfs_fabric *f = sw->dev.fab;
 	struct ibfs_packet *copies[256];
 	int k = 0;
 
@@ -170,7 +170,7 @@ static void sw_multicast(struct ibfs_switch *sw, int in,
 /* p is for the switch itself: taken once its tail is in. */
 static void sw_local(struct ibfs_switch *sw, struct ibfs_packet *p)
 {
-	ibfs__eq_schedule(&sw->f->eq, sw_tail_time(sw, p), sw_local_ev, sw,
+	ibfs__eq_schedule(&sw->dev.fab->eq, sw_tail_time(sw, p), sw_local_ev, sw,
 			  (uint64_t)(uintptr_t)p);
 }
 
@@ -196,6 +196,26 @@ sw_receive_mcast(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 		sw_multicast(sw, in, p, mask);
 }
 
+/*
+ * p's route is not to an output that is up, or is to its input: in the
+ * order of the tests, a port a route may not name, the input, or an SL
+ * that maps to no VL discards p as unroutable; a good route to a port
+ * whose link is down discards it there (IBA 16.1.3.5 counts such packets
+ * in PortXmitDiscards of that port).
+ */
+static void __attribute__((noinline))
+sw_receive_bad(struct ibfs_switch *sw, int in, struct ibfs_packet *p,
+	       uint8_t out)
+{
+	if ((unsigned)out - 1 >= sw->route_max || out == in ||
+	    sw_map_vl(sw, p, in, out) < 0) {
+		sw_discard(sw, p);
+		return;
+	}
+	sw->dev.ports[out].xmit_discards++;
+	sw_drop_at_tail(sw, p);
+}
+
 static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 		       struct ibfs_packet *p)
 {
@@ -214,18 +234,18 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 	}
 	uint8_t out = ibfs__sw_route(sw, in, dlid);
 
-	if ((unsigned)out - 1 >= sw->route_max || out == in ||
-	    sw_map_vl(sw, p, in, out) < 0) {
-		sw_discard(sw, p);
+	/*
+	 * A route to a port that may be named and is up (out_ok), not the
+	 * input: one bit of the switch's line, the output port unread.
+	 */
+	if (__builtin_expect(!(sw->out_ok[out / 64] >> (out % 64) & 1) |
+				     (out == in),
+			     0)) {
+		sw_receive_bad(sw, in, p, out);
 		return;
 	}
-	if (__builtin_expect(!dev->ports[out].up, 0)) {
-		/*
-		 * The output's link is down: IBA 16.1.3.5 counts such
-		 * packets in PortXmitDiscards of that port.
-		 */
-		dev->ports[out].xmit_discards++;
-		sw_drop_at_tail(sw, p);
+	if (sw_map_vl(sw, p, in, out) < 0) {
+		sw_discard(sw, p);
 		return;
 	}
 	p->out_port = out;
@@ -250,14 +270,37 @@ _Static_assert(offsetof(struct sw_out, slot[2]) == 64,
 	       "struct sw_out: header and first slots in one line");
 _Static_assert(sizeof(struct sw_queue) == 32, "struct sw_queue: 32 bytes");
 _Static_assert(offsetof(struct ibfs_switch, in_free) + 8 <= 128 &&
-		       offsetof(struct ibfs_switch, go[1]) <= 192,
-	       "struct ibfs_switch: hot fields in its first three lines");
+		       offsetof(struct ibfs_switch, go[1]) <= 192 &&
+		       offsetof(struct ibfs_switch, out_ok) == 192 &&
+		       sizeof(struct ibfs_switch) == 768,
+	       "struct ibfs_switch: hot fields in its first four lines, "
+	       "768 bytes (switch_int.h)");
+
+/*
+ * The link of `port` came up or went down (the fabric calls this at every
+ * change of port->up, on both ends): keeps out_ok in step. What waits for
+ * a down output is discarded at the tx_ready that follows (port_state.c).
+ */
+static void sw_port_state(struct ibfs_device *dev, struct ibfs_port *port,
+			  int up)
+{
+	struct ibfs_switch *sw = (struct ibfs_switch *)dev;
+	unsigned o = port->num;
+	uint64_t bit = 1ULL << (o % 64);
+
+	(void)up; /* the same as port->up, which is what out_ok copies */
+	if (o < 1 || o > sw->route_max || !port->up)
+		sw->out_ok[o / 64] &= ~bit;
+	else
+		sw->out_ok[o / 64] |= bit;
+}
 
 const struct ibfs_device_ops ibfs__switch_ops = {
 	.kind = "switch",
 	.receive = sw_receive,
 	.tx_ready = ibfs__sw_tx_ready,
 	.tx_done = ibfs__sw_tx_done,
+	.port_state = sw_port_state,
 };
 
 /*
@@ -302,17 +345,16 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	if (!sw)
 		goto oom;
 	memset(sw, 0, sizeof(*sw));
-	sw->f = f;
+	sw->dev.fab = f;
 	sw->n = tn->nports;
-	sw->data_vls = f->ports[node][0].data_vls;
-	sw->nslots = sw->data_vls + 1;
+	sw->data_vls = (uint8_t)f->ports[node][0].data_vls;
+	sw->nslots = (uint8_t)(sw->data_vls + 1);
 	sw->in_bits = (uint16_t)((1u << sw->nslots) - 1);
 	sw->route_max = (uint8_t)(sw->n < IBFS_LFT_NONE ? sw->n :
 						      IBFS_LFT_NONE - 1);
 	while ((1 << sw->sshift) < sw->nslots)
 		sw->sshift++;
-	sw->nw = (((sw->n + 1) << sw->sshift) + 63) / 64;
-	sw->pw = (sw->n + 1 + 63) / 64;
+	sw->nw = (uint8_t)((((sw->n + 1) << sw->sshift) + 63) / 64);
 	sw_lid_update(sw);
 	sw->latency = tn->latency;
 	sw->store_forward = !!tn->store_forward;
@@ -324,6 +366,11 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	size_t nq = ((size_t)sw->n + 1) << sw->sshift;
 	size_t qbytes = (nq * sizeof(struct sw_queue) + 63) / 64 * 64;
 	size_t nreqw = (size_t)sw->nslots * (size_t)sw->nw;
+	/*
+	 * The request words of every output, when they do not fit inside
+	 * each: one allocation, out[0].req (freed there, switch_destroy).
+	 */
+	uint64_t *req_ext = NULL;
 
 	sw->q = aligned_alloc(64, qbytes);
 	if (sw->q)
@@ -333,18 +380,16 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 				((size_t)sw->n + 1) * sizeof(*sw->out));
 	if (sw->out)
 		memset(sw->out, 0, ((size_t)sw->n + 1) * sizeof(*sw->out));
-	if (nreqw > SW_REQ_INLINE)
-		sw->req_ext = calloc(((size_t)sw->n + 1) * nreqw,
-				     sizeof(uint64_t));
-	if (!sw->q || !sw->out ||
-	    (nreqw > SW_REQ_INLINE && !sw->req_ext))
+	if (nreqw > SW_REQ_INLINE && sw->out) {
+		req_ext = calloc(((size_t)sw->n + 1) * nreqw, sizeof(uint64_t));
+		sw->out[0].req = req_ext;
+	}
+	if (!sw->q || !sw->out || (nreqw > SW_REQ_INLINE && !req_ext))
 		goto oom;
 	for (int i = 0; i <= sw->n; i++) {
 		struct sw_out *o = &sw->out[i];
 
-		o->req = nreqw > SW_REQ_INLINE ?
-				 sw->req_ext + (size_t)i * nreqw :
-				 o->req_in;
+		o->req = req_ext ? req_ext + (size_t)i * nreqw : o->req_in;
 		o->wake_at = IBFS_TIME_NEVER;
 		ibfs__sw_vlarb_default(&o->arb, sw->data_vls);
 		ibfs__sw_vlarb_one_update(sw, i);
@@ -379,16 +424,17 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 				struct ibfs_packet *next = p->next;
 
 				if (p->mc_orig && --p->mc_orig->mc_refs == 0)
-					ibfs__packet_free(sw->f, p->mc_orig);
-				ibfs__packet_free(sw->f, p);
+					ibfs__packet_free(sw->dev.fab, p->mc_orig);
+				ibfs__packet_free(sw->dev.fab, p);
 				p = next;
 			}
 		}
 	}
-	if (sw->dev.fab && sw->f->devices[sw->dev.node] == &sw->dev)
-		sw->f->devices[sw->dev.node] = NULL;
+	if (sw->dev.fab && sw->dev.fab->devices[sw->dev.node] == &sw->dev)
+		sw->dev.fab->devices[sw->dev.node] = NULL;
 	free(sw->q);
-	free(sw->req_ext);
+	if (sw->out && sw->out[0].req != sw->out[0].req_in)
+		free(sw->out[0].req);
 	free(sw->out);
 	if (sw->in_free != sw->free_in)
 		free(sw->in_free);

@@ -70,7 +70,8 @@ struct sw_queue {
  * which one data VL does not need (crossbar.c), come after.
  */
 struct sw_out {
-	/* [nslots][nw]: bit (in << sshift) + slot; req_in or sw->req_ext */
+	/* [nslots][nw]: bit (in << sshift) + slot; req_in, or out[i]'s part of
+	 * one allocation for every output (out[0].req) */
 	_Alignas(64) uint64_t *req;
 	uint64_t req_in[SW_REQ_INLINE];
 	struct ibfs_packet *cur_orig; /* multicast original, else NULL */
@@ -113,15 +114,25 @@ struct sw_out {
 
 /*
  * The switch. What a packet's routing and an arbitration read shares its
- * first three 64-byte lines (the structure is 64-byte aligned, switch.c):
+ * first four 64-byte lines (the structure is 64-byte aligned, switch.c):
  * the device, the array pointers and the count of packets queued, then
  * the forwarding state, geometry and free-input mask, then the SL-to-VL
- * copy and the go bits of outputs 0-63; what set-up, multicast and
- * reports use comes after.
+ * copy and the go bits, then the outputs' link state; the fields that
+ * set-up, multicast and reports use fill the gaps, and the ends ring and
+ * the inputs of the outputs come after. Still 768 bytes with the link
+ * state, so that what the heap places after the switches does not move
+ * (bench_fabric's misses depend on it: see the git log of struct
+ * ibfs_eq's window counters): the fabric is not kept twice (dev.fab), nor
+ * the external request words (the first output's), nor the MFT's words
+ * a mask (ibfs__sw_pw), and the counts are bytes.
  */
 struct ibfs_switch {
-	_Alignas(64) struct ibfs_device dev;
-	struct ibfs_fabric *f;
+	_Alignas(64) struct ibfs_device dev; /* dev.fab: the fabric */
+	uint16_t lid;
+	uint8_t lmc;
+	/* 1: every arbitration takes the general path (tests). */
+	uint8_t xbar_general;
+	uint32_t mft_len;
 	/*
 	 * Input FIFOs by request bit, (in << sshift) + slot: [(n + 1) <<
 	 * sshift], 64-byte aligned.
@@ -133,8 +144,8 @@ struct ibfs_switch {
 	uint8_t *lft;        /* [lft_len] by LID */
 	uint32_t lft_len;
 	int n;               /* ports 1..n; 0 is the management port */
-	int data_vls;
-	int nslots;          /* data VLs + VL15 */
+	uint8_t data_vls;
+	uint8_t nslots;      /* data VLs + VL15 */
 	/*
 	 * Request bits of input `in` start at in << sshift (2^sshift >=
 	 * nslots, at most 16): an input's bits never straddle two words and
@@ -166,7 +177,8 @@ struct ibfs_switch {
 	uint16_t lid_mask, lid_local;
 	/* The ends ring's read and write positions (ends[], below). */
 	uint8_t ends_out, ends_in;
-	int nw;              /* 64-bit words of one request bitset */
+	uint8_t nw;          /* 64-bit words of one request bitset (<= 64) */
+	uint64_t relay_errors;
 	uint64_t free_in[SW_FREE_INLINE];
 	/*
 	 * Request-bit layout mask of the inputs not busy: bits
@@ -201,18 +213,22 @@ struct ibfs_switch {
 	 */
 	uint64_t go[4];         /* outputs 0-63 in the third line */
 
-	uint16_t lid;
-	uint8_t lmc;
-	/* 1: every arbitration takes the general path (tests). */
-	uint8_t xbar_general;
-	int pw;              /* 64-bit words of one port mask (MFT) */
-	uint64_t *mft;       /* [mft_len][pw] by MLID - 0xC000 */
-	uint32_t mft_len;
+	/*
+	 * Bit o of out_ok[o / 64] set while a route may send to port o: 1
+	 * <= o <= route_max and o's link is up (port->up). The switch's own
+	 * copy, kept by its port_state hook (switch.c), which the fabric
+	 * calls whenever `up` changes (ibfs__fabric_attach,
+	 * ibfs__fabric_link_set), so that a packet's arrival tests one bit
+	 * of this line instead of reading the output port's line 0, which
+	 * at saturation has mostly left the caches (perf, bench_fabric
+	 * k=36: 4% of the run waited on that load) and which nothing else
+	 * in the arrival reads. check_switch_tables' down_output_on_arrival
+	 * and link_flaps_mid_run fail when the copy is out of step.
+	 */
+	uint64_t out_ok[4];     /* line 3 */
+	/* [mft_len][ibfs__sw_pw words] by MLID - 0xC000 */
+	uint64_t *mft;
 	uint8_t *sl2vl;      /* [(in * (n + 1) + out) * 16 + sl] */
-	/* Request words of every output when they do not fit inside. */
-	uint64_t *req_ext;
-	uint64_t relay_errors;
-
 	ibfs_switch_local_fn local;
 	void *local_ctx;
 
@@ -253,6 +269,12 @@ static inline int ibfs__sw_slot(const struct ibfs_switch *sw, int vl)
 static inline int ibfs__sw_slot_vl(const struct ibfs_switch *sw, int slot)
 {
 	return slot == sw->data_vls ? IBFS_VL15 : slot;
+}
+
+/* 64-bit words of one port mask of the MFT. */
+static inline int ibfs__sw_pw(const struct ibfs_switch *sw)
+{
+	return (sw->n + 1 + 63) / 64;
 }
 
 /* The FIFO of input `in`, slot `slot`. */
