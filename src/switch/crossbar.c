@@ -634,7 +634,7 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 		ibfs__sw_out_down(sw, (int)o);
 		return;
 	}
-	/* The go bit said so->nreq > 0 (ibfs__sw_arbitrate, its only caller). */
+	/* The go bit said so->nreq > 0 (ibfs__sw_arbitrate, its one caller). */
 	ibfs_time_t now = sw->dev.fab->eq.now;
 
 	/*

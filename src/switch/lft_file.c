@@ -106,7 +106,8 @@ static int lft_entry(struct ibfs_switch *sw, const char *s, const char *file,
 		return ibfs__diag(d, file, line,
 				  "port %lu out of range for switch '%s' "
 				  "(0-%d)", port,
-				  sw->dev.fab->topo->nodes[sw->dev.node].id, sw->n);
+				  sw->dev.fab->topo->nodes[sw->dev.node].id,
+				  sw->n);
 	/* The LID and port are checked above: only growing the LFT fails. */
 	if (ibfs__switch_set_lft(sw, (uint16_t)lid, (uint8_t)port) < 0)
 		return ibfs__diag(d, file, line,

@@ -55,14 +55,16 @@ static void sw_local_ev(void *obj, uint64_t arg)
 static ibfs_time_t sw_tail_time(const struct ibfs_switch *sw,
 				const struct ibfs_packet *p)
 {
-	return p->tail_at > sw->dev.fab->eq.now ? p->tail_at : sw->dev.fab->eq.now;
+	ibfs_time_t now = sw->dev.fab->eq.now;
+
+	return p->tail_at > now ? p->tail_at : now;
 }
 
 /* Drops p once its tail is in, so its buffer blocks are really held. */
 static void sw_drop_at_tail(struct ibfs_switch *sw, struct ibfs_packet *p)
 {
-	ibfs__eq_schedule(&sw->dev.fab->eq, sw_tail_time(sw, p), sw_discard_ev, sw,
-			  (uint64_t)(uintptr_t)p);
+	ibfs__eq_schedule(&sw->dev.fab->eq, sw_tail_time(sw, p), sw_discard_ev,
+			  sw, (uint64_t)(uintptr_t)p);
 }
 
 /* p cannot be routed (PortRcvSwitchRelayErrors). */
@@ -170,8 +172,8 @@ static void sw_multicast(struct ibfs_switch *sw, int in,
 /* p is for the switch itself: taken once its tail is in. */
 static void sw_local(struct ibfs_switch *sw, struct ibfs_packet *p)
 {
-	ibfs__eq_schedule(&sw->dev.fab->eq, sw_tail_time(sw, p), sw_local_ev, sw,
-			  (uint64_t)(uintptr_t)p);
+	ibfs__eq_schedule(&sw->dev.fab->eq, sw_tail_time(sw, p), sw_local_ev,
+			  sw, (uint64_t)(uintptr_t)p);
 }
 
 /*
@@ -424,7 +426,8 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 				struct ibfs_packet *next = p->next;
 
 				if (p->mc_orig && --p->mc_orig->mc_refs == 0)
-					ibfs__packet_free(sw->dev.fab, p->mc_orig);
+					ibfs__packet_free(sw->dev.fab,
+							  p->mc_orig);
 				ibfs__packet_free(sw->dev.fab, p);
 				p = next;
 			}
