@@ -5,9 +5,9 @@
  * its re-estimate, runs of ties behind a later event, insert hints that
  * went stale, the growth check on a bucket filled from empty, the year at
  * the end of time, the short way to the next day, a bucket emptied while
- * its day is current, a day narrowed for its sorted inserts, and a
- * rebuild's far cancelled events. The API's behaviour is checked in
- * check_event_queue.c.
+ * its day is current, a day narrowed for its sorted inserts, a
+ * rebuild's far cancelled events, and the run loop's guess at the next day
+ * with events. The API's behaviour is checked in check_event_queue.c.
  */
 #include "eq_fixture.h"
 
@@ -435,6 +435,98 @@ START_TEST(test_rebuild_frees_far_cancelled)
 }
 END_TEST
 
+/*
+ * eq_take's look-ahead: a change of day by the short way (eq_peek_day)
+ * points q.ahead at the next day with events in the bitmap word, past the
+ * empty ones; any other move of the day (eq_set_cur: a rebuild, a move
+ * back) at ibfs__eq_no_day, whose head links to nothing and names lines
+ * that are not NULL. A marked bucket ahead keeps its events until its day
+ * comes, so q.ahead's head is never NULL. Only a guess: a day filled in
+ * between leaves it stale, and the events still come in order. Fails when
+ * eq_peek_day leaves q.ahead alone, or eq_set_cur does (a rebuild frees
+ * the buckets it pointed into).
+ */
+static void ahead_check(void)
+{
+	if (q.ahead == &ibfs__eq_no_day)
+		return;
+	ck_assert_uint_gt((uintptr_t)q.ahead, (uintptr_t)q.cur_b);
+	ck_assert_uint_lt((uintptr_t)q.ahead,
+			  (uintptr_t)(q.buckets + q.nbuckets));
+	ck_assert_ptr_nonnull(q.ahead->head);
+}
+
+START_TEST(test_look_ahead_day)
+{
+	const ibfs_time_t day = 1ULL << 16;
+	const struct ibfs_event *none = ibfs__eq_no_day.head;
+	/* Days 1 (two events), 3, 4 and 7; the bucket q.ahead points at
+	 * after each pop, 0 for none. */
+	static const ibfs_time_t t[] = { day + 1, day + 2, 3 * day,
+					 4 * day + 5, 7 * day };
+	static const size_t want[] = { 3, 3, 4, 7, 0 };
+
+	ck_assert_ptr_null(none->next);
+	ck_assert_ptr_nonnull(none->obj);
+	ck_assert_ptr_nonnull(none->pf);
+	ck_assert_uint_eq(q.shift, 16);
+	ck_assert_ptr_eq(q.ahead, &ibfs__eq_no_day);
+	for (uint64_t i = 0; i < 5; i++)
+		ibfs__eq_schedule(&q, t[i], on_log, &q, i);
+	for (uint64_t i = 0; i < 5; i++) {
+		struct ibfs_event *ev = ibfs__eq_pop(&q);
+
+		ck_assert_uint_eq(ev->arg, i);
+		ck_assert_ptr_eq(q.ahead, want[i] ? &q.buckets[want[i]]
+						  : &ibfs__eq_no_day);
+		ibfs__eq_release(&q, ev);
+	}
+	/* Day 8 then 10: the guess is day 10; day 9 filled after it. */
+	ibfs__eq_schedule(&q, 8 * day, on_log, &q, 5);
+	ibfs__eq_schedule(&q, 10 * day, on_log, &q, 7);
+	struct ibfs_event *ev = ibfs__eq_pop(&q);
+
+	ck_assert_uint_eq(ev->arg, 5);
+	ibfs__eq_release(&q, ev);
+	ck_assert_ptr_eq(q.ahead, &q.buckets[10]);
+	ibfs__eq_schedule(&q, 9 * day, on_log, &q, 6);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 2);
+	ck_assert_uint_eq(log_buf[0].arg, 6);
+	ck_assert_uint_eq(log_buf[1].arg, 7);
+	/* A move back (now set by hand): no day ahead known. */
+	ibfs__eq_schedule(&q, 12 * day, on_log, &q, 8);
+	ibfs__eq_schedule(&q, 14 * day, on_log, &q, 9);
+	ev = ibfs__eq_pop(&q);
+	ibfs__eq_release(&q, ev);
+	ck_assert_ptr_eq(q.ahead, &q.buckets[14]);
+	q.now = 11 * day;
+	ibfs__eq_schedule(&q, 11 * day, on_log, &q, 10);
+	ck_assert_ptr_eq(q.ahead, &ibfs__eq_no_day);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 2);
+	/* Through growth rebuilds: 3000 events held, taken and rescheduled
+	 * up to 2^20 ps ahead, the guess checked after every take. */
+	struct ibfs_rng rng;
+	ibfs_time_t last = q.now;
+
+	ibfs__rng_seed(&rng, 3, 3);
+	for (uint64_t i = 0; i < 3000; i++)
+		ibfs__eq_schedule(&q, last + ibfs__rng_below(&rng, 1 << 20),
+				  on_log, &q, i);
+	ck_assert_uint_gt(q.resizes, 0);
+	for (uint64_t i = 0; i < 20000; i++) {
+		ev = ibfs__eq_pop(&q);
+		ck_assert_ptr_nonnull(ev);
+		ck_assert_uint_ge(ev->time, last);
+		last = ev->time;
+		ahead_check();
+		ibfs__eq_release(&q, ev);
+		ibfs__eq_schedule(&q, last + ibfs__rng_below(&rng, 1 << 20),
+				  on_log, &q, i);
+	}
+	ck_assert_uint_eq(ibfs__eq_held(&q), 3000);
+}
+END_TEST
+
 static Suite *event_queue_cal_suite(void)
 {
 	Suite *s = suite_create("event_queue_cal");
@@ -454,6 +546,7 @@ static Suite *event_queue_cal_suite(void)
 	tcase_add_test(tc, test_emptied_bucket);
 	tcase_add_test(tc, test_sorted_inserts_narrow_day);
 	tcase_add_test(tc, test_rebuild_frees_far_cancelled);
+	tcase_add_test(tc, test_look_ahead_day);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -69,6 +69,12 @@ struct ibfs_eq_bucket {
 #define EQ_BUCKET_LOG 4
 _Static_assert(sizeof(struct ibfs_eq_bucket) == 1 << EQ_BUCKET_LOG,
 	       "struct ibfs_eq_bucket is 16 bytes");
+/*
+ * The run loop's next day when none is known (struct ibfs_eq's ahead): its
+ * head is an event that links to nothing and names itself as the lines to
+ * fetch, so that the look-ahead neither tests for NULL nor prefetches it.
+ */
+extern const struct ibfs_eq_bucket ibfs__eq_no_day;
 
 struct ibfs_eq {
 	ibfs_time_t now;       /* time of the event being run, or last run */
@@ -104,6 +110,15 @@ struct ibfs_eq {
 	 * leaves more held than this checks for a rebuild: 0 while a bucket
 	 * is crowded, else 2 * nbuckets + far_cancelled. */
 	size_t check_at;
+	/*
+	 * eq_take's guess at the next day with events: the bucket of the
+	 * first day after cur marked in the bitmap when cur moved there
+	 * (eq_peek_day), else ibfs__eq_no_day (eq_set_cur). A marked bucket
+	 * ahead of cur keeps its events until cur reaches it, so its head is
+	 * never NULL; a schedule that fills a day between only makes the
+	 * guess wrong.
+	 */
+	const struct ibfs_eq_bucket *ahead;
 	uint64_t crowd_ok_at;  /* next_seq before which no crowd rebuild */
 	uint64_t resizes;      /* rebuilds so far (statistics, tests) */
 	uint64_t crowd_skips;  /* crowded buckets left as they were (tests) */

@@ -111,12 +111,15 @@ unsigned ibfs__eq_crowd_shift(const struct ibfs_eq *q, size_t bucket);
 /*
  * Moves the current day to `day`, with the two values the run loop reads
  * instead of recomputing them an event: its bucket and its last picosecond
- * (day << shift cannot overflow, day being a time shifted right).
+ * (day << shift cannot overflow, day being a time shifted right). The
+ * look-ahead's next day is unknown here (eq_peek_day, which has the
+ * bitmap word at hand, sets it after).
  */
 static inline void eq_set_cur(struct ibfs_eq *q, uint64_t day)
 {
 	q->cur = day;
 	q->cur_b = &q->buckets[day & (q->nbuckets - 1)];
+	q->ahead = &ibfs__eq_no_day;
 	q->day_last = day << q->shift | ((1ULL << q->shift) - 1);
 	q->limit = q->day_last < q->horizon ? q->day_last : q->horizon;
 	/*
