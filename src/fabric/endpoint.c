@@ -475,6 +475,8 @@ struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node)
 	ep->dev.ops = &ep_ops;
 	ibfs__fabric_attach(f, node, &ep->dev);
 	ep_port(ep)->rx_at_tail = 1;
+	/* One endpoint among many: its line 0 leaves the caches (link.h). */
+	ep_port(ep)->tx_end_dev = 1;
 	ep->timer_at = IBFS_TIME_NEVER;
 	for (int sl = 0; sl < 16; sl++)
 		ep->sl2vl[sl] = (uint8_t)(sl % ep_port(ep)->data_vls);

@@ -263,6 +263,13 @@ struct ibfs_port {
 		uint32_t fc_state;
 	};
 	uint8_t tx_data;         /* the transmitter is sending a data packet */
+	/*
+	 * Set by the device, like rx_at_tail: 1 asks that the end of a
+	 * transmission fetch ahead the device's first line (which holds
+	 * ops) rather than the peer's line 0 (link.c), for a device whose
+	 * line does not stay cached (an end node among many). A hint only.
+	 */
+	uint8_t tx_end_dev;
 
 	/* Line 1. */
 	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
