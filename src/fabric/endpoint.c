@@ -477,6 +477,9 @@ struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node)
 	ep_port(ep)->rx_at_tail = 1;
 	/* One endpoint among many: its line 0 leaves the caches (link.h). */
 	ep_port(ep)->tx_end_dev = 1;
+	/* Its receive writes the arrival counters, line 3 (link.h). */
+	ep_port(ep)->rx_dev_line =
+		(uint8_t)(offsetof(struct ibfs_endpoint, st.rx_pkts) / 64);
 	ep->timer_at = IBFS_TIME_NEVER;
 	for (int sl = 0; sl < 16; sl++)
 		ep->sl2vl[sl] = (uint8_t)(sl % ep_port(ep)->data_vls);

@@ -270,6 +270,13 @@ struct ibfs_port {
 	 * line does not stay cached (an end node among many). A hint only.
 	 */
 	uint8_t tx_end_dev;
+	/*
+	 * Set by a device that takes packets at their tail: a line of the
+	 * device (counted in 64 bytes from dev) that its receive reads
+	 * besides the first, which the end of the transmission toward this
+	 * port fetches with the first (link.c); 0 for none. A hint only.
+	 */
+	uint8_t rx_dev_line;
 
 	/* Line 1. */
 	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
@@ -327,7 +334,7 @@ struct ibfs_port {
 };
 
 /* The layout the comments above describe: what a hop touches on VL 0. */
-_Static_assert(offsetof(struct ibfs_port, tx_data) < 64 &&
+_Static_assert(offsetof(struct ibfs_port, rx_dev_line) < 64 &&
 		       offsetof(struct ibfs_port, tx_data) ==
 			       offsetof(struct ibfs_port, tx_busy) + 1 &&
 		       offsetof(struct ibfs_port, tx_free_at) == 64 &&
