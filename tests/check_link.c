@@ -480,6 +480,61 @@ START_TEST(flows_take_turns)
 }
 END_TEST
 
+/* A generator that counts its calls: every packet to LID 2 on SL 0. */
+static int counting_gen(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
+			uint8_t *sl)
+{
+	(void)ep;
+	++*(int *)ctx;
+	*dlid = 2;
+	*sl = 0;
+	return 0;
+}
+
+/*
+ * A packet that waits for credits is not built until it goes: only its
+ * header waits, drawn once (endpoint.c). B's buffer holds one packet of
+ * 110 wire bytes (2 blocks): A sends p1 at 0, until S; p2 then waits for
+ * the FCP, which lands at S + P + F + P. At S + P / 2 the pool holds p1
+ * alone (on the wire) and the generator has drawn p1 and p2; at the end
+ * it has drawn each of the three packets once. Fails when the waiting
+ * packet is built at once (two packets in the pool; checked) or its
+ * header drawn again (more calls).
+ */
+START_TEST(waiting_header_not_packet)
+{
+	struct pair x;
+	struct ibfs_diag d;
+	int calls = 0;
+	const ibfs_time_t S = ser(110), P = 10 * IBFS_NS, F = ser(6);
+	struct ibfs_ep_flow_spec s = {
+		.dlid = 7, .sl = 3, .payload = 100, .count = 3,
+		.gen = counting_gen, .gen_ctx = &calls,
+	};
+
+	pair_make(&x, 2000, 128, 1, 0);
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.a, &s, &d), 0);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+
+	ck_assert_int_eq(pa->vls[0].credits, 2);
+	ibfs__eq_run(&x.f->eq, S + P / 2);
+	ck_assert_uint_eq(pa->waiting, 1);
+	ck_assert_uint_eq(x.f->packets.in_use, 1);
+	ck_assert_int_eq(calls, 2);
+	conserved(x.f);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	const struct ibfs_ep_stats *sb = ibfs__endpoint_stats(x.b);
+
+	ck_assert_uint_eq(sb->rx_pkts, 3);
+	ck_assert_uint_eq(sb->misrouted, 0);
+	ck_assert_uint_eq(sb->last_tail, 2 * (S + 2 * P + F) + S + P);
+	ck_assert_int_eq(calls, 3);
+	ck_assert_uint_eq(x.f->packets.in_use, 0);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
 static Suite *link_suite(void)
 {
 	Suite *s = suite_create("link");
@@ -499,6 +554,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, paced_flow);
 	tcase_add_test(tc, flows_take_turns);
 	tcase_add_test(tc, link_up_needs_both_devices);
+	tcase_add_test(tc, waiting_header_not_packet);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -263,6 +263,20 @@ struct ibfs_port {
 		uint32_t fc_state;
 	};
 	uint8_t tx_data;         /* the transmitter is sending a data packet */
+	/*
+	 * Set by the device, like rx_at_tail: 1 asks that the end of a
+	 * transmission fetch ahead the device's first line (which holds
+	 * ops) rather than the peer's line 0 (link.c), for a device whose
+	 * line does not stay cached (an end node among many). A hint only.
+	 */
+	uint8_t tx_end_dev;
+	/*
+	 * Set by a device that takes packets at their tail: a line of the
+	 * device (counted in 64 bytes from dev) that its receive reads
+	 * besides the first, which the end of the transmission toward this
+	 * port fetches with the first (link.c); 0 for none. A hint only.
+	 */
+	uint8_t rx_dev_line;
 
 	/* Line 1. */
 	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
@@ -320,7 +334,7 @@ struct ibfs_port {
 };
 
 /* The layout the comments above describe: what a hop touches on VL 0. */
-_Static_assert(offsetof(struct ibfs_port, tx_data) < 64 &&
+_Static_assert(offsetof(struct ibfs_port, rx_dev_line) < 64 &&
 		       offsetof(struct ibfs_port, tx_data) ==
 			       offsetof(struct ibfs_port, tx_busy) + 1 &&
 		       offsetof(struct ibfs_port, tx_free_at) == 64 &&
