@@ -104,10 +104,13 @@ struct ibfs_device_ops {
 	void (*tx_done)(struct ibfs_device *dev, struct ibfs_port *out);
 	/*
 	 * Optional: the link of `port` went down (up 0) or came up (up 1),
-	 * now (ibfs__fabric_link_set). Both ends of the link are already in
-	 * their new state. tx_ready follows on an idle transmitter, so a
-	 * device needs this only to react otherwise (e.g. an HCA's async
-	 * event IBV_EVENT_PORT_ERR).
+	 * now: called at every change of port->up, on both ends, which are
+	 * already in their new state. During a run (ibfs__fabric_link_set)
+	 * tx_ready follows on an idle transmitter, so a device needs this
+	 * only to react otherwise (e.g. an HCA's async event
+	 * IBV_EVENT_PORT_ERR, or a switch's copy of its outputs' state);
+	 * at set-up, when the second device of a link is attached
+	 * (ibfs__fabric_attach), nothing follows.
 	 */
 	void (*port_state)(struct ibfs_device *dev, struct ibfs_port *port,
 			   int up);
