@@ -46,6 +46,21 @@ struct sw_vlarb {
  * the way) waits for xb_ready_ev with h_tail_at at IBFS_TIME_NEVER,
  * which no tail time is, and is then read from the packet; every other
  * head is ready.
+ *
+ * Tried without gain (sw10, bench_fabric k=36 against 470029f): the
+ * head's successor (second) in place of the tail, the tails in an array
+ * after the entries (tagged when the tail is the only packet), so that a
+ * grant fetches the head's and the next head's lines at once, the end of
+ * a packet (ibfs__sw_tx_done) the next head's with the head's, and an
+ * arrival the input's tails and entries while it routes. perf:
+ * xb_send_then_head's wait on the next head's line went (526 -> 182
+ * samples), but the grant and the enqueue grew as much (an enqueue into
+ * a FIFO of 0 or 1 packets touches the tails' line and the entry; 44% of
+ * grants empty their FIFO and write the tails); callgrind 1 200 100: Ir
+ * +4.6%, LL misses +4.3%; ab.sh medians, both orders: k=36 saturated
+ * +2.4% and -1.0% CPU time (11 pairs), 50% +2% and +10%, k=12 +2% and
+ * -0.5% (7 pairs).
+ * Fetching head->next at that end instead (this layout): 1-3% slower.
  */
 struct sw_queue {
 	struct ibfs_packet *head;
