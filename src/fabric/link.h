@@ -135,7 +135,9 @@ struct ibfs_device {
 struct ibfs_port_counters {
 	ibfs_time_t busy;        /* time the transmitter was sending */
 	ibfs_time_t xmit_wait;   /* data waiting, no credits (PortXmitWait) */
-	uint64_t xmit_data;      /* bytes sent (PortXmitData counts words) */
+	/* Bytes sent, VCRC included; PortXmitData in IBA's words is
+	 * derived from it and xmit_pkts (results.c, ports.csv). */
+	uint64_t xmit_data;
 	uint64_t rcv_data;
 	uint64_t xmit_pkts;
 	uint64_t rcv_pkts;
