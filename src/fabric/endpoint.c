@@ -276,9 +276,9 @@ ep_flow_send(struct ibfs_endpoint *ep, struct ibfs_port *out,
 	}
 	/*
 	 * Up and idle were tested by the pump; ep_draw keeps both. The
-	 * credit test of ibfs__credit_may_send, on the header.
+	 * credit test, on the header.
 	 */
-	if (vl != IBFS_VL15 && out->vls[vl].credits < (int32_t)fl->blocks) {
+	if (!ibfs__credit_may_send_vl(out, vl, fl->blocks)) {
 		fl->w_dlid = dlid;
 		fl->w_sl = sl;
 		fl->w_vl = vl;

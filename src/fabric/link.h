@@ -369,14 +369,20 @@ static inline int ibfs__port_flow_ib(const struct ibfs_port *port)
 }
 
 /*
- * With credits, p may start on VL15 always (not flow controlled, IBA
- * 7.9.4), on a data VL when the credits held cover its blocks.
+ * With credits, a packet of `blocks` may start on VL15 always (not flow
+ * controlled, IBA 7.9.4), on a data VL when the credits held cover its
+ * blocks. (For a sender that has only the packet's header yet.)
  */
+static inline int ibfs__credit_may_send_vl(const struct ibfs_port *out,
+					   unsigned vl, uint32_t blocks)
+{
+	return vl == IBFS_VL15 || out->vls[vl].credits >= (int32_t)blocks;
+}
+
 static inline int ibfs__credit_may_send(const struct ibfs_port *out,
 					const struct ibfs_packet *p)
 {
-	return p->vl == IBFS_VL15 ||
-	       out->vls[p->vl].credits >= (int32_t)p->blocks;
+	return ibfs__credit_may_send_vl(out, p->vl, p->blocks);
 }
 
 /*
