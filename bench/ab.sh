@@ -16,6 +16,14 @@ for i in $(seq "$N"); do
 		tail -1 | awk '{print $2, $4}')
 	b=$("$B" 1 "$P" "$L" "$K" 2>&1 | grep -o "cpu [0-9.]* s: [0-9.]*" |
 		tail -1 | awk '{print $2, $4}')
+	# A run that failed (a bad argument, a conservation error) prints
+	# no figure: say so rather than rank an empty line.
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		[ -z "$a" ] && bin=$A || bin=$B
+		echo "$0: $bin printed no fat-tree figure; run it alone" \
+		     "to see why" >&2
+		exit 1
+	fi
 	ra="$ra
 $a"
 	rb="$rb
