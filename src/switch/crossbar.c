@@ -464,7 +464,8 @@ xb_arbitrate_general(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
  * miss; and the packet behind it, which its own grant reads a packet time
  * or more from now, is fetched too (the next head's line when there is
  * none: a prefetch of NULL would not fault, but may cost a page walk).
- * Out of line: it calls twice.
+ * Out of line: the next head's set-up follows its send, which inline
+ * would not be a tail call of xb_arbitrate_one's (whose calls all are).
  */
 static void __attribute__((noinline))
 xb_send_then_head(struct ibfs_switch *sw, struct ibfs_port *port,
@@ -617,7 +618,8 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
  * The arbitration proper, for an output with requests and an idle
  * transmitter as far as the bits tell (ibfs__sw_arbitrate, switch_int.h,
  * tests them inline so that the many calls for busy outputs and outputs
- * without requests cost no call). The common case takes the straight
+ * without requests cost no call; xb_requested and xb_free_slot make the
+ * same test on what they hold). The common case takes the straight
  * path (xb_arbitrate_one), anything else the general one, which makes
  * the same choice in that case (check_switch's fast_path_same_run and
  * fast_path_same_run_more).
@@ -634,7 +636,10 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 		ibfs__sw_out_down(sw, (int)o);
 		return;
 	}
-	/* The go bit said so->nreq > 0 (ibfs__sw_arbitrate, its one caller). */
+	/*
+	 * The go bit said so->nreq > 0: ibfs__sw_arbitrate's and
+	 * xb_free_slot's test, or xb_requested's (a request just made).
+	 */
 	ibfs_time_t now = sw->dev.fab->eq.now;
 
 	/*
