@@ -523,11 +523,13 @@ START_TEST(test_resweep_new_engine)
 END_TEST
 
 /*
- * A spine-leaf link fails (ibfs__fabric_link_set, as a fault). The
- * spine's agent sends trap 128 towards the SM, whose leaf is another one
- * so the trap's route is intact; the SM sweeps again. LIDs stay; the LFTs
- * become those of the engine on the topology without that link (computed
- * offline here), and exactly the LFT blocks that differ are sent.
+ * A spine-leaf link fails (ibfs__fabric_link_set, as a fault). Both
+ * agents are told and send trap 128 towards the SM: the leaf's route to
+ * the SM takes the failed link here, so its trap is lost; the spine's,
+ * whose route is intact (the SM's leaf is another one), arrives, and the
+ * SM sweeps again. LIDs stay; the LFTs become those of the engine on the
+ * topology without that link (computed offline here), and exactly the
+ * LFT blocks that differ are sent.
  */
 START_TEST(test_trap_link_down)
 {
@@ -616,7 +618,7 @@ START_TEST(test_trap_link_down)
 	ck_assert_uint_gt(changed, 0);
 	ck_assert_uint_eq(b.lft_blocks, changed);
 	/* The fault told both agents: both ports are Down, and the SM,
-	 * which heard one trap, left them alone. */
+	 * which heard one trap (the spine's), left them alone. */
 	ck_assert_int_eq(ibfs__sm_port_state(n.sm, leaf, lp), IBFS_PORT_DOWN);
 	ck_assert_int_eq(ibfs__sm_port_state(n.sm, spine, sp), IBFS_PORT_DOWN);
 	ibfs__subnet_free(x);
