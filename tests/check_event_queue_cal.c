@@ -400,10 +400,10 @@ END_TEST
 
 /*
  * A rebuild frees the far heap's cancelled events (as eq_far_settle does)
- * instead of filing them again: its cancelled count starts again from 0,
- * so events filed again would be held uncounted, and the far heap is
- * cleaned only by that count. Five of ten far events cancelled (too few
- * for ibfs__eq_far_clean), then near events enough to grow the calendar.
+ * instead of filing them again, where they would stay held until due
+ * (ibfs__eq_far_push would count them again: q.far_cancelled 5, not 0).
+ * Five of ten far events cancelled (too few for ibfs__eq_far_clean), then
+ * near events enough to grow the calendar.
  */
 START_TEST(test_rebuild_frees_far_cancelled)
 {

@@ -111,10 +111,11 @@ ibfs__eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
 		struct ibfs_event *ev = q->far[i];
 
 		/*
-		 * Cancelled ones are freed, as eq_far_settle does: filed
-		 * again, the far heap would hold them uncounted (its
-		 * cancelled count starts again from 0), and it is cleaned
-		 * only by that count.
+		 * Cancelled ones are freed, as eq_far_settle does. Filed
+		 * again, they would stay held until due (ibfs__eq_far_push
+		 * counts them again, so the far heap's clean still sees
+		 * them, but it runs only at a cancel), and those a longer
+		 * year takes in would be walked past in their buckets.
 		 */
 		if (ev->cancelled == EQ_CANCELLED) {
 			q->out++;
