@@ -11,9 +11,10 @@
  * is due on a day at or past cur + nbuckets, so the head of bucket cur, if
  * it is due on day cur, is the earliest event of all. Dequeue walks the
  * days forward from cur through a bitmap of non-empty buckets (one word
- * covers 64 days); after a whole year without an event due it searches the
- * bucket heads and the heap's top directly (Brown's fallback for sparse
- * calendars).
+ * covers 64 days; the current day's bit outlives its last event until the
+ * day moves: eq_unlink_head, eq_cur_settle); after a whole year without an
+ * event due it searches the bucket heads and the heap's top directly
+ * (Brown's fallback for sparse calendars).
  *
  * The far heap: an event due a year or more past the current day goes into
  * a binary heap instead of a bucket, where it would be a head not due for
@@ -53,6 +54,14 @@
  *    simulation changes. The window doubles after each such rebuild (and
  *    halves back while the work stays low), so a distribution that no width
  *    suits triggers ever rarer rebuilds instead of one every window;
+ *  - when more than one schedule in EQ_SORTED_SHARE (5) over a window
+ *    lands before a tail due the same day, with more than EQ_SORTED_DAY
+ *    (4) events taken a day, on at most EQ_SORTED_BUCKETS (16384)
+ *    buckets: from the 25 earliest events, only narrower (eq_resize.c's
+ *    eq_front_shift checks first that they call for it), with more
+ *    buckets for the same year while within EQ_SPARE an event. Such
+ *    inserts walk a node or two, which the rule above counts as cheap,
+ *    but whether each is sorted, and how far it walks, is random;
  *  - when an insert walks more than EQ_WALK_LIMIT nodes, from the gaps
  *    inside that crowded bucket, at most once per as many schedules as
  *    events held (crowd_ok_at, ibfs__eq_held), and
@@ -71,8 +80,8 @@
  *
  * Each event runs once; events come from a pool and go back to it when they
  * have run or been reaped, so a steady simulation allocates nothing (the
- * bucket array and bitmap are reallocated only when the calendar doubles or
- * halves, the heap's array only when it outgrows its largest size yet).
+ * bucket array and bitmap are reallocated only when the bucket count
+ * changes, the heap's array only when it outgrows its largest size yet).
  * Cancel is O(1): the event is marked and reaped when it comes due (Redis
  * ae's guard).
  */
