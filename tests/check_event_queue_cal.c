@@ -5,9 +5,10 @@
  * its re-estimate, runs of ties behind a later event, insert hints that
  * went stale, the growth check on a bucket filled from empty, the year at
  * the end of time, the short way to the next day, a bucket emptied while
- * its day is current, a day narrowed for its sorted inserts, a
- * rebuild's far cancelled events, and the run loop's guess at the next day
- * with events. The API's behaviour is checked in check_event_queue.c.
+ * its day is current, a day narrowed for its sorted inserts (and one kept
+ * when the earliest gaps do not call for it), a rebuild's far cancelled
+ * events, and the run loop's guess at the next day with events. The API's
+ * behaviour is checked in check_event_queue.c.
  */
 #include "eq_fixture.h"
 
@@ -399,6 +400,55 @@ START_TEST(test_sorted_inserts_narrow_day)
 END_TEST
 
 /*
+ * The sorted rule's other half: schedules before a same-day tail and busy
+ * days are not enough, the earliest events' gaps must call for a narrower
+ * day (eq_front_shift). 400 chains step on a grid of 9216 ps (ties
+ * included), up to 40 steps ahead: the front's gaps give days of 2^14 ps,
+ * most of which hold two grid times, so about 40% of the schedules land
+ * before their day's tail, and a day takes about 35 events. Checked at
+ * each step of the run: the window so far meets the rule's counts (more
+ * than one in 5 sorted, more than 4 events a day), yet the calendar is
+ * left as it is. Fails when eq_front_shift's estimate is not asked (a
+ * rebuild every window, each doubling the buckets until EQ_SPARE).
+ */
+static void on_grid(void *obj, uint64_t arg)
+{
+	ck_assert_uint_ge(q.now, chain_last);
+	chain_last = q.now;
+	ibfs__eq_schedule(&q,
+			  q.now + 9216 * (1 + ibfs__rng_below(&chain_rng, 40)),
+			  on_grid, obj, arg);
+}
+
+START_TEST(test_sorted_rule_needs_front)
+{
+	ibfs__rng_seed(&chain_rng, 9, 9);
+	chain_last = 0;
+	for (uint64_t i = 0; i < 400; i++)
+		ibfs__eq_schedule(&q, 9216 * (i % 40), on_grid, &q, i);
+	ibfs__eq_run(&q, 20 * IBFS_US);
+	ck_assert_uint_eq(q.shift, 14);
+	uint64_t resizes = q.resizes;
+	size_t nb = q.nbuckets;
+
+	for (uint64_t k = 0; k < 40; k++) {
+		ibfs__eq_run(&q, q.now + IBFS_US);
+		/* Events taken in the window so far. */
+		uint64_t ops = q.executed - (q.window_at - q.window);
+
+		if (ops > 1000) {
+			ck_assert_uint_gt(5 * (uint64_t)q.sorted, ops);
+			ck_assert_uint_gt(ops, 4 * (uint64_t)q.days);
+		}
+	}
+	ck_assert_uint_eq(q.shift, 14);
+	ck_assert_uint_eq(q.nbuckets, nb);
+	ck_assert_uint_eq(q.resizes, resizes);
+	ck_assert_uint_eq(ibfs__eq_held(&q), 400);
+}
+END_TEST
+
+/*
  * A rebuild frees the far heap's cancelled events (as eq_far_settle does)
  * instead of filing them again, where they would stay held until due
  * (ibfs__eq_far_push would count them again: q.far_cancelled 5, not 0).
@@ -545,6 +595,7 @@ static Suite *event_queue_cal_suite(void)
 	tcase_add_test(tc, test_next_day_cases);
 	tcase_add_test(tc, test_emptied_bucket);
 	tcase_add_test(tc, test_sorted_inserts_narrow_day);
+	tcase_add_test(tc, test_sorted_rule_needs_front);
 	tcase_add_test(tc, test_rebuild_frees_far_cancelled);
 	tcase_add_test(tc, test_look_ahead_day);
 	suite_add_tcase(s, tc);
