@@ -11,8 +11,9 @@
  * holding the events of every "day" (bucket width) that maps to it. With
  * the width near the mean gap between the earliest events, schedule and
  * dequeue are O(1) on average; the array doubles or halves as the queue
- * grows or shrinks, and the width is re-estimated then and whenever the
- * measured work per operation grows (event_queue.c). A bitmap of non-empty
+ * grows or shrinks, and the width is re-estimated then, whenever the
+ * measured work per operation grows, and when many schedules land before
+ * a tail due the same day (event_queue.c). A bitmap of non-empty
  * buckets lets dequeue skip 64 empty days a word, and events due beyond
  * the calendar's year (ACK timeouts, monitors) wait in a binary heap until
  * the year reaches them, as the far rungs of a ladder queue (Tang et al.,
@@ -112,8 +113,9 @@ struct ibfs_eq {
 	size_t check_at;
 	/*
 	 * eq_take's guess at the next day with events: the bucket of the
-	 * first day after cur marked in the bitmap when cur moved there
-	 * (eq_peek_day), else ibfs__eq_no_day (eq_set_cur). A marked bucket
+	 * first day after cur marked in the bitmap word that eq_peek_day
+	 * read when it moved cur there, else (none in that word, or any
+	 * other move of cur) ibfs__eq_no_day (eq_set_cur). A marked bucket
 	 * ahead of cur keeps its events until cur reaches it, so its head is
 	 * never NULL; a schedule that fills a day between only makes the
 	 * guess wrong.
