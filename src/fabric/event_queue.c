@@ -400,8 +400,12 @@ struct ibfs_event *ibfs__eq_schedule_sorted(struct ibfs_eq *q,
 	ibfs_time_t t = ev->time;
 	struct ibfs_event *p = b->head;
 
-	/* Counted when the tail is due the same day, not a later year
-	 * (eq_resize.c's sorted rule). */
+	/*
+	 * Counted when the tail is due the same day (eq_resize.c's sorted
+	 * rule). A bucket holds one day of the year, so a tail of a later
+	 * year, left out here, is there only after the day moved back
+	 * (eq_insert) or when the far heap could not grow.
+	 */
 	q->sorted += ((b->tail->time ^ t) >> q->shift) == 0;
 
 	if (t < p->time) {
