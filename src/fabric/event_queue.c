@@ -256,6 +256,17 @@ static struct ibfs_event *eq_peek_slow(struct ibfs_eq *q)
  * The word at hand also gives eq_take's look-ahead the next day with
  * events after the new one (q->ahead), or, with none left in this word,
  * none (eq_set_cur's ibfs__eq_no_day; 2.4% of the changes at k=36).
+ * Tried without gain (fab11; ab.sh against ffeeb2a at k=36 saturated, 7
+ * pairs each order, cpu medians): fetching that day's head here, a day
+ * (4.2 events) before eq_take's look-ahead would (0.705 -> 0.721 s, 0.712
+ * -> 0.707 s reversed); walking the lists of that day and the one after
+ * it (the word's second mark) ahead of time, one step of one list each
+ * event taken, so that each step reads a line fetched two handlers
+ * before and the lists' lines are cached when their day comes (0.701 ->
+ * 0.714 s, 0.750 -> 0.776 s reversed; perf: the loop's wait on e1's line
+ * fell from 37% to 19-30% of its samples, but the walk's own step waited
+ * 18% more, and the loop rose from 14.7% to 17.2% of the run: a line
+ * fetched two handlers, 110 ns, ahead still misses on this host).
  */
 static inline __attribute__((always_inline)) struct ibfs_event *
 eq_peek_day(struct ibfs_eq *q)

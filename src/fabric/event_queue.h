@@ -62,6 +62,29 @@ _Static_assert(sizeof(struct ibfs_event) == 64, "struct ibfs_event: 64 bytes");
  * One day of the calendar: a list sorted by (time, seq). It is empty when
  * head is NULL; tail is then left as it was (stale), and only read when
  * head is not NULL.
+ *
+ * Tried without gain (fab11, against ffeeb2a): days as arrays of (time,
+ * event) slots in the buckets, so that an append reads no event line and
+ * the run loop learns the next events from the bucket's line instead of
+ * chasing next: buckets of 128 bytes (a 16-byte header with lo, hi and an
+ * overflow list, 7 slots) or 256 (15 slots) or 64 (3 slots), the overflow
+ * a sorted list with a tail and a hint. Same events, same order (bench
+ * counts unchanged), but at k=36 saturated a day of 2^7 ps holds a
+ * geometric count of events (counted: 700 K days of 1, 147 K of 7, 110 K
+ * of 8, 62 K of 10, 947 of more than 64, many of them ties), so 7 slots
+ * sent 13.5% of the schedules to the overflow and 21% off the inline path;
+ * and the calendar's lines no longer fit: 8192 buckets are 1 MiB of
+ * 128-byte days instead of 128 KiB of 16-byte ones, four days a line, and
+ * the days between now and the farthest event (~1300) 166 KiB instead of
+ * 21 KiB. Callgrind (1 200 100): Ir 417.2 -> 513.9 M (7 slots), LL misses
+ * 5.39 -> 6.32 M (7 slots), 6.54 M (15 slots: fewer instructions, more
+ * misses). bench/ab.sh, 3 pairs, cpu medians: k=36 saturated 0.692 ->
+ * 0.841 s (7 slots), 0.703 -> 0.857 (15), 0.711 -> 0.951 (3), 0.901 ->
+ * 0.788 reversed (7 slots first); k=36 50% 0.534 -> 0.774; k=12 0.662 ->
+ * 0.737. bench_queue hold 1e3 50 -> 43, 1e4 35 -> 29, 1e5 22 -> 8, mix
+ * 28 -> 24 M events/s. Nor did the run loop's wait on the next event's
+ * line go (perf: about 30% of its samples on loads of e1's obj and pf,
+ * its line still fetched only one handler ahead).
  */
 struct ibfs_eq_bucket {
 	struct ibfs_event *head, *tail;
