@@ -61,6 +61,25 @@ struct sw_vlarb {
  * +2.4% and -1.0% CPU time (11 pairs), 50% +2% and +10%, k=12 +2% and
  * -0.5% (7 pairs).
  * Fetching head->next at that end instead (this layout): 1-3% slower.
+ *
+ * Also tried without gain (sw11, k=36 against 4934097): the copies of a
+ * FIFO's next head made when its input is freed (ibfs__sw_tx_done, before
+ * xb_free_slot) instead of at the grant (xb_send_then_head), the grant
+ * marking the entry and reading nothing of the next head. A busy input's
+ * request is seen by nothing but nreq and the go bit (every scan masks
+ * busy inputs); an arbitration that it alone causes grants nothing, and
+ * a port counting PortXmitWait keeps the request of the head that
+ * waited, so the run was the same (identity check identical, switch
+ * tests passing; a flag set by any enqueue of a packet not yet ready kept
+ * the grant's set-up for such a switch, so that no event moved). A head
+ * granted as soon as its input is freed was then read once, not twice.
+ * Callgrind 1 200 100: Ir 417.2 -> 419.3 M, LL misses 5.39 -> 5.12 M
+ * (-5%); perf: xb_send_then_head's waits went, but tx_done's grew as much
+ * (the head's line and its output's, now read at the end; the head
+ * fetched one end ahead from its entry); ab.sh medians, both orders, 7-15
+ * pairs: k=36 saturated from 2.6% faster to 1.6% slower (0.697 against
+ * 0.696 s over 15 pairs), 50% and k=12 within 1%; without the head
+ * fetched one end ahead, 3.5% slower.
  */
 struct sw_queue {
 	struct ibfs_packet *head;
@@ -270,6 +289,23 @@ struct ibfs_switch {
 	 * wrong; a grant and an end go in pairs (check_switch checks the
 	 * count), so at most 256 entries, one per output, are pending, and
 	 * the 8-bit positions wrap inside the ring.
+	 *
+	 * Tried without gain (sw11), with the next head's copies made at
+	 * the end of the packet (struct sw_queue): fetching further ahead
+	 * in the ring. Its guess is right for 88% of the ends at k=36
+	 * saturated (80% at 50%), as often two or three entries ahead, but
+	 * a switch's ends come in bunches: of the gaps between two ends of
+	 * one switch (events run, k=36 saturated) 21% are under 2, 11%
+	 * 2-9, 18% 10-29, 13% 30-99 and 34% 100-999. A line fetched one
+	 * end ahead is then often not in yet, and a load of it that fetches
+	 * the next line of a chain waits as long as its use did: the entry
+	 * three ends ahead, its head two ahead and that head's output one
+	 * ahead moved the waits into xb_prefetch_end (perf) for 2.4% more
+	 * instructions (k=12 saturated 3% slower, k=36 the same). Each
+	 * output's next head kept at its grant in an array before the
+	 * queues, fetched with no load to wait for, removed the end's wait
+	 * on the head's line, but k=12 and 50% ran 1.2% and 2.4% slower
+	 * and k=36 the same.
 	 */
 	uint8_t ends[256];
 };
