@@ -535,6 +535,49 @@ START_TEST(waiting_header_not_packet)
 }
 END_TEST
 
+/*
+ * A device's rx_delay and rx_at_tail, set with ibfs__port_set_rx, decide
+ * when it is told of a packet; the sender reads its own copies (link.h),
+ * which the setter keeps, also when they change between packets. Fails
+ * when the setter does not copy them to the peer (the receive then comes
+ * at the header, with no delay).
+ */
+START_TEST(rx_set_reaches_sender)
+{
+	struct pair x;
+	const ibfs_time_t P = 10 * IBFS_NS, W = ser(8 + 1000 + 2);
+	const ibfs_time_t t2 = 1000 * IBFS_NS;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+	struct ibfs_port *pb = ibfs__endpoint_port(x.b);
+
+	/* An endpoint takes packets at their tail (endpoint.c). */
+	ck_assert_uint_eq(pa->peer_rx_tail, 1);
+	ck_assert_uint_eq(pa->peer_rx_delay, 0);
+	ibfs__port_set_rx(pb, 3000, 1);
+	ck_assert_uint_eq(pb->rx_delay, 3000);
+	ck_assert_uint_eq(pa->peer_rx_delay, 3000);
+	flow(x.a, 2, 0, 1000, 1, 0);
+	flow(x.a, 2, 0, 1000, 1, t2);
+	ibfs__eq_run(&x.f->eq, t2 / 2);
+	const struct ibfs_ep_stats *st = ibfs__endpoint_stats(x.b);
+
+	ck_assert_uint_eq(st->rx_pkts, 1);
+	ck_assert_uint_eq(st->first_head, P + ser(8));
+	ck_assert_uint_eq(st->first_tail, P + W + 3000);
+	/* Told at the header now, 500 ps after it. */
+	ibfs__port_set_rx(pb, 500, 0);
+	ck_assert_uint_eq(pa->peer_rx_tail, 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(st->rx_pkts, 2);
+	ck_assert_uint_eq(st->last_head, t2 + P + ser(8));
+	ck_assert_uint_eq(st->last_tail, t2 + P + ser(8) + 500);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
 static Suite *link_suite(void)
 {
 	Suite *s = suite_create("link");
@@ -555,6 +598,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, flows_take_turns);
 	tcase_add_test(tc, link_up_needs_both_devices);
 	tcase_add_test(tc, waiting_header_not_packet);
+	tcase_add_test(tc, rx_set_reaches_sender);
 	suite_add_tcase(s, tc);
 	return s;
 }

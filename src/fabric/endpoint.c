@@ -474,7 +474,8 @@ struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node)
 	ep->flows_cap = 1;
 	ep->dev.ops = &ep_ops;
 	ibfs__fabric_attach(f, node, &ep->dev);
-	ep_port(ep)->rx_at_tail = 1;
+	/* Packets are taken at their tail, with no delay (link.h). */
+	ibfs__port_set_rx(ep_port(ep), 0, 1);
 	/* One endpoint among many: its line 0 leaves the caches (link.h). */
 	ep_port(ep)->tx_end_dev = 1;
 	/* Its receive writes the arrival counters, line 3 (link.h). */

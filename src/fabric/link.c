@@ -94,16 +94,17 @@ static void link_tx_done(void *obj, uint64_t arg)
 	struct ibfs_device *dev;
 
 	/*
-	 * Fetched while the device decides what to send: line 1 of the
-	 * port (tx_free_at, fcp_until, prop, ser_lrh), which the next send
-	 * reads and writes and an FCP sent at this end reads (callgrind
-	 * k=36: fcp_until missed in 44% of sends and 82% of FCPs), and the
-	 * peer's line 0, which that send reads: the event fetched it ahead
-	 * unless the device asked for its own line instead (tx_end_dev;
-	 * the peer is NULL only for an occupied port without a link: no
-	 * prefetch of NULL).
+	 * Fetched while the device decides what to send: lines 1 and 2 of
+	 * the port, which the next send reads and writes (line 2 also an
+	 * FCP sent at this end; callgrind k=36 before: fcp_until missed in
+	 * 44% of sends and 82% of FCPs), and the peer's line 0, where that
+	 * send writes peer_free_at: the event fetched it ahead unless the
+	 * device asked for its own line instead (tx_end_dev; the peer is
+	 * NULL only for an occupied port without a link: no prefetch of
+	 * NULL).
 	 */
 	__builtin_prefetch(&out->tx_free_at);
+	__builtin_prefetch(&out->cnt.rcv_data);
 	__builtin_prefetch(out->peer ? out->peer : out);
 	if (arg & 1)
 		link_prefetch_tail(out->peer, arg);
@@ -271,7 +272,7 @@ link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 	 * Each event names the line its handler reads besides its port's,
 	 * fetched while the event before it runs (event_queue.h): the end
 	 * of the transmission most often sends the next packet at once,
-	 * which reads the peer's line 0 (rx_delay, rx_at_tail), or, when
+	 * which writes the peer's line 0 (peer_free_at), or, when
 	 * the device asked (tx_end_dev), the device's first line, which
 	 * the end reads first (dev->ops) and which at scale has left the
 	 * caches during the packet when the device is one of many end
@@ -285,7 +286,7 @@ link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 	 * it at its tail (link_prefetch_tail). Pool packets are 64-byte
 	 * aligned.
 	 */
-	uint64_t a = (uint64_t)(uintptr_t)p | (peer->rx_at_tail != 0);
+	uint64_t a = (uint64_t)(uintptr_t)p | (out->peer_rx_tail != 0);
 
 	ibfs__eq_schedule_pf(q, free_at, link_tx_done, out, a,
 			     out->tx_end_dev ? (void *)out->dev : (void *)peer);
@@ -325,8 +326,9 @@ static inline void link_send(struct ibfs_fabric *f, struct ibfs_port *out,
 			o->on_tx(o->ctx, out, p, start);
 	p->head_at = start + out->prop + out->ser_lrh;
 	p->tail_at = start + out->prop + ser;
-	ibfs_time_t at = (peer->rx_at_tail ? p->tail_at : p->head_at) +
-			 peer->rx_delay;
+	/* The receiving device's wishes, from our copy (link.h). */
+	ibfs_time_t at = (out->peer_rx_tail ? p->tail_at : p->head_at) +
+			 out->peer_rx_delay;
 
 	/* link_occupy's work, the peer known to exist. */
 	out->tx_data = 1;
@@ -354,6 +356,16 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 		return;
 	}
 	link_send(f, out, p, 0);
+}
+
+void ibfs__port_set_rx(struct ibfs_port *port, ibfs_time_t delay, int at_tail)
+{
+	port->rx_delay = delay;
+	port->rx_at_tail = at_tail != 0;
+	if (port->peer) {
+		port->peer->peer_rx_delay = delay;
+		port->peer->peer_rx_tail = at_tail != 0;
+	}
 }
 
 void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p)
