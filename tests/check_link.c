@@ -535,6 +535,45 @@ START_TEST(waiting_header_not_packet)
 }
 END_TEST
 
+/* A generator that ends its flow at its fourth call. */
+static int ending_gen(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
+		      uint8_t *sl)
+{
+	(void)ep;
+	(void)dlid;
+	(void)sl;
+	return ++*(int *)ctx > 3 ? -1 : 0;
+}
+
+/*
+ * A generator may end its flow early: a flow of 10 packets whose
+ * generator ends it at its fourth call sends 3, and the endpoint's send
+ * counts, derived from the flows (endpoint.c), say 3 packets and their
+ * payload. Fails when the end marks the flow as having sent its count
+ * (tx_pkts 10).
+ */
+START_TEST(generator_ends_flow)
+{
+	struct pair x;
+	struct ibfs_diag d;
+	int calls = 0;
+	struct ibfs_ep_flow_spec s = {
+		.dlid = 2, .payload = 100, .count = 10,
+		.gen = ending_gen, .gen_ctx = &calls,
+	};
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.a, &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_int_eq(calls, 4);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->tx_pkts, 3);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->tx_payload, 300);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->rx_pkts, 3);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
 /*
  * A device's rx_delay and rx_at_tail, set with ibfs__port_set_rx, decide
  * when it is told of a packet; the sender reads its own copies (link.h),
@@ -599,6 +638,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, link_up_needs_both_devices);
 	tcase_add_test(tc, waiting_header_not_packet);
 	tcase_add_test(tc, rx_set_reaches_sender);
+	tcase_add_test(tc, generator_ends_flow);
 	suite_add_tcase(s, tc);
 	return s;
 }
