@@ -574,6 +574,56 @@ START_TEST(generator_ends_flow)
 }
 END_TEST
 
+/* A generator that counts its calls in its state: every packet to LID 2. */
+static int area_gen(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
+		    uint8_t *sl)
+{
+	uint64_t *n = ctx;
+
+	(void)ep;
+	n[0]++;
+	n[IBFS_EP_GEN_BYTES / 8 - 1] += 2;
+	*dlid = 2;
+	*sl = 0;
+	return 0;
+}
+
+/*
+ * An endpoint keeps IBFS_EP_GEN_BYTES for a generator's state
+ * (ibfs__endpoint_gen_area): zeroed, 16-byte aligned, its own, and kept
+ * while the flow runs (first and last words written at every call).
+ */
+START_TEST(generator_area)
+{
+	struct pair x;
+	struct ibfs_diag d;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	uint64_t *ga = ibfs__endpoint_gen_area(x.a);
+	uint64_t *gb = ibfs__endpoint_gen_area(x.b);
+
+	ck_assert_ptr_nonnull(ga);
+	ck_assert_uint_eq((uintptr_t)ga % 16, 0);
+	ck_assert_ptr_ne(ga, gb);
+	for (size_t i = 0; i < IBFS_EP_GEN_BYTES / 8; i++)
+		ck_assert_uint_eq(ga[i], 0);
+	struct ibfs_ep_flow_spec s = {
+		.payload = 100, .count = 7, .gen = area_gen, .gen_ctx = ga,
+	};
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.a, &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->rx_pkts, 7);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->misrouted, 0);
+	ck_assert_uint_eq(ga[0], 7);
+	ck_assert_uint_eq(ga[IBFS_EP_GEN_BYTES / 8 - 1], 14);
+	for (size_t i = 0; i < IBFS_EP_GEN_BYTES / 8; i++)
+		ck_assert_uint_eq(gb[i], 0);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
 /*
  * A device's rx_delay and rx_at_tail, set with ibfs__port_set_rx, decide
  * when it is told of a packet; the sender reads its own copies (link.h),
@@ -639,6 +689,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, waiting_header_not_packet);
 	tcase_add_test(tc, rx_set_reaches_sender);
 	tcase_add_test(tc, generator_ends_flow);
+	tcase_add_test(tc, generator_area);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -74,13 +74,17 @@ struct ep_arrival {
  * aligned): lines 0 and 1 all that the pump of an endpoint with one flow
  * (most of them) reads and writes, the first flow kept inline after what
  * an arrival reads in line 0 (the LID and its mask, and whether arrivals
- * are tracked), with the SL-to-VL table; line 3 the arrival counters. So
- * a packet sent touches lines 0 and 1 (before session 6 also line 2: the
- * flow's last bytes, the table and the send counters, on which perf at
- * k=36 saturated found ep_pump_due waiting), and an arrival that is not
- * tracked lines 0 and 3. Line 2 holds the timer, which a paced flow reads
- * once a packet. Further flows live in a separate array (flows points at
- * flow0 until a second flow is added). The port is dev.ports + 1.
+ * are tracked), with the SL-to-VL table; line 2 a generator's state, if
+ * the generator keeps it here (ibfs__endpoint_gen_area); line 3 the
+ * arrival counters. So a packet sent touches lines 0-2, which the port
+ * asks the link layer to fetch together when the transmitter goes idle or
+ * credits come (tx_end_dev 3, link.c and credits.c), instead of one after
+ * the other as the pump reaches them (perf at k=36 saturated, before
+ * session 6: the flow's last bytes in line 2, then the generator's state
+ * in a line of its own, each waited on by ep_pump_due and bench_uniform);
+ * an arrival that is not tracked touches lines 0 and 3. Further flows
+ * live in a separate array (flows points at flow0 until a second flow is
+ * added). The port is dev.ports + 1.
  */
 struct ibfs_endpoint {
 	struct ibfs_device dev;
@@ -96,19 +100,20 @@ struct ibfs_endpoint {
 	struct ep_flow flow0; /* lines 0-1 */
 	/* The VL of each SL, four bits each (ep_vl). */
 	uint64_t sl2vl;
-	/* line 2 */
+	/* Line 2: a generator's state (ibfs__endpoint_gen_area). */
+	_Alignas(16) unsigned char gen_area[IBFS_EP_GEN_BYTES];
+	/*
+	 * tx_pkts, tx_payload and last_tx_end are derived when asked
+	 * (ibfs__endpoint_stats); the arrival counters are line 3.
+	 */
+	struct ibfs_ep_stats st;
+	/* Cold, but the timer (a paced flow reads it once a packet). */
 	ibfs_time_t timer_at; /* pending wake-up, IBFS_TIME_NEVER if none */
 	struct ep_flow *flows;
 	uint16_t rr;
 	uint32_t by_slid_len;
 	uint32_t log_len;
 	uint64_t *by_slid;
-	/*
-	 * tx_pkts, tx_payload and last_tx_end are derived when asked
-	 * (ibfs__endpoint_stats); the arrival counters are line 3.
-	 */
-	struct ibfs_ep_stats st;
-	/* cold */
 	struct ep_arrival *log;
 	uint32_t log_cap;
 	int flows_cap;
@@ -118,6 +123,7 @@ struct ibfs_endpoint {
 
 _Static_assert(offsetof(struct ibfs_endpoint, flow0.sent) + 8 == 64 &&
 		       offsetof(struct ibfs_endpoint, sl2vl) + 8 == 128 &&
+		       offsetof(struct ibfs_endpoint, gen_area) == 128 &&
 		       offsetof(struct ibfs_endpoint, st.rx_pkts) == 192 &&
 		       offsetof(struct ibfs_endpoint, st.misrouted) < 256,
 	       "struct ibfs_endpoint: lines 0-3 as above");
@@ -197,6 +203,24 @@ ep_build(struct ibfs_endpoint *ep, struct ep_flow *fl, uint16_t dlid,
 
 	if (!p)
 		return NULL;
+	/*
+	 * The packet the pool gives next, which the next packet built
+	 * clears (its two hot lines): the pool is a stack, and when more
+	 * packets are built than freed for a while it hands out packets
+	 * freed long ago, whose lines have left the caches (perf at k=36
+	 * saturated: the load of the pool's head was 22% of ep_pump_due's
+	 * samples). Fetched now, some packets ahead of the next build.
+	 * The head is NULL only when the pool is empty: no prefetch of
+	 * NULL then.
+	 */
+	{
+		const char *nx = f->packets.free_list;
+
+		if (nx) {
+			__builtin_prefetch(nx, 1);
+			__builtin_prefetch(nx + 64, 1);
+		}
+	}
 	p->wire_bytes = fl->wire_bytes;
 	p->blocks = fl->blocks;
 	p->dlid = dlid;
@@ -497,8 +521,11 @@ struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node)
 	ibfs__fabric_attach(f, node, &ep->dev);
 	/* Packets are taken at their tail, with no delay (link.h). */
 	ibfs__port_set_rx(ep_port(ep), 0, 1);
-	/* One endpoint among many: its line 0 leaves the caches (link.h). */
-	ep_port(ep)->tx_end_dev = 1;
+	/*
+	 * One endpoint among many: its lines leave the caches, and its
+	 * pump reads lines 0-2 (link.h).
+	 */
+	ep_port(ep)->tx_end_dev = 3;
 	/* Its receive writes the arrival counters, line 3 (link.h). */
 	ep_port(ep)->rx_dev_line =
 		(uint8_t)(offsetof(struct ibfs_endpoint, st.rx_pkts) / 64);
@@ -645,6 +672,11 @@ int ibfs__endpoint_arrival(const struct ibfs_endpoint *ep, uint32_t i,
 	*head = ep->log[i].head;
 	*tail = ep->log[i].tail;
 	return 0;
+}
+
+void *ibfs__endpoint_gen_area(struct ibfs_endpoint *ep)
+{
+	return ep->gen_area;
 }
 
 struct ibfs_port *ibfs__endpoint_port(struct ibfs_endpoint *ep)

@@ -65,7 +65,7 @@ static void __attribute__((noinline)) link_tx_done_ops(struct ibfs_port *out)
 static inline void link_prefetch_tail(const struct ibfs_port *peer,
 				      uint64_t arg)
 {
-	const char *p = (const char *)(uintptr_t)(arg & ~(uint64_t)1);
+	const char *p = (const char *)(uintptr_t)(arg & ~(uint64_t)3);
 	/*
 	 * A packet was sent, so the link is up and both ends have a device
 	 * (link.h), but for tests that raise `up` by hand: a prefetch of
@@ -78,6 +78,21 @@ static inline void link_prefetch_tail(const struct ibfs_port *peer,
 	__builtin_prefetch(d);
 	/* The device's other line it named (line 0 again when none). */
 	__builtin_prefetch(d + 64 * (size_t)peer->rx_dev_line);
+}
+
+/*
+ * `out` may send, and its device asked (tx_end_dev) that the lines its
+ * tx_ready reads be fetched: the first tx_end_dev lines of the device,
+ * all at once rather than one after the other as the device's code
+ * reaches them (an end node: its first line, then its flow and its
+ * generator's state in the next two, endpoint.c).
+ */
+static inline void link_prefetch_dev(const struct ibfs_port *out)
+{
+	const char *d = (const char *)out->dev;
+
+	__builtin_prefetch(d + 64);
+	__builtin_prefetch(d + 128);
 }
 
 /*
@@ -108,6 +123,8 @@ static void link_tx_done(void *obj, uint64_t arg)
 	__builtin_prefetch(out->peer ? out->peer : out);
 	if (arg & 1)
 		link_prefetch_tail(out->peer, arg);
+	if (arg & 2)
+		link_prefetch_dev(out);
 	if (!ibfs__port_flow_ib(out)) {
 		link_tx_done_ops(out);
 		return;
@@ -283,10 +300,12 @@ link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 	 */
 	/*
 	 * The end's arg: the packet, its low bit set when the peer takes
-	 * it at its tail (link_prefetch_tail). Pool packets are 64-byte
-	 * aligned.
+	 * it at its tail (link_prefetch_tail), bit 1 when the device asked
+	 * for more than its first line (tx_end_dev). Pool packets are
+	 * 64-byte aligned.
 	 */
-	uint64_t a = (uint64_t)(uintptr_t)p | (out->peer_rx_tail != 0);
+	uint64_t a = (uint64_t)(uintptr_t)p | (out->peer_rx_tail != 0) |
+		     (uint64_t)(out->tx_end_dev > 1) << 1;
 
 	ibfs__eq_schedule_pf(q, free_at, link_tx_done, out, a,
 			     out->tx_end_dev ? (void *)out->dev : (void *)peer);
@@ -374,20 +393,30 @@ void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p)
 }
 
 /* Tells the observers that ask for it that a PortXmitWait span starts/ends. */
-static void link_wait_notify(struct ibfs_port *out, int waiting)
+static void link_wait_notify(struct ibfs_fabric *f, struct ibfs_port *out,
+			     int waiting)
 {
-	for (struct ibfs_observer *o = out->fab->observers; o; o = o->next)
+	for (struct ibfs_observer *o = f->observers; o; o = o->next)
 		if (o->on_wait)
 			o->on_wait(o->ctx, out, waiting);
 }
 
+/*
+ * A wait's start and end are asked by the device on its own port, so the
+ * fabric is read as dev->fab (the device's line, which its caller has
+ * just read) rather than from the port's cold line, whose load then need
+ * not come before the time's (perf k=36 saturated: ibfs__port_wait_start
+ * waited on out->fab at an end node starved of credits).
+ */
 void ibfs__port_wait_start(struct ibfs_port *out)
 {
 	if (out->waiting)
 		return;
+	struct ibfs_fabric *f = out->dev->fab;
+
 	out->waiting = 1;
-	out->wait_since = out->fab->eq.now;
-	link_wait_notify(out, 1);
+	out->wait_since = f->eq.now;
+	link_wait_notify(f, out, 1);
 }
 
 /* The out-of-line part of ibfs__port_wait_stop (link.h): a wait ends. */
@@ -395,9 +424,11 @@ void ibfs__port_wait_end(struct ibfs_port *out)
 {
 	if (!out->waiting)
 		return;
+	struct ibfs_fabric *f = out->dev->fab;
+
 	out->waiting = 0;
-	out->cnt.xmit_wait += out->fab->eq.now - out->wait_since;
-	link_wait_notify(out, 0);
+	out->cnt.xmit_wait += f->eq.now - out->wait_since;
+	link_wait_notify(f, out, 0);
 }
 
 ibfs_time_t ibfs__port_xmit_wait(const struct ibfs_port *out)

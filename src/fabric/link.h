@@ -283,10 +283,11 @@ struct ibfs_port {
 	uint8_t waiting;         /* PortXmitWait: data waits for credits */
 	uint8_t peer_rx_tail;
 	/*
-	 * Set by the device, like rx_at_tail: 1 asks that the end of a
-	 * transmission fetch ahead the device's first line (which holds
-	 * ops) rather than the peer's line 0 (link.c), for a device whose
-	 * line does not stay cached (an end node among many). A hint only.
+	 * Set by the device: 1 asks that the end of a transmission fetch
+	 * ahead the device's first line (which holds ops) rather than the
+	 * peer's line 0 (link.c), 3 its first three lines, for a device
+	 * whose lines do not stay cached (an end node among many) and
+	 * whose tx_ready reads them. A hint only.
 	 */
 	uint8_t tx_end_dev;
 	/*
