@@ -112,15 +112,13 @@ static void link_tx_done(void *obj, uint64_t arg)
 	 * Fetched while the device decides what to send: lines 1 and 2 of
 	 * the port, which the next send reads and writes (line 2 also an
 	 * FCP sent at this end; callgrind k=36 before: fcp_until missed in
-	 * 44% of sends and 82% of FCPs), and the peer's line 0, where that
-	 * send writes peer_free_at: the event fetched it ahead unless the
-	 * device asked for its own line instead (tx_end_dev; the peer is
-	 * NULL only for an occupied port without a link: no prefetch of
-	 * NULL).
+	 * 44% of sends and 82% of FCPs). The peer's line 0, where that send
+	 * only writes peer_free_at now (a store does not wait for its
+	 * line), is the line the event fetched ahead unless the device
+	 * asked for its own (tx_end_dev): it is not fetched again here.
 	 */
 	__builtin_prefetch(&out->tx_free_at);
 	__builtin_prefetch(&out->cnt.rcv_data);
-	__builtin_prefetch(out->peer ? out->peer : out);
 	if (arg & 1)
 		link_prefetch_tail(out->peer, arg);
 	if (arg & 2)
