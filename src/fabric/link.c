@@ -278,6 +278,15 @@ int ibfs__port_can_send(const struct ibfs_port *out,
  * what the second needs lives across the first. (While ibfs__eq_schedule
  * was out of line, this was better inline in the sender; with its common
  * case inline, forced inline here costs 5 M instructions more at M50.)
+ * Tried without gain at k=36 saturated (ep11, session 6): a ring of the
+ * ends' events in send order in the fabric, each end fetching the event
+ * 2, 4 or 8 ends ahead, whose line the run loop otherwise fetches one
+ * event ahead (the ends ran in send order only 28% of the time: an FCP
+ * delays a start by up to 480 ps, some 4 ends; ab.sh 4 ahead 0.685 ->
+ * 0.699, 0.696 -> 0.710 s, 2 and 8 no better); the buckets of the next
+ * send's two events fetched at the end of a transmission (same time);
+ * the peer's line 2 fetched here for the header's arrival, a
+ * propagation delay later (1.6% slower, 8 ABBA rounds).
  */
 static void __attribute__((noinline))
 link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
