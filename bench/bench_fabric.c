@@ -129,11 +129,18 @@ static int bench_stream(uint64_t npkts)
 	return rc;
 }
 
+/*
+ * A generator's state, kept in the endpoint (ibfs__endpoint_gen_area),
+ * whose lines the link layer fetches together when it may send.
+ */
 struct uniform {
 	struct ibfs_rng rng;
 	uint16_t self;  /* own LID */
 	uint32_t nhca;
 };
+_Static_assert(sizeof(struct uniform) <= IBFS_EP_GEN_BYTES &&
+		       _Alignof(struct uniform) <= 16,
+	       "struct uniform fits the endpoint's generator area");
 
 static int bench_uniform(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
 			 uint8_t *sl)
@@ -168,7 +175,6 @@ static int bench_fat_tree(uint64_t per_ep, unsigned load, unsigned radix)
 	int *lid = calloc(nn, sizeof(*lid));
 	struct ibfs_switch **sw = calloc(nn, sizeof(*sw));
 	struct ibfs_endpoint **ep = calloc(nn, sizeof(*ep));
-	struct uniform *u = calloc(nn, sizeof(*u));
 	uint32_t nhca = 0, nsw = 0;
 
 	for (size_t n = 0; n < nn; n++)
@@ -233,16 +239,18 @@ static int bench_fat_tree(uint64_t per_ep, unsigned load, unsigned radix)
 	for (size_t n = 0; n < nn; n++) {
 		if (!ep[n])
 			continue;
-		ibfs__rng_seed(&u[n].rng, f->seed, (uint64_t)n);
-		u[n].self = (uint16_t)lid[n];
-		u[n].nhca = nhca;
+		struct uniform *u = ibfs__endpoint_gen_area(ep[n]);
+
+		ibfs__rng_seed(&u->rng, f->seed, (uint64_t)n);
+		u->self = (uint16_t)lid[n];
+		u->nhca = nhca;
 		/*
 		 * A packet of 2058 wire bytes takes 164,640 ps at EDR 4x (80
 		 * ps a byte); at load% its starts are 100/load of that apart.
 		 */
 		struct ibfs_ep_flow_spec spec = {
 			.payload = 2048, .count = per_ep,
-			.gen = bench_uniform, .gen_ctx = &u[n],
+			.gen = bench_uniform, .gen_ctx = u,
 			.gap = load >= 100 ? 0 :
 					     (ibfs_time_t)164640 * 100 / load,
 		};
@@ -286,7 +294,6 @@ static int bench_fat_tree(uint64_t per_ep, unsigned load, unsigned radix)
 	free(lid);
 	free(sw);
 	free(ep);
-	free(u);
 	ibfs__fabric_free(f);
 	ibfs__topo_free(t);
 	return rc;

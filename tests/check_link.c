@@ -535,6 +535,138 @@ START_TEST(waiting_header_not_packet)
 }
 END_TEST
 
+/* A generator that ends its flow at its fourth call. */
+static int ending_gen(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
+		      uint8_t *sl)
+{
+	(void)ep;
+	(void)dlid;
+	(void)sl;
+	return ++*(int *)ctx > 3 ? -1 : 0;
+}
+
+/*
+ * A generator may end its flow early: a flow of 10 packets whose
+ * generator ends it at its fourth call sends 3, and the endpoint's send
+ * counts, derived from the flows (endpoint.c), say 3 packets and their
+ * payload. Fails when the end marks the flow as having sent its count
+ * (tx_pkts 10).
+ */
+START_TEST(generator_ends_flow)
+{
+	struct pair x;
+	struct ibfs_diag d;
+	int calls = 0;
+	struct ibfs_ep_flow_spec s = {
+		.dlid = 2, .payload = 100, .count = 10,
+		.gen = ending_gen, .gen_ctx = &calls,
+	};
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.a, &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_int_eq(calls, 4);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->tx_pkts, 3);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->tx_payload, 300);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->rx_pkts, 3);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+/* A generator that counts its calls in its state: every packet to LID 2. */
+static int area_gen(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
+		    uint8_t *sl)
+{
+	uint64_t *n = ctx;
+
+	(void)ep;
+	n[0]++;
+	n[IBFS_EP_GEN_BYTES / 8 - 1] += 2;
+	*dlid = 2;
+	*sl = 0;
+	return 0;
+}
+
+/*
+ * An endpoint keeps IBFS_EP_GEN_BYTES for a generator's state
+ * (ibfs__endpoint_gen_area): zeroed, 16-byte aligned, its own, and kept
+ * while the flow runs (first and last words written at every call).
+ */
+START_TEST(generator_area)
+{
+	struct pair x;
+	struct ibfs_diag d;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	uint64_t *ga = ibfs__endpoint_gen_area(x.a);
+	uint64_t *gb = ibfs__endpoint_gen_area(x.b);
+
+	ck_assert_ptr_nonnull(ga);
+	ck_assert_uint_eq((uintptr_t)ga % 16, 0);
+	ck_assert_ptr_ne(ga, gb);
+	for (size_t i = 0; i < IBFS_EP_GEN_BYTES / 8; i++)
+		ck_assert_uint_eq(ga[i], 0);
+	struct ibfs_ep_flow_spec s = {
+		.payload = 100, .count = 7, .gen = area_gen, .gen_ctx = ga,
+	};
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.a, &s, &d), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->rx_pkts, 7);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.b)->misrouted, 0);
+	ck_assert_uint_eq(ga[0], 7);
+	ck_assert_uint_eq(ga[IBFS_EP_GEN_BYTES / 8 - 1], 14);
+	for (size_t i = 0; i < IBFS_EP_GEN_BYTES / 8; i++)
+		ck_assert_uint_eq(gb[i], 0);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
+/*
+ * A device's rx_delay and rx_at_tail, set with ibfs__port_set_rx, decide
+ * when it is told of a packet; the sender reads its own copies (link.h),
+ * which the setter keeps, also when they change between packets. Fails
+ * when the setter does not copy them to the peer (the receive then comes
+ * at the header, with no delay).
+ */
+START_TEST(rx_set_reaches_sender)
+{
+	struct pair x;
+	const ibfs_time_t P = 10 * IBFS_NS, W = ser(8 + 1000 + 2);
+	const ibfs_time_t t2 = 1000 * IBFS_NS;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+	struct ibfs_port *pb = ibfs__endpoint_port(x.b);
+
+	/* An endpoint takes packets at their tail (endpoint.c). */
+	ck_assert_uint_eq(pa->peer_rx_tail, 1);
+	ck_assert_uint_eq(pa->peer_rx_delay, 0);
+	ibfs__port_set_rx(pb, 3000, 1);
+	ck_assert_uint_eq(pb->rx_delay, 3000);
+	ck_assert_uint_eq(pa->peer_rx_delay, 3000);
+	flow(x.a, 2, 0, 1000, 1, 0);
+	flow(x.a, 2, 0, 1000, 1, t2);
+	ibfs__eq_run(&x.f->eq, t2 / 2);
+	const struct ibfs_ep_stats *st = ibfs__endpoint_stats(x.b);
+
+	ck_assert_uint_eq(st->rx_pkts, 1);
+	ck_assert_uint_eq(st->first_head, P + ser(8));
+	ck_assert_uint_eq(st->first_tail, P + W + 3000);
+	/* Told at the header now, 500 ps after it. */
+	ibfs__port_set_rx(pb, 500, 0);
+	ck_assert_uint_eq(pa->peer_rx_tail, 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(st->rx_pkts, 2);
+	ck_assert_uint_eq(st->last_head, t2 + P + ser(8));
+	ck_assert_uint_eq(st->last_tail, t2 + P + ser(8) + 500);
+	conserved(x.f);
+	pair_free(&x);
+}
+END_TEST
+
 static Suite *link_suite(void)
 {
 	Suite *s = suite_create("link");
@@ -555,6 +687,9 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, flows_take_turns);
 	tcase_add_test(tc, link_up_needs_both_devices);
 	tcase_add_test(tc, waiting_header_not_packet);
+	tcase_add_test(tc, rx_set_reaches_sender);
+	tcase_add_test(tc, generator_ends_flow);
+	tcase_add_test(tc, generator_area);
 	suite_add_tcase(s, tc);
 	return s;
 }

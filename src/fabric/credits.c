@@ -51,10 +51,29 @@ static void credit_fcp_arrive(void *obj, uint64_t arg)
 	int vl = (int)(arg & 0xff);
 	uint32_t n = (uint32_t)(arg >> 8);
 
+	struct ibfs_device *dev = sender->dev;
+
 	sender->vls[vl].credits += (int32_t)n;
 	sender->vls[vl].fc_got += n;
-	if (!sender->tx_busy && sender->dev)
-		sender->dev->ops->tx_ready(sender->dev, sender);
+	if (!sender->tx_busy && dev) {
+		/*
+		 * Its second and third lines, which the device's tx_ready
+		 * reads after its first at an end node (its flow and its
+		 * generator's state: endpoint.c), fetched with the first
+		 * rather than after it (a switch's stay cached: harmless).
+		 */
+		__builtin_prefetch((const char *)dev + 64);
+		__builtin_prefetch((const char *)dev + 128);
+		/*
+		 * What a send then reads of the port besides lines 0 and 2
+		 * (which the event fetched): line 1, and the cold line's
+		 * wait_since, which ends the PortXmitWait of a sender that
+		 * waited for these credits (ibfs__port_wait_end).
+		 */
+		__builtin_prefetch(&sender->tx_free_at);
+		__builtin_prefetch(&sender->wait_since);
+		dev->ops->tx_ready(dev, sender);
+	}
 }
 
 /*
@@ -92,6 +111,19 @@ static inline void credit_fcp(struct ibfs_port *port, int vl, uint32_t n)
 	 * is the sender's tx_free_at, kept on this port (link.h), and a
 	 * transmitter idle from a time after `at` (which is not before
 	 * now) is busy now.
+	 * The add to the sender's cold VL line waits for it (about a fifth
+	 * of credit_fcp's samples at k=36 saturated). Tried without gain
+	 * (ep11, session 6): keeping these credits in this port's line 0
+	 * until the sender's transmitter ends, which then reads them in the
+	 * line its end's event fetches ahead: credit_fcp and its callers
+	 * went from 9.6 to 7.7% of the samples, link_tx_done from 4.5 to
+	 * 5.8% (that line too was missed), and ab.sh k=36 saturated gave
+	 * 0.731 -> 0.730, 0.730 -> 0.718 s (9 pairs each order; min 0.696
+	 * -> 0.696, 0.694 -> 0.696; load 2-3). Fetching an FCP event's
+	 * lines when it is sent (the sender's lines 0 and of the VL, its
+	 * device's first three, with a copy of the peer's device pointer
+	 * in line 0), a propagation delay ahead: 0.692 -> 0.690, 0.710 ->
+	 * 0.710 s.
 	 */
 	if (port->peer_free_at > at) {
 		sender->vls[vl].credits += (int32_t)n;

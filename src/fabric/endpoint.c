@@ -20,11 +20,22 @@
 #include <string.h>
 
 /*
- * What the pump tests first, then what a packet is built from: the spec,
- * less its start (next_at starts there and steps by gap), and the sizes
- * ibfs__packet_finish gives every packet of the flow, computed once.
+ * What a packet is built from: the spec, less its start (next_at starts
+ * there and steps by gap), and the sizes ibfs__packet_finish gives every
+ * packet of the flow, computed once. The generator comes first: in the
+ * first flow its context is then in the endpoint's line 0 (struct
+ * ibfs_endpoint), so that the load of the generator's own state need not
+ * wait for another line of ours.
  */
 struct ep_flow {
+	void *gen_ctx;
+	ibfs_ep_gen_fn gen;
+	/*
+	 * Packets sent: a generator that ends the flow early sets count to
+	 * sent, so that the endpoint's tx_pkts and tx_payload are derived
+	 * from sent (ibfs__endpoint_stats) and a send writes no counter
+	 * line of its own.
+	 */
 	uint64_t sent;
 	uint64_t count;
 	ibfs_time_t next_at;
@@ -34,8 +45,6 @@ struct ep_flow {
 	 * other than the credits, whose consent needs the packet.
 	 */
 	struct ibfs_packet *pkt;
-	ibfs_ep_gen_fn gen;
-	void *gen_ctx;
 	uint32_t payload;
 	uint32_t wire_bytes;
 	uint16_t dlid;
@@ -62,35 +71,48 @@ struct ep_arrival {
 
 /*
  * Laid out by the 64-byte lines a packet touches (the struct is 64-byte
- * aligned): line 0 what both the pump and an arrival read (the LID and its
- * mask, and whether arrivals are tracked); line 1 the first flow, kept
- * inline so that an endpoint with one flow (most of them) reads no other
- * block, then the send counters in line 2; line 3 the arrival counters.
- * An arrival that is not tracked touches lines 0 and 3. Further flows live
- * in a separate array (flows points at flow0 until a second flow is
+ * aligned): lines 0 and 1 all that the pump of an endpoint with one flow
+ * (most of them) reads and writes, the first flow kept inline after what
+ * an arrival reads in line 0 (the LID and its mask, and whether arrivals
+ * are tracked), with the SL-to-VL table; line 2 a generator's state, if
+ * the generator keeps it here (ibfs__endpoint_gen_area); line 3 the
+ * arrival counters. So a packet sent touches lines 0-2, which the port
+ * asks the link layer to fetch together when the transmitter goes idle or
+ * credits come (tx_end_dev 3, link.c and credits.c), instead of one after
+ * the other as the pump reaches them (perf at k=36 saturated, before
+ * session 6: the flow's last bytes in line 2, then the generator's state
+ * in a line of its own, each waited on by ep_pump_due and bench_uniform);
+ * an arrival that is not tracked touches lines 0 and 3. Further flows
+ * live in a separate array (flows points at flow0 until a second flow is
  * added). The port is dev.ports + 1.
  */
 struct ibfs_endpoint {
 	struct ibfs_device dev;
-	struct ep_flow *flows;
-	ibfs_time_t timer_at; /* pending wake-up, IBFS_TIME_NEVER if none */
 	uint16_t nflows;      /* at most EP_MAX_FLOWS */
-	uint16_t rr;
 	uint16_t lid;
 	/*
 	 * The LID bits that are not path bits (LMC); 0 while the LID is 0
 	 * (none given), so that no DLID counts as misrouted then.
 	 */
 	uint16_t lid_mask;
-	uint8_t lmc;
 	uint8_t track;        /* 1 when by_slid or log records arrivals */
-	/* line 1 */
-	struct ep_flow flow0;
-	uint8_t sl2vl[16];
+	uint8_t lmc;
+	struct ep_flow flow0; /* lines 0-1 */
+	/* The VL of each SL, four bits each (ep_vl). */
+	uint64_t sl2vl;
+	/* Line 2: a generator's state (ibfs__endpoint_gen_area). */
+	_Alignas(16) unsigned char gen_area[IBFS_EP_GEN_BYTES];
+	/*
+	 * tx_pkts, tx_payload and last_tx_end are derived when asked
+	 * (ibfs__endpoint_stats); the arrival counters are line 3.
+	 */
+	struct ibfs_ep_stats st;
+	/* Cold, but the timer (a paced flow reads it once a packet). */
+	ibfs_time_t timer_at; /* pending wake-up, IBFS_TIME_NEVER if none */
+	struct ep_flow *flows;
+	uint16_t rr;
 	uint32_t by_slid_len;
 	uint32_t log_len;
-	struct ibfs_ep_stats st; /* tx in line 2, rx in line 3 */
-	/* cold */
 	uint64_t *by_slid;
 	struct ep_arrival *log;
 	uint32_t log_cap;
@@ -99,8 +121,9 @@ struct ibfs_endpoint {
 
 #define EP_MAX_FLOWS 65535
 
-_Static_assert(offsetof(struct ibfs_endpoint, flow0) == 64 &&
-		       offsetof(struct ibfs_endpoint, st.tx_pkts) < 192 &&
+_Static_assert(offsetof(struct ibfs_endpoint, flow0.sent) + 8 == 64 &&
+		       offsetof(struct ibfs_endpoint, sl2vl) + 8 == 128 &&
+		       offsetof(struct ibfs_endpoint, gen_area) == 128 &&
 		       offsetof(struct ibfs_endpoint, st.rx_pkts) == 192 &&
 		       offsetof(struct ibfs_endpoint, st.misrouted) < 256,
 	       "struct ibfs_endpoint: lines 0-3 as above");
@@ -110,7 +133,13 @@ static inline struct ibfs_port *ep_port(struct ibfs_endpoint *ep)
 	return ep->dev.ports + 1;
 }
 
-static inline void ep_pump(struct ibfs_endpoint *ep);
+static inline void ep_pump(struct ibfs_endpoint *ep, struct ibfs_port *out);
+
+/* The VL of SL sl (0-15). */
+static inline uint8_t ep_vl(const struct ibfs_endpoint *ep, unsigned sl)
+{
+	return (uint8_t)(ep->sl2vl >> (4 * sl) & 15);
+}
 
 /*
  * Byte i of the payload of the packet with sequence number seq: any
@@ -129,7 +158,7 @@ static void ep_timer(void *obj, uint64_t arg)
 	if (arg != ep->timer_at)
 		return; /* superseded by an earlier wake-up */
 	ep->timer_at = IBFS_TIME_NEVER;
-	ep_pump(ep);
+	ep_pump(ep, ep_port(ep));
 }
 
 static void ep_arm(struct ibfs_endpoint *ep, ibfs_time_t t)
@@ -152,11 +181,11 @@ ep_draw(struct ibfs_endpoint *ep, struct ep_flow *fl, uint16_t *dlid,
 	*dlid = fl->dlid;
 	*sl = fl->sl;
 	if (fl->gen && fl->gen(fl->gen_ctx, ep, dlid, sl) < 0) {
-		fl->sent = fl->count; /* the generator ended the flow */
+		fl->count = fl->sent; /* the generator ended the flow */
 		return -1;
 	}
 	*sl &= 15;
-	*vl = ep->sl2vl[*sl];
+	*vl = ep_vl(ep, *sl);
 	return 0;
 }
 
@@ -174,6 +203,24 @@ ep_build(struct ibfs_endpoint *ep, struct ep_flow *fl, uint16_t dlid,
 
 	if (!p)
 		return NULL;
+	/*
+	 * The packet the pool gives next, which the next packet built
+	 * clears (its two hot lines): the pool is a stack, and when more
+	 * packets are built than freed for a while it hands out packets
+	 * freed long ago, whose lines have left the caches (perf at k=36
+	 * saturated: the load of the pool's head was 22% of ep_pump_due's
+	 * samples). Fetched now, some packets ahead of the next build.
+	 * The head is NULL only when the pool is empty: no prefetch of
+	 * NULL then.
+	 */
+	{
+		const char *nx = f->packets.free_list;
+
+		if (nx) {
+			__builtin_prefetch(nx, 1);
+			__builtin_prefetch(nx + 64, 1);
+		}
+	}
 	p->wire_bytes = fl->wire_bytes;
 	p->blocks = fl->blocks;
 	p->dlid = dlid;
@@ -209,9 +256,7 @@ ep_flow_go(struct ibfs_endpoint *ep, struct ibfs_port *out,
 	fl->next_at += fl->gap; /* start + sent x gap */
 	ibfs__port_wait_stop(out);
 	ibfs__fabric_inject(f, p);
-	ep->st.tx_pkts++;
-	ep->st.tx_payload += p->payload_len;
-	/* st.last_tx_end is read from the port (ibfs__endpoint_stats). */
+	/* st's tx counts are derived (ibfs__endpoint_stats). */
 	ibfs__port_send(out, p);
 	return EP_SENT;
 }
@@ -302,7 +347,9 @@ ep_idle_wait(struct ibfs_endpoint *ep, struct ibfs_port *out,
 		ibfs__port_wait_start(out);
 	else
 		ibfs__port_wait_stop(out);
-	ep_arm(ep, wake);
+	/* ep_arm does nothing for IBFS_TIME_NEVER: timer_at is not read. */
+	if (wake != IBFS_TIME_NEVER)
+		ep_arm(ep, wake);
 }
 
 /*
@@ -372,10 +419,8 @@ ep_pump_due(struct ibfs_endpoint *ep, struct ibfs_port *out,
  * round robin: it is the same walk over a single flow.
  */
 static inline __attribute__((always_inline)) void
-ep_pump(struct ibfs_endpoint *ep)
+ep_pump(struct ibfs_endpoint *ep, struct ibfs_port *out)
 {
-	struct ibfs_port *out = ep_port(ep);
-
 	/*
 	 * A down link sends nothing (a port without a link is never up);
 	 * flows wait, and the fabric's tx_ready when the link comes up
@@ -447,10 +492,10 @@ static void ep_receive(struct ibfs_device *dev, struct ibfs_port *in,
 	ibfs__port_consume_blocks(in, vl, blocks);
 }
 
+/* `out` is our port: the link layer's, not read again from dev.ports. */
 static void ep_tx_ready(struct ibfs_device *dev, struct ibfs_port *out)
 {
-	(void)out;
-	ep_pump((struct ibfs_endpoint *)dev);
+	ep_pump((struct ibfs_endpoint *)dev, out);
 }
 
 static const struct ibfs_device_ops ep_ops = {
@@ -474,15 +519,19 @@ struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node)
 	ep->flows_cap = 1;
 	ep->dev.ops = &ep_ops;
 	ibfs__fabric_attach(f, node, &ep->dev);
-	ep_port(ep)->rx_at_tail = 1;
-	/* One endpoint among many: its line 0 leaves the caches (link.h). */
-	ep_port(ep)->tx_end_dev = 1;
+	/* Packets are taken at their tail, with no delay (link.h). */
+	ibfs__port_set_rx(ep_port(ep), 0, 1);
+	/*
+	 * One endpoint among many: its lines leave the caches, and its
+	 * pump reads lines 0-2 (link.h).
+	 */
+	ep_port(ep)->tx_end_dev = 3;
 	/* Its receive writes the arrival counters, line 3 (link.h). */
 	ep_port(ep)->rx_dev_line =
 		(uint8_t)(offsetof(struct ibfs_endpoint, st.rx_pkts) / 64);
 	ep->timer_at = IBFS_TIME_NEVER;
 	for (int sl = 0; sl < 16; sl++)
-		ep->sl2vl[sl] = (uint8_t)(sl % ep_port(ep)->data_vls);
+		ibfs__endpoint_set_sl2vl(ep, sl, sl % ep_port(ep)->data_vls);
 	return ep;
 }
 
@@ -511,7 +560,8 @@ void ibfs__endpoint_set_lid(struct ibfs_endpoint *ep, uint16_t lid,
 void ibfs__endpoint_set_sl2vl(struct ibfs_endpoint *ep, int sl, int vl)
 {
 	if (sl >= 0 && sl < 16 && vl >= 0 && vl < 16)
-		ep->sl2vl[sl] = (uint8_t)vl;
+		ep->sl2vl = (ep->sl2vl & ~(15ULL << (4 * sl))) |
+			    (uint64_t)vl << (4 * sl);
 }
 
 int ibfs__endpoint_add_flow(struct ibfs_endpoint *ep,
@@ -587,10 +637,20 @@ const struct ibfs_ep_stats *
 ibfs__endpoint_stats(struct ibfs_endpoint *ep)
 {
 	/*
+	 * Every packet of a flow has its payload, and sent counts the
+	 * packets it sent (ep_draw), so the send counts are sums over the
+	 * flows, written here rather than after every send.
+	 */
+	ep->st.tx_pkts = 0;
+	ep->st.tx_payload = 0;
+	for (int i = 0; i < ep->nflows; i++) {
+		ep->st.tx_pkts += ep->flows[i].sent;
+		ep->st.tx_payload += ep->flows[i].sent * ep->flows[i].payload;
+	}
+	/*
 	 * The port's transmitter carries our data packets and FCPs, and
 	 * an FCP does not move tx_free_at (it keeps fcp_until): so
-	 * tx_free_at is the end of the last packet sent, written here
-	 * rather than after every send.
+	 * tx_free_at is the end of the last packet sent.
 	 */
 	if (ep->st.tx_pkts)
 		ep->st.last_tx_end = ep_port(ep)->tx_free_at;
@@ -612,6 +672,11 @@ int ibfs__endpoint_arrival(const struct ibfs_endpoint *ep, uint32_t i,
 	*head = ep->log[i].head;
 	*tail = ep->log[i].tail;
 	return 0;
+}
+
+void *ibfs__endpoint_gen_area(struct ibfs_endpoint *ep)
+{
+	return ep->gen_area;
 }
 
 struct ibfs_port *ibfs__endpoint_port(struct ibfs_endpoint *ep)

@@ -51,6 +51,15 @@ struct ibfs_ep_stats {
 	uint64_t data_errors; /* payload bytes not as sent */
 };
 
+/*
+ * Bytes, 16-byte aligned, inside the endpoint for the state of a flow's
+ * generator (ibfs__endpoint_gen_area): kept there, the state is in a line
+ * that the link layer fetches with the endpoint's own when the endpoint
+ * may send, while a separate block would be fetched only once the pump
+ * reads gen_ctx (endpoint.c).
+ */
+#define IBFS_EP_GEN_BYTES 40
+
 struct ibfs_endpoint *ibfs__endpoint_create(struct ibfs_fabric *f, int node);
 void ibfs__endpoint_destroy(struct ibfs_endpoint *ep);
 
@@ -82,5 +91,10 @@ int ibfs__endpoint_arrival(const struct ibfs_endpoint *ep, uint32_t i,
 			   uint16_t *slid, ibfs_time_t *head,
 			   ibfs_time_t *tail);
 struct ibfs_port *ibfs__endpoint_port(struct ibfs_endpoint *ep);
+/*
+ * IBFS_EP_GEN_BYTES zeroed bytes that the endpoint keeps for a generator's
+ * state (its gen_ctx may point there), for as long as the endpoint lives.
+ */
+void *ibfs__endpoint_gen_area(struct ibfs_endpoint *ep);
 
 #endif

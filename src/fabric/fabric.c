@@ -104,6 +104,9 @@ struct ibfs_fabric *ibfs__fabric_new(const struct ibfs_topology *t,
 		a->peer = b;
 		b->peer = a;
 		for (int e = 0; e < 2; e++) {
+			/* What the other end's device asked (link.h). */
+			ends[e]->peer_rx_delay = ends[!e]->rx_delay;
+			ends[e]->peer_rx_tail = ends[!e]->rx_at_tail;
 			ends[e]->link = (int)l;
 			/* Up once both ends have a device (fabric_attach). */
 			ends[e]->up = 0;

@@ -65,7 +65,7 @@ static void __attribute__((noinline)) link_tx_done_ops(struct ibfs_port *out)
 static inline void link_prefetch_tail(const struct ibfs_port *peer,
 				      uint64_t arg)
 {
-	const char *p = (const char *)(uintptr_t)(arg & ~(uint64_t)1);
+	const char *p = (const char *)(uintptr_t)(arg & ~(uint64_t)3);
 	/*
 	 * A packet was sent, so the link is up and both ends have a device
 	 * (link.h), but for tests that raise `up` by hand: a prefetch of
@@ -78,6 +78,21 @@ static inline void link_prefetch_tail(const struct ibfs_port *peer,
 	__builtin_prefetch(d);
 	/* The device's other line it named (line 0 again when none). */
 	__builtin_prefetch(d + 64 * (size_t)peer->rx_dev_line);
+}
+
+/*
+ * `out` may send, and its device asked (tx_end_dev) that the lines its
+ * tx_ready reads be fetched: the first tx_end_dev lines of the device,
+ * all at once rather than one after the other as the device's code
+ * reaches them (an end node: its first line, then its flow and its
+ * generator's state in the next two, endpoint.c).
+ */
+static inline void link_prefetch_dev(const struct ibfs_port *out)
+{
+	const char *d = (const char *)out->dev;
+
+	__builtin_prefetch(d + 64);
+	__builtin_prefetch(d + 128);
 }
 
 /*
@@ -94,19 +109,20 @@ static void link_tx_done(void *obj, uint64_t arg)
 	struct ibfs_device *dev;
 
 	/*
-	 * Fetched while the device decides what to send: line 1 of the
-	 * port (tx_free_at, fcp_until, prop, ser_lrh), which the next send
-	 * reads and writes and an FCP sent at this end reads (callgrind
-	 * k=36: fcp_until missed in 44% of sends and 82% of FCPs), and the
-	 * peer's line 0, which that send reads: the event fetched it ahead
-	 * unless the device asked for its own line instead (tx_end_dev;
-	 * the peer is NULL only for an occupied port without a link: no
-	 * prefetch of NULL).
+	 * Fetched while the device decides what to send: lines 1 and 2 of
+	 * the port, which the next send reads and writes (line 2 also an
+	 * FCP sent at this end; callgrind k=36 before: fcp_until missed in
+	 * 44% of sends and 82% of FCPs). The peer's line 0, where that send
+	 * only writes peer_free_at now (a store does not wait for its
+	 * line), is the line the event fetched ahead unless the device
+	 * asked for its own (tx_end_dev): it is not fetched again here.
 	 */
 	__builtin_prefetch(&out->tx_free_at);
-	__builtin_prefetch(out->peer ? out->peer : out);
+	__builtin_prefetch(&out->cnt.rcv_data);
 	if (arg & 1)
 		link_prefetch_tail(out->peer, arg);
+	if (arg & 2)
+		link_prefetch_dev(out);
 	if (!ibfs__port_flow_ib(out)) {
 		link_tx_done_ops(out);
 		return;
@@ -262,6 +278,15 @@ int ibfs__port_can_send(const struct ibfs_port *out,
  * what the second needs lives across the first. (While ibfs__eq_schedule
  * was out of line, this was better inline in the sender; with its common
  * case inline, forced inline here costs 5 M instructions more at M50.)
+ * Tried without gain at k=36 saturated (ep11, session 6): a ring of the
+ * ends' events in send order in the fabric, each end fetching the event
+ * 2, 4 or 8 ends ahead, whose line the run loop otherwise fetches one
+ * event ahead (the ends ran in send order only 28% of the time: an FCP
+ * delays a start by up to 480 ps, some 4 ends; ab.sh 4 ahead 0.685 ->
+ * 0.699, 0.696 -> 0.710 s, 2 and 8 no better); the buckets of the next
+ * send's two events fetched at the end of a transmission (same time);
+ * the peer's line 2 fetched here for the header's arrival, a
+ * propagation delay later (1.6% slower, 8 ABBA rounds).
  */
 static void __attribute__((noinline))
 link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
@@ -271,7 +296,7 @@ link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 	 * Each event names the line its handler reads besides its port's,
 	 * fetched while the event before it runs (event_queue.h): the end
 	 * of the transmission most often sends the next packet at once,
-	 * which reads the peer's line 0 (rx_delay, rx_at_tail), or, when
+	 * which writes the peer's line 0 (peer_free_at), or, when
 	 * the device asked (tx_end_dev), the device's first line, which
 	 * the end reads first (dev->ops) and which at scale has left the
 	 * caches during the packet when the device is one of many end
@@ -282,10 +307,12 @@ link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 	 */
 	/*
 	 * The end's arg: the packet, its low bit set when the peer takes
-	 * it at its tail (link_prefetch_tail). Pool packets are 64-byte
-	 * aligned.
+	 * it at its tail (link_prefetch_tail), bit 1 when the device asked
+	 * for more than its first line (tx_end_dev). Pool packets are
+	 * 64-byte aligned.
 	 */
-	uint64_t a = (uint64_t)(uintptr_t)p | (peer->rx_at_tail != 0);
+	uint64_t a = (uint64_t)(uintptr_t)p | (out->peer_rx_tail != 0) |
+		     (uint64_t)(out->tx_end_dev > 1) << 1;
 
 	ibfs__eq_schedule_pf(q, free_at, link_tx_done, out, a,
 			     out->tx_end_dev ? (void *)out->dev : (void *)peer);
@@ -325,8 +352,9 @@ static inline void link_send(struct ibfs_fabric *f, struct ibfs_port *out,
 			o->on_tx(o->ctx, out, p, start);
 	p->head_at = start + out->prop + out->ser_lrh;
 	p->tail_at = start + out->prop + ser;
-	ibfs_time_t at = (peer->rx_at_tail ? p->tail_at : p->head_at) +
-			 peer->rx_delay;
+	/* The receiving device's wishes, from our copy (link.h). */
+	ibfs_time_t at = (out->peer_rx_tail ? p->tail_at : p->head_at) +
+			 out->peer_rx_delay;
 
 	/* link_occupy's work, the peer known to exist. */
 	out->tx_data = 1;
@@ -356,26 +384,46 @@ void ibfs__port_send(struct ibfs_port *out, struct ibfs_packet *p)
 	link_send(f, out, p, 0);
 }
 
+void ibfs__port_set_rx(struct ibfs_port *port, ibfs_time_t delay, int at_tail)
+{
+	port->rx_delay = delay;
+	port->rx_at_tail = at_tail != 0;
+	if (port->peer) {
+		port->peer->peer_rx_delay = delay;
+		port->peer->peer_rx_tail = at_tail != 0;
+	}
+}
+
 void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p)
 {
 	ibfs__port_consume_blocks(in, p->in_vl, p->blocks);
 }
 
 /* Tells the observers that ask for it that a PortXmitWait span starts/ends. */
-static void link_wait_notify(struct ibfs_port *out, int waiting)
+static void link_wait_notify(struct ibfs_fabric *f, struct ibfs_port *out,
+			     int waiting)
 {
-	for (struct ibfs_observer *o = out->fab->observers; o; o = o->next)
+	for (struct ibfs_observer *o = f->observers; o; o = o->next)
 		if (o->on_wait)
 			o->on_wait(o->ctx, out, waiting);
 }
 
+/*
+ * A wait's start and end are asked by the device on its own port, so the
+ * fabric is read as dev->fab (the device's line, which its caller has
+ * just read) rather than from the port's cold line, whose load then need
+ * not come before the time's (perf k=36 saturated: ibfs__port_wait_start
+ * waited on out->fab at an end node starved of credits).
+ */
 void ibfs__port_wait_start(struct ibfs_port *out)
 {
 	if (out->waiting)
 		return;
+	struct ibfs_fabric *f = out->dev->fab;
+
 	out->waiting = 1;
-	out->wait_since = out->fab->eq.now;
-	link_wait_notify(out, 1);
+	out->wait_since = f->eq.now;
+	link_wait_notify(f, out, 1);
 }
 
 /* The out-of-line part of ibfs__port_wait_stop (link.h): a wait ends. */
@@ -383,9 +431,11 @@ void ibfs__port_wait_end(struct ibfs_port *out)
 {
 	if (!out->waiting)
 		return;
+	struct ibfs_fabric *f = out->dev->fab;
+
 	out->waiting = 0;
-	out->cnt.xmit_wait += out->fab->eq.now - out->wait_since;
-	link_wait_notify(out, 0);
+	out->cnt.xmit_wait += f->eq.now - out->wait_since;
+	link_wait_notify(f, out, 0);
 }
 
 ibfs_time_t ibfs__port_xmit_wait(const struct ibfs_port *out)

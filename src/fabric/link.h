@@ -126,11 +126,12 @@ struct ibfs_device {
 
 /*
  * PortCounters (IBA 16.1.3.5), kept in bytes and picoseconds. The order
- * serves struct ibfs_port's lines: busy and xmit_wait end the
- * transmitter's line, the four a hop counts share the line of VL 0. The
- * two a send counts are not neighbours, nor the two an arrival counts:
- * side by side, GCC's SLP vectorizer made each pair a 16-byte add built
- * in a vector register, four instructions where two adds do.
+ * serves struct ibfs_port's lines: busy, xmit_wait and xmit_data end the
+ * sender's line (line 1), the three others begin line 2, which an arrival
+ * and a send touch anyway. The two a send counts are not neighbours, nor
+ * the two an arrival counts: side by side, GCC's SLP vectorizer made each
+ * pair a 16-byte add built in a vector register, four instructions where
+ * two adds do.
  */
 struct ibfs_port_counters {
 	ibfs_time_t busy;        /* time the transmitter was sending */
@@ -183,45 +184,37 @@ struct ibfs_port_vl {
  * One port and the link direction leaving it. The fields are laid out by
  * which event touches them (bench_fabric: the fat tree's cost is mostly
  * cache misses on ports), one 64-byte line each:
- * - line 0, the port: all a packet's arrival reads but the VL's state and
- *   counters, what the far end reads and writes when it sends to us,
- *   what freeing buffer reads to send an FCP, and all the end of a
- *   transmission reads;
- * - line 1, the rest of the transmitter: a send and an FCP sent, then
- *   the first two PortCounters (busy is counted by a send);
- * - line 2, the other four PortCounters (those a send and an arrival
- *   count) and the state of VL 0;
+ * - line 0, the port: what every event at the port reads (peer, flow,
+ *   device, the fc_state word), what the far end writes when it sends to
+ *   us (peer_free_at), and the transmitter's state that a flow-control
+ *   packet (FCP) reads and writes besides (fcp_until, prop, ser_fcp);
+ * - line 1, the sender's: what a send reads and writes besides, with
+ *   copies of what the receiving end asked for (peer_rx_delay,
+ *   peer_rx_tail), so that a send reads nothing of the peer's port, and
+ *   the first three PortCounters;
+ * - line 2, the other three PortCounters (an arrival counts two, a send
+ *   one), the arrival's rx_lost, fcp_sent, and the state of VL 0;
  * - then VLs 1 on, two a line, then what set-up and reports use.
  * So on VL 0 an arrival touches lines 0 and 2 of the receiving port and
- * nothing of the sender's; a send lines 0-2 of the sender and line 0 of
- * the receiver; the end of a transmission line 0; a buffer freed and its
- * FCP lines 0-2 of the receiver, and of the sender nothing or, when its
- * transmitter is busy until after the FCP arrives, line 2. On another VL
- * the VL's own line is touched besides. The fabric allocates ports
- * 64-byte aligned (fabric.c).
+ * nothing of the sender's; a send lines 0-2 of the sender and writes
+ * peer_free_at in line 0 of the receiver; the end of a transmission line
+ * 0; a buffer freed and its FCP lines 0 and 2 of the receiver (line 1,
+ * where the FCP's fields were until session 6, was missed by 82% of the
+ * FCPs in callgrind at k=36 saturated), and of the sender nothing or,
+ * when its transmitter is busy until after the FCP arrives, line 2. On
+ * another VL the VL's own line is touched besides. The fabric allocates
+ * ports 64-byte aligned (fabric.c).
  *
  * The device's fabric is read as dev->fab on the hot paths (the device's
  * first line, which an arrival reads anyway for dev->ops), so that the
  * port's own copy, `fab`, can stay with the cold fields.
  */
 struct ibfs_port {
-	/*
-	 * Line 0. The far end reads rx_delay and rx_at_tail, and writes
-	 * peer_free_at, when it sends to us.
-	 */
+	/* Line 0. */
 	_Alignas(64) struct ibfs_port *peer; /* NULL when unconnected */
 	/* Flow control of the link direction leaving this port. */
 	const struct ibfs_flow_ops *flow;
 	struct ibfs_device *dev; /* NULL until a device is attached */
-	/*
-	 * Set by the receiving device: `receive` is called rx_delay after the
-	 * header arrived (a switch's routing latency), or after the tail
-	 * arrived when rx_at_tail is set (an end node or a store-and-forward
-	 * switch that needs the whole packet), so that the device needs no
-	 * timer of its own; p->head_at and p->tail_at still hold the arrival
-	 * times. Until then the packet counts as on the wire.
-	 */
-	ibfs_time_t rx_delay;
 	/*
 	 * A copy of the peer's tx_free_at, written when the peer occupies
 	 * its transmitter: an FCP this port sends tells from it whether the
@@ -231,21 +224,13 @@ struct ibfs_port {
 	 */
 	ibfs_time_t peer_free_at;
 	/*
-	 * One-entry cache of ibfs__port_ser (a switch's arbiter asks it for
-	 * each candidate): a size and its time, kept when both fit 32 bits.
+	 * Flow-control packets occupy the transmitter until then; a data
+	 * packet sent earlier starts at that time (see ibfs__port_send).
 	 */
-	uint32_t ser_memo_bytes;
-	uint32_t ser_memo;
-	/*
-	 * Packets still travelling toward this port that were on the wire
-	 * when the link went down: they are already counted as dropped, and
-	 * the next rx_lost arrivals are freed unseen (link_state.c). Zero
-	 * but after a fault, so the arrival tests it in one branch.
-	 */
-	uint32_t rx_lost;
-	uint16_t num;            /* port number, under 256 (p->in_port) */
-	uint8_t rx_at_tail;
-	uint8_t waiting;         /* PortXmitWait: data waits for credits */
+	ibfs_time_t fcp_until;
+	ibfs_time_t prop;
+	/* Cached serialization time of an FCP on this port. */
+	ibfs_time_t ser_fcp;
 	/*
 	 * What a buffer freed asks before its FCP may go at once (idle, up,
 	 * owing nothing else): one word, so that the test is one compare
@@ -269,38 +254,59 @@ struct ibfs_port {
 	};
 	uint8_t tx_data;         /* the transmitter is sending a data packet */
 	/*
-	 * Set by the device, like rx_at_tail: 1 asks that the end of a
-	 * transmission fetch ahead the device's first line (which holds
-	 * ops) rather than the peer's line 0 (link.c), for a device whose
-	 * line does not stay cached (an end node among many). A hint only.
-	 */
-	uint8_t tx_end_dev;
-	/*
 	 * Set by a device that takes packets at their tail: a line of the
 	 * device (counted in 64 bytes from dev) that its receive reads
 	 * besides the first, which the end of the transmission toward this
 	 * port fetches with the first (link.c); 0 for none. A hint only.
 	 */
 	uint8_t rx_dev_line;
+	uint16_t num;            /* port number, under 256 (p->in_port) */
 
 	/* Line 1. */
 	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
+	/* Cached serialization time of the LRH on this port. */
+	ibfs_time_t ser_lrh;
 	/*
-	 * Flow-control packets occupy the transmitter until then; a data
-	 * packet sent earlier starts at that time (see ibfs__port_send).
+	 * The peer's rx_delay and rx_at_tail (below), copied here by
+	 * ibfs__port_set_rx, which is how a device sets them: a send
+	 * computes when to tell the receiving device from its own line
+	 * (perf at k=36 saturated: reading them in the peer's cold line 0
+	 * was 49% of ibfs__port_send's samples).
 	 */
-	ibfs_time_t fcp_until;
-	ibfs_time_t prop;
-	/* Cached serialization times of the LRH and of an FCP on this port. */
-	ibfs_time_t ser_lrh, ser_fcp;
-	uint64_t fcp_sent;       /* flow-control packets sent */
+	ibfs_time_t peer_rx_delay;
+	/*
+	 * One-entry cache of ibfs__port_ser (a switch's arbiter asks it for
+	 * each candidate): a size and its time, kept when both fit 32 bits.
+	 */
+	uint32_t ser_memo_bytes;
+	uint32_t ser_memo;
+	uint8_t waiting;         /* PortXmitWait: data waits for credits */
+	uint8_t peer_rx_tail;
+	/*
+	 * Set by the device: 1 asks that the end of a transmission fetch
+	 * ahead the device's first line (which holds ops) rather than the
+	 * peer's line 0 (link.c), 3 its first three lines, for a device
+	 * whose lines do not stay cached (an end node among many) and
+	 * whose tx_ready reads them. A hint only.
+	 */
+	uint8_t tx_end_dev;
 	/*
 	 * Lines 1-2: the counters. Packets started on the link are
 	 * cnt.xmit_pkts, and those taken off it at the far end
 	 * ibfs__port_rx_pkts, so the packets on the wire are their
 	 * difference (ibfs__port_wire_pkts) and no other count is kept.
 	 */
-	struct ibfs_port_counters cnt;
+	_Alignas(8) struct ibfs_port_counters cnt;
+	/*
+	 * Line 2. Packets still travelling toward this port that were on
+	 * the wire when the link went down: they are already counted as
+	 * dropped, and the next rx_lost arrivals are freed unseen
+	 * (link_state.c). Zero but after a fault, so the arrival tests it
+	 * in one branch.
+	 */
+	uint32_t rx_lost;
+	/* Flow-control packets sent, modulo 2^32 (tests read it). */
+	uint32_t fcp_sent;
 
 	/* Line 2 (VL 0) on: the per-VL state, two VLs a line after VL 0. */
 	struct ibfs_port_vl vls[IBFS_MAX_VLS];
@@ -319,6 +325,18 @@ struct ibfs_port {
 	 * link going down), modulo 2^32 (ibfs__port_rx_pkts).
 	 */
 	uint32_t rx_other;
+	/*
+	 * Set by the receiving device with ibfs__port_set_rx, which copies
+	 * them into the peer's line 1 for its sends: `receive` is called
+	 * rx_delay after the header arrived (a switch's routing latency),
+	 * or after the tail arrived when rx_at_tail is set (an end node or
+	 * a store-and-forward switch that needs the whole packet), so that
+	 * the device needs no timer of its own; p->head_at and p->tail_at
+	 * still hold the arrival times. Until then the packet counts as on
+	 * the wire.
+	 */
+	uint8_t rx_at_tail;
+	ibfs_time_t rx_delay;
 	/*
 	 * This port's input buffer, per VL, in blocks (read on a hop only
 	 * for VL15, which is not flow controlled).
@@ -339,16 +357,16 @@ struct ibfs_port {
 };
 
 /* The layout the comments above describe: what a hop touches on VL 0. */
-_Static_assert(offsetof(struct ibfs_port, rx_dev_line) < 64 &&
+_Static_assert(offsetof(struct ibfs_port, num) + 2 <= 64 &&
 		       offsetof(struct ibfs_port, tx_data) ==
 			       offsetof(struct ibfs_port, tx_busy) + 1 &&
 		       offsetof(struct ibfs_port, tx_free_at) == 64 &&
-		       offsetof(struct ibfs_port, cnt.busy) == 112 &&
-		       offsetof(struct ibfs_port, cnt.xmit_data) == 128 &&
+		       offsetof(struct ibfs_port, cnt.xmit_data) + 8 == 128 &&
+		       offsetof(struct ibfs_port, cnt.rcv_data) == 128 &&
 		       offsetof(struct ibfs_port, vls) == 160 &&
 		       sizeof(struct ibfs_port_vl) == 32,
-	       "struct ibfs_port: lines 0-1 as above, the hop's counters "
-	       "and vls[0] in line 2, vls[1..2] in line 3");
+	       "struct ibfs_port: lines 0-1 as above, three counters, "
+	       "rx_lost, fcp_sent and vls[0] in line 2, vls[1..2] in line 3");
 
 /*
  * The InfiniBand credit hooks a packet hop runs (credits.c), inline: the
@@ -524,6 +542,14 @@ static inline uint32_t ibfs__port_wire_blocks(const struct ibfs_port *out,
 			   0;
 }
 
+/*
+ * The device on `port` asks that its `receive` be called `delay` after a
+ * packet's header arrived, or after its tail when at_tail is set (struct
+ * ibfs_port's rx_delay and rx_at_tail). Sets both and their copies in the
+ * peer's line 1, which the peer's sends read; a device sets them only so,
+ * at any time (a switch's latency may change during a run).
+ */
+void ibfs__port_set_rx(struct ibfs_port *port, ibfs_time_t delay, int at_tail);
 /* 1 if `out` is idle, up, and holds credits for p on p->vl. */
 int ibfs__port_can_send(const struct ibfs_port *out,
 			const struct ibfs_packet *p);

@@ -261,10 +261,9 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
  */
 static void sw_set_rx_delay(struct ibfs_switch *sw)
 {
-	for (int i = 0; i <= sw->n; i++) {
-		sw->dev.ports[i].rx_delay = sw->latency;
-		sw->dev.ports[i].rx_at_tail = sw->store_forward;
-	}
+	for (int i = 0; i <= sw->n; i++)
+		ibfs__port_set_rx(&sw->dev.ports[i], sw->latency,
+				  sw->store_forward);
 }
 
 /* The first line of an output holds its header and slots 0 and 1. */
