@@ -11,6 +11,7 @@ libibfs_fabric_la_SOURCES = \
 	src/fabric/rng.h src/fabric/rng.c \
 	src/fabric/diag.h src/fabric/diag.c \
 	src/fabric/link_rate.h src/fabric/link_rate.c \
+	src/fabric/huge_pages.h src/fabric/huge_pages.c \
 	src/fabric/exec.h
 libibfs_fabric_la_LIBADD = $(LIBXML_LIBS) -lm
 
