@@ -26,7 +26,9 @@
  * runs at 100% and at 50%. The radix (even, 4 to 36; 36 by default) makes
  * the same workload on a smaller fat tree, K^2/2 HCAs: at K = 12 (72 HCAs)
  * everything a hop touches fits the L2, which tells what a hop costs
- * without cache misses (bench/README.md, "Session 4").
+ * without cache misses (bench/README.md, "Session 4"). Like `ibfsim run`, it
+ * starts again with glibc's heap on transparent huge pages
+ * (src/fabric/huge_pages.c) unless IBFSIM_HUGEPAGES=0.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,7 @@
 
 #include "fabric/endpoint.h"
 #include "fabric/fabric.h"
+#include "fabric/huge_pages.h"
 #include "fabric/rng.h"
 #include "fabric/topo_gen.h"
 #include "fabric/topology.h"
@@ -306,6 +309,9 @@ int main(int argc, char **argv)
 	unsigned load = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 0;
 	unsigned radix = argc > 4 ? (unsigned)strtoul(argv[4], NULL, 10) : 36;
 
+	/* Glibc's heap on huge pages, as `ibfsim run` has it (huge_pages.c;
+	 * IBFSIM_HUGEPAGES=0 to measure without). */
+	ibfs__huge_pages_restart(argv);
 	if (argc > 3 && (load < 1 || load > 100)) {
 		fprintf(stderr, "bench_fabric: load must be 1 to 100 (%%)\n");
 		return 2;
