@@ -264,6 +264,32 @@ ibfs__eq_schedule_pf(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn,
 		b->tail = ev;
 		return ev;
 	}
+	/*
+	 * Whether ev fills an empty bucket or is appended goes either way
+	 * at random at saturation: callgrind's model mispredicts this
+	 * branch in 35% of the schedules at k=12 saturated, 27% in
+	 * link_send_events at k=36, 6% at k=36 50% load. Tried without
+	 * gain (fab12, with eq_peek_day's trim below it): no branch, the
+	 * list end to write (tail->next or b->head) and the time to test
+	 * (the tail's, or ibfs__eq_no_event's 0) chosen by conditional
+	 * moves (inline asm: GCC made a branch again of ternaries and of
+	 * masks it could see through), the bit set on every schedule, the
+	 * rebuild check on fills only. Same run (bench counts, 14 and 9
+	 * rebuilds). Callgrind 1 2000 100 12: Ir 484.9 -> 492.4 M, Bcm
+	 * 3.99 -> 3.60 M; 1 200 50: Ir 406.6 -> 427.6 M, Bcm 1.57 -> 1.50
+	 * M. bench/ab.sh against 209fe3d, cpu medians of 7 pairs each
+	 * order: k=12 saturated 0.643 -> 0.628, 0.647 -> 0.626 s (2.5-3%
+	 * faster); k=36 saturated 0.693 -> 0.692, 0.719 -> 0.709 s, and 9
+	 * pairs 0.682 -> 0.677, 0.685 -> 0.686 s; but k=36 50% 0.529 ->
+	 * 0.539, 0.527 -> 0.540 s; bench_queue (3 runs) hold 1e3 52 -> 56,
+	 * 1e4 35 -> 36, mix 28 -> 30.6, 1e6 the same, but 1e5 18.6 ->
+	 * 15-17 M events/s (not looked into). About 13
+	 * instructions more a schedule (7 of them the bit, 6 the check's
+	 * test) cost more than the mispredictions saved where the branch
+	 * is predictable, and at k=36 saturated the branch waits for the
+	 * bucket's line anyway, so a misprediction costs less there than
+	 * at k=12.
+	 */
 	ev->next = NULL;
 	b->head = ev;
 	b->tail = ev;
