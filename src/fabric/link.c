@@ -269,7 +269,8 @@ link_arrive_ops(struct ibfs_port *in, struct ibfs_packet *p)
  * (counters and VL state); it makes no call but tail calls, so it saves
  * no registers.
  */
-static void link_head_arrive(void *obj, uint64_t arg)
+static inline __attribute__((always_inline)) void
+link_arrive(void *obj, uint64_t arg)
 {
 	struct ibfs_port *in = obj;
 	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
@@ -302,6 +303,29 @@ static void link_head_arrive(void *obj, uint64_t arg)
 	}
 	link_accept(f, in, dev, p);
 }
+
+/*
+ * The arrival, in two copies that differ only in the device's receive
+ * they call: one for ports whose device takes packets at their tail (end
+ * nodes, most often), one for the others (switches), picked at the send
+ * from the sender's copy of rx_at_tail (peer_rx_tail), so that each call
+ * site of dev->ops->receive mostly sees one target (callgrind k=12
+ * saturated: 120 K of the one site's 556 K calls mispredicted).
+ */
+static void __attribute__((no_icf)) link_head_arrive(void *obj, uint64_t arg)
+{
+	link_arrive(obj, arg);
+}
+
+/* (no_icf: GCC would otherwise merge the two identical copies.) */
+static void __attribute__((no_icf)) link_tail_arrive(void *obj, uint64_t arg)
+{
+	link_arrive(obj, arg);
+}
+
+/* By peer_rx_tail != 0. */
+static const ibfs_event_fn link_arrive_fn[2] = { link_head_arrive,
+						  link_tail_arrive };
 
 int ibfs__port_can_send(const struct ibfs_port *out,
 			const struct ibfs_packet *p)
@@ -353,7 +377,7 @@ link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 	ibfs__eq_schedule_pf(q, free_at, link_tx_done_fn[k], out,
 			     (uint64_t)(uintptr_t)p,
 			     out->tx_end_dev ? (void *)out->dev : (void *)peer);
-	ibfs__eq_schedule_pf(q, at, link_head_arrive, peer,
+	ibfs__eq_schedule_pf(q, at, link_arrive_fn[k & 1], peer,
 			     (uint64_t)(uintptr_t)p, p);
 }
 
