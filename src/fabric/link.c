@@ -349,6 +349,17 @@ int ibfs__port_can_send(const struct ibfs_port *out,
  * send's two events fetched at the end of a transmission (same time);
  * the peer's line 2 fetched here for the header's arrival, a
  * propagation delay later (1.6% slower, 8 ABBA rounds).
+ * Also tried without gain (ins12, session 6, against the handlers per
+ * set of lines): the choice of the end's fetched line (the device or the
+ * peer) made with a mask, which GCC 12 otherwise turns into a branch that
+ * goes either way in a fat tree (ab.sh k=12 saturated 0.618 -> 0.619,
+ * 0.622 -> 0.620 s); before the handlers, the end's fetches made without
+ * a test, each address falling on a line the end reads anyway when not
+ * asked (k=12 0.631 -> 0.632, 0.633 -> 0.631 s; k=36 0.691 -> 0.686,
+ * 0.670 -> 0.680 s); and the FCP's arrival split likewise by the sender's
+ * tx_end_dev, copied into the receiver's line 0 by each send (credits.c:
+ * k=12 0.622 -> 0.625, 0.618 -> 0.620 s; k=36 0.659 -> 0.662, 0.675 ->
+ * 0.668 s).
  */
 static void __attribute__((noinline))
 link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,

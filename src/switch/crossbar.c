@@ -638,6 +638,7 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 	struct sw_out *so = &sw->out[o];
 	struct ibfs_port *port = &sw->dev.ports[o];
 
+	/* (One compare, ibfs__port_idle_up: same time, ins12, k=12.) */
 	if (port->tx_busy)
 		return;
 	if (__builtin_expect(!port->up, 0)) {
