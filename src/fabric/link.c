@@ -49,7 +49,7 @@ static void __attribute__((noinline)) link_tx_done_ops(struct ibfs_port *out)
 }
 
 /*
- * The packet in `arg` (less its low bit) has left the transmitter toward
+ * The packet in `arg` has left the transmitter toward
  * `peer`, whose device takes packets at their tail (rx_at_tail: an end
  * node, or a store-and-forward switch, for which these fetches are
  * wasted but harmless): they arrive a propagation delay from now, and
@@ -62,15 +62,18 @@ static void __attribute__((noinline)) link_tx_done_ops(struct ibfs_port *out)
  * ep_receive); fetched now, they arrive in time (the 10 ns of a 2 m
  * cable are some 210 events at k=36 saturated: 12.9 M events in 610 us).
  */
-static inline void link_prefetch_tail(const struct ibfs_port *peer,
-				      uint64_t arg)
+static inline __attribute__((always_inline)) void
+link_prefetch_tail(const struct ibfs_port *peer, uint64_t arg)
 {
-	const char *p = (const char *)(uintptr_t)(arg & ~(uint64_t)3);
+	const char *p = (const char *)(uintptr_t)arg;
 	/*
 	 * A packet was sent, so the link is up and both ends have a device
 	 * (link.h), but for tests that raise `up` by hand: a prefetch of
 	 * NULL does not fault. (Choosing the port instead by a conditional
-	 * made GCC 12 -O2 drop all three prefetches: objdump.)
+	 * made GCC 12 -O2 drop all three prefetches: objdump. So does a
+	 * call of this function that GCC does not inline early: it finds
+	 * it pure, a prefetch having no side effect for it, and drops the
+	 * call; hence always_inline.)
 	 */
 	const char *d = (const char *)peer->dev;
 
@@ -87,7 +90,8 @@ static inline void link_prefetch_tail(const struct ibfs_port *peer,
  * reaches them (an end node: its first line, then its flow and its
  * generator's state in the next two, endpoint.c).
  */
-static inline void link_prefetch_dev(const struct ibfs_port *out)
+static inline __attribute__((always_inline)) void
+link_prefetch_dev(const struct ibfs_port *out)
 {
 	const char *d = (const char *)out->dev;
 
@@ -103,7 +107,8 @@ static inline void link_prefetch_dev(const struct ibfs_port *out)
  * device exists (ibfs__port_send reads it) and both flags clear in one
  * store.
  */
-static void link_tx_done(void *obj, uint64_t arg)
+static inline __attribute__((always_inline)) void
+link_tx_end(void *obj, uint64_t arg, int tail, int devl)
 {
 	struct ibfs_port *out = obj;
 	struct ibfs_device *dev;
@@ -119,9 +124,9 @@ static void link_tx_done(void *obj, uint64_t arg)
 	 */
 	__builtin_prefetch(&out->tx_free_at);
 	__builtin_prefetch(&out->cnt.rcv_data);
-	if (arg & 1)
+	if (tail)
 		link_prefetch_tail(out->peer, arg);
-	if (arg & 2)
+	if (devl)
 		link_prefetch_dev(out);
 	if (!ibfs__port_flow_ib(out)) {
 		link_tx_done_ops(out);
@@ -144,6 +149,39 @@ static void link_tx_done(void *obj, uint64_t arg)
 	if (dev) /* tx_ready is not optional (link.h) */
 		dev->ops->tx_ready(dev, out);
 }
+
+/*
+ * The end of a transmission, one handler for each set of lines to fetch
+ * ahead (the packet in arg): link_send_events picks it when it schedules
+ * the end, from the port's copies (peer_rx_tail, tx_end_dev), instead of
+ * bits in arg that the end tested, which went either way at random in a
+ * fat tree (callgrind k=12 saturated: 174 K and 102 K of 556 K tests
+ * mispredicted). The event and its time are the same.
+ */
+static void link_tx_done(void *obj, uint64_t arg)
+{
+	link_tx_end(obj, arg, 0, 0);
+}
+
+static void link_tx_done_tail(void *obj, uint64_t arg)
+{
+	link_tx_end(obj, arg, 1, 0);
+}
+
+static void link_tx_done_dev(void *obj, uint64_t arg)
+{
+	link_tx_end(obj, arg, 0, 1);
+}
+
+static void link_tx_done_both(void *obj, uint64_t arg)
+{
+	link_tx_end(obj, arg, 1, 1);
+}
+
+/* By (tx_end_dev > 1) << 1 | peer_rx_tail. */
+static const ibfs_event_fn link_tx_done_fn[4] = {
+	link_tx_done, link_tx_done_tail, link_tx_done_dev, link_tx_done_both
+};
 
 /* Occupies out's transmitter until now + dur; `q` is its fabric's queue. */
 static inline void link_occupy(struct ibfs_eq *q, struct ibfs_port *out,
@@ -231,7 +269,8 @@ link_arrive_ops(struct ibfs_port *in, struct ibfs_packet *p)
  * (counters and VL state); it makes no call but tail calls, so it saves
  * no registers.
  */
-static void link_head_arrive(void *obj, uint64_t arg)
+static inline __attribute__((always_inline)) void
+link_arrive(void *obj, uint64_t arg)
 {
 	struct ibfs_port *in = obj;
 	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
@@ -265,6 +304,29 @@ static void link_head_arrive(void *obj, uint64_t arg)
 	link_accept(f, in, dev, p);
 }
 
+/*
+ * The arrival, in two copies that differ only in the device's receive
+ * they call: one for ports whose device takes packets at their tail (end
+ * nodes, most often), one for the others (switches), picked at the send
+ * from the sender's copy of rx_at_tail (peer_rx_tail), so that each call
+ * site of dev->ops->receive mostly sees one target (callgrind k=12
+ * saturated: 120 K of the one site's 556 K calls mispredicted).
+ */
+static void __attribute__((no_icf)) link_head_arrive(void *obj, uint64_t arg)
+{
+	link_arrive(obj, arg);
+}
+
+/* (no_icf: GCC would otherwise merge the two identical copies.) */
+static void __attribute__((no_icf)) link_tail_arrive(void *obj, uint64_t arg)
+{
+	link_arrive(obj, arg);
+}
+
+/* By peer_rx_tail != 0. */
+static const ibfs_event_fn link_arrive_fn[2] = { link_head_arrive,
+						  link_tail_arrive };
+
 int ibfs__port_can_send(const struct ibfs_port *out,
 			const struct ibfs_packet *p)
 {
@@ -287,6 +349,17 @@ int ibfs__port_can_send(const struct ibfs_port *out,
  * send's two events fetched at the end of a transmission (same time);
  * the peer's line 2 fetched here for the header's arrival, a
  * propagation delay later (1.6% slower, 8 ABBA rounds).
+ * Also tried without gain (ins12, session 6, against the handlers per
+ * set of lines): the choice of the end's fetched line (the device or the
+ * peer) made with a mask, which GCC 12 otherwise turns into a branch that
+ * goes either way in a fat tree (ab.sh k=12 saturated 0.618 -> 0.619,
+ * 0.622 -> 0.620 s); before the handlers, the end's fetches made without
+ * a test, each address falling on a line the end reads anyway when not
+ * asked (k=12 0.631 -> 0.632, 0.633 -> 0.631 s; k=36 0.691 -> 0.686,
+ * 0.670 -> 0.680 s); and the FCP's arrival split likewise by the sender's
+ * tx_end_dev, copied into the receiver's line 0 by each send (credits.c:
+ * k=12 0.622 -> 0.625, 0.618 -> 0.620 s; k=36 0.659 -> 0.662, 0.675 ->
+ * 0.668 s).
  */
 static void __attribute__((noinline))
 link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
@@ -306,17 +379,16 @@ link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 	 * the packet's line 0.
 	 */
 	/*
-	 * The end's arg: the packet, its low bit set when the peer takes
-	 * it at its tail (link_prefetch_tail), bit 1 when the device asked
-	 * for more than its first line (tx_end_dev). Pool packets are
-	 * 64-byte aligned.
+	 * The end's arg: the packet; its handler fetches the lines of
+	 * the peer that takes it at its tail (link_prefetch_tail), and
+	 * those the device asked for beyond its first (tx_end_dev).
 	 */
-	uint64_t a = (uint64_t)(uintptr_t)p | (out->peer_rx_tail != 0) |
-		     (uint64_t)(out->tx_end_dev > 1) << 1;
+	unsigned k = (out->peer_rx_tail != 0) | (out->tx_end_dev > 1) << 1;
 
-	ibfs__eq_schedule_pf(q, free_at, link_tx_done, out, a,
+	ibfs__eq_schedule_pf(q, free_at, link_tx_done_fn[k], out,
+			     (uint64_t)(uintptr_t)p,
 			     out->tx_end_dev ? (void *)out->dev : (void *)peer);
-	ibfs__eq_schedule_pf(q, at, link_head_arrive, peer,
+	ibfs__eq_schedule_pf(q, at, link_arrive_fn[k & 1], peer,
 			     (uint64_t)(uintptr_t)p, p);
 }
 

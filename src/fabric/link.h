@@ -501,6 +501,13 @@ static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 
 static inline int ibfs__credit_on_tx_idle(struct ibfs_port *out)
 {
+	/*
+	 * Not one compare of fc_state (above IBFS_FC_READY exactly when up
+	 * and owing, the transmitter being idle): link_tx_done has just
+	 * cleared tx_busy with a byte store, which a 4-byte load of the word
+	 * that holds it cannot take from the store buffer (an end node's
+	 * port, with no tx_done between them, would wait for the store).
+	 */
 	if (out->fc_pending && out->up)
 		ibfs__credit_send_fcps(out);
 	return 0; /* the FCPs need no event: the device may send at once */

@@ -540,22 +540,31 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 {
 	/* rr is one past the last bit granted: 128 wraps to 0. */
 	unsigned from = so->slot[0].rr % 128;
-	unsigned wi = from / 64; /* the start's word */
-	uint64_t x = so->req_in[wi] & sw->free_in[wi];
-	uint64_t m = x & (~0ULL << (from % 64));
+	uint64_t v0 = so->req_in[0] & sw->free_in[0];
+	uint64_t v1 = so->req_in[1] & sw->free_in[1];
 
-	if (!m) {
-		uint64_t y = so->req_in[wi ^ 1] & sw->free_in[wi ^ 1];
-
-		if (y) {
-			m = y;
-			wi ^= 1;
-		} else if (!(m = x)) {
-			/* Every request's input is busy: no grant, no wait. */
-			ibfs__port_wait_stop(port);
-			return;
-		}
+	if (!(v0 | v1)) {
+		/* Every request's input is busy: no grant, no wait. */
+		ibfs__port_wait_stop(port);
+		return;
 	}
+	/*
+	 * The first request at or after bit `from` of the 128 bits, or else
+	 * the first of all (the wrap): the three word tests' choice, made
+	 * with masks instead of branches, which went either way at random
+	 * (callgrind k=12 saturated: 338 K of them mispredicted in 511 K
+	 * scans). f1 is all ones when the start is in word 1.
+	 */
+	uint64_t f1 = -(uint64_t)(from / 64);
+	uint64_t up = ~0ULL << (from % 64);
+	uint64_t a0 = v0 & up & ~f1;
+	uint64_t a1 = v1 & (up | ~f1);
+	uint64_t wrap = -(uint64_t)((a0 | a1) == 0);
+	uint64_t s0 = a0 | (v0 & wrap);
+	uint64_t s1 = a1 | (v1 & wrap);
+	/* The request's word wi: 1 when s0 has none. */
+	unsigned wi = s0 == 0;
+	uint64_t m = s0 | (s1 & -(uint64_t)wi);
 	/* The request: bit b of the slot's bits, in word wi. */
 	unsigned b = wi * 64 + (unsigned)__builtin_ctzll(m);
 	uint64_t bit = m & -m;
@@ -629,6 +638,7 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 	struct sw_out *so = &sw->out[o];
 	struct ibfs_port *port = &sw->dev.ports[o];
 
+	/* (One compare, ibfs__port_idle_up: same time, ins12, k=12.) */
 	if (port->tx_busy)
 		return;
 	if (__builtin_expect(!port->up, 0)) {
