@@ -451,7 +451,13 @@ ibfs__sw_prefetch_end(const struct ibfs_switch *sw, unsigned nx)
  * and k=12 unchanged. Tried without gain: also the port's line 1
  * (ser_memo, waiting; 0.653 -> 0.662, 0.663 -> 0.673 s), and the output
  * chosen by the go bit without a branch, the output that ends when it is
- * not set (0.668 -> 0.676, 0.661 -> 0.664 s).
+ * not set (0.668 -> 0.676, 0.661 -> 0.664 s). Nor, against this (9 pairs
+ * each order): the FIFO entry of slot 0 fetched at sw_receive's start,
+ * before the route (0.677 -> 0.683, 0.688 -> 0.691 s); at the end, the
+ * FIFO entry of the request that the ending output's next arbitration
+ * would grant, found with xb_arbitrate_one's masks (0.678 -> 0.683, 0.671
+ * -> 0.674 s); the FCP sender's VL line (inp->peer->vls[cur_in_vl]; 0.670
+ * -> 0.682, 0.684 -> 0.681 s).
  */
 static inline __attribute__((always_inline)) void
 ibfs__sw_prefetch_ask(const struct ibfs_switch *sw, unsigned ho)
