@@ -446,13 +446,26 @@ ibfs__sw_prefetch_end(const struct ibfs_switch *sw, unsigned nx)
  * the run). They are fetched before the buffer's release, whose FCP and
  * schedule then hide part of the miss. The h_out of an empty FIFO is
  * stale but a port of this switch, so every address is inside its arrays.
- * Fetched whatever the go bit says: at 51d9899, bench/ab.sh k=36
- * saturated (9 pairs each order) 0.676 -> 0.664, 0.663 -> 0.654 s; 50%
- * and k=12 unchanged. Tried without gain: also the port's line 1
- * (ser_memo, waiting; 0.653 -> 0.662, 0.663 -> 0.673 s), and the output
- * chosen by the go bit without a branch, the output that ends when it is
- * not set (0.668 -> 0.676, 0.661 -> 0.664 s). Nor, against this (9 pairs
- * each order): the FIFO entry of slot 0 fetched at sw_receive's start,
+ * Fetched whatever the go bit says. A small gain, near this host's
+ * noise: bench/ab.sh against 51d9899, k=36 saturated, medians of 9-15
+ * pairs, 11 runs in both orders (two builds of the same code: same
+ * objdump, up to 1.5% apart, which is the noise): faster in all 11, by
+ * 0.1 to 2.6%, median 0.9% (0.691 -> 0.673, 0.676 -> 0.664, 0.673 ->
+ * 0.663, 0.678 -> 0.668, 0.676 -> 0.672, 0.669 -> 0.667, 0.667 -> 0.666
+ * s); 50% the same (0.520 -> 0.517, 0.522 -> 0.519, 0.520 -> 0.521,
+ * 0.520 -> 0.519 s); k=12, where every line is in the L2 and the fetches
+ * only cost instructions, from 0.3% faster to 0.8% slower (0.619 ->
+ * 0.620, 0.619 -> 0.624, 0.619 -> 0.617, 0.617 -> 0.619, 0.617 -> 0.618
+ * s). Callgrind (1 200 100): 5.3 M instructions more (about 14 a
+ * switch's end), the same LL misses (it models no prefetch). Tried
+ * without gain: also the port's line 1 (ser_memo, waiting; against
+ * this 0.653 -> 0.662, 0.663 -> 0.673 s, against 51d9899 0.664 -> 0.661,
+ * 0.666 -> 0.662 s), and the output chosen by the go bit without a
+ * branch, the output that ends when it is not set (0.668 -> 0.676, 0.661
+ * -> 0.664 s). Nor, against this (9 pairs each order): the head packet
+ * of the next end's FIFO entry, that entry fetched two ends ahead
+ * (0.670 -> 0.668, 0.666 -> 0.667 s); the FIFO entry of slot 0 fetched
+ * at sw_receive's start,
  * before the route (0.677 -> 0.683, 0.688 -> 0.691 s); at the end, the
  * FIFO entry of the request that the ending output's next arbitration
  * would grant, found with xb_arbitrate_one's masks (0.678 -> 0.683, 0.671
