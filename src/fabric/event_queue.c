@@ -503,6 +503,18 @@ static inline uintptr_t eq_or(uintptr_t a, uintptr_t b)
  * hot path (bench_queue, 5-10% faster). No held event is due before the
  * current day, so a head due by q->day_last is due today; in a run one
  * comparison with q->limit says it is due today and by the horizon.
+ *
+ * Tried without gain (ins13, bench/ab.sh against 51d9899): the end of the
+ * day's test as one branch instead of three (an empty bucket's head read
+ * as a stand-in marked cancelled, chosen with eq_or; the compares ORed),
+ * whose tests go either way at random (callgrind k=12 saturated: 550 K
+ * mispredicted for 1.39 M events): k=12 saturated 0.624 -> 0.641, 0.617
+ * -> 0.640 s (7 pairs each order), and with GCC's two branches for the
+ * OR 0.623 -> 0.638 s, the taken event's time then waiting for the
+ * choice's load; and prefetches of the tails of today's bucket and of
+ * q->ahead's, which name the events after e2 without a walk through the
+ * list (k=36 saturated 0.682 -> 0.679, 0.679 -> 0.678 s; k=12 0.620 ->
+ * 0.626; 50% 0.529 -> 0.529 s).
  */
 static inline __attribute__((always_inline)) struct ibfs_event *
 eq_take(struct ibfs_eq *q, int in_run)

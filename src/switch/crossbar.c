@@ -711,30 +711,6 @@ xb_mc_done(struct ibfs_switch *sw, struct ibfs_port *inp,
 	}
 }
 
-/*
- * The output whose packet likely ends next (nx, from sw->ends) will read
- * at its end its port's and its own first lines, then the FIFO entry and
- * the port (lines 0 and 2, vls[0]) of the input it frees: lines that at
- * scale have left the caches during the packet and that its end read one
- * behind the other. They are fetched now, the time of one end ahead. nx
- * and sw->cur_in[nx] are ports of this switch even when stale (both are
- * zeroed at creation and written only with ports), so every address is
- * inside the switch's arrays.
- */
-static inline __attribute__((always_inline)) void
-xb_prefetch_end(const struct ibfs_switch *sw, unsigned nx)
-{
-	unsigned nin = sw->cur_in[nx];
-	const struct ibfs_port *np = &sw->dev.ports[nx];
-	const struct ibfs_port *ip = &sw->dev.ports[nin];
-
-	__builtin_prefetch(np);
-	__builtin_prefetch(&sw->out[nx]);
-	__builtin_prefetch(&sw->q[(size_t)nin << sw->sshift]);
-	__builtin_prefetch(ip);
-	__builtin_prefetch(&ip->vls[0]);
-}
-
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 {
 	struct ibfs_switch *sw = (struct ibfs_switch *)dev;
@@ -751,7 +727,7 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	if (!so->cur)
 		return;
 	so->cur = 0;
-	xb_prefetch_end(sw, sw->ends[(uint8_t)(++sw->ends_out)]);
+	ibfs__sw_prefetch_end(sw, sw->ends[(uint8_t)(++sw->ends_out)]);
 	/* The go bit is now nreq > 0: set without a test, as xb_request. */
 	sw->go[o / 64] |= (uint64_t)(so->nreq != 0) << (o % 64);
 	/*
@@ -764,6 +740,7 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	const struct sw_queue *q0 = ibfs__sw_queue(sw, in, 0);
 
 	__builtin_prefetch(q0->head ? (const void *)q0->head : q0);
+	ibfs__sw_prefetch_ask(sw, q0->h_out);
 	xb_set_busy(sw, in, 0);
 	if (__builtin_expect(so->cur_orig != NULL, 0))
 		xb_mc_done(sw, inp, so);

@@ -411,6 +411,76 @@ static inline void ibfs__sw_arbitrate(struct ibfs_switch *sw, int out)
 	if (sw->go[o / 64] >> (o % 64) & 1)
 		ibfs__sw_arbitrate_out(sw, o);
 }
+/*
+ * The output whose packet likely ends next (nx, from sw->ends) will read
+ * at its end its port's and its own first lines, then the FIFO entry and
+ * the port (lines 0 and 2, vls[0]) of the input it frees: lines that at
+ * scale have left the caches during the packet and that its end read one
+ * behind the other. They are fetched now, the time of one end ahead. nx
+ * and sw->cur_in[nx] are ports of this switch even when stale (both are
+ * zeroed at creation and written only with ports), so every address is
+ * inside the switch's arrays.
+ */
+static inline __attribute__((always_inline)) void
+ibfs__sw_prefetch_end(const struct ibfs_switch *sw, unsigned nx)
+{
+	unsigned nin = sw->cur_in[nx];
+	const struct ibfs_port *np = &sw->dev.ports[nx];
+	const struct ibfs_port *ip = &sw->dev.ports[nin];
+
+	__builtin_prefetch(np);
+	__builtin_prefetch(&sw->out[nx]);
+	__builtin_prefetch(&sw->q[(size_t)nin << sw->sshift]);
+	__builtin_prefetch(ip);
+	__builtin_prefetch(&ip->vls[0]);
+}
+
+/*
+ * The output ho that the freed input's head asks for (its FIFO entry's
+ * h_out, read at ibfs__sw_tx_done's start from the entry that
+ * ibfs__sw_prefetch_end fetched one end ahead): when it is idle with
+ * requests (its go bit), xb_free_slot's arbitration of it reads its port's
+ * line 0 (tx_busy, flow) and line 2 (the VL's credits) and its own first
+ * line, which at k=36 saturated have left the caches (perf at 51d9899:
+ * those three loads were 31% of ibfs__sw_arbitrate_out's samples, 4% of
+ * the run). They are fetched before the buffer's release, whose FCP and
+ * schedule then hide part of the miss. The h_out of an empty FIFO is
+ * stale but a port of this switch, so every address is inside its arrays.
+ * Fetched whatever the go bit says. A small gain, near this host's
+ * noise: bench/ab.sh against 51d9899, k=36 saturated, medians of 9-15
+ * pairs, 11 runs in both orders (two builds of the same code: same
+ * objdump, up to 1.5% apart, which is the noise): faster in all 11, by
+ * 0.1 to 2.6%, median 0.9% (0.691 -> 0.673, 0.676 -> 0.664, 0.673 ->
+ * 0.663, 0.678 -> 0.668, 0.676 -> 0.672, 0.669 -> 0.667, 0.667 -> 0.666
+ * s); 50% the same (0.520 -> 0.517, 0.522 -> 0.519, 0.520 -> 0.521,
+ * 0.520 -> 0.519 s); k=12, where every line is in the L2 and the fetches
+ * only cost instructions, from 0.3% faster to 0.8% slower (0.619 ->
+ * 0.620, 0.619 -> 0.624, 0.619 -> 0.617, 0.617 -> 0.619, 0.617 -> 0.618
+ * s). Callgrind (1 200 100): 5.3 M instructions more (about 14 a
+ * switch's end), the same LL misses (it models no prefetch). Tried
+ * without gain: also the port's line 1 (ser_memo, waiting; against
+ * this 0.653 -> 0.662, 0.663 -> 0.673 s, against 51d9899 0.664 -> 0.661,
+ * 0.666 -> 0.662 s), and the output chosen by the go bit without a
+ * branch, the output that ends when it is not set (0.668 -> 0.676, 0.661
+ * -> 0.664 s). Nor, against this (9 pairs each order): the head packet
+ * of the next end's FIFO entry, that entry fetched two ends ahead
+ * (0.670 -> 0.668, 0.666 -> 0.667 s); the FIFO entry of slot 0 fetched
+ * at sw_receive's start,
+ * before the route (0.677 -> 0.683, 0.688 -> 0.691 s); at the end, the
+ * FIFO entry of the request that the ending output's next arbitration
+ * would grant, found with xb_arbitrate_one's masks (0.678 -> 0.683, 0.671
+ * -> 0.674 s); the FCP sender's VL line (inp->peer->vls[cur_in_vl]; 0.670
+ * -> 0.682, 0.684 -> 0.681 s).
+ */
+static inline __attribute__((always_inline)) void
+ibfs__sw_prefetch_ask(const struct ibfs_switch *sw, unsigned ho)
+{
+	const struct ibfs_port *hp = &sw->dev.ports[ho];
+
+	__builtin_prefetch(hp);
+	__builtin_prefetch(&hp->vls[0]);
+	__builtin_prefetch(&sw->out[ho]);
+}
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);
 void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out);
 
