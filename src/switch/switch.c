@@ -231,6 +231,16 @@ sw_receive_bad(struct ibfs_switch *sw, int in, struct ibfs_packet *p,
 	sw_drop_at_tail(sw, p);
 }
 
+/*
+ * Tried without gain (sw14, against a73449f): the grant (xb_arbitrate_one)
+ * fetching, for a packet sent to a switch, the LFT line of its DLID and
+ * its input's FIFO entry there (a per-output copy of the peer switch and
+ * entry, kept by sw_port_state), which this receive reads a routing
+ * latency later (callgrind k=36 saturated: the entry's line missed by 28%
+ * of the enqueues, the LFT's by 20% of the lookups): ab.sh medians k=36
+ * saturated 0.672 -> 0.673, 0.683 -> 0.694, 0.664 -> 0.676, 0.677 ->
+ * 0.704 s (9-11 pairs each order, load 2-3).
+ */
 static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 		       struct ibfs_packet *p)
 {
