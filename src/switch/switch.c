@@ -77,6 +77,19 @@ static void sw_discard(struct ibfs_switch *sw, struct ibfs_packet *p)
 /*
  * Queues p in the FIFO of its input and VL. Inline in both callers, so
  * that a packet's arrival ends in a tail call (ibfs__sw_head_new).
+ *
+ * The test of an empty FIFO waits for the FIFO's entry: at k=36
+ * saturated (callgrind 1 200 100) it is mispredicted 27% of the time
+ * and the entry's line missed 28% of the time. Tried without gain
+ * (sw14, against a73449f): the slot-0 FIFO's "holds packets" kept as
+ * bit 25 of the input's lft_hint word, which the route has just read,
+ * so that the test resolves at once (set at an enqueue into an empty
+ * FIFO, cleared where a FIFO empties, kept by the hints' clearing;
+ * identical run). Callgrind 1 200 100: Ir 429.6 -> 433.0 M, the same
+ * misses and mispredictions; ab.sh medians (9-11 pairs each order) k=36
+ * saturated 0.656 -> 0.665, 0.657 -> 0.661 s, k=12 0.617 -> 0.623,
+ * 0.617 -> 0.624 s: the append still waits for the entry's tail and
+ * writes the tail packet's cold line.
  */
 static inline __attribute__((always_inline)) void
 sw_enqueue(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
@@ -218,6 +231,16 @@ sw_receive_bad(struct ibfs_switch *sw, int in, struct ibfs_packet *p,
 	sw_drop_at_tail(sw, p);
 }
 
+/*
+ * Tried without gain (sw14, against a73449f): the grant (xb_arbitrate_one)
+ * fetching, for a packet sent to a switch, the LFT line of its DLID and
+ * its input's FIFO entry there (a per-output copy of the peer switch and
+ * entry, kept by sw_port_state), which this receive reads a routing
+ * latency later (callgrind k=36 saturated: the entry's line missed by 28%
+ * of the enqueues, the LFT's by 20% of the lookups): ab.sh medians k=36
+ * saturated 0.672 -> 0.673, 0.683 -> 0.694, 0.664 -> 0.676, 0.677 ->
+ * 0.704 s (9-11 pairs each order, load 2-3).
+ */
 static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 		       struct ibfs_packet *p)
 {

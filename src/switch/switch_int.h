@@ -348,7 +348,18 @@ static inline int ibfs__sw_bit_free(const struct ibfs_switch *sw,
 /* forwarding.c */
 int ibfs__sw_fwd_init(struct ibfs_switch *sw);
 void ibfs__sw_fwd_free(struct ibfs_switch *sw);
-/* The LFT entry of unicast dlid for a packet from input `in`. */
+/*
+ * The LFT entry of unicast dlid for a packet from input `in`.
+ *
+ * Tried without gain (sw14, against a73449f): the hint's test made
+ * without a branch (the LFT entry always read, through a pointer to a
+ * constant NONE when out of range, and the hint chosen by a conditional
+ * move; callgrind k=36: the test was mispredicted 21% of the time, the
+ * hint hitting 17% of the time with uniform traffic): ab.sh medians k=36
+ * saturated (9-11 pairs each order) 0.653 -> 0.657, 0.660 -> 0.656,
+ * 0.652 -> 0.664, 0.654 -> 0.651 s, 50% 0.514 -> 0.519, 0.519 -> 0.515
+ * s, k=12 0.619 -> 0.617, 0.619 -> 0.617 s.
+ */
 static inline uint8_t ibfs__sw_route(struct ibfs_switch *sw, int in,
 				     uint16_t dlid)
 {
@@ -481,6 +492,27 @@ ibfs__sw_prefetch_ask(const struct ibfs_switch *sw, unsigned ho)
 	__builtin_prefetch(&hp->vls[0]);
 	__builtin_prefetch(&sw->out[ho]);
 }
+/*
+ * Tried without gain (sw14, against a73449f; ab.sh medians, k=36
+ * saturated 9-11 pairs each order, k=12 7 pairs; this host's noise is
+ * about 1%):
+ * - ibfs__sw_tx_done arbitrating its own output after xb_free_slot, in
+ *   place of tx_ready, when its port owes no FCP (fc_pending or !up:
+ *   then ibfs__credit_on_tx_idle does nothing, and the order at the
+ *   picosecond is the same; a grant leaves tx_busy set and the link
+ *   layer returns). Identical run, but an arbitration without a grant
+ *   is made twice (tx_ready repeats it) and the test moves rather than
+ *   goes: callgrind 1 2000 100 12 Ir 495.8 -> 504.4 M, Bcm 3.58 -> 3.85
+ *   M; k=36 0.665 -> 0.670, 0.666 -> 0.668 s.
+ * - xb_arbitrate_one always calling xb_send_then_head, whose FIFO's
+ *   "next head or none" test came after the send (so that a late wrong
+ *   guess on p->next, p's line missing, did not throw the send away),
+ *   the tail cleared without a branch: k=36 0.660 -> 0.664, 0.666 ->
+ *   0.671 s, 50% 0.515 -> 0.520 s, k=12 0.620 -> 0.620, 0.623 -> 0.632 s.
+ * - Not fetching the packet behind the next head (xb_send_then_head's
+ *   last prefetch, a packet time ahead): k=36 0.656 -> 0.663, 0.658 ->
+ *   0.677 s; it is kept.
+ */
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);
 void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out);
 
