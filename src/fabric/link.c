@@ -178,7 +178,32 @@ static void link_tx_done_both(void *obj, uint64_t arg)
 	link_tx_end(obj, arg, 1, 1);
 }
 
-/* By (tx_end_dev > 1) << 1 | peer_rx_tail. */
+/*
+ * By (tx_end_dev > 1) << 1 | peer_rx_tail.
+ *
+ * Tried without gain (ins14, session 6, against a73449f): four more
+ * handlers, the same with the owed FCPs sent, so that the end need not
+ * test fc_pending after the device's tx_done (callgrind k=12 saturated:
+ * 248 K of 860 K mispredicted): the send picks them when fc_pending is
+ * set, and a buffer freed on a busy port (ibfs__credit_on_free) rewrites
+ * its end's event's fn, through a pointer to it that each send keeps in
+ * the port. Same run (identity check identical, bench counts, make
+ * check). Callgrind 1 200 100: Ir 429.6 -> 436.3 M, LL misses 4.91 ->
+ * 5.01 M; 1 2000 100 12: Ir 495.8 -> 503.3 M, Bcm 3.58 -> 3.62 M (the
+ * free's new tx_busy test 123 K), Bim 887 K -> 998 K. ab.sh medians, 9
+ * pairs each order: the pointer in the cold line, k=36 saturated 0.658
+ * -> 0.664, 0.661 -> 0.665 s; in line 1 (ser_lrh made 32 bits), k=36
+ * saturated 0.661 -> 0.659, 0.681 -> 0.663, 0.674 -> 0.668, 0.670 ->
+ * 0.653, 0.658 -> 0.651, 0.662 -> 0.656 s, k=12 (7 pairs) 0.624 ->
+ * 0.619, 0.621 -> 0.621 s, but 50% 0.518 -> 0.527, 0.517 -> 0.524,
+ * 0.519 -> 0.528, 0.518 -> 0.525 s; in line 0 (prop and ser_fcp made 32
+ * bits, the handler's index in the pointer's low bits) k=36 saturated
+ * 0.663 -> 0.652, 0.657 -> 0.648 s, 50% 0.518 -> 0.525, 0.523 -> 0.527
+ * s; the slot named from the pool before the schedule, so that `out`
+ * need not live across it, 50% 0.521 -> 0.530, 0.518 -> 0.526 s. About
+ * 1.5% at saturation for 1-1.7% at 50% load, where fc_pending is rarely
+ * set and the test was predicted.
+ */
 static const ibfs_event_fn link_tx_done_fn[4] = {
 	link_tx_done, link_tx_done_tail, link_tx_done_dev, link_tx_done_both
 };
