@@ -10,6 +10,14 @@ if [ -z "$A" ] || [ -z "$B" ]; then
 	echo "usage: $0 BIN_A BIN_B [PAIRS [LOAD [PACKETS [RADIX]]]]" >&2
 	exit 2
 fi
+# Both binaries on glibc's heap on huge pages: bench_fabric restarts
+# itself so (src/fabric/huge_pages.c) since session 6, older builds do not,
+# and the tunable already set makes a newer one skip the restart.
+case "${GLIBC_TUNABLES:-}" in
+*glibc.malloc.hugetlb*) ;;
+*) GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1"
+   export GLIBC_TUNABLES ;;
+esac
 ra=""; rb=""
 for i in $(seq "$N"); do
 	a=$("$A" 1 "$P" "$L" "$K" 2>&1 | grep -o "cpu [0-9.]* s: [0-9.]*" |
