@@ -84,11 +84,12 @@ link_prefetch_tail(const struct ibfs_port *peer, uint64_t arg)
 }
 
 /*
- * `out` may send, and its device asked (tx_end_dev) that the lines its
- * tx_ready reads be fetched: the first tx_end_dev lines of the device,
- * all at once rather than one after the other as the device's code
- * reaches them (an end node: its first line, then its flow and its
- * generator's state in the next two, endpoint.c).
+ * `out` may send, and its device asked (tx_end_dev 3) that the lines its
+ * tx_ready reads be fetched: the device's lines 1 and 2 (the event
+ * fetched line 0), all at once rather than one after the other as the
+ * device's code reaches them (an end node: its first line, then its flow
+ * and its generator's state in the next two, endpoint.c). A tx_end_dev of
+ * 2 or above 3 is taken as 3 (link_send_events).
  */
 static inline __attribute__((always_inline)) void
 link_prefetch_dev(const struct ibfs_port *out)
@@ -400,8 +401,9 @@ link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 	 * caches during the packet when the device is one of many end
 	 * nodes (perf k=36 saturated: the load of dev->ops was half of
 	 * link_tx_done's samples; a switch's device line stays cached);
-	 * link_tx_done fetches the peer's line then. The arrival reads
-	 * the packet's line 0.
+	 * the peer's line 0, which that send only writes, is then not
+	 * fetched at all (link_tx_end). The arrival reads the packet's
+	 * line 0.
 	 */
 	/*
 	 * The end's arg: the packet; its handler fetches the lines of
