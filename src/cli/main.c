@@ -3,13 +3,9 @@
  * ibfsim: the command line. Dispatches to one function per subcommand
  * (commands.h); each parses its own options and prints its own --help.
  */
-#define _DEFAULT_SOURCE /* setenv */
-
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "cli/commands.h"

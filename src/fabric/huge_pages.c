@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Glibc's heap on transparent huge pages: a program that builds big
+ * fabrics executes itself again with the tunable that asks for them.
+ */
+#define _DEFAULT_SOURCE /* setenv, unsetenv, strdup */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
