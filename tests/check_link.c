@@ -499,7 +499,9 @@ static int counting_gen(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
  * alone (on the wire) and the generator has drawn p1 and p2; at the end
  * it has drawn each of the three packets once. Fails when the waiting
  * packet is built at once (two packets in the pool; checked) or its
- * header drawn again (more calls).
+ * header drawn again (more calls), or when the endpoint's derived send
+ * counts, read mid-run, count the waiting header or lack last_tx_end
+ * (checked).
  */
 START_TEST(waiting_header_not_packet)
 {
@@ -521,6 +523,15 @@ START_TEST(waiting_header_not_packet)
 	ck_assert_uint_eq(pa->waiting, 1);
 	ck_assert_uint_eq(x.f->packets.in_use, 1);
 	ck_assert_int_eq(calls, 2);
+	/*
+	 * Read mid-run, the derived send counts have p1 only: a header
+	 * drawn and waiting is not a packet sent.
+	 */
+	const struct ibfs_ep_stats *sa = ibfs__endpoint_stats(x.a);
+
+	ck_assert_uint_eq(sa->tx_pkts, 1);
+	ck_assert_uint_eq(sa->tx_payload, 100);
+	ck_assert_uint_eq(sa->last_tx_end, S);
 	conserved(x.f);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	const struct ibfs_ep_stats *sb = ibfs__endpoint_stats(x.b);
@@ -529,6 +540,8 @@ START_TEST(waiting_header_not_packet)
 	ck_assert_uint_eq(sb->misrouted, 0);
 	ck_assert_uint_eq(sb->last_tail, 2 * (S + 2 * P + F) + S + P);
 	ck_assert_int_eq(calls, 3);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->tx_pkts, 3);
+	ck_assert_uint_eq(sa->tx_payload, 300);
 	ck_assert_uint_eq(x.f->packets.in_use, 0);
 	conserved(x.f);
 	pair_free(&x);
