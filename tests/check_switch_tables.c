@@ -2,12 +2,15 @@
 /*
  * The switch's tables on a star (switch_star.h): VL arbitration shares and
  * the high-priority limit, VL15 first, VLs the tables do not serve, one
- * data VL with any tables, a down output, a link down and up mid-run,
- * SL-to-VL tables, forwarding tables (LFT with LMC, a table change
- * rerouting a flow, MFT replication), packets for the switch itself, and
- * every error path of the setters.
+ * data VL with any tables, round robin in the second request word, a
+ * down output, a link down and up mid-run, SL-to-VL tables, forwarding
+ * tables (LFT with LMC, a table change rerouting a flow, MFT
+ * replication), packets for the switch itself, and every error path of
+ * the setters.
  */
 #include "switch_star.h"
+
+#include "switch/switch_int.h"
 
 static void vlarb_shares(const struct ibfs_vlarb_entry *hi, int nhi,
 			 const struct ibfs_vlarb_entry *lo, int nlo,
@@ -294,6 +297,52 @@ START_TEST(link_flaps_mid_run)
 }
 END_TEST
 
+/*
+ * Round robin inside the second request word: endpoints 2 and 3 on ports
+ * 32 and 33 (request bits 64 and 66 of a 2-word layout) both saturate
+ * endpoint 0 on port 30, and no input of word 0 asks for it. Each grant
+ * of input 33 leaves the round-robin start at bit 67, past every request,
+ * so the next search wraps to input 32 in word 1 itself (word 0 holds
+ * none): arrivals alternate, LID 3 and 4. The straight path
+ * (xb_arbitrate_one, fast set) makes these grants: a closed-form check
+ * of what check_switch's fast_path_same_run compares with the general
+ * path, which could share an error. It fails with rr left at the bit
+ * granted or the lowest request always taken; without the wrap's word-1
+ * term (s1) only the sanitizer build fails (ctz of 0, as check_switch
+ * does), since the entry read past the FIFOs sends the arbitration down
+ * the general path, which grants the same.
+ */
+START_TEST(round_robin_wraps_in_word_one)
+{
+	struct star x;
+	struct star_opts o = { .port0 = 30 };
+	const uint32_t n = 40;
+
+	star_make(&x, 4, &o);
+	ck_assert_int_eq(x.sw->nw, 2);
+	ck_assert_uint_eq(x.sw->out[30].fast, 1);
+	ck_assert_int_eq(ibfs__endpoint_track(x.ep[0], 16, 2 * n), 0);
+	flow(x.ep[2], 1, 1000, n);
+	flow(x.ep[3], 1, 1000, n);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[0])->rx_pkts, 2 * n);
+	uint16_t prev = 0;
+
+	for (uint32_t i = 0; i < 2 * n; i++) {
+		uint16_t slid;
+		ibfs_time_t h, t;
+
+		ck_assert_int_eq(ibfs__endpoint_arrival(x.ep[0], i, &slid, &h,
+							&t),
+				 0);
+		ck_assert_uint_ne(slid, prev);
+		prev = slid;
+	}
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
 /* SL-to-VL per (input, output): SL0 from port 1 to port 3 goes on VL1. */
 START_TEST(sl_to_vl_tables)
 {
@@ -570,6 +619,7 @@ static Suite *switch_tables_suite(void)
 	tcase_add_test(tc, one_vl_tables);
 	tcase_add_test(tc, down_output_on_arrival);
 	tcase_add_test(tc, link_flaps_mid_run);
+	tcase_add_test(tc, round_robin_wraps_in_word_one);
 	tcase_add_test(tc, vl15_first);
 	tcase_add_test(tc, sl_to_vl_tables);
 	tcase_add_test(tc, sl_to_vl_all_then_one);
