@@ -511,12 +511,13 @@ xb_send_then_head(struct ibfs_switch *sw, struct ibfs_port *port,
  * slots an input), no VL15 request, and InfiniBand's credits. It makes
  * the general path's choice with what it knows of that layout:
  *
- * - The scan of slot 0 is at most three word tests with no loop: the
- *   word holding the round-robin start from its bit on, the other word,
- *   then the start's word below its bit (xb_scan_inl's order for
- *   nw = 2; with nw = 1 req_in[1] is VL15's word, empty here, and rr is
- *   at most 64, whose word 1 is empty and so starts at bit 0 of word 0,
- *   as the scan's wrap does). Bits at or past (n + 1) x 2 are never set.
+ * - The scan of slot 0 takes no loop and no branch: masks pick, in
+ *   xb_scan_inl's order for nw = 2, the word holding the round-robin
+ *   start from its bit on, the other word, then the start's word below
+ *   its bit (with nw = 1 req_in[1] is VL15's word, empty here, and rr
+ *   is at most 64, whose word 1 is empty and so starts at bit 0 of word
+ *   0, as the scan's wrap does). Bits at or past (n + 1) x 2 are never
+ *   set.
  * - Only the first request in that order is tried. When it may not go
  *   now (no credits, the tail rule, a serialization time not in the
  *   port's memo) or a PortXmitWait is on, the general path arbitrates
@@ -550,10 +551,10 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	}
 	/*
 	 * The first request at or after bit `from` of the 128 bits, or else
-	 * the first of all (the wrap): the three word tests' choice, made
-	 * with masks instead of branches, which went either way at random
-	 * (callgrind k=12 saturated: 338 K of them mispredicted in 511 K
-	 * scans). f1 is all ones when the start is in word 1.
+	 * the first of all (the wrap), chosen with masks; the three word
+	 * tests that made this choice before (51d9899) went either way at
+	 * random (callgrind k=12 saturated: 338 K of them mispredicted in
+	 * 511 K scans). f1 is all ones when the start is in word 1.
 	 */
 	uint64_t f1 = -(uint64_t)(from / 64);
 	uint64_t up = ~0ULL << (from % 64);
