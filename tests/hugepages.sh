@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The huge-page restart of `ibfsim run` (src/fabric/huge_pages.c, called
-# from src/cli/main.c): results are the same with it and without it (IBFSIM_HUGEPAGES=0), and, where strace is
-# installed, the run starts twice (the second time with the glibc tunable
-# added to those already set) while IBFSIM_HUGEPAGES=0 and an already
-# restarted run start once.
+# from src/cli/main.c): results are the same with it and without it
+# (IBFSIM_HUGEPAGES=0), and, where strace is installed, the run starts
+# twice (the second time with the glibc tunable added to those already
+# set) while IBFSIM_HUGEPAGES=0 and an already restarted run start once.
 : "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
 ex="$top_srcdir/examples/fat_tree_permutation.xml"
 out=$(mktemp -d) || exit 99
