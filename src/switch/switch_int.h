@@ -300,7 +300,8 @@ struct ibfs_switch {
 	 * end ahead is then often not in yet, and a load of it that fetches
 	 * the next line of a chain waits as long as its use did: the entry
 	 * three ends ahead, its head two ahead and that head's output one
-	 * ahead moved the waits into xb_prefetch_end (perf) for 2.4% more
+	 * ahead moved the waits into the end's fetches (perf; then
+	 * xb_prefetch_end, now ibfs__sw_prefetch_end) for 2.4% more
 	 * instructions (k=12 saturated 3% slower, k=36 the same). Each
 	 * output's next head kept at its grant in an array before the
 	 * queues, fetched with no load to wait for, removed the end's wait
