@@ -301,6 +301,18 @@ ep_flow_send_ops(struct ibfs_endpoint *ep, struct ibfs_port *out,
  * samples), while one built when it goes takes the pool's most recently
  * freed slot. The generator is called when the packet is first due, as
  * before, so the flow draws the same headers in the same order.
+ *
+ * Tried without gain (ins15, session 7, against a0a5811): at an endpoint
+ * with one flow (ep_pump_due), the next header drawn as soon as a packet
+ * goes and kept as a waiting one, so that the test of w_set, which at
+ * saturation went either way (callgrind k=36 saturated: 81 K of 212 K
+ * mispredicted), always finds one; a generator that ends the flow then
+ * ended it when the packet would have been due (a third w_set value).
+ * Same run (bench output identical at k=36 100% and 50%, k=12).
+ * Callgrind 1 200 100: Ir 429.6 -> 431.4 M, Bcm 2.40 -> 2.32 M. ab.sh,
+ * k=36 saturated (9 pairs each order) 0.654 -> 0.657, 0.644 -> 0.649,
+ * 0.652 -> 0.653 s; k=12 (7 pairs) 0.637 -> 0.626 (loaded host), 0.622 ->
+ * 0.620 s; 50% (5 pairs) 0.517 -> 0.519, 0.512 -> 0.517 s.
  */
 static inline __attribute__((always_inline)) int
 ep_flow_send(struct ibfs_endpoint *ep, struct ibfs_port *out,

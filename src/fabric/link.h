@@ -476,6 +476,33 @@ static inline int ibfs__port_fcp_ready(const struct ibfs_port *port)
 	return port->fc_state == IBFS_FC_READY;
 }
 
+/*
+ * A buffer freed: its FCP goes now, or waits for the transmitter's end.
+ *
+ * Tried without gain (ins15, session 7, against a0a5811): one branch in
+ * place of two for a free at an idle or busy port, both random at
+ * saturation (callgrind k=36 saturated: this test 230 K of 512 K
+ * mispredicted, credit_fcp's on the sender's busy time 213 K of 511 K).
+ * Out of line (credits.c), the FCP's arrival time was computed first; the
+ * one branch was "idle, owing nothing, and the sender not busy past the
+ * arrival" (the FCP travels as an event); otherwise the blocks were added
+ * by address either to the sender's credits (idle: the FCP's credits are
+ * the sender's at once) or to fc_unsent (busy), with fc_pending, fcp_sent,
+ * f->fcps and fcp_until updated through masks (an empty asm kept GCC
+ * from branching on the condition again). Same run (bench counts and
+ * output). Callgrind 1 200 100 (branch-sim): Ir 429.6 -> 450.3 M, Bcm
+ * 2.40 -> 2.03 M, the one branch itself 134 K mispredicted. ab.sh, 9
+ * pairs each order, k=36 saturated 0.659 -> 0.661, 0.650 -> 0.652, 0.649
+ * -> 0.649, 0.656 -> 0.652 s; k=12 (7 pairs) 0.616 -> 0.618 s; 50% (5
+ * pairs) 0.511 -> 0.521, 0.511 -> 0.516 s. The EPYC's predictor does
+ * better than callgrind's on these two (or their misses cost little: both
+ * conditions are in lines 0 of ports that are cached), and 40 instructions
+ * more a free cost what the fewer mispredictions saved. Nor, in
+ * credit_fcp, the sender's VL line fetched for writing before the test
+ * (its add waits for that line when the sender is busy: 85 K LL write
+ * misses in callgrind): 0.656 -> 0.657, 0.654 -> 0.660, 0.656 -> 0.654,
+ * 0.681 -> 0.681 s.
+ */
 static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 					uint32_t blocks)
 {
