@@ -532,6 +532,20 @@ ibfs__sw_prefetch_ask(const struct ibfs_switch *sw, unsigned ho)
  * - Not fetching the packet behind the next head (xb_send_then_head's
  *   last prefetch, a packet time ahead): k=36 0.656 -> 0.663, 0.658 ->
  *   0.677 s; it is kept.
+ * Tried without gain (sw15, against 86e6e54; ab.sh medians, k=36
+ * saturated 11 pairs each order, k=12 7 pairs):
+ * - ibfs__sw_tx_ready testing, with its go bit and in the same branch,
+ *   whether the arbitration would find a request of a free input (the
+ *   fast layout's two words against free_in, the port's waiting and up),
+ *   so that xb_arbitrate_one's "every request's input is busy" test (73
+ *   K of 468 K mispredicted at 1 200 100) went with it: callgrind Ir
+ *   429.3 -> 440.7 M, Bcm 2.36 -> 2.60 M (the one test is more random
+ *   than the two). Not timed.
+ * - xb_send_then_head fetching the next head's output line (out[next->
+ *   out_port], whose request words it then updates: perf showed a third
+ *   of its samples waiting there) before the send, from next's line,
+ *   which the previous grant of the FIFO fetched: k=36 0.653 -> 0.654,
+ *   0.653 -> 0.655 s; k=12 0.610 -> 0.610, 0.611 -> 0.611 s (mins).
  */
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);
 void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out);
