@@ -356,11 +356,15 @@ void ibfs__sw_fwd_free(struct ibfs_switch *sw);
  * stays cached at the rate it is read, and the hint then costs a line of
  * its own, a store and a test that goes either way. bench_fabric's fat
  * tree (k=36: under 1,024 entries; uniform traffic, the hint hitting 17%
- * of the time) ran faster without it: callgrind 1 200 100 Ir 429.3 -> 423.2 M,
- * LL misses 4.91 -> 4.81 M; ab.sh medians (11 pairs each order) k=36
- * saturated 0.653 -> 0.648, 0.651 -> 0.645 s, k=12 (7 pairs) 0.614 ->
- * 0.610, 0.615 -> 0.608 s. The scale check's LFTs (11,664 HCAs: some
- * 13,300 entries, which miss the caches) keep the hint.
+ * of the time) runs faster without it: callgrind 1 200 100 Ir 429.3 ->
+ * 426.2 M, LL misses 4.91 -> 4.81 M, mispredictions 2.36 -> 2.21 M;
+ * ab.sh medians, both orders, with the hint dropped outright (against
+ * 74a56af): k=36 saturated (11 pairs) 0.653 -> 0.648, 0.651 -> 0.645 s,
+ * k=12 (7 pairs) 0.614 -> 0.610, 0.615 -> 0.608 s; this code with
+ * 74a56af against a0a5811: k=36 0.659 -> 0.651, 0.650 -> 0.647 s, 50%
+ * 0.517 -> 0.511, 0.518 -> 0.506 s, k=12 0.618 -> 0.612, 0.618 -> 0.612
+ * s. The scale check's LFTs (11,664 HCAs: some 13,300 entries, which
+ * miss the caches) keep the hint.
  */
 #define SW_LFT_DIRECT 2048
 
