@@ -244,7 +244,12 @@ sw_receive_bad(struct ibfs_switch *sw, int in, struct ibfs_packet *p,
  * fetched as soon as the route is known, for the 44% of arrivals that
  * find their FIFO empty and request that output at once: ab.sh medians
  * k=36 saturated 0.648 -> 0.648, 0.650 -> 0.645, 0.649 -> 0.644, 0.647
- * -> 0.649 s; k=12 0.610 -> 0.617, 0.611 -> 0.613 s (slower).
+ * -> 0.649 s; k=12 0.610 -> 0.617, 0.611 -> 0.613 s (slower). Nor, with
+ * the route's hint gone for short LFTs (against ae54405), the input's
+ * FIFO entry (slot 0) fetched at the start, as ins13 tried before the
+ * hint went: k=36 0.652 -> 0.651, 0.650 -> 0.647, 0.649 -> 0.647, 0.652
+ * -> 0.650 s (0.3%, within noise); 50% 0.508 -> 0.509, 0.507 -> 0.511 s;
+ * k=12 0.611 -> 0.610, 0.611 -> 0.618 s.
  */
 static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 		       struct ibfs_packet *p)
