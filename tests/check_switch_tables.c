@@ -469,20 +469,34 @@ static void flow_later(struct star *x, struct ibfs_endpoint *ep,
 }
 
 /*
- * An input remembers its last route (lft_hint): every change of the LFT,
- * by entry or by block, must take effect for the next packet of the same
- * flow.
+ * An input remembers its last route (lft_hint) when the LFT is longer than
+ * SW_LFT_DIRECT entries, and a short LFT is read directly: every change of
+ * the LFT, by entry or by block, must take effect for the next packet of
+ * the same flow either way. long_lft writes an entry past SW_LFT_DIRECT
+ * first; the input's hint word says which way was taken (with a short
+ * LFT writing it, or a long one not, the hint assertions fail).
  */
-START_TEST(lft_change_reroutes_flow)
+static void lft_change_reroutes(int long_lft)
 {
 	struct star x;
 	struct star_opts o = { 0 };
 	uint8_t block[64];
 
 	star_make(&x, 3, &o);
+	if (long_lft) {
+		ck_assert_int_eq(ibfs__switch_set_lft(x.sw, SW_LFT_DIRECT + 100,
+						      IBFS_LFT_NONE),
+				 0);
+		ck_assert_uint_gt(x.sw->lft_len, SW_LFT_DIRECT);
+	} else {
+		ck_assert_uint_le(x.sw->lft_len, SW_LFT_DIRECT);
+	}
 	flow(x.ep[0], 3, 100, 2);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 2);
+	/* h0 is on port 1: its last route, LID 3 to port 3, or none. */
+	ck_assert_uint_eq(x.sw->lft_hint[1],
+			  long_lft ? 1u << 24 | 3u << 8 | 3u : 0u);
 	/* LID 3 now leads to h1, which does not own it. */
 	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 3, 2), 0);
 	flow_later(&x, x.ep[0], 3, 1);
@@ -504,6 +518,17 @@ START_TEST(lft_change_reroutes_flow)
 	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 1);
 	conserved(x.f);
 	star_free(&x);
+}
+
+START_TEST(lft_change_reroutes_flow)
+{
+	lft_change_reroutes(0);
+}
+END_TEST
+
+START_TEST(lft_change_reroutes_flow_hinted)
+{
+	lft_change_reroutes(1);
 }
 END_TEST
 
@@ -625,6 +650,7 @@ static Suite *switch_tables_suite(void)
 	tcase_add_test(tc, sl_to_vl_all_then_one);
 	tcase_add_test(tc, lft_and_lmc);
 	tcase_add_test(tc, lft_change_reroutes_flow);
+	tcase_add_test(tc, lft_change_reroutes_flow_hinted);
 	tcase_add_test(tc, multicast_replication);
 	tcase_add_test(tc, packets_for_the_switch);
 	tcase_add_test(tc, create_errors);

@@ -607,15 +607,24 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	sw->free_in[wi] &= ~(bit * 3);
 	sw->buffered--;
 
-	struct ibfs_packet *next = p->next;
-
-	q->head = next;
-	p->next = NULL;
-	if (!next) {
+	/*
+	 * Whether p is the FIFO's last packet is told by the entry's tail,
+	 * in the line the grant has read, not by p->next, in p's line,
+	 * which may still be on its way: the test goes either way at
+	 * saturation, and a wrong guess then resolves at once. p, the
+	 * tail, has a NULL next (sw_enqueue), so nothing of p is read or
+	 * written on that side.
+	 */
+	if (q->tail == p) {
+		q->head = NULL;
 		q->tail = NULL;
 		ibfs__port_send(port, p);
 		return;
 	}
+	struct ibfs_packet *next = p->next;
+
+	q->head = next;
+	p->next = NULL;
 	/*
 	 * now read again, not kept across the grant (a register less): the
 	 * same time, which the grant's byte stores, for all the compiler

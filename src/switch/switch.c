@@ -240,6 +240,16 @@ sw_receive_bad(struct ibfs_switch *sw, int in, struct ibfs_packet *p,
  * of the enqueues, the LFT's by 20% of the lookups): ab.sh medians k=36
  * saturated 0.672 -> 0.673, 0.683 -> 0.694, 0.664 -> 0.676, 0.677 ->
  * 0.704 s (9-11 pairs each order, load 2-3).
+ * Nor (sw15, against 86e6e54): the route's output line (sw->out[out])
+ * fetched as soon as the route is known, for the 44% of arrivals that
+ * find their FIFO empty and request that output at once: ab.sh medians
+ * k=36 saturated 0.648 -> 0.648, 0.650 -> 0.645, 0.649 -> 0.644, 0.647
+ * -> 0.649 s; k=12 0.610 -> 0.617, 0.611 -> 0.613 s (slower). Nor, with
+ * the route's hint gone for short LFTs (against ae54405), the input's
+ * FIFO entry (slot 0) fetched at the start, as ins13 tried before the
+ * hint went: k=36 0.652 -> 0.651, 0.650 -> 0.647, 0.649 -> 0.647, 0.652
+ * -> 0.650 s (0.3%, within noise); 50% 0.508 -> 0.509, 0.507 -> 0.511 s;
+ * k=12 0.611 -> 0.610, 0.611 -> 0.618 s.
  */
 static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 		       struct ibfs_packet *p)

@@ -229,7 +229,8 @@ struct ibfs_switch {
 	 * its LFT entry, (1 << 24) | dlid << 8 | port, 0 when none; cleared
 	 * whenever the LFT changes (forwarding.c). A flow's packets then
 	 * skip the LFT's line, which misses the caches at scale (13 KB a
-	 * switch at 11,664 HCAs).
+	 * switch at 11,664 HCAs). Used only for an LFT longer than
+	 * SW_LFT_DIRECT entries (ibfs__sw_route).
 	 */
 	uint32_t *lft_hint;
 	/*
@@ -350,6 +351,24 @@ static inline int ibfs__sw_bit_free(const struct ibfs_switch *sw,
 int ibfs__sw_fwd_init(struct ibfs_switch *sw);
 void ibfs__sw_fwd_free(struct ibfs_switch *sw);
 /*
+ * LFTs of at most this many entries (bytes) are read directly, without the
+ * inputs' last routes (lft_hint): a table of 32 lines or less a switch
+ * stays cached at the rate it is read, and the hint then costs a line of
+ * its own, a store and a test that goes either way. bench_fabric's fat
+ * tree (k=36: under 1,024 entries; uniform traffic, the hint hitting 17%
+ * of the time) runs faster without it: callgrind 1 200 100 Ir 429.3 ->
+ * 426.2 M, LL misses 4.91 -> 4.81 M, mispredictions 2.36 -> 2.21 M;
+ * ab.sh medians, both orders, with the hint dropped outright (against
+ * 74a56af): k=36 saturated (11 pairs) 0.653 -> 0.648, 0.651 -> 0.645 s,
+ * k=12 (7 pairs) 0.614 -> 0.610, 0.615 -> 0.608 s; this code with
+ * 74a56af against a0a5811: k=36 0.659 -> 0.651, 0.650 -> 0.647 s, 50%
+ * 0.517 -> 0.511, 0.518 -> 0.506 s, k=12 0.618 -> 0.612, 0.618 -> 0.612
+ * s. The scale check's LFTs (11,664 HCAs: some 13,300 entries, which
+ * miss the caches) keep the hint.
+ */
+#define SW_LFT_DIRECT 2048
+
+/*
  * The LFT entry of unicast dlid for a packet from input `in`.
  *
  * Tried without gain (sw14, against a73449f): the hint's test made
@@ -364,6 +383,10 @@ void ibfs__sw_fwd_free(struct ibfs_switch *sw);
 static inline uint8_t ibfs__sw_route(struct ibfs_switch *sw, int in,
 				     uint16_t dlid)
 {
+	uint32_t len = sw->lft_len;
+
+	if (__builtin_expect(len <= SW_LFT_DIRECT, 1))
+		return dlid < len ? sw->lft[dlid] : IBFS_LFT_NONE;
 	uint32_t h = sw->lft_hint[in];
 
 	if (h >> 8 == (1u << 16 | dlid))
@@ -513,6 +536,20 @@ ibfs__sw_prefetch_ask(const struct ibfs_switch *sw, unsigned ho)
  * - Not fetching the packet behind the next head (xb_send_then_head's
  *   last prefetch, a packet time ahead): k=36 0.656 -> 0.663, 0.658 ->
  *   0.677 s; it is kept.
+ * Tried without gain (sw15, against 86e6e54; ab.sh medians, k=36
+ * saturated 11 pairs each order, k=12 7 pairs):
+ * - ibfs__sw_tx_ready testing, with its go bit and in the same branch,
+ *   whether the arbitration would find a request of a free input (the
+ *   fast layout's two words against free_in, the port's waiting and up),
+ *   so that xb_arbitrate_one's "every request's input is busy" test (73
+ *   K of 468 K mispredicted at 1 200 100) went with it: callgrind Ir
+ *   429.3 -> 440.7 M, Bcm 2.36 -> 2.60 M (the one test is more random
+ *   than the two). Not timed.
+ * - xb_send_then_head fetching the next head's output line (out[next->
+ *   out_port], whose request words it then updates: perf showed a third
+ *   of its samples waiting there) before the send, from next's line,
+ *   which the previous grant of the FIFO fetched: k=36 0.653 -> 0.654,
+ *   0.653 -> 0.655 s; k=12 0.610 -> 0.610, 0.611 -> 0.611 s (mins).
  */
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);
 void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out);
