@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * One switch with endpoints around it (a star), closed-form timing cases:
- * cut-through and store-and-forward to the picosecond, a slow input
+ * cut-through and store-and-forward to the picosecond (either mode also
+ * set by a call after the switch is made), a slow input
  * feeding a fast output, saturating goodput, a credit-limited output,
  * incast fairness, head-of-line blocking, and the flow-control hooks
  * called through the ops table giving the same run as the direct calls,
@@ -93,6 +94,35 @@ START_TEST(store_and_forward_one_packet)
 	ck_assert_uint_eq(st->first_tail - ct, ser(wire) - ser(8));
 	conserved(x.f);
 	star_free(&x);
+}
+END_TEST
+
+/*
+ * ibfs__switch_set_store_forward changes the mode of a switch made with
+ * the other one: the packet then arrives as the mode set says, cut-through
+ * or store-and-forward, whichever the switch was created with.
+ */
+START_TEST(store_forward_set_by_call)
+{
+	const uint32_t wire = 8 + 1000 + 2;
+
+	for (int on = 0; on < 2; on++) {
+		struct star x;
+		struct star_opts o = { .store_forward = !on };
+
+		star_make(&x, 2, &o);
+		ibfs__switch_set_store_forward(x.sw, on);
+		flow(x.ep[0], 2, 1000, 1);
+		ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+		const struct ibfs_ep_stats *st =
+			ibfs__endpoint_stats(x.ep[1]);
+		ibfs_time_t in = on ? ser(wire) : ser(8);
+
+		ck_assert_uint_eq(st->rx_pkts, 1);
+		ck_assert_uint_eq(st->first_tail, in + P + L + ser(wire) + P);
+		conserved(x.f);
+		star_free(&x);
+	}
 }
 END_TEST
 
@@ -761,6 +791,7 @@ static Suite *switch_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, cut_through_one_packet);
 	tcase_add_test(tc, store_and_forward_one_packet);
+	tcase_add_test(tc, store_forward_set_by_call);
 	tcase_add_test(tc, slow_input_fast_output);
 	tcase_add_test(tc, saturating_stream);
 	tcase_add_test(tc, credit_limited_output);
