@@ -104,8 +104,10 @@ struct sw_queue {
  * which one data VL does not need (crossbar.c), come after.
  */
 struct sw_out {
-	/* [nslots][nw]: bit (in << sshift) + slot; req_in, or out[i]'s part of
-	 * one allocation for every output (out[0].req) */
+	/*
+	 * Request words [nslots][nw], bit (in << sshift) + slot: req_in, or
+	 * out[i]'s part of one allocation for every output (out[0].req).
+	 */
 	_Alignas(64) uint64_t *req;
 	uint64_t req_in[SW_REQ_INLINE];
 	struct ibfs_packet *cur_orig; /* multicast original, else NULL */
