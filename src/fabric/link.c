@@ -75,12 +75,17 @@ link_prefetch_tail(const struct ibfs_port *peer, uint64_t arg)
 	 * it pure, a prefetch having no side effect for it, and drops the
 	 * call; hence always_inline.)
 	 */
-	const char *d = (const char *)peer->dev;
+	uintptr_t d = (uintptr_t)peer->dev;
 
 	__builtin_prefetch(p + 64);
-	__builtin_prefetch(d);
-	/* The device's other line it named (line 0 again when none). */
-	__builtin_prefetch(d + 64 * (size_t)peer->rx_dev_line);
+	__builtin_prefetch((const void *)d);
+	/*
+	 * The device's other line it named (line 0 again when none), by
+	 * integer arithmetic: an offset added to a null pointer would be
+	 * undefined (C11 6.5.6), an address computed from 0 is not.
+	 */
+	__builtin_prefetch(
+		(const void *)(d + 64 * (uintptr_t)peer->rx_dev_line));
 }
 
 /*
