@@ -448,6 +448,40 @@ START_TEST(test_after_saturates)
 }
 END_TEST
 
+/* Empties the event pool and makes it unable to grow, then schedules. */
+static void on_starve(void *obj, uint64_t arg)
+{
+	on_log(obj, arg);
+	q.pool.free_list = NULL;
+	q.pool.per_slab = SIZE_MAX; /* ibfs__pool_grow fails at once */
+	ck_assert_ptr_null(ibfs__eq_schedule(&q, q.now + 1, on_log, &q, 9));
+}
+
+/*
+ * Out of memory: a schedule that gets no event marks the queue (nomem)
+ * and ends the run at that time, so that the events due later do not run
+ * in a model that lost one; no later run goes on. Fails when the failed
+ * schedule only returns NULL (the event at 30 runs).
+ */
+START_TEST(test_out_of_memory)
+{
+	ibfs__eq_schedule(&q, 10, on_log, &q, 1);
+	ibfs__eq_schedule(&q, 20, on_starve, &q, 2);
+	ibfs__eq_schedule(&q, 30, on_log, &q, 3);
+	ck_assert_int_eq(q.nomem, 0);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 2);
+	ck_assert_int_eq(q.nomem, 1);
+	ck_assert_uint_eq(q.now, 20);
+	ck_assert_uint_eq(log_n, 2);
+	ck_assert_uint_eq(log_buf[1].arg, 2);
+	ck_assert_uint_eq(ibfs__eq_run(&q, IBFS_TIME_NEVER), 0);
+	ck_assert_uint_eq(log_n, 2);
+	ck_assert_uint_eq(q.now, 20);
+	/* Teardown frees the slabs; the event at 30 is still held. */
+	q.pool.per_slab = 1;
+}
+END_TEST
+
 /*
  * ibfs__eq_schedule_pf names a line to fetch ahead: it is kept in the event
  * (ibfs__eq_schedule's is obj) and changes nothing of the order, also
@@ -518,6 +552,7 @@ static Suite *event_queue_suite(void)
 	tcase_add_test(tc, test_pool_reuse);
 	tcase_add_test(tc, test_after_saturates);
 	tcase_add_test(tc, test_schedule_pf);
+	tcase_add_test(tc, test_out_of_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -587,6 +587,44 @@ START_TEST(generator_ends_flow)
 }
 END_TEST
 
+/*
+ * Out of memory for a packet: a flow of back-to-back packets whose packet
+ * pool is emptied and made unable to grow at 30 ns fails to build its next
+ * packet when the transmitter frees up; the run stops right then, marked
+ * (eq.nomem, the fabric stopped), with what was sent still conserved, and
+ * goes no further. Fails when the failed build only returns (the flow
+ * stalls and the run drains on).
+ */
+START_TEST(packet_out_of_memory)
+{
+	struct pair x;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	flow(x.a, 2, 0, 100, 10, 0);
+	ibfs__eq_run(&x.f->eq, 30 * IBFS_NS);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+	uint64_t sent = ibfs__endpoint_stats(x.a)->tx_pkts;
+	ibfs_time_t next = pa->tx_free_at; /* the next packet's start */
+
+	/* ser(110) = 8.8 ns a packet: 4 started by 30 ns. */
+	ck_assert_uint_eq(sent, 4);
+	ck_assert_uint_gt(next, 30 * IBFS_NS);
+	x.f->packets.free_list = NULL;
+	x.f->packets.per_slab = SIZE_MAX; /* ibfs__pool_grow fails */
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_int_eq(x.f->eq.nomem, 1);
+	ck_assert_int_eq(x.f->stopped, 1);
+	ck_assert_uint_eq(x.f->eq.now, next);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.a)->tx_pkts, sent);
+	ck_assert_uint_eq(ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER), 0);
+	ck_assert_uint_eq(x.f->eq.now, next);
+	ck_assert_uint_lt(ibfs__endpoint_stats(x.b)->rx_pkts, sent);
+	conserved(x.f);
+	x.f->packets.per_slab = 1;
+	pair_free(&x);
+}
+END_TEST
+
 /* A generator that counts its calls in its state: every packet to LID 2. */
 static int area_gen(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
 		    uint8_t *sl)
@@ -703,6 +741,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, rx_set_reaches_sender);
 	tcase_add_test(tc, generator_ends_flow);
 	tcase_add_test(tc, generator_area);
+	tcase_add_test(tc, packet_out_of_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

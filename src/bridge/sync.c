@@ -250,7 +250,8 @@ void ibfs__bridge_fabric_main(int argc, char **argv)
 	for (;;) {
 		ibfs_time_t now = ibfs__bridge_clock_ps(b);
 
-		if (b->stop || (b->watch && *b->watch)) {
+		/* Out of memory, the fabric runs no more (eq.nomem). */
+		if (b->stop || (b->watch && *b->watch) || eq->nomem) {
 			b->stopped = 1;
 			sync_kill_all(b);
 			break;

@@ -458,8 +458,12 @@ struct ibfs_event *ibfs__eq_schedule_grow(struct ibfs_eq *q, ibfs_time_t t,
 					  ibfs_event_fn fn, void *obj,
 					  uint64_t arg, const void *pf)
 {
-	if (ibfs__pool_grow(&q->pool) < 0)
+	if (ibfs__pool_grow(&q->pool) < 0) {
+		/* The event is lost: the run ends now (nomem). */
+		q->nomem = 1;
+		ibfs__eq_limit(q, q->now);
 		return NULL;
+	}
 	return ibfs__eq_schedule_pf(q, t, fn, obj, arg, pf);
 }
 
@@ -571,6 +575,8 @@ uint64_t ibfs__eq_run(struct ibfs_eq *q, ibfs_time_t horizon)
 {
 	uint64_t before = q->executed;
 
+	if (q->nomem)
+		return 0;
 	q->horizon = horizon;
 	q->limit = q->day_last < horizon ? q->day_last : horizon;
 	for (;;) {

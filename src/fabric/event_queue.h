@@ -177,6 +177,14 @@ struct ibfs_eq {
 	uint32_t sorted;
 	uint32_t days;
 	uint64_t far_moves;    /* far events come due, ever (statistics) */
+	/*
+	 * 1 once the run ran out of memory: a schedule found no event to
+	 * take and the pool could not grow, or the fabric could not get a
+	 * packet (ibfs__fabric_nomem). The run stops at that time and no
+	 * later run goes on (ibfs__eq_run): a model that lost an event or a
+	 * packet is no longer the model, so it reports instead of going on.
+	 */
+	int nomem;
 };
 
 int ibfs__eq_init(struct ibfs_eq *q);
@@ -360,6 +368,7 @@ static inline void ibfs__eq_limit(struct ibfs_eq *q, ibfs_time_t t)
  * Afterwards q->now is the time of the last event run (unchanged if none).
  * Returns the number of events run.
  */
+/* Runs nothing once out of memory (nomem). */
 uint64_t ibfs__eq_run(struct ibfs_eq *q, ibfs_time_t horizon);
 
 /* Removes and returns the next live event without running it (tests). */

@@ -202,7 +202,7 @@ struct ibfs_packet *ibfs__packet_new(struct ibfs_fabric *f)
 	struct ibfs_packet *p = ibfs__pool_get(&f->packets);
 
 	if (!p)
-		return NULL;
+		return ibfs__fabric_nomem(f);
 	memset(p, 0, sizeof(*p));
 	p->id = f->next_packet_id++;
 	return p;
@@ -210,7 +210,16 @@ struct ibfs_packet *ibfs__packet_new(struct ibfs_fabric *f)
 
 uint8_t *ibfs__payload_new(struct ibfs_fabric *f)
 {
-	return ibfs__pool_get(&f->payloads);
+	uint8_t *b = ibfs__pool_get(&f->payloads);
+
+	return b ? b : ibfs__fabric_nomem(f);
+}
+
+void *__attribute__((cold)) ibfs__fabric_nomem(struct ibfs_fabric *f)
+{
+	f->eq.nomem = 1;
+	ibfs__fabric_stop(f);
+	return NULL;
 }
 
 void ibfs__fabric_stop(struct ibfs_fabric *f)

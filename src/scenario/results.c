@@ -241,6 +241,9 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 		(unsigned long long)r->fab->pkts_dropped);
 	if (r->deadlock)
 		fprintf(out, "DEADLOCK: %s\n", r->deadlock_cycle);
+	if (r->fab->eq.nomem)
+		fprintf(out, "ERROR: out of memory at %.3f ns: the run "
+			"stopped there\n", ns(r->fab->eq.now));
 	if (!r->conserved)
 		fprintf(out, "INTERNAL ERROR: not conserved: %s\n",
 			r->conservation);
@@ -420,6 +423,9 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 		fputs(",\n  \"deadlock_cycle\": ", o);
 		json_str(o, r->deadlock_cycle);
 	}
+	/* Only when it happened: the run stopped then (eq.nomem). */
+	if (r->fab->eq.nomem)
+		fprintf(o, ",\n  \"out_of_memory\": true");
 	fputs("\n}\n", o);
 }
 

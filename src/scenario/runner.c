@@ -310,6 +310,7 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 					    sizeof(res->conservation)) == 0;
 	/* Messages cut short by a stop time are incomplete, not failed. */
 	int failed = res->deadlock || (rc < 0) || !res->conserved ||
+		     r->fab->eq.nomem ||
 		     r->timed_failed ||
 		     r->spawn_failed || (res->sm_inband && res->sm.state < 0);
 	for (size_t i = 0; i < res->nmsgs; i++)

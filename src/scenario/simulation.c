@@ -65,7 +65,8 @@ int ibfs_simulation_spawn(struct ibfs_simulation *s, const char *hca,
 int ibfs_simulation_run(struct ibfs_simulation *s)
 {
 	int rc = ibfs__bridge_run(s->as.bridge);
-	return rc < 0 || s->as.fab->stopped ? 1 : 0;
+	/* Out of memory stops the fabric too (ibfs__fabric_nomem). */
+	return rc < 0 || s->as.fab->stopped || s->as.fab->eq.nomem ? 1 : 0;
 }
 
 uint64_t ibfs_simulation_time(const struct ibfs_simulation *s)
