@@ -315,6 +315,18 @@ ibfs__eq_schedule_pf(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn,
 	return ev;
 }
 /*
+ * The event that the next schedule will fill, or NULL when the pool is
+ * empty (that schedule grows it), for a caller that keeps the event's
+ * address without keeping its own values alive across the schedule
+ * (link.c: the end of a transmission, which a buffer freed may switch to
+ * another handler).
+ */
+static inline struct ibfs_event *ibfs__eq_next_event(const struct ibfs_eq *q)
+{
+	return q->pool.free_list;
+}
+
+/*
  * ibfs__eq_schedule for a handler that reads obj first: the run loop
  * fetches obj's line while the event before runs.
  */

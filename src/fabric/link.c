@@ -114,7 +114,7 @@ link_prefetch_dev(const struct ibfs_port *out)
  * store.
  */
 static inline __attribute__((always_inline)) void
-link_tx_end(void *obj, uint64_t arg, int tail, int devl)
+link_tx_end(void *obj, uint64_t arg, int tail, int devl, int owes)
 {
 	struct ibfs_port *out = obj;
 	struct ibfs_device *dev;
@@ -144,13 +144,32 @@ link_tx_end(void *obj, uint64_t arg, int tail, int devl)
 		dev = out->dev;
 		if (dev->ops->tx_done) {
 			dev->ops->tx_done(dev, out);
-			if (out->tx_busy)
-				return; /* the device started the next packet */
+			if (__builtin_expect(out->tx_busy, 0)) {
+				/*
+				 * The device started the next packet: the
+				 * credits owed wait for its end, which its
+				 * send scheduled as owing none. (No device
+				 * does so today: a switch's tx_done leaves
+				 * its own output to tx_ready, crossbar.c. One
+				 * that did would send the FCP after that
+				 * packet, not ahead of it as credits.c says.)
+				 */
+				if (out->fc_pending)
+					ibfs__link_end_owes(out);
+				return;
+			}
 		}
 	} else {
 		out->tx_busy = 0;
 	}
-	ibfs__credit_on_tx_idle(out);
+	/*
+	 * Credits owed: freed while the transmitter was busy, which
+	 * switched this end to an owing handler (ibfs__link_end_owes). A
+	 * buffer freed on this port during tx_done found it idle and sent
+	 * its FCP (ibfs__credit_on_free).
+	 */
+	if (owes)
+		ibfs__credit_on_tx_idle(out);
 	dev = out->dev;
 	if (dev) /* tx_ready is not optional (link.h) */
 		dev->ops->tx_ready(dev, out);
@@ -164,34 +183,36 @@ link_tx_end(void *obj, uint64_t arg, int tail, int devl)
  * fat tree (callgrind k=12 saturated: 174 K and 102 K of 556 K tests
  * mispredicted). The event and its time are the same.
  */
-static void link_tx_done(void *obj, uint64_t arg)
-{
-	link_tx_end(obj, arg, 0, 0);
-}
+#define LINK_TX_DONE(name, tail, devl, owes)                          \
+	static void name(void *obj, uint64_t arg)                      \
+	{                                                              \
+		link_tx_end(obj, arg, tail, devl, owes);               \
+	}
 
-static void link_tx_done_tail(void *obj, uint64_t arg)
-{
-	link_tx_end(obj, arg, 1, 0);
-}
+LINK_TX_DONE(link_tx_done, 0, 0, 0)
+LINK_TX_DONE(link_tx_done_tail, 1, 0, 0)
+LINK_TX_DONE(link_tx_done_dev, 0, 1, 0)
+LINK_TX_DONE(link_tx_done_both, 1, 1, 0)
+/* The same, sending the FCPs owed (ibfs__link_end_owes, link.h). */
+LINK_TX_DONE(link_tx_done_owes, 0, 0, 1)
+LINK_TX_DONE(link_tx_done_owes_tail, 1, 0, 1)
+LINK_TX_DONE(link_tx_done_owes_dev, 0, 1, 1)
+LINK_TX_DONE(link_tx_done_owes_both, 1, 1, 1)
 
-static void link_tx_done_dev(void *obj, uint64_t arg)
-{
-	link_tx_end(obj, arg, 0, 1);
-}
-
-static void link_tx_done_both(void *obj, uint64_t arg)
-{
-	link_tx_end(obj, arg, 1, 1);
-}
+const ibfs_event_fn ibfs__link_tx_done_owes[4] = {
+	link_tx_done_owes, link_tx_done_owes_tail, link_tx_done_owes_dev,
+	link_tx_done_owes_both
+};
 
 /*
  * By (tx_end_dev > 1) << 1 | peer_rx_tail.
  *
- * Tried without gain (ins14, session 6, against a73449f): four more
- * handlers, the same with the owed FCPs sent, so that the end need not
- * test fc_pending after the device's tx_done (callgrind k=12 saturated:
- * 248 K of 860 K mispredicted): the send picks them when fc_pending is
- * set, and a buffer freed on a busy port (ibfs__credit_on_free) rewrites
+ * The owing handlers came in session 8 (ibfs__link_end_owes, link.h, with
+ * the figures). A first version was not kept (ins14, session 6, against
+ * a73449f): four more handlers, the same with the owed FCPs sent, so that
+ * the end need not test fc_pending after the device's tx_done (callgrind
+ * k=12 saturated: 248 K of 860 K mispredicted): the send picked them when
+ * fc_pending was set, and a buffer freed on a busy port rewrote
  * its end's event's fn, through a pointer to it that each send keeps in
  * the port. Same run (identity check identical, bench counts, make
  * check). Callgrind 1 200 100: Ir 429.6 -> 436.3 M, LL misses 4.91 ->
@@ -222,7 +243,9 @@ static inline void link_occupy(struct ibfs_eq *q, struct ibfs_port *out,
 	out->tx_free_at = q->now + dur;
 	if (out->peer)
 		out->peer->peer_free_at = out->tx_free_at;
-	ibfs__eq_schedule(q, out->tx_free_at, link_tx_done, out, 0);
+	/* Owing: it may follow a free on a port that is down. */
+	out->tx_end = (uintptr_t)ibfs__eq_schedule(q, out->tx_free_at,
+						   link_tx_done_owes, out, 0);
 }
 
 void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur)
@@ -392,6 +415,21 @@ int ibfs__port_can_send(const struct ibfs_port *out,
  * k=12 0.622 -> 0.625, 0.618 -> 0.620 s; k=36 0.659 -> 0.662, 0.675 ->
  * 0.668 s).
  */
+/* link_send_events when the event pool is empty: the schedule grows it. */
+static void __attribute__((noinline, cold))
+link_send_events_grow(struct ibfs_eq *q, struct ibfs_port *out,
+		      ibfs_time_t free_at, struct ibfs_port *peer,
+		      ibfs_time_t at, struct ibfs_packet *p, unsigned k)
+{
+	struct ibfs_event *end = ibfs__eq_schedule_pf(
+		q, free_at, link_tx_done_fn[k], out, (uint64_t)(uintptr_t)p,
+		out->tx_end_dev ? (void *)out->dev : (void *)peer);
+
+	out->tx_end = (uintptr_t)end | k;
+	ibfs__eq_schedule_pf(q, at, link_arrive_fn[k & 1], peer,
+			     (uint64_t)(uintptr_t)p, p);
+}
+
 static void __attribute__((noinline))
 link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 		 struct ibfs_port *peer, ibfs_time_t at, struct ibfs_packet *p)
@@ -416,7 +454,18 @@ link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 	 * those the device asked for beyond its first (tx_end_dev).
 	 */
 	unsigned k = (out->peer_rx_tail != 0) | (out->tx_end_dev > 1) << 1;
+	/*
+	 * The end's event, kept before the schedule takes it (link.h's
+	 * tx_end), so that nothing more lives across the schedule; an
+	 * empty pool, which the schedule grows, takes another path.
+	 */
+	struct ibfs_event *end = ibfs__eq_next_event(q);
 
+	if (__builtin_expect(!end, 0)) {
+		link_send_events_grow(q, out, free_at, peer, at, p, k);
+		return;
+	}
+	out->tx_end = (uintptr_t)end | k;
 	ibfs__eq_schedule_pf(q, free_at, link_tx_done_fn[k], out,
 			     (uint64_t)(uintptr_t)p,
 			     out->tx_end_dev ? (void *)out->dev : (void *)peer);

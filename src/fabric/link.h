@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fabric/event_queue.h"
 #include "fabric/link_rate.h"
 #include "fabric/packet.h"
 #include "fabric/time.h"
@@ -264,16 +265,12 @@ struct ibfs_port {
 
 	/* Line 1. */
 	ibfs_time_t tx_free_at;  /* the transmitter is idle from then on */
-	/* Cached serialization time of the LRH on this port. */
-	ibfs_time_t ser_lrh;
 	/*
-	 * The peer's rx_delay and rx_at_tail (below), copied here by
-	 * ibfs__port_set_rx, which is how a device sets them: a send
-	 * computes when to tell the receiving device from its own line
-	 * (perf at k=36 saturated: reading them in the peer's cold line 0
-	 * was 49% of ibfs__port_send's samples).
+	 * Cached serialization time of the LRH on this port: 8 bytes take
+	 * under 2^32 ps at any rate above 15 kb/s (32 bits, so that tx_end
+	 * fits this line).
 	 */
-	ibfs_time_t peer_rx_delay;
+	uint32_t ser_lrh;
 	/*
 	 * One-entry cache of ibfs__port_ser (a switch's arbiter asks it for
 	 * each candidate): a size and its time, kept when both fit 32 bits.
@@ -290,6 +287,22 @@ struct ibfs_port {
 	 * whose tx_ready reads them. A hint only.
 	 */
 	uint8_t tx_end_dev;
+	/*
+	 * While the transmitter is busy (tx_busy), the event of its end,
+	 * with the index of its handler among link.c's four in the low bits
+	 * (events are 64-byte slots): a buffer freed meanwhile switches
+	 * that event to the handler that sends the owed FCPs
+	 * (ibfs__link_end_owes). Stale when idle.
+	 */
+	uintptr_t tx_end;
+	/*
+	 * The peer's rx_delay and rx_at_tail (below), copied here by
+	 * ibfs__port_set_rx, which is how a device sets them: a send
+	 * computes when to tell the receiving device from its own line
+	 * (perf at k=36 saturated: reading them in the peer's cold line 0
+	 * was 49% of ibfs__port_send's samples).
+	 */
+	ibfs_time_t peer_rx_delay;
 	/*
 	 * Lines 1-2: the counters. Packets started on the link are
 	 * cnt.xmit_pkts, and those taken off it at the far end
@@ -361,6 +374,7 @@ _Static_assert(offsetof(struct ibfs_port, num) + 2 <= 64 &&
 		       offsetof(struct ibfs_port, tx_data) ==
 			       offsetof(struct ibfs_port, tx_busy) + 1 &&
 		       offsetof(struct ibfs_port, tx_free_at) == 64 &&
+		       offsetof(struct ibfs_port, peer_rx_delay) + 8 <= 128 &&
 		       offsetof(struct ibfs_port, cnt.xmit_data) + 8 == 128 &&
 		       offsetof(struct ibfs_port, cnt.rcv_data) == 128 &&
 		       offsetof(struct ibfs_port, vls) == 160 &&
@@ -477,6 +491,39 @@ static inline int ibfs__port_fcp_ready(const struct ibfs_port *port)
 }
 
 /*
+ * The end of a transmission has two sets of handlers (link.c): those that
+ * send the FCPs owed once the device's tx_done is over (the test that did
+ * so in every end went either way at saturation: callgrind k=36 1 200
+ * 100, 236 K of 2.40 M mispredictions) and those that do not. A send
+ * schedules one that does not; a buffer freed while the transmitter is
+ * busy owes credits at its end and switches the end's event to its
+ * counterpart here, by the event and the handler's index that the send
+ * kept in tx_end. By index among the four of link.c's link_tx_done_fn.
+ * The event stays valid while the transmitter is busy: nothing cancels
+ * the end of a transmission (a link going down lets it run, link_state.c).
+ *
+ * Same run (identity check, bench counts). Callgrind (branch-sim, against
+ * d57e0d8): k=36 `1 200 100` Ir 426.2 -> 430.0 M, mispredicted
+ * conditional branches 2.26 -> 1.87 M, indirect calls 526 -> 680 K (eight
+ * end handlers instead of four); `1 200 50` Ir 413.5 -> 417.1 M, 1.32 ->
+ * 1.04 M and 109 -> 343 K. bench/ab.sh (a noisy host, session 8), cpu
+ * medians: k=36 saturated 0.822 -> 0.810, 0.748 -> 0.709 s (15 pairs
+ * each order), 0.770 -> 0.741, 0.787 -> 0.765 s and 0.685 -> 0.686,
+ * 0.758 -> 0.727 s (an earlier build of the same change); k=12 (`1 20000
+ * 100 12`, 5 pairs) 0.641 -> 0.618, 0.652 -> 0.639 s; 50% (9 pairs)
+ * 0.574 -> 0.565, 0.551 -> 0.563 s (the same within noise).
+ */
+extern const ibfs_event_fn ibfs__link_tx_done_owes[4];
+
+static inline void ibfs__link_end_owes(struct ibfs_port *out)
+{
+	uintptr_t e = out->tx_end;
+
+	((struct ibfs_event *)(e & ~(uintptr_t)63))->fn =
+		ibfs__link_tx_done_owes[e & 3];
+}
+
+/*
  * A buffer freed: its FCP goes now, or waits for the transmitter's end.
  *
  * Tried without gain (ins15, session 7, against a0a5811): one branch in
@@ -522,7 +569,9 @@ static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 		return;
 	in->vls[vl].fc_unsent += blocks;
 	in->fc_pending |= (uint16_t)(1u << vl);
-	if (!in->tx_busy && in->up)
+	if (in->tx_busy)
+		ibfs__link_end_owes(in);
+	else if (in->up)
 		ibfs__credit_send_fcps(in);
 }
 
