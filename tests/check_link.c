@@ -625,6 +625,44 @@ START_TEST(packet_out_of_memory)
 }
 END_TEST
 
+/*
+ * Out of memory for the event of a transmission's end: the send still
+ * marks the transmitter busy, and a buffer freed at that port before the
+ * run stops switches a stand-in (link.c's link_lost_end), not the event
+ * that does not exist. Fails (a crash) when the send keeps NULL as the
+ * end's event.
+ */
+START_TEST(end_event_out_of_memory)
+{
+	struct pair x;
+
+	pair_make(&x, 2000, 32 * 1024, 1, 0);
+	struct ibfs_port *pa = ibfs__endpoint_port(x.a);
+	struct ibfs_packet *p = ibfs__packet_new(x.f);
+
+	ck_assert_ptr_nonnull(p);
+	p->wire_bytes = 8 + 100 + 2;
+	p->blocks = 2;
+	p->dlid = 2;
+	p->slid = 1;
+	p->kind = IBFS_PKT_RAW;
+	p->payload_len = 100;
+	x.f->eq.pool.free_list = NULL;
+	x.f->eq.pool.per_slab = SIZE_MAX; /* ibfs__pool_grow fails */
+	ibfs__fabric_inject(x.f, p);
+	ibfs__port_send(pa, p);
+	ck_assert_int_eq(x.f->eq.nomem, 1);
+	ck_assert_int_eq(pa->tx_busy, 1);
+	/* a's receiver frees 2 blocks while its transmitter is busy. */
+	pa->vls[0].buf_used += 2;
+	ibfs__port_consume_blocks(pa, 0, 2);
+	ck_assert_uint_eq(pa->vls[0].fc_unsent, 2);
+	ck_assert_uint_eq(ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER), 0);
+	x.f->eq.pool.per_slab = 1;
+	pair_free(&x);
+}
+END_TEST
+
 /* A generator that counts its calls in its state: every packet to LID 2. */
 static int area_gen(void *ctx, struct ibfs_endpoint *ep, uint16_t *dlid,
 		    uint8_t *sl)
@@ -742,6 +780,7 @@ static Suite *link_suite(void)
 	tcase_add_test(tc, generator_ends_flow);
 	tcase_add_test(tc, generator_area);
 	tcase_add_test(tc, packet_out_of_memory);
+	tcase_add_test(tc, end_event_out_of_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -235,6 +235,18 @@ static const ibfs_event_fn link_tx_done_fn[4] = {
 	link_tx_done, link_tx_done_tail, link_tx_done_dev, link_tx_done_both
 };
 
+/*
+ * Where tx_end points when the end's event could not be scheduled (out of
+ * memory: the run stops then, eq.nomem), so that a buffer freed before it
+ * does has an event to switch (ibfs__link_end_owes) that nothing runs.
+ */
+static _Alignas(64) struct ibfs_event link_lost_end;
+
+static inline uintptr_t link_end_of(struct ibfs_event *ev)
+{
+	return (uintptr_t)(ev ? ev : &link_lost_end);
+}
+
 /* Occupies out's transmitter until now + dur; `q` is its fabric's queue. */
 static inline void link_occupy(struct ibfs_eq *q, struct ibfs_port *out,
 			       ibfs_time_t dur)
@@ -244,8 +256,8 @@ static inline void link_occupy(struct ibfs_eq *q, struct ibfs_port *out,
 	if (out->peer)
 		out->peer->peer_free_at = out->tx_free_at;
 	/* Owing: it may follow a free on a port that is down. */
-	out->tx_end = (uintptr_t)ibfs__eq_schedule(q, out->tx_free_at,
-						   link_tx_done_owes, out, 0);
+	out->tx_end = link_end_of(ibfs__eq_schedule(q, out->tx_free_at,
+						    link_tx_done_owes, out, 0));
 }
 
 void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur)
@@ -425,7 +437,7 @@ link_send_events_grow(struct ibfs_eq *q, struct ibfs_port *out,
 		q, free_at, link_tx_done_fn[k], out, (uint64_t)(uintptr_t)p,
 		out->tx_end_dev ? (void *)out->dev : (void *)peer);
 
-	out->tx_end = (uintptr_t)end | k;
+	out->tx_end = link_end_of(end) | k;
 	ibfs__eq_schedule_pf(q, at, link_arrive_fn[k & 1], peer,
 			     (uint64_t)(uintptr_t)p, p);
 }
