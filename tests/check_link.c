@@ -376,8 +376,9 @@ END_TEST
 /*
  * A link comes up only when both its ends have a device: before, nothing
  * may be sent to a port with nobody to take the packet and return its
- * credits, and a fault's "up" does not raise it either (nor does its
- * "down" keep it down when the second device comes).
+ * credits, and a fault's "up" does not raise it either. A "down" before
+ * the second device comes keeps it down then, until an "up". Fails when
+ * the attach raises a link that was set down (pa->up 1).
  */
 START_TEST(link_up_needs_both_devices)
 {
@@ -400,14 +401,18 @@ START_TEST(link_up_needs_both_devices)
 	ck_assert_int_eq(ibfs__fabric_link_set(f, na, 1, 1), 0);
 	ck_assert_int_eq(pa->up, 0);
 	ck_assert_int_eq(pb->up, 0);
-	/* Down already: a fault's "down" changes nothing, and does not keep
-	 * the link down when the second device comes (fabric.h). */
+	/* Down already: a fault's "down" changes no state, but keeps the
+	 * link down when the second device comes (fabric.h). */
 	ck_assert_int_eq(ibfs__fabric_link_set(f, nb, 1, 0), 0);
 	ck_assert_uint_eq(pa->link_downed + pb->link_downed, 0);
 	struct ibfs_endpoint *b = ibfs__endpoint_create(f, nb);
 
+	ck_assert_int_eq(pa->up, 0);
+	ck_assert_int_eq(pb->up, 0);
+	ck_assert_int_eq(ibfs__fabric_link_set(f, na, 1, 1), 1);
 	ck_assert_int_eq(pa->up, 1);
 	ck_assert_int_eq(pb->up, 1);
+	ck_assert_uint_eq(pa->link_downed + pb->link_downed, 0);
 	ibfs__endpoint_set_lid(a, 1, 0);
 	ibfs__endpoint_set_lid(b, 2, 0);
 	struct ibfs_ep_flow_spec s = { .dlid = 2, .payload = 256,

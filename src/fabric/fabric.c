@@ -174,16 +174,17 @@ void ibfs__fabric_attach(struct ibfs_fabric *f, int node,
 	 * A link trains only with a port at each end: it comes up when the
 	 * second of its two devices is attached, so that no packet is sent
 	 * to a port with no device to take it and return its credits (and
-	 * ibfs__fabric_link_set does not raise it before). Both devices'
-	 * port_state hooks hear of it, as of any change of `up` (a switch
-	 * keeps its own copy of its outputs' state, src/switch); devices
-	 * are attached before the run, so nothing is waiting to be sent:
-	 * neither listeners nor tx_ready are called.
+	 * ibfs__fabric_link_set does not raise it before), unless it was
+	 * set down meanwhile (admin_down): then it waits to be set up.
+	 * Both devices' port_state hooks hear of it, as of any change of
+	 * `up` (a switch keeps its own copy of its outputs' state,
+	 * src/switch); devices are attached before the run, so nothing is
+	 * waiting to be sent: neither listeners nor tx_ready are called.
 	 */
 	for (int i = 0; i <= dev->nports; i++) {
 		struct ibfs_port *port = &dev->ports[i];
 
-		if (!port->peer || !port->peer->dev)
+		if (!port->peer || !port->peer->dev || port->admin_down)
 			continue;
 		port->up = port->peer->up = 1;
 		fabric_port_up(port);

@@ -105,9 +105,9 @@ void ibfs__fabric_free(struct ibfs_fabric *f);
  * Gives node `node` its device; sets dev->fab, node, nports, ports. Each of
  * its links whose other end has a device comes up, and the port_state hook
  * of each end's device is called (no listener, no tx_ready: devices are
- * attached before the run). Links start down (fabric_new): one
- * taken down (ibfs__fabric_link_set) before its second device is attached
- * was down already, and comes up here all the same.
+ * attached before the run). Links start down (fabric_new): one set down
+ * (ibfs__fabric_link_set) before its second device is attached stays down
+ * here, until it is set up.
  */
 void ibfs__fabric_attach(struct ibfs_fabric *f, int node,
 			 struct ibfs_device *dev);
@@ -129,9 +129,9 @@ void ibfs__fabric_observe(struct ibfs_fabric *f, struct ibfs_observer *o);
  * ports stop sending, devices are told. Up: flow control starts afresh
  * from the peers' free buffer (IBA 7.9.4.2) and idle transmitters get
  * tx_ready. Returns 1 if the state changed, 0 if the link was already in
- * that state or cannot come up (an end has no device yet: a link comes up
- * when its second device is attached, ibfs__fabric_attach, even if it
- * was set down before), -1 if node:port does not exist or has no link.
+ * that state or cannot come up (an end has no device yet: the link comes
+ * up when its second device is attached, ibfs__fabric_attach, unless it
+ * was last set down), -1 if node:port does not exist or has no link.
  */
 int ibfs__fabric_link_set(struct ibfs_fabric *f, int node, int port, int up);
 /*

@@ -358,6 +358,12 @@ struct ibfs_port {
 	int node;                /* topology node index */
 	int link;                /* topology link index, -1 when none */
 	int data_vls;
+	/*
+	 * 1 when the link was last set down (ibfs__fabric_link_set), on both
+	 * ends: it then stays down when its second device is attached, until
+	 * it is set up again (fabric.c, link_state.c).
+	 */
+	uint8_t admin_down;
 	struct ibfs_rate rate;
 	uint64_t vl15_dropped;   /* VL15 packets discarded for want of room */
 	/*

@@ -94,6 +94,8 @@ int ibfs__fabric_link_set(struct ibfs_fabric *f, int node, int port, int up)
 	if (!b)
 		return -1;
 	up = !!up;
+	/* Kept for a link that waits for a device (fabric_attach). */
+	a->admin_down = b->admin_down = (uint8_t)!up;
 	/* A link with no device at one end stays down (fabric_attach). */
 	if ((a->up == up && b->up == up) || (up && (!a->dev || !b->dev)))
 		return 0;
