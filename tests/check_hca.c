@@ -547,6 +547,35 @@ START_TEST(qp_and_hca_start_a_cache_line)
 }
 END_TEST
 
+static void on_nothing(void *obj, uint64_t arg)
+{
+	(void)obj;
+	(void)arg;
+}
+
+/*
+ * Out of memory (eq.nomem), the queue runs no more: the direct executor's
+ * drain and a blocking wait return instead of calling the run again and
+ * again with the event still held (the test's timeout fails a spin).
+ */
+START_TEST(direct_exec_stops_out_of_memory)
+{
+	struct ibfs_eq q;
+	struct ibfs_direct_exec dx;
+
+	ck_assert_int_eq(ibfs__eq_init(&q), 0);
+	struct ibfs_exec ex = ibfs__direct_exec(&dx, &q);
+
+	ck_assert_ptr_nonnull(ibfs__eq_schedule(&q, 10, on_nothing, NULL, 0));
+	q.nomem = 1;
+	ck_assert_uint_eq(ibfs__direct_exec_drain(&dx), 0);
+	ex.ops->wait(ex.ctx, ex.ops->waiter_get(ex.ctx));
+	ck_assert_uint_eq(ibfs__eq_size(&q), 1);
+	ck_assert_uint_eq(q.now, 0);
+	ibfs__eq_destroy(&q);
+}
+END_TEST
+
 static Suite *hca_suite(void)
 {
 	Suite *s = suite_create("hca");
@@ -569,6 +598,10 @@ static Suite *hca_suite(void)
 	tcase_add_test(tc, qp_and_hca_start_a_cache_line);
 	tcase_add_test(tc, profiles_fit_the_atomic_history);
 	suite_add_tcase(s, tc);
+	TCase *tn = tcase_create("nomem");
+	tcase_set_timeout(tn, 5);
+	tcase_add_test(tn, direct_exec_stops_out_of_memory);
+	suite_add_tcase(s, tn);
 	return s;
 }
 

@@ -212,6 +212,13 @@ static int route_inband(struct ibfs_topology *t, const char *fabric,
 	ibfs__sm_set_routing_opts(sm, opts);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ibfs__sm_stats(sm, &st);
+	if (x.f->eq.nomem) {
+		ibfs_cli_error("%s: out of memory at %.3f us: the in-band "
+			       "sweep stopped there", fabric,
+			       (double)x.f->eq.now / 1e6);
+		rc = IBFS_EXIT_FAIL;
+		goto out;
+	}
 	if (st.state != 1) {
 		ibfs_cli_error("%s: the in-band sweep failed: %s", fabric,
 			       st.state < 0 ? st.error :

@@ -36,7 +36,8 @@ static void de_wait(void *ctx, struct ibfs_waiter *w)
 		return;
 	}
 	d->waiting = 1;
-	while (!d->woken && ibfs__eq_size(d->eq))
+	/* Out of memory, the queue runs no more (eq.nomem): not a wake. */
+	while (!d->woken && ibfs__eq_size(d->eq) && !d->eq->nomem)
 		ibfs__eq_run(d->eq, IBFS_TIME_NEVER);
 	d->waiting = 0;
 	if (d->woken) {
@@ -93,7 +94,7 @@ void ibfs__direct_exec_advance(struct ibfs_direct_exec *d, ibfs_time_t t)
 uint64_t ibfs__direct_exec_drain(struct ibfs_direct_exec *d)
 {
 	uint64_t n = 0;
-	while (ibfs__eq_size(d->eq))
+	while (ibfs__eq_size(d->eq) && !d->eq->nomem)
 		n += ibfs__eq_run(d->eq, IBFS_TIME_NEVER);
 	return n;
 }

@@ -24,7 +24,10 @@ struct ibfs_exec ibfs__direct_exec(struct ibfs_direct_exec *d,
 				   struct ibfs_eq *eq);
 /* Runs every event due up to t, then sets the time to t (a sleep). */
 void ibfs__direct_exec_advance(struct ibfs_direct_exec *d, ibfs_time_t t);
-/* Runs the queue until it is empty; returns the events run. */
+/*
+ * Runs the queue until it is empty, or out of memory (eq.nomem); returns
+ * the events run.
+ */
 uint64_t ibfs__direct_exec_drain(struct ibfs_direct_exec *d);
 
 #endif
