@@ -13,6 +13,13 @@ tests_check_switch_SOURCES = tests/check_switch.c tests/switch_star.h
 tests_check_switch_CFLAGS = $(TEST_CFLAGS)
 tests_check_switch_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
 
+check_PROGRAMS += tests/check_switch_paths
+tests_check_switch_paths_SOURCES = tests/check_switch_paths.c \
+	tests/switch_star.h
+tests_check_switch_paths_CFLAGS = $(TEST_CFLAGS)
+tests_check_switch_paths_LDADD = libibfs_switch.la libibfs_fabric.la \
+	$(TEST_LIBS)
+
 check_PROGRAMS += tests/check_switch_tables
 tests_check_switch_tables_SOURCES = tests/check_switch_tables.c \
 	tests/switch_star.h
