@@ -305,7 +305,7 @@ END_TEST
  * so the next search wraps to input 32 in word 1 itself (word 0 holds
  * none): arrivals alternate, LID 3 and 4. The straight path
  * (xb_arbitrate_one, fast set) makes these grants: a closed-form check
- * of what check_switch's fast_path_same_run compares with the general
+ * of what check_switch_paths' fast_path_same_run compares with the general
  * path, which could share an error. It fails with rr left at the bit
  * granted or the lowest request always taken; without the wrap's word-1
  * term (s1) only the sanitizer build fails (ctz of 0, as check_switch

@@ -25,8 +25,9 @@
  * bench_fabric, which measures what those commands give) executes itself
  * again, once, with the tunable added. On the 11,664-HCA permutation of
  * bench/README.md this took user time from 42.7 to 28.5 s (back to back,
- * same build), for 1.0 GB of memory instead of 0.65 GB. Results do not
- * depend on it.
+ * same build), for 1.0 GB of memory instead of 0.65 GB. At the 648-HCA
+ * size of bench_fabric it makes no difference (about 11 MB, in the L3:
+ * bench/README.md, session 8). Results do not depend on it.
  *
  * Not done when IBFSIM_HUGEPAGES=0, on the second start (marked by
  * IBFSIM_HUGEPAGES=restarted, so that an environment that drops the tunable

@@ -640,7 +640,7 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
  * without requests cost no call; xb_requested and xb_free_slot make the
  * same test on what they hold). The common case takes the straight
  * path (xb_arbitrate_one), anything else the general one, which makes
- * the same choice in that case (check_switch's fast_path_same_run and
+ * the same choice in that case (check_switch_paths' fast_path_same_run and
  * fast_path_same_run_more).
  */
 void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)

@@ -246,7 +246,8 @@ struct ibfs_switch {
 	 * caches at scale (ports are numbered up to 255). One mask, kept
 	 * where nreq and cur change, so that the test is one bit; a request
 	 * and a packet's end OR in a computed bit instead of testing
-	 * (crossbar.c), which relies on this rule (check_switch checks it).
+	 * (crossbar.c), which relies on this rule (check_switch_paths
+	 * checks it).
 	 */
 	uint64_t go[4];         /* outputs 0-63 in the third line */
 
@@ -289,8 +290,8 @@ struct ibfs_switch {
 	 * end, whose lines its end will read (ibfs__sw_tx_done fetches
 	 * them). Only a hint: in another order, or with no output busy
 	 * (a stale entry, still an output of this switch), it is merely
-	 * wrong; a grant and an end go in pairs (check_switch checks the
-	 * count), so at most 256 entries, one per output, are pending, and
+	 * wrong; a grant and an end go in pairs (check_switch_paths checks
+	 * the count), so at most 256 entries, one per output, are pending, and
 	 * the 8-bit positions wrap inside the ring.
 	 *
 	 * Tried without gain (sw11), with the next head's copies made at
