@@ -234,4 +234,5 @@ const struct ibfs_flow_ops ibfs__ib_credit_flow = {
 	.on_tx_idle = ibfs__credit_on_tx_idle,
 	.on_tx_end = credit_on_tx_end,
 	.link_reset = credit_link_reset,
+	.keeps_credits = 1,
 };

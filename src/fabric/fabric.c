@@ -280,7 +280,9 @@ int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len)
 			const struct ibfs_port *rx = &f->ports[n][i];
 			const struct ibfs_port *tx = rx->peer;
 
-			if (!tx)
+			/* The credits of this direction, where it has them. */
+			if (!tx || !tx->flow->keeps_credits ||
+			    !rx->flow->keeps_credits)
 				continue;
 			for (int vl = 0; vl < rx->data_vls; vl++) {
 				const struct ibfs_port_vl *tv = &tx->vls[vl];

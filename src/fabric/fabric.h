@@ -202,7 +202,8 @@ void ibfs__fabric_stop(struct ibfs_fabric *f);
  * yet advertised + blocks advertised in flow-control packets on the wire =
  * the receiver's buffer. (An FCP to a sender busy until after it lands
  * adds its credits at once, credits.c: they count as held, not on the
- * wire.)
+ * wire.) The credit sum is checked on the link directions whose flow
+ * control keeps credits (struct ibfs_flow_ops, keeps_credits).
  */
 int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len);
 /*

@@ -43,11 +43,16 @@ struct ibfs_flow_ops {
 	/* p starts on `out`: take what it needs (credits). */
 	void (*on_send)(struct ibfs_port *out, const struct ibfs_packet *p);
 	/*
-	 * p's header reached `in`: occupy input buffer. Returns 0 to accept,
-	 * -1 to discard (only where the link kind allows it, e.g. VL15).
+	 * p's header reached `in`: occupy input buffer (the credits count
+	 * it in the VL's buf_used and buf_top, which results report as the
+	 * buffer's peak). Returns 0 to accept, -1 to discard (only where the
+	 * link kind allows it, e.g. VL15).
 	 */
 	int (*on_arrive)(struct ibfs_port *in, const struct ibfs_packet *p);
-	/* The device freed `blocks` of VL `vl` of `in`'s input buffer. */
+	/*
+	 * The device freed `blocks` of VL `vl` of `in`'s input buffer: what
+	 * on_arrive occupied (the credits: buf_used) is free again.
+	 */
 	void (*on_free)(struct ibfs_port *in, int vl, uint32_t blocks);
 	/*
 	 * `out`'s transmitter went idle: the hook may use it for a control
@@ -67,6 +72,14 @@ struct ibfs_flow_ops {
 	 * again from what the peer's input buffer really has free.
 	 */
 	void (*link_reset)(struct ibfs_port *out);
+	/*
+	 * 1 when the hooks keep IBA's credit state in the ports' per-VL
+	 * fields (credits, buf_used, fc_unsent and the FCPs on the wire):
+	 * ibfs__fabric_check then holds each link direction to credit
+	 * conservation. A link kind without credits (drops, pause frames)
+	 * leaves it 0 and is held to packet conservation only.
+	 */
+	int keeps_credits;
 };
 
 extern const struct ibfs_flow_ops ibfs__ib_credit_flow;
@@ -559,6 +572,7 @@ static inline void ibfs__link_end_owes(struct ibfs_port *out)
 static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 					uint32_t blocks)
 {
+	in->vls[vl].buf_used -= blocks;
 	if (vl == IBFS_VL15)
 		return;
 	/*
@@ -664,7 +678,6 @@ void ibfs__port_consume(struct ibfs_port *in, const struct ibfs_packet *p);
 static inline void ibfs__port_consume_blocks(struct ibfs_port *in, int vl,
 					     uint32_t blocks)
 {
-	in->vls[vl].buf_used -= blocks;
 	if (ibfs__port_flow_ib(in))
 		ibfs__credit_on_free(in, vl, blocks);
 	else

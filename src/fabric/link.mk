@@ -8,7 +8,8 @@ libibfs_fabric_la_SOURCES += \
 	src/fabric/fabric.h src/fabric/fabric.c \
 	src/fabric/endpoint.h src/fabric/endpoint.c
 
-check_PROGRAMS += tests/check_packet tests/check_link tests/check_link_fcp
+check_PROGRAMS += tests/check_packet tests/check_link tests/check_link_fcp \
+	tests/check_flow_ops
 tests_check_packet_SOURCES = tests/check_packet.c
 tests_check_packet_CFLAGS = $(TEST_CFLAGS)
 tests_check_packet_LDADD = libibfs_fabric.la $(TEST_LIBS)
@@ -18,6 +19,9 @@ tests_check_link_LDADD = libibfs_fabric.la $(TEST_LIBS)
 tests_check_link_fcp_SOURCES = tests/check_link_fcp.c tests/link_pair.h
 tests_check_link_fcp_CFLAGS = $(TEST_CFLAGS)
 tests_check_link_fcp_LDADD = libibfs_fabric.la $(TEST_LIBS)
+tests_check_flow_ops_SOURCES = tests/check_flow_ops.c tests/link_pair.h
+tests_check_flow_ops_CFLAGS = $(TEST_CFLAGS)
+tests_check_flow_ops_LDADD = libibfs_fabric.la $(TEST_LIBS)
 
 check_PROGRAMS += tests/check_fault
 tests_check_fault_SOURCES = tests/check_fault.c tests/switch_star.h
