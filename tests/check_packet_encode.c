@@ -147,6 +147,111 @@ START_TEST(ack_and_atomic_layouts)
 }
 END_TEST
 
+/* Big-endian fields read back. */
+static uint64_t be(const uint8_t *b, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v = v << 8 | b[i];
+	return v;
+}
+
+START_TEST(ud_send_imm_layout)
+{
+	struct ibfs_packet p;
+	memset(&p, 0, sizeof(p));
+	p.lnh = 2;
+	p.opcode = 0x65; /* UD SEND Only with Immediate (IBA table 35) */
+	p.dest_qp = 0x000101;
+	p.xh = IBFS_XH_DETH | IBFS_XH_IMM;
+	p.deth.qkey = 0x11223344;
+	p.deth.src_qp = 0xABCDEF;
+	p.imm = 0xDEADBEEF;
+	p.payload_len = 5;
+	uint8_t b[IBFS_MAX_WIRE_BYTES];
+	size_t n = ibfs__packet_encode(&p, b, sizeof(b));
+	/* LRH 8, BTH 12, DETH 8 (9.3.3), ImmDt 4 (9.3.8), 5 + 3 pad, 4 + 2. */
+	ck_assert_uint_eq(n, 8 + 12 + 8 + 4 + 8 + 4 + 2);
+	ck_assert_uint_eq(b[9] >> 4 & 3, 3);         /* pad count */
+	ck_assert_uint_eq(be(b + 20, 4), 0x11223344); /* Q_Key */
+	ck_assert_uint_eq(b[24], 0);                  /* reserved */
+	ck_assert_uint_eq(be(b + 25, 3), 0xABCDEF);   /* SrcQP */
+	ck_assert_uint_eq(be(b + 28, 4), 0xDEADBEEF); /* ImmDt after DETH */
+	for (int i = 32; i < 40; i++)                 /* payload, pad */
+		ck_assert_uint_eq(b[i], 0);
+	ck_assert_uint_eq(be(b + 4, 2) & 0x7FF, (n - 2) / 4);
+}
+END_TEST
+
+START_TEST(atomic_request_layout)
+{
+	struct ibfs_packet p;
+	memset(&p, 0, sizeof(p));
+	p.lnh = 2;
+	p.opcode = 0x13; /* RC CmpSwap */
+	p.xh = IBFS_XH_ATOMIC;
+	p.atomic.va = 0x0102030405060708ull;
+	p.atomic.rkey = 0x0A0B0C0D;
+	p.atomic.swap_add = 0x1111222233334444ull;
+	p.atomic.compare = 0x5555666677778888ull;
+	uint8_t b[IBFS_MAX_WIRE_BYTES];
+	size_t n = ibfs__packet_encode(&p, b, sizeof(b));
+	/* AtomicETH (9.3.5): VA 8, R_Key 4, SwapData 8, CompareData 8. */
+	ck_assert_uint_eq(n, 8 + 12 + 28 + 4 + 2);
+	ck_assert_uint_eq(be(b + 20, 8), 0x0102030405060708ull);
+	ck_assert_uint_eq(be(b + 28, 4), 0x0A0B0C0D);
+	ck_assert_uint_eq(be(b + 32, 8), 0x1111222233334444ull);
+	ck_assert_uint_eq(be(b + 40, 8), 0x5555666677778888ull);
+	ck_assert_uint_eq(b[9] >> 4 & 3, 0); /* no payload, no pad */
+}
+END_TEST
+
+/*
+ * A global packet (LNH 3): the GRH (IBA 8.3) between LRH and BTH, with the
+ * link-local GIDs fe80::LID; its ICRC covers neither the LRH nor the
+ * GRH's TClass, FlowLabel and HopLmt (IBA 7.8.1), which routers rewrite.
+ */
+START_TEST(global_packet_grh)
+{
+	struct ibfs_packet p = write_only();
+	p.lnh = 3;
+	uint8_t a[IBFS_MAX_WIRE_BYTES], b[IBFS_MAX_WIRE_BYTES];
+	size_t n = ibfs__packet_encode(&p, a, sizeof(a));
+	/* 40 bytes more than the local packet of headers_at_their_offsets. */
+	ck_assert_uint_eq(n, 74 + 40);
+	ck_assert_uint_eq(a[1] & 3, 3);                 /* LNH: GRH follows */
+	ck_assert_uint_eq(be(a + 4, 2) & 0x7FF, (n - 2) / 4);
+	ck_assert_uint_eq(a[8] >> 4, 6);                /* IPVer */
+	ck_assert_uint_eq(be(a + 12, 2), n - 8 - 40 - 2); /* PayLen to ICRC */
+	ck_assert_uint_eq(a[14], 0x1B);                 /* NxtHdr: BTH */
+	ck_assert_uint_eq(a[15], 0xFF);                 /* HopLmt */
+	ck_assert_uint_eq(be(a + 16, 8), 0xFE80000000000000ull);
+	ck_assert_uint_eq(be(a + 24, 8), 0x0056);       /* SGID: SLID */
+	ck_assert_uint_eq(be(a + 32, 8), 0xFE80000000000000ull);
+	ck_assert_uint_eq(be(a + 40, 8), 0x1234);       /* DGID: DLID */
+	ck_assert_uint_eq(a[48], 0x0A);                 /* BTH opcode */
+	ck_assert_uint_eq(be(a + 53, 3), 0xABCDEF);     /* DestQP */
+	/* The ICRC: LRH all ones, TClass, FlowLabel, HopLmt, Resv8a too. */
+	uint8_t m[IBFS_MAX_WIRE_BYTES];
+	memcpy(m, a, n - 6);
+	memset(m, 0xFF, 8);
+	m[8] |= 0x0F;
+	m[9] = m[10] = m[11] = 0xFF;
+	m[15] = 0xFF;
+	m[48 + 4] = 0xFF;
+	ck_assert_uint_eq(stored_icrc(a, n), ibfs__crc32_ib(m, n - 6));
+	/* The same packet on another VL and SL through another DLID path:
+	 * the LRH changed, the ICRC did not. */
+	memcpy(b, a, n);
+	b[0] = 0x70;
+	b[1] = (uint8_t)(0x50 | 3);
+	ck_assert_uint_eq(ibfs__icrc(b, n - 6), stored_icrc(a, n));
+	/* The GRH's SGID is covered. */
+	b[31] ^= 1;
+	ck_assert_uint_ne(ibfs__icrc(b, n - 6), stored_icrc(a, n));
+}
+END_TEST
+
 START_TEST(too_small_buffer_is_refused)
 {
 	struct ibfs_packet p = write_only();
@@ -165,6 +270,9 @@ static Suite *packet_encode_suite(void)
 	tcase_add_test(tc, icrc_masks_variant_fields_only);
 	tcase_add_test(tc, vcrc_covers_lrh_to_icrc);
 	tcase_add_test(tc, ack_and_atomic_layouts);
+	tcase_add_test(tc, ud_send_imm_layout);
+	tcase_add_test(tc, atomic_request_layout);
+	tcase_add_test(tc, global_packet_grh);
 	tcase_add_test(tc, too_small_buffer_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
