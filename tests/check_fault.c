@@ -420,6 +420,65 @@ START_TEST(test_multicast_copy_for_down_output)
 }
 END_TEST
 
+START_TEST(test_multicast_both_outputs_down)
+{
+	/*
+	 * As above, but both outputs of the group fail at T: h1's (port 2,
+	 * on 1x SDR) and h2's (3). Only p0's copy for h1 has left by T, and
+	 * it is lost on its failing link; every other copy, queued behind it
+	 * in input 1's FIFO, is discarded at its down port, and of each
+	 * packet's two copies the one discarded last retires the original
+	 * (port_state.c). Every copy is accounted for, and no packet or
+	 * payload is left allocated.
+	 */
+	struct star x;
+	struct ibfs_diag d;
+	const uint64_t n = 30;
+	const uint8_t ports[2] = { 2, 3 };
+
+	star_make_fault(&x, 3, 1);
+	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xC001, ports, 2), 0);
+	struct ibfs_ep_flow_spec fs = {
+		.dlid = 0xC001, .payload = PAYLOAD, .count = n,
+	};
+
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[0], &fs, &d), 0);
+	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, CUT_AT, 0, 2, 0), 0);
+	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, CUT_AT, 0, 3, 0), 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	uint64_t to_h1 = ibfs__endpoint_stats(x.ep[1])->rx_pkts;
+	uint64_t to_h2 = ibfs__endpoint_stats(x.ep[2])->rx_pkts;
+
+	/*
+	 * The switch takes packet i in at leave_sw(i): the k before T were
+	 * copied twice, the n - k after it found both outputs down and were
+	 * discarded whole (counted at each port).
+	 */
+	const uint64_t k = (CUT_AT - leave_sw(0) + ser(WIRE) - 1) / ser(WIRE);
+
+	ck_assert_uint_eq(k, 13);
+	ck_assert_uint_lt(leave_sw(k - 1), CUT_AT);
+	ck_assert_uint_ge(leave_sw(k), CUT_AT);
+	ck_assert_uint_eq(x.f->pkts_replicated, 2 * k);
+	ck_assert_uint_eq(x.f->pkts_retired, k);
+	/* p0's copy for h1 was on its 4 us way at T: lost. p0's for h2,
+	 * waiting for it, and every later copy: discarded. */
+	ck_assert_uint_eq(to_h1, 0);
+	ck_assert_uint_eq(to_h2, 0);
+	ck_assert_uint_eq(x.f->pkts_lost, 1);
+	ck_assert_uint_eq(swp(&x, 2)->xmit_discards, n - 1);
+	ck_assert_uint_eq(swp(&x, 3)->xmit_discards, n);
+	ck_assert_uint_eq(x.f->pkts_dropped, (2 * k - 1) + 1 + (n - k));
+	ck_assert_uint_eq(x.f->pkts_delivered, 0);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
+	ck_assert_uint_eq(x.f->packets.in_use, 0);
+	ck_assert_uint_eq(x.f->payloads.in_use, 0);
+	ck_assert_int_eq(ibfs__endpoint_port(x.ep[0])->vls[0].credits, CAP);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
 	struct star x;
@@ -498,6 +557,7 @@ static Suite *fault_suite(void)
 	tcase_add_test(tc, test_switch_down_up);
 	tcase_add_test(tc, test_held_for_down_output);
 	tcase_add_test(tc, test_multicast_copy_for_down_output);
+	tcase_add_test(tc, test_multicast_both_outputs_down);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_fault_in_past);
 	suite_add_tcase(s, tc);

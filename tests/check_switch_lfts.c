@@ -152,6 +152,26 @@ START_TEST(bad_files)
 	ck_assert_int_eq(load_text("Unicast lids of switch\n", msg,
 				   sizeof(msg)), -1);
 	ck_assert_ptr_nonnull(strstr(msg, ":1: malformed switch header"));
+	ck_assert_int_eq(load_text("Unicast lids [0-4] of switch Lid 49152 guid "
+				   "0x0000000000200000 ('s0'):\n", msg,
+				   sizeof(msg)), -1);
+	ck_assert_str_eq(strchr(msg, ':'),
+			 ":1: switch LID 49152 is not a unicast LID");
+	/* The LID, then the port, not numbers. */
+	ck_assert_int_eq(load_text(HDR0 "0xzz 001\n", msg, sizeof(msg)), -1);
+	ck_assert_str_eq(strchr(msg, ':'),
+			 ":2: malformed LFT entry '0xzz 001'");
+	ck_assert_int_eq(load_text(HDR0 "0x0001 1x\n", msg, sizeof(msg)), -1);
+	ck_assert_str_eq(strchr(msg, ':'),
+			 ":2: malformed LFT entry '0x0001 1x'");
+	/* A line longer than the reader's 1023 bytes. */
+	char big[1200];
+
+	memset(big, '#', sizeof(big) - 2);
+	big[sizeof(big) - 2] = '\n';
+	big[sizeof(big) - 1] = 0;
+	ck_assert_int_eq(load_text(big, msg, sizeof(msg)), -1);
+	ck_assert_str_eq(strchr(msg, ':'), ":1: line too long");
 	/* A switch found by name when its GUID is not known. */
 	ck_assert_int_eq(load_text("Unicast lids [0-4] of switch Lid 9 guid "
 				   "0x1 ('s2'):\n0x0003 001\n", msg,
