@@ -387,11 +387,33 @@ START_TEST(test_held_for_down_output)
 }
 END_TEST
 
+/*
+ * h0 multicasts n packets to MLID 0xC001, whose MFT holds ports 2 (h1, on
+ * 1x SDR) and 3 (h2); port 2's link fails at T, and port 3's too when
+ * both is set. Runs to the end.
+ */
+static void multicast_cut(struct star *x, uint64_t n, int both)
+{
+	struct ibfs_diag d;
+	const uint8_t ports[2] = { 2, 3 };
+	struct ibfs_ep_flow_spec fs = {
+		.dlid = 0xC001, .payload = PAYLOAD, .count = n,
+	};
+
+	star_make_fault(x, 3, 1);
+	ck_assert_int_eq(ibfs__switch_set_mft(x->sw, 0xC001, ports, 2), 0);
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x->ep[0], &fs, &d), 0);
+	ck_assert_int_eq(ibfs__fabric_fault_at(x->f, CUT_AT, 0, 2, 0), 0);
+	if (both)
+		ck_assert_int_eq(ibfs__fabric_fault_at(x->f, CUT_AT, 0, 3, 0),
+				 0);
+	ibfs__eq_run(&x->f->eq, IBFS_TIME_NEVER);
+}
+
 START_TEST(test_multicast_copy_for_down_output)
 {
 	/*
-	 * h0 multicasts to MLID 0xC001, whose MFT holds ports 2 (h1, on
-	 * 1x SDR) and 3 (h2). Each packet becomes two copies queued in
+	 * multicast_cut, port 2 only. Each packet becomes two copies queued in
 	 * input 1's FIFO, the one for port 2 first. h1's link fails at T,
 	 * while the first copy crawls to it: that copy is lost, the copies
 	 * for port 2 already queued are discarded as they reach the head,
@@ -400,19 +422,9 @@ START_TEST(test_multicast_copy_for_down_output)
 	 * originals are all retired once their last copy has gone.
 	 */
 	struct star x;
-	struct ibfs_diag d;
 	const uint64_t n = 30;
-	const uint8_t ports[2] = { 2, 3 };
 
-	star_make_fault(&x, 3, 1);
-	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xC001, ports, 2), 0);
-	struct ibfs_ep_flow_spec fs = {
-		.dlid = 0xC001, .payload = PAYLOAD, .count = n,
-	};
-
-	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[0], &fs, &d), 0);
-	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, CUT_AT, 0, 2, 0), 0);
-	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	multicast_cut(&x, n, 0);
 	/* The copy for h2 waited behind the one for h1 until E. */
 	behind_cut(&x, 2, n);
 	ck_assert_uint_eq(x.f->pkts_retired, n);
@@ -432,20 +444,9 @@ START_TEST(test_multicast_both_outputs_down)
 	 * payload is left allocated.
 	 */
 	struct star x;
-	struct ibfs_diag d;
 	const uint64_t n = 30;
-	const uint8_t ports[2] = { 2, 3 };
 
-	star_make_fault(&x, 3, 1);
-	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xC001, ports, 2), 0);
-	struct ibfs_ep_flow_spec fs = {
-		.dlid = 0xC001, .payload = PAYLOAD, .count = n,
-	};
-
-	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[0], &fs, &d), 0);
-	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, CUT_AT, 0, 2, 0), 0);
-	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, CUT_AT, 0, 3, 0), 0);
-	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	multicast_cut(&x, n, 1);
 	uint64_t to_h1 = ibfs__endpoint_stats(x.ep[1])->rx_pkts;
 	uint64_t to_h2 = ibfs__endpoint_stats(x.ep[2])->rx_pkts;
 
