@@ -287,6 +287,14 @@ static const struct {
 	{"bad-data-vls.xml", 3, "<defaults> data-vls=\"3\": a port has 1, 2, "
 				"4, 8 or 15 data VLs"},
 	{"bad-generate.xml", 4, "spaghetti"},
+	{"bad-buffer-zero.xml", 4, "<switch> buffer=\"0B\": a buffer of 0 "
+				   "bytes holds no credits"},
+	{"bad-store-forward.xml", 4, "<switch> store-and-forward=\"maybe\": "
+				     "neither true nor false"},
+	{"bad-profile-empty.xml", 3, "<hca> profile=\"\": a profile needs a "
+				     "name"},
+	/* The line of the words, not of the element after them. */
+	{"bad-fabric-text.xml", 4, "unexpected text in <fabric>"},
 };
 
 START_TEST(test_bad)

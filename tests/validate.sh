@@ -106,6 +106,9 @@ bad-ports-zero.xml|3|ports="0": a node has 1 to 254 ports
 bad-mtu.xml|3|mtu="3000": the MTU is 256, 512, 1024, 2048 or 4096
 bad-data-vls.xml|3|data-vls="3": a port has 1, 2, 4, 8 or 15 data VLs
 bad-guid.xml|3|a GUID is 0x and 1 to 16 hex digits
+bad-store-forward.xml|4|store-and-forward="maybe": neither true nor false
+bad-profile-empty.xml|3|profile="": a profile needs a name
+bad-fabric-text.xml|4|unexpected text in <fabric>
 EOF
 
 # Faults beyond a grammar: the schema passes them, the loader does not.
@@ -121,6 +124,7 @@ bad-guid-zero.xml|3|a GUID is 0x and 1 to 16 hex digits, not zero
 bad-port-twice.xml|7|port 'sw1:3' is already linked to 'node1:1' (line 6)
 bad-unit-overflow.xml|4|the time does not fit in 64 bits
 bad-generate.xml|4|spaghetti
+bad-buffer-zero.xml|4|buffer="0B": a buffer of 0 bytes holds no credits
 EOF
 
 # GUIDs pinned by an imported .net file survive the round trip through

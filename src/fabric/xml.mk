@@ -20,6 +20,10 @@ EXTRA_DIST += tests/validate.sh
 # Good and bad fabric files (one bad file per class of error).
 EXTRA_DIST += \
 	tests/data/fabric/bad-attribute.xml \
+	tests/data/fabric/bad-buffer-zero.xml \
+	tests/data/fabric/bad-fabric-text.xml \
+	tests/data/fabric/bad-profile-empty.xml \
+	tests/data/fabric/bad-store-forward.xml \
 	tests/data/fabric/bad-data-vls.xml \
 	tests/data/fabric/bad-defaults-late.xml \
 	tests/data/fabric/bad-duplicate.xml \

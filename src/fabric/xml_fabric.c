@@ -57,10 +57,30 @@ const char *ibfs__platforms_dir(void)
 /* libxml2 keeps node lines in 16 bits; 65535 means "that or later". */
 #define FX_LINE_SATURATED 65535
 
+/*
+ * libxml2 gives a text node the line where the text ends, which for text
+ * between elements is the next element's line: the line of its last
+ * character that is not blank is where a reader sees it.
+ */
+static long fx_text_line(const xmlNode *n)
+{
+	long line = xmlGetLineNo(n);
+	const xmlChar *c = n->content;
+	size_t len = c ? strlen((const char *)c) : 0;
+
+	while (len && (c[len - 1] == ' ' || c[len - 1] == '\t' ||
+		       c[len - 1] == '\n' || c[len - 1] == '\r'))
+		if (c[--len] == '\n' && line > 1)
+			line--;
+	return line;
+}
+
 long ibfs__xml_line(const xmlNode *n)
 {
 	if (!n)
 		return 0;
+	if (n->type == XML_TEXT_NODE)
+		return fx_text_line(n);
 	if (n->type != XML_ELEMENT_NODE || n->line != FX_LINE_SATURATED)
 		return xmlGetLineNo(n);
 	/*
