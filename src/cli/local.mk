@@ -14,3 +14,7 @@ ibfsim_LDADD = libibfs_scenario.la libibfs_bridge.la libibfs_sm.la \
 # The huge-page restart: same results with and without it, one restart.
 TESTS += tests/hugepages.sh
 EXTRA_DIST += tests/hugepages.sh
+
+# `ibfsim topo`: usage errors, every generator's counts, info and export.
+TESTS += tests/topo_cli.sh
+EXTRA_DIST += tests/topo_cli.sh

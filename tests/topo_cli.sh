@@ -1,0 +1,138 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# `ibfsim topo` from the outside. Bad usage exits 2 with one line on stderr
+# naming what is wrong and nothing on stdout (nor a file half written).
+# Every generator writes fabric XML that `ibfsim validate` accepts, named
+# after its parameters, with the common options (speed, width, data VLs,
+# name, id prefix) in its defaults and ids; `info` gives the counts and
+# diameter, and a closed-form bisection for a generated family only;
+# `export` writes a dot graph of every link.
+#
+# make check sets IBFSIM and top_srcdir.
+set -u
+
+: "${IBFSIM:?IBFSIM must name the ibfsim program}"
+: "${top_srcdir:?top_srcdir must be set}"
+plat="$top_srcdir/platforms"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ibfsim-topo.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+checks=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# usage WORDS ARGS...: `ibfsim topo ARGS` exits 2, says WORDS on one line.
+usage() {
+	words=$1
+	shift
+	checks=$((checks + 1))
+	"$IBFSIM" topo "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "topo $*: exit $rc, expected 2"
+	[ -s "$tmp/out" ] && fail "topo $*: wrote to stdout"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] ||
+		fail "topo $*: stderr is not one line: $(cat "$tmp/err")"
+	grep -qF -- "$words" "$tmp/err" ||
+		fail "topo $*: stderr '$(cat "$tmp/err")' does not say '$words'"
+}
+
+usage "gen needs a kind" gen
+usage "unknown subcommand 'frob'" frob
+usage "unexpected argument 'extra'" gen ring --n 4 extra
+usage "--n needs a value" gen ring --n
+usage "unknown speed 'XDRR'" gen ring --n 4 --speed XDRR
+usage "unknown width '3x'" gen ring --n 4 --width 3x
+usage "--data-vls '3' must be 1, 2, 4, 8 or 15" gen ring --n 4 --data-vls 3
+usage "import needs an input file" import
+usage "export needs an input file" export --format dot
+usage "export needs --format ibnetdiscover|dot" export "$plat/star.xml"
+usage "unknown format 'svg'" export "$plat/star.xml" --format svg
+usage "info needs exactly one fabric file" info
+usage "info needs exactly one fabric file" info "$plat/star.xml" "$plat/star.xml"
+usage "$tmp/none.xml: cannot open" info "$tmp/none.xml"
+usage "$tmp/no/dir.xml: cannot write" gen ring --n 4 -o "$tmp/no/dir.xml"
+[ -e "$tmp/no" ] && fail "a directory appeared for an unwritable -o"
+
+# gen NAME SWITCHES HCAS LINKS ARGS...: the fabric is named NAME and valid
+# with those counts.
+gen() {
+	name=$1 sw=$2 hca=$3 links=$4
+	shift 4
+	checks=$((checks + 1))
+	if ! "$IBFSIM" topo gen "$@" -o "$tmp/g.xml" 2>"$tmp/err"; then
+		fail "topo gen $*: $(cat "$tmp/err")"
+		return
+	fi
+	grep -q "<fabric version=\"1\" name=\"$name\">" "$tmp/g.xml" ||
+		fail "topo gen $*: not named $name"
+	want="$tmp/g.xml: valid fabric: $sw switches, $hca HCAs, $links links"
+	got=$("$IBFSIM" validate "$tmp/g.xml" 2>&1)
+	[ "$got" = "$want" ] || fail "topo gen $*: '$got', expected '$want'"
+}
+
+# Counts in closed form (links: one an HCA, plus those between switches).
+# Fat tree, L = 2: K leaves of K/2 HCAs under K/2
+# spines, K^2/2 HCAs and K^2/2 + K^2/2 links; L = 3: K^3/4 HCAs on 5K^2/4
+# switches, three link layers of K^3/4. H HCAs a leaf leave it K - H up
+# ports: K (K - H) / K spines. Mesh AxB: A(B-1) + B(A-1) links; a torus
+# dimension of size 2 has one link a pair, not two. Ring: N + N. Hypercube
+# of dimension D: 2^(D-1) D links. Dragonfly: G = AH + 1 groups of A
+# switches, all-to-all in a group, AH/2 global links a group.
+gen fat-tree-k4-l2 6 8 16 fat-tree --k 4
+gen fat-tree-k4-l3 20 16 48 fat-tree --k 4 --levels 3
+gen fat-tree-k4-l2-h1 7 4 16 fat-tree --k 4 --hosts 1
+gen mesh-2x3 6 6 13 mesh --dims 2x3
+gen torus-2x2x2 8 16 28 torus --dims 2x2x2 --hcas 2
+gen ring-n5 5 5 10 ring --n 5
+gen hypercube-d2 4 4 8 hypercube --dim 2
+gen dragonfly-a4-p2-h2 36 72 162 dragonfly --a 4 --p 2 --h 2
+
+# The common options reach the defaults and the ids.
+checks=$((checks + 1))
+"$IBFSIM" topo gen ring --n 4 --hcas 2 --speed HDR --width 2x \
+	--data-vls 4 --name myring --prefix r -o "$tmp/r.xml" ||
+	fail "topo gen ring with options"
+grep -q '<fabric version="1" name="myring">' "$tmp/r.xml" ||
+	fail "--name not used"
+grep -q '<defaults speed="HDR" width="2x" mtu="4096" data-vls="4"' \
+	"$tmp/r.xml" || fail "--speed, --width or --data-vls not in <defaults>"
+grep -q '<switch id="rsw1" ports="4"/>' "$tmp/r.xml" ||
+	fail "--prefix not on switch ids"
+grep -q '<hca id="rnode8" ports="1"/>' "$tmp/r.xml" ||
+	fail "--prefix not on HCA ids"
+
+# info: counts and the diameter of any fabric; a closed-form bisection for
+# a generated family only (the hypercube of dimension 3: 4 links).
+checks=$((checks + 1))
+"$IBFSIM" topo info "$tmp/r.xml" >"$tmp/info" 2>&1 || fail "topo info ring"
+cat >"$tmp/want" <<'EOF'
+fabric: myring
+switches: 4
+HCAs: 8 (8 linked ports)
+links: 12
+diameter: 4 links between HCA ports
+bisection: unknown (not a generated family)
+EOF
+cmp -s "$tmp/info" "$tmp/want" || fail "topo info ring: $(cat "$tmp/info")"
+checks=$((checks + 1))
+"$IBFSIM" topo gen hypercube --dim 3 -o "$tmp/h.xml" &&
+	"$IBFSIM" topo info "$tmp/h.xml" >"$tmp/info" 2>&1 ||
+	fail "topo info hypercube"
+grep -qx 'bisection: 4 links (closed form for a generated hypercube)' \
+	"$tmp/info" || fail "hypercube bisection: $(cat "$tmp/info")"
+grep -qx 'diameter: 5 links between HCA ports' "$tmp/info" ||
+	fail "hypercube diameter: $(cat "$tmp/info")"
+
+# export --format dot: one edge a link.
+checks=$((checks + 1))
+"$IBFSIM" topo export "$plat/star.xml" --format dot -o "$tmp/s.dot" ||
+	fail "topo export dot"
+[ "$(grep -c -- ' -- ' "$tmp/s.dot")" -eq 4 ] ||
+	fail "dot graph of star.xml has not 4 edges: $(cat "$tmp/s.dot")"
+
+echo "topo_cli: $checks checks, $fails failed"
+[ "$fails" -eq 0 ]
