@@ -18,17 +18,9 @@
 # make check sets IBFSIM and top_srcdir.
 set -u
 
-: "${IBFSIM:?IBFSIM must name the ibfsim program}"
-: "${top_srcdir:?top_srcdir must be set}"
+cli_test=sm_route_cli
+. "${top_srcdir:?top_srcdir must be set}/tests/cli_check.sh"
 star="$top_srcdir/platforms/star.xml"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ibfsim-smcli.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
 
 # has FILE LINE: FILE holds exactly that line.
 has() {

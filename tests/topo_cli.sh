@@ -12,18 +12,9 @@
 # make check sets IBFSIM and top_srcdir.
 set -u
 
-: "${IBFSIM:?IBFSIM must name the ibfsim program}"
-: "${top_srcdir:?top_srcdir must be set}"
+cli_test=topo_cli
+. "${top_srcdir:?top_srcdir must be set}/tests/cli_check.sh"
 plat="$top_srcdir/platforms"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ibfsim-topo.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
 
 # usage WORDS ARGS...: `ibfsim topo ARGS` exits 2, says WORDS on one line.
 usage() {
@@ -134,5 +125,4 @@ checks=$((checks + 1))
 [ "$(grep -c -- ' -- ' "$tmp/s.dot")" -eq 4 ] ||
 	fail "dot graph of star.xml has not 4 edges: $(cat "$tmp/s.dot")"
 
-echo "topo_cli: $checks checks, $fails failed"
-[ "$fails" -eq 0 ]
+cli_done

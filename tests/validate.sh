@@ -12,19 +12,10 @@
 # make check sets IBFSIM, top_srcdir and top_builddir.
 set -u
 
-: "${IBFSIM:?IBFSIM must name the ibfsim program}"
-: "${top_srcdir:?top_srcdir must be set}"
+cli_test=validate.sh
+. "${top_srcdir:?top_srcdir must be set}/tests/cli_check.sh"
 data="$top_srcdir/tests/data/fabric"
 plat="$top_srcdir/platforms"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ibfsim-validate.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
 
 # good FILE SWITCHES HCAS LINKS
 good() {
@@ -187,5 +178,4 @@ rc=$?
 grep -qF "ibfsim: $tmp/none/fabric.rng: cannot load the schema" \
 	"$tmp/err" || fail "IBFSIM_PLATFORMS: stderr '$(cat "$tmp/err")'"
 
-echo "validate.sh: $checks checks, $fails failed"
-[ "$fails" -eq 0 ]
+cli_done
