@@ -16,36 +16,21 @@ cli_test=topo_cli
 . "${top_srcdir:?top_srcdir must be set}/tests/cli_check.sh"
 plat="$top_srcdir/platforms"
 
-# usage WORDS ARGS...: `ibfsim topo ARGS` exits 2, says WORDS on one line.
-usage() {
-	words=$1
-	shift
-	checks=$((checks + 1))
-	"$IBFSIM" topo "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" -eq 2 ] || fail "topo $*: exit $rc, expected 2"
-	[ -s "$tmp/out" ] && fail "topo $*: wrote to stdout"
-	[ "$(wc -l <"$tmp/err")" -eq 1 ] ||
-		fail "topo $*: stderr is not one line: $(cat "$tmp/err")"
-	grep -qF -- "$words" "$tmp/err" ||
-		fail "topo $*: stderr '$(cat "$tmp/err")' does not say '$words'"
-}
-
-usage "gen needs a kind" gen
-usage "unknown subcommand 'frob'" frob
-usage "unexpected argument 'extra'" gen ring --n 4 extra
-usage "--n needs a value" gen ring --n
-usage "unknown speed 'XDRR'" gen ring --n 4 --speed XDRR
-usage "unknown width '3x'" gen ring --n 4 --width 3x
-usage "--data-vls '3' must be 1, 2, 4, 8 or 15" gen ring --n 4 --data-vls 3
-usage "import needs an input file" import
-usage "export needs an input file" export --format dot
-usage "export needs --format ibnetdiscover|dot" export "$plat/star.xml"
-usage "unknown format 'svg'" export "$plat/star.xml" --format svg
-usage "info needs exactly one fabric file" info
-usage "info needs exactly one fabric file" info "$plat/star.xml" "$plat/star.xml"
-usage "$tmp/none.xml: cannot open" info "$tmp/none.xml"
-usage "$tmp/no/dir.xml: cannot write" gen ring --n 4 -o "$tmp/no/dir.xml"
+usage topo "gen needs a kind" gen
+usage topo "unknown subcommand 'frob'" frob
+usage topo "unexpected argument 'extra'" gen ring --n 4 extra
+usage topo "--n needs a value" gen ring --n
+usage topo "unknown speed 'XDRR'" gen ring --n 4 --speed XDRR
+usage topo "unknown width '3x'" gen ring --n 4 --width 3x
+usage topo "--data-vls '3' must be 1, 2, 4, 8 or 15" gen ring --n 4 --data-vls 3
+usage topo "import needs an input file" import
+usage topo "export needs an input file" export --format dot
+usage topo "export needs --format ibnetdiscover|dot" export "$plat/star.xml"
+usage topo "unknown format 'svg'" export "$plat/star.xml" --format svg
+usage topo "info needs exactly one fabric file" info
+usage topo "info needs exactly one fabric file" info "$plat/star.xml" "$plat/star.xml"
+usage topo "$tmp/none.xml: cannot open" info "$tmp/none.xml"
+usage topo "$tmp/no/dir.xml: cannot write" gen ring --n 4 -o "$tmp/no/dir.xml"
 [ -e "$tmp/no" ] && fail "a directory appeared for an unwritable -o"
 
 # gen NAME SWITCHES HCAS LINKS ARGS...: the fabric is named NAME and valid

@@ -18,5 +18,9 @@ EXTRA_DIST += tests/hugepages.sh
 # `ibfsim topo`: usage errors, every generator's counts, info and export.
 TESTS += tests/topo_cli.sh
 EXTRA_DIST += tests/topo_cli.sh
-# What the command tests share (validate.sh, sm_route_cli.sh, topo_cli.sh).
+# `ibfsim run`'s usage errors and outputs checked before anything runs.
+TESTS += tests/run_cli.sh
+EXTRA_DIST += tests/run_cli.sh
+# What the command tests share (validate.sh, sm_route_cli.sh, topo_cli.sh,
+# run_cli.sh).
 EXTRA_DIST += tests/cli_check.sh

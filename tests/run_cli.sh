@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# `ibfsim run`'s command line: each usage error exits 2 with one line on
+# stderr naming it and nothing on stdout; an output that cannot be written
+# (--json, --csv, --pcap, --trace) is refused the same way before anything
+# runs, and no output file appears; --help prints the usage and exits 0.
+# (Bad scenario files are run_scenarios.sh's.)
+#
+# make check sets IBFSIM and top_srcdir.
+set -u
+
+cli_test=run_cli
+. "${top_srcdir:?top_srcdir must be set}/tests/cli_check.sh"
+sc="$top_srcdir/examples/rdma_write.xml"
+
+usage run "run: which scenario?"
+usage run "run: one scenario at a time ('$sc')" "$sc" "$sc"
+usage run "run: unknown option '--frob'" --frob "$sc"
+usage run "--seed needs a value" "$sc" --seed
+usage run "--seed takes a whole number, not 'x'" --seed x "$sc"
+usage run "--until 5: a time needs a unit" --until 5 "$sc"
+usage run "--model foo: not one of ib, roce, iwarp, tcp" --model foo "$sc"
+usage run "$tmp/none.xml: cannot open" "$tmp/none.xml"
+
+# Outputs: a missing directory, a directory given for a file, a file given
+# for the CSV directory. Nothing is written anywhere.
+usage run "$tmp/no/r.json: cannot write: No such file or directory" \
+	--json "$tmp/no/r.json" "$sc"
+usage run "$tmp: cannot write: Is a directory" --json "$tmp" "$sc"
+: >"$tmp/file"
+usage run "$tmp/file: cannot write: Not a directory" --csv "$tmp/file" "$sc"
+usage run "$tmp/no/csv: cannot write: No such file or directory" \
+	--csv "$tmp/no/csv" "$sc"
+usage run "$tmp/no/c.pcap: cannot write: No such file or directory" \
+	--pcap "$tmp/no/c.pcap" "$sc"
+usage run "$tmp/no/t.json: cannot write: No such file or directory" \
+	--trace "$tmp/no/t.json" "$sc"
+usage run "$tmp/no/t.json: cannot write" --json "$tmp/r.json" \
+	--trace "$tmp/no/t.json" "$sc"
+checks=$((checks + 1))
+[ -e "$tmp/no" ] || [ -e "$tmp/r.json" ] &&
+	fail "a refused run left $(ls "$tmp")"
+
+# The same outputs where they can go: all written, exit 0.
+checks=$((checks + 1))
+mkdir "$tmp/ok"
+if "$IBFSIM" run "$sc" --quiet --json "$tmp/ok/r.json" --csv "$tmp/ok/csv" \
+	--pcap "$tmp/ok/c.pcap" --trace "$tmp/ok/t.json" \
+	>"$tmp/out" 2>"$tmp/err"; then
+	for f in r.json csv/messages.csv csv/flows.csv csv/links.csv \
+		csv/ports.csv c.pcap t.json; do
+		[ -s "$tmp/ok/$f" ] || fail "run with every output: no $f"
+	done
+else
+	fail "run with every output: $(cat "$tmp/err")"
+fi
+
+checks=$((checks + 1))
+"$IBFSIM" run --help >"$tmp/out" 2>"$tmp/err" || fail "run --help: exit $?"
+grep -q '^Usage: ibfsim run SCENARIO.xml' "$tmp/out" ||
+	fail "run --help: $(cat "$tmp/out")"
+
+cli_done
