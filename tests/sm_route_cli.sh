@@ -65,5 +65,10 @@ bad --max-wire-smps 65
 msg="ibfsim: route: --max-wire-smps 'x' must be 1 to 64"
 bad --max-wire-smps x
 
+# Dumps that cannot be written are refused before any routing.
+usage route "$tmp/no/lfts: cannot write: No such file or directory" \
+	"$star" --dump-lfts "$tmp/no/lfts"
+usage route "$tmp: cannot write: Is a directory" "$star" --dump-hops "$tmp"
+
 [ "$fails" -eq 0 ] || exit 1
 echo "sm_route_cli: all checks passed"

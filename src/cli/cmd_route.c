@@ -326,6 +326,10 @@ int ibfs_cmd_route(int argc, char **argv)
 		route_usage(stderr);
 		return IBFS_EXIT_USAGE;
 	}
+	const struct ibfs_cli_output out[] = { { dump, 0 }, { hops_file, 0 } };
+
+	if (ibfs_cli_outputs_ok(out, 2) < 0)
+		return IBFS_EXIT_USAGE;
 	if (!ibfs__routing_find(engine)) {
 		struct ibfs_diag d;
 		struct ibfs_subnet tmp = {0};

@@ -5,12 +5,9 @@
  * result files.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
 #include "fabric/units.h"
@@ -134,53 +131,16 @@ static int apply_model(struct ibfs_scenario *sc, const char *model)
 }
 
 /*
- * Whether the output `path` can be written: 0, or -1 with errno. A file
- * (dir 0) replaces an existing one or is created in an existing directory
- * we may write; the CSV directory (dir 1) exists as one or is created so.
- */
-static int out_writable(const char *path, int dir)
-{
-	struct stat st;
-
-	if (stat(path, &st) == 0) {
-		if (dir != !!S_ISDIR(st.st_mode)) {
-			errno = dir ? ENOTDIR : EISDIR;
-			return -1;
-		}
-		return access(path, dir ? W_OK | X_OK : W_OK);
-	}
-	if (errno != ENOENT)
-		return -1;
-	char *copy = strdup(path);
-
-	if (!copy)
-		return -1;
-	int rc = access(dirname(copy), W_OK | X_OK);
-
-	free(copy);
-	return rc;
-}
-
-/*
- * Every output is checked before anything runs, so that a run is not lost
- * for a path mistyped (the files are written at the end, the capture and
- * the timeline from the start).
+ * Every output is checked before anything runs (the files are written at
+ * the end, the capture and the timeline from the start).
  */
 static int outputs_writable(const struct run_args *a)
 {
-	const struct {
-		const char *path;
-		int dir;
-	} out[] = { { a->json, 0 }, { a->csv, 1 }, { a->o.pcap, 0 },
-		    { a->o.trace, 0 } };
+	const struct ibfs_cli_output out[] = { { a->json, 0 }, { a->csv, 1 },
+					       { a->o.pcap, 0 },
+					       { a->o.trace, 0 } };
 
-	for (size_t i = 0; i < sizeof(out) / sizeof(out[0]); i++)
-		if (out[i].path && out_writable(out[i].path, out[i].dir) < 0) {
-			ibfs_cli_error("%s: cannot write: %s", out[i].path,
-				       strerror(errno));
-			return -1;
-		}
-	return 0;
+	return ibfs_cli_outputs_ok(out, sizeof(out) / sizeof(out[0]));
 }
 
 static int write_outputs(const struct run_args *a, struct ibfs_results *r)

@@ -7,6 +7,8 @@
 #ifndef IBFS_CLI_COMMANDS_H
 #define IBFS_CLI_COMMANDS_H
 
+#include <stddef.h>
+
 enum { IBFS_EXIT_OK = 0, IBFS_EXIT_FAIL = 1, IBFS_EXIT_USAGE = 2 };
 
 int ibfs_cmd_run(int argc, char **argv);
@@ -22,5 +24,18 @@ void ibfs_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int ibfs_cli_is_help(const char *arg);
 /* For commands not built yet: says so and returns IBFS_EXIT_USAGE. */
 int ibfs_cli_not_built(const char *what, const char *issue);
+
+/* An output a command will write: a file, or a directory (dir 1). */
+struct ibfs_cli_output {
+	const char *path; /* NULL: not asked for */
+	int dir;
+};
+/*
+ * Checks, before any work, that each output can be written (its
+ * directory exists and may be written; a file is not a directory, and a
+ * directory is one). Returns 0, or -1 after "ibfsim: PATH: cannot write:
+ * REASON" for the first that cannot.
+ */
+int ibfs_cli_outputs_ok(const struct ibfs_cli_output *out, size_t n);
 
 #endif
