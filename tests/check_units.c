@@ -369,6 +369,18 @@ START_TEST(test_diag)
 	ck_assert_str_eq(d.msg, "no file 3");
 	/* A NULL diag is accepted and still reports failure. */
 	ck_assert_int_eq(ibfs__diag(NULL, "x", 1, "ignored"), -1);
+	/* One line whatever the message holds: libxml2's second lines, a
+	 * value with &#10; in it; plain spaces stay as they are. */
+	ibfs__diag(&d, "f.xml", 4, "%s", "Input is not proper UTF-8, "
+		   "indicate encoding !\nBytes: 0xFF 0x22\n");
+	ck_assert_str_eq(d.msg, "f.xml:4: Input is not proper UTF-8, "
+				"indicate encoding ! Bytes: 0xFF 0x22");
+	ibfs__diag(&d, "f.xml", 5, "speed=\"%s\":  unknown", "ED\r\n\t R\x7f");
+	ck_assert_str_eq(d.msg, "f.xml:5: speed=\"ED R \":  unknown");
+	ibfs__diag(&d, "f.xml", 6, "ends \t\n ");
+	ck_assert_str_eq(d.msg, "f.xml:6: ends");
+	ibfs__diag(&d, "f.xml", 7, "spaces  ");
+	ck_assert_str_eq(d.msg, "f.xml:7: spaces  ");
 
 	/* Over-long file names and messages are cut, never overrun. */
 	char big[3000];

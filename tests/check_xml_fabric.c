@@ -293,6 +293,12 @@ static const struct {
 				     "neither true nor false"},
 	{"bad-profile-empty.xml", 3, "<hca> profile=\"\": a profile needs a "
 				     "name"},
+	/* libxml2's message on one line, its second line after a space. */
+	{"bad-utf8.xml", 3, "Input is not proper UTF-8, indicate encoding ! "
+			    "Bytes: 0xFF"},
+	{"bad-comment.xml", 3, "Double hyphen within comment"},
+	/* A newline put in a value (&#10;) is not one in the message. */
+	{"bad-newline-value.xml", 4, "latency=\"1 00ns\": unknown unit"},
 	/* The line of the words, not of the element after them. */
 	{"bad-fabric-text.xml", 4, "unexpected text in <fabric>"},
 };

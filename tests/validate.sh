@@ -100,6 +100,9 @@ bad-guid.xml|3|a GUID is 0x and 1 to 16 hex digits
 bad-store-forward.xml|4|store-and-forward="maybe": neither true nor false
 bad-profile-empty.xml|3|profile="": a profile needs a name
 bad-fabric-text.xml|4|unexpected text in <fabric>
+bad-utf8.xml|3|Input is not proper UTF-8, indicate encoding ! Bytes: 0xFF
+bad-comment.xml|3|Double hyphen within comment
+bad-newline-value.xml|4|latency="1 00ns": unknown unit for a time
 EOF
 
 # Faults beyond a grammar: the schema passes them, the loader does not.

@@ -11,6 +11,43 @@
 
 #include "fabric/diag.h"
 
+/*
+ * Keeps the sentence on one line: libxml2's messages carry newlines (a
+ * second line with the bytes at fault, a comment quoted), and so may
+ * values quoted from a file (&#10; in an attribute). Each run of blanks
+ * that holds a control character becomes one space; none ends the line.
+ */
+static void diag_one_line(char *s)
+{
+	char *w = s;
+
+	for (const char *r = s; *r;) {
+		const char *e = r;
+		int ctl = 0;
+
+		while (*e == ' ' || (unsigned char)*e < 0x20 || *e == 0x7f) {
+			ctl |= *e != ' ';
+			e++;
+			if (!*e)
+				break;
+		}
+		if (e == r) {
+			*w++ = *r++;
+			continue;
+		}
+		if (!*e && ctl)
+			break; /* trailing: dropped */
+		if (ctl) {
+			*w++ = ' ';
+		} else {
+			memmove(w, r, (size_t)(e - r));
+			w += e - r;
+		}
+		r = e;
+	}
+	*w = 0;
+}
+
 int ibfs__diag(struct ibfs_diag *d, const char *file, long line,
 	       const char *fmt, ...)
 {
@@ -35,5 +72,6 @@ int ibfs__diag(struct ibfs_diag *d, const char *file, long line,
 	va_start(ap, fmt);
 	vsnprintf(d->msg + n, cap - (size_t)n, fmt, ap);
 	va_end(ap);
+	diag_one_line(d->msg);
 	return -1;
 }
