@@ -44,12 +44,17 @@ bad_file_nolfts.xml|4|needs lfts
 bad_qps.xml|5|qps must be 1 to 1024
 bad_rate.xml|5|a rate needs a unit
 bad_attr.xml|5|<message> has no attribute 'bogus'
+bad_routing.xml|4|routing="ospf": unknown routing engine (known: minhop,
+bad_profile.xml|5|unknown HCA profile 'connectx-9' for 'a'
 LIST
 
-# validate agrees with run, and runs nothing.
-"$IBFSIM" validate "$data/bad_node.xml" >/dev/null 2>"$out/stderr"
-[ $? -eq 2 ] && grep -q "bad_node.xml:5: " "$out/stderr" && ok ||
-	bad "validate bad_node.xml"
+# validate agrees with run, and runs nothing (the routing engine and the
+# HCA profiles too, which run used to find only when it built the fabric).
+for f in bad_node.xml:5 bad_routing.xml:4 bad_profile.xml:5; do
+	"$IBFSIM" validate "$data/${f%:*}" >/dev/null 2>"$out/stderr"
+	[ $? -eq 2 ] && grep -q "${f%:*}:${f#*:}: " "$out/stderr" && ok ||
+		bad "validate ${f%:*}: $(cat "$out/stderr")"
+done
 "$IBFSIM" validate "$data/good_inline.xml" >"$out/stdout" 2>&1
 [ $? -eq 0 ] && grep -q "valid scenario: 2 HCAs, 0 switches, 1 messages" \
 	"$out/stdout" && ok || bad "validate good_inline.xml: $(cat "$out/stdout")"

@@ -119,6 +119,7 @@ bad-port-twice.xml|7|port 'sw1:3' is already linked to 'node1:1' (line 6)
 bad-unit-overflow.xml|4|the time does not fit in 64 bits
 bad-generate.xml|4|spaghetti
 bad-buffer-zero.xml|4|buffer="0B": a buffer of 0 bytes holds no credits
+bad-profile.xml|4|unknown HCA profile 'connectx-5' for 'node1'
 EOF
 
 # GUIDs pinned by an imported .net file survive the round trip through

@@ -13,18 +13,21 @@
 #include "cli/commands.h"
 #include "fabric/topology.h"
 #include "fabric/xml_fabric.h"
+#include "hca/hca.h"
 #include "scenario/scenario.h"
 
 static const char validate_usage[] =
 	"Usage: ibfsim validate FILE.xml\n"
 	"\n"
 	"A scenario file is loaded as 'ibfsim run' loads it (schema\n"
-	"platforms/scenario.rng, its fabric, node names, units, operations),\n"
-	"running nothing: \"FILE: valid scenario: ...\" and exit 0.\n"
+	"platforms/scenario.rng, its fabric, node names, units, operations,\n"
+	"routing engine), running nothing: \"FILE: valid scenario: ...\" and\n"
+	"exit 0.\n"
 	"\n"
 	"Checks a fabric file against platforms/fabric.rng and for what a\n"
 	"schema cannot see (duplicate ids, links to missing nodes, ports out\n"
-	"of range or used twice, unknown speeds, widths and units). Prints\n"
+	"of range or used twice, unknown speeds, widths, units and HCA\n"
+	"profiles). Prints\n"
 	"\"FILE: valid fabric: N switches, M HCAs, L links\" and exits 0, or\n"
 	"prints the first problem as \"ibfsim: FILE:LINE: what is wrong\" on\n"
 	"stderr and exits 2.\n"
@@ -35,8 +38,9 @@ static int validate_fabric(xmlDoc *doc, const char *path)
 {
 	struct ibfs_diag d;
 	struct ibfs_topology *t = ibfs__fabric_xml_load_doc(doc, path, &d);
-	if (!t) {
+	if (!t || ibfs__hca_check_profiles(t, &d) < 0) {
 		ibfs_cli_error("%s", d.msg);
+		ibfs__topo_free(t);
 		return IBFS_EXIT_USAGE;
 	}
 	printf("%s: valid fabric: %zu switches, %zu HCAs, %zu links\n", path,

@@ -23,6 +23,7 @@ EXTRA_DIST += \
 	tests/data/fabric/bad-buffer-zero.xml \
 	tests/data/fabric/bad-comment.xml \
 	tests/data/fabric/bad-newline-value.xml \
+	tests/data/fabric/bad-profile.xml \
 	tests/data/fabric/bad-utf8.xml \
 	tests/data/fabric/bad-fabric-text.xml \
 	tests/data/fabric/bad-profile-empty.xml \

@@ -25,6 +25,7 @@
  * link check the address (ib_link.c: DLID and P_Key, IBA 9.6, 10.9) and
  * hands it to its QP.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,38 @@ void *ibfs__hca_zalloc(size_t n)
 	return p;
 }
 
+/* The profile of HCA node n, or NULL after saying it is unknown. */
+static const struct ibfs_hca_profile *
+hca_node_profile(const struct ibfs_topology *t, const struct ibfs_topo_node *n,
+		 const char *profile, struct ibfs_diag *d)
+{
+	if (!profile)
+		profile = n->profile ? n->profile : t->def.profile;
+	const struct ibfs_hca_profile *prof = ibfs__hca_profile(profile);
+	if (!prof) {
+		char known[128] = "";
+
+		for (const char *const *p = ibfs__hca_profile_names; *p; p++)
+			snprintf(known + strlen(known),
+				 sizeof(known) - strlen(known), "%s%s",
+				 p == ibfs__hca_profile_names ? "" : ", ", *p);
+		ibfs__diag(d, t->file ? t->file : "fabric", n->line,
+			   "unknown HCA profile '%s' for '%s' (known: %s)",
+			   profile, n->id, known);
+	}
+	return prof;
+}
+
+int ibfs__hca_check_profiles(const struct ibfs_topology *t,
+			     struct ibfs_diag *d)
+{
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].type == IBFS_NODE_HCA &&
+		    !hca_node_profile(t, &t->nodes[i], NULL, d))
+			return -1;
+	return 0;
+}
+
 struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 				  const char *profile, struct ibfs_exec exec,
 				  struct ibfs_diag *d)
@@ -64,16 +97,10 @@ struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 		return NULL;
 	}
 	const struct ibfs_topo_node *n = &t->nodes[node];
-	if (!profile)
-		profile = n->profile ? n->profile : t->def.profile;
-	const struct ibfs_hca_profile *prof = ibfs__hca_profile(profile);
-	if (!prof) {
-		ibfs__diag(d, file, n->line,
-			   "unknown HCA profile '%s' for '%s' (known: ideal, "
-			   "connectx-4-edr, connectx-6-hdr, connectx-7-ndr)",
-			   profile, n->id);
+	const struct ibfs_hca_profile *prof = hca_node_profile(t, n, profile,
+							       d);
+	if (!prof)
 		return NULL;
-	}
 	struct ibfs_hca *h = ibfs__hca_zalloc(sizeof(*h));
 	if (!h) {
 		ibfs__diag(d, file, n->line, "out of memory");

@@ -51,6 +51,13 @@ struct ibfs_hca_profile {
 const struct ibfs_hca_profile *ibfs__hca_profile(const char *name);
 /* The names, NULL-terminated, for messages and --help. */
 extern const char *const ibfs__hca_profile_names[];
+/*
+ * Checks that every HCA of t names a known profile (its own or the
+ * fabric's default): 0, or -1 with "FILE:LINE: unknown HCA profile ..."
+ * at the first that does not, as ibfs__hca_create would say it.
+ */
+int ibfs__hca_check_profiles(const struct ibfs_topology *t,
+			     struct ibfs_diag *d);
 
 /* IBA 9.2 Table 38: opcodes (low 5 bits) and transport prefixes. */
 enum {

@@ -28,6 +28,8 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_incast.xml \
 	tests/data/scenario/bad_inline_fabric.xml \
 	tests/data/scenario/bad_lmc.xml \
+	tests/data/scenario/bad_profile.xml \
+	tests/data/scenario/bad_routing.xml \
 	tests/data/scenario/bad_malformed.xml \
 	tests/data/scenario/bad_node.xml \
 	tests/data/scenario/bad_op.xml \

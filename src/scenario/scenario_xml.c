@@ -15,7 +15,9 @@
 
 #include "fabric/units.h"
 #include "fabric/xml_fabric.h"
+#include "hca/hca.h"
 #include "scenario/scenario.h"
+#include "subnet_manager/routing.h"
 
 /* Parsing context: the file being read and where errors go. */
 struct sx {
@@ -377,6 +379,14 @@ static int read_sm(struct sx *x, xmlNode *n)
 		free(x->s->lfts);
 		x->s->lfts = strdup(path);
 	}
+	if (x->s->routing && !ibfs__routing_find(x->s->routing)) {
+		char list[256];
+
+		ibfs__routing_names(list, sizeof(list));
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "routing=\"%s\": unknown routing engine "
+				  "(known: %s)", x->s->routing, list);
+	}
 	if (x->s->routing && !strcmp(x->s->routing, "file") && !x->s->lfts)
 		return ibfs__diag(x->d, x->file, line_of(n),
 				  "routing=\"file\" needs lfts=\"FILE\" (an "
@@ -447,6 +457,8 @@ static int read_scenario(struct sx *x, xmlNode *root)
 	if (!x->s->topo)
 		return ibfs__diag(x->d, x->file, line_of(root),
 				  "a scenario needs a <fabric>");
+	if (ibfs__hca_check_profiles(x->s->topo, x->d) < 0)
+		return -1;
 	x->s->sm_node = -1;
 	for (xmlNode *n = root->children; n; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)

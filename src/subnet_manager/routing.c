@@ -63,6 +63,23 @@ out:
 	return rc;
 }
 
+void ibfs__routing_names(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (const struct ibfs_routing_entry *x = ibfs__routing_engines;
+	     x->name && n < len; x++) {
+		int k = snprintf(buf + n, len - n, "%s%s",
+				 x == ibfs__routing_engines ? "" : ", ",
+				 x->name);
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+}
+
 int ibfs__routing_run(struct ibfs_subnet *sn, const char *name,
 		      const struct ibfs_routing_opts *opts,
 		      struct ibfs_diag *d)
@@ -72,13 +89,9 @@ int ibfs__routing_run(struct ibfs_subnet *sn, const char *name,
 	if (!opts)
 		opts = &none;
 	if (!e) {
-		char list[256] = "";
-		for (const struct ibfs_routing_entry *x = ibfs__routing_engines;
-		     x->name; x++) {
-			strncat(list, x->name, sizeof(list) - strlen(list) - 3);
-			if (x[1].name)
-				strcat(list, ", ");
-		}
+		char list[256];
+
+		ibfs__routing_names(list, sizeof(list));
 		return ibfs__diag(d, NULL, 0,
 				  "unknown routing engine '%s' (known: %s)",
 				  name, list);

@@ -49,6 +49,8 @@ struct ibfs_routing_entry {
 /* The engine table, ending with a NULL name. */
 extern const struct ibfs_routing_entry ibfs__routing_engines[];
 const struct ibfs_routing_entry *ibfs__routing_find(const char *name);
+/* The engines' names, ", " between them, into buf (for messages). */
+void ibfs__routing_names(char *buf, size_t len);
 
 /*
  * Routes sn (LIDs assigned) with engine `name`. Falls back to minhop if
