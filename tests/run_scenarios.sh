@@ -46,11 +46,13 @@ bad_rate.xml|5|a rate needs a unit
 bad_attr.xml|5|<message> has no attribute 'bogus'
 bad_routing.xml|4|routing="ospf": unknown routing engine (known: minhop,
 bad_profile.xml|5|unknown HCA profile 'connectx-9' for 'a'
+bad_lfts.xml|4|sm/bad-entry.lfts:3: expected 'LID PORT'
+bad_lfts_guid.xml|4|osm-ftree-fat-tree-k4-l3.lfts:16: ERR 6302: LID 0x000f port 3 is out of range
 LIST
 
 # validate agrees with run, and runs nothing (the routing engine and the
 # HCA profiles too, which run used to find only when it built the fabric).
-for f in bad_node.xml:5 bad_routing.xml:4 bad_profile.xml:5; do
+for f in bad_node.xml:5 bad_routing.xml:4 bad_profile.xml:5 bad_lfts.xml:4; do
 	"$IBFSIM" validate "$data/${f%:*}" >/dev/null 2>"$out/stderr"
 	[ $? -eq 2 ] && grep -q "${f%:*}:${f#*:}: " "$out/stderr" && ok ||
 		bad "validate ${f%:*}: $(cat "$out/stderr")"

@@ -71,11 +71,15 @@ static struct ibfs_topology *route_load(const char *path, struct ibfs_diag *d)
 	return ibfs__fabric_xml_load(path, d);
 }
 
-static void route_print_log(const struct ibfs_subnet *sn)
+/* The manager's log on stderr; without its last line when `failed` (the
+ * routing error quotes it). */
+static void route_print_log(const struct ibfs_subnet *sn, int failed)
 {
 	const char *l = sn->log;
 	while (l && *l) {
 		size_t n = strcspn(l, "\n");
+		if (failed && (!l[n] || !l[n + 1]))
+			break;
 		ibfs_cli_error("%.*s", (int)n, l);
 		l += n + (l[n] == '\n');
 	}
@@ -351,12 +355,12 @@ int ibfs_cmd_route(int argc, char **argv)
 		goto out;
 	}
 	if (ibfs__routing_run(sn, engine, &opts, &d)) {
-		route_print_log(sn);
+		route_print_log(sn, 1);
 		ibfs_cli_error("%s: %s", fabric, d.msg);
 		rc = IBFS_EXIT_FAIL;
 		goto out;
 	}
-	route_print_log(sn);
+	route_print_log(sn, 0);
 	struct ibfs_route_stats st;
 	char verdict[2048];
 	uint8_t *hops = NULL;

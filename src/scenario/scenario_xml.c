@@ -17,7 +17,9 @@
 #include "fabric/xml_fabric.h"
 #include "hca/hca.h"
 #include "scenario/scenario.h"
+#include "subnet_manager/lft_dump.h"
 #include "subnet_manager/routing.h"
+#include "subnet_manager/subnet.h"
 
 /* Parsing context: the file being read and where errors go. */
 struct sx {
@@ -364,6 +366,25 @@ static void resolve(const char *scenario, const char *ref, char *path,
 	free(copy);
 }
 
+/*
+ * routing="file": the LFT dump is read against this fabric's subnet (its
+ * switch GUIDs, LIDs and ports) now, as the engine will read it, so that
+ * a file that does not fit is refused before anything runs.
+ */
+static int check_lfts(struct sx *x, xmlNode *n)
+{
+	struct ibfs_diag inner;
+	struct ibfs_subnet *sn = ibfs__subnet_from_topo(x->s->topo, &inner);
+	int bad = !sn || ibfs__subnet_assign_lids(sn, x->s->lmc, &inner) ||
+		  ibfs__lft_load(sn, x->s->lfts, &inner);
+
+	ibfs__subnet_free(sn);
+	if (bad)
+		return ibfs__diag(x->d, x->file, line_of(n), "in lfts: %s",
+				  inner.msg);
+	return 0;
+}
+
 static int read_sm(struct sx *x, xmlNode *n)
 {
 	char *routing = attr(n, "routing"), *lfts = attr(n, "lfts");
@@ -401,6 +422,8 @@ static int read_sm(struct sx *x, xmlNode *n)
 		return ibfs__diag(x->d, x->file, line_of(n),
 				  "lmc must be 0 to 7 (IBA 14.2.5.6)");
 	x->s->lmc = (int)lmc;
+	if (x->s->routing && !strcmp(x->s->routing, "file"))
+		return check_lfts(x, n);
 	return 0;
 }
 

@@ -86,5 +86,6 @@ TESTS += tests/ftree_shift.sh
 EXTRA_DIST += tests/ftree_shift.sh
 # OpenSM 3.3.23's ftree tables check_route_ftree compares our paths with.
 EXTRA_DIST += tests/data/sm/osm-ftree-fat-tree-k4-l3.lfts \
+	tests/data/sm/bad-entry.lfts \
 	tests/data/sm/osm-ftree-xgft-m4.3.2-w1.4.3.lfts \
 	tests/data/sm/osm-ftree-xgft-m4.3-w1.2.lfts

@@ -103,12 +103,23 @@ int ibfs__routing_run(struct ibfs_subnet *sn, const char *name,
 		return 0;
 	}
 	if (rc < 0) {
-		if (opts->no_fallback || !strcmp(e->name, "minhop"))
+		if (opts->no_fallback || !strcmp(e->name, "minhop")) {
+			/* The cause: the engine's last line in the log. */
+			const char *last = NULL;
+			int n = 0;
+
+			for (const char *l = sn->log; l && *l;
+			     l += strcspn(l, "\n") + 1) {
+				last = l;
+				n = (int)strcspn(l, "\n");
+				if (!l[n])
+					break;
+			}
 			return ibfs__diag(d, NULL, 0,
-					  "routing engine '%s' failed%s",
-					  e->name,
-					  sn->log ? " (see the lines above)"
-						  : "");
+					  "routing engine '%s' failed%s%.*s",
+					  e->name, last ? ": " : "", n,
+					  last ? last : "");
+		}
 		ibfs__subnet_log(sn,
 				 "routing engine '%s' failed: falling back to minhop",
 				 e->name);
