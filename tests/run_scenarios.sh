@@ -47,6 +47,8 @@ bad_attr.xml|5|<message> has no attribute 'bogus'
 bad_routing.xml|4|routing="ospf": unknown routing engine (known: minhop,
 bad_profile.xml|5|unknown HCA profile 'connectx-9' for 'a'
 bad_lfts.xml|4|sm/bad-entry.lfts:3: expected 'LID PORT'
+bad_version.xml|3|scenario version "2" is not supported (this ibfsim reads version 1)
+bad_inline_version.xml|4|fabric version "2" is not supported
 bad_lfts_guid.xml|4|osm-ftree-fat-tree-k4-l3.lfts:16: ERR 6302: LID 0x000f port 3 is out of range
 LIST
 

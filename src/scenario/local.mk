@@ -27,9 +27,11 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_fault.xml \
 	tests/data/scenario/bad_incast.xml \
 	tests/data/scenario/bad_inline_fabric.xml \
+	tests/data/scenario/bad_inline_version.xml \
 	tests/data/scenario/bad_lfts.xml \
 	tests/data/scenario/bad_lfts_guid.xml \
 	tests/data/scenario/bad_lmc.xml \
+	tests/data/scenario/bad_version.xml \
 	tests/data/scenario/bad_profile.xml \
 	tests/data/scenario/bad_routing.xml \
 	tests/data/scenario/bad_malformed.xml \

@@ -589,6 +589,43 @@ static int sx_check_attrs(xmlNode *n, const char *path, struct ibfs_diag *d)
 	return 0;
 }
 
+/*
+ * The format versions, of the scenario and of a fabric written inline,
+ * checked before the grammar, which would only say that the element
+ * "failed to validate attributes" (with no line) or that the fabric's
+ * first child was not expected.
+ */
+static int sx_check_version(xmlNode *n, const char *what, const char *path,
+			    struct ibfs_diag *d)
+{
+	char *v = attr(n, "version");
+	int rc = 0;
+
+	if (!v)
+		rc = ibfs__diag(d, path, line_of(n),
+				"<%s> needs a 'version' attribute", what);
+	else if (strcmp(v, "1"))
+		rc = ibfs__diag(d, path, line_of(n),
+				"%s version \"%s\" is not supported (this "
+				"ibfsim reads version 1)", what, v);
+	xmlFree(v);
+	return rc;
+}
+
+static int sx_check_versions(xmlNode *root, const char *path,
+			     struct ibfs_diag *d)
+{
+	if (sx_check_version(root, "scenario", path, d) < 0)
+		return -1;
+	for (xmlNode *n = root->children; n; n = n->next)
+		if (n->type == XML_ELEMENT_NODE &&
+		    !strcmp((const char *)n->name, "fabric") &&
+		    !xmlHasProp(n, (const xmlChar *)"file") &&
+		    sx_check_version(n, "fabric", path, d) < 0)
+			return -1;
+	return 0;
+}
+
 struct ibfs_scenario *ibfs__scenario_load(const char *path,
 					  struct ibfs_diag *d)
 {
@@ -602,7 +639,8 @@ struct ibfs_scenario *ibfs__scenario_load(const char *path,
 			   "the root element must be <scenario>");
 		goto out;
 	}
-	if (sx_check_attrs(root, path, d) < 0 ||
+	if (sx_check_versions(root, path, d) < 0 ||
+	    sx_check_attrs(root, path, d) < 0 ||
 	    ibfs__xml_check_schema(doc, "scenario.rng", path, d) < 0)
 		goto out;
 	s = calloc(1, sizeof(*s));
