@@ -49,6 +49,7 @@ bad_profile.xml|5|unknown HCA profile 'connectx-9' for 'a'
 bad_lfts.xml|4|sm/bad-entry.lfts:3: expected 'LID PORT'
 bad_version.xml|3|scenario version "2" is not supported (this ibfsim reads version 1)
 bad_inline_version.xml|4|fabric version "2" is not supported
+bad_inline_width.xml|5|<defaults> width="7x": unknown width (1x, 2x, 4x, 8x or 12x)
 bad_lfts_guid.xml|4|osm-ftree-fat-tree-k4-l3.lfts:16: ERR 6302: LID 0x000f port 3 is out of range
 LIST
 

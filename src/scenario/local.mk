@@ -28,6 +28,7 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_incast.xml \
 	tests/data/scenario/bad_inline_fabric.xml \
 	tests/data/scenario/bad_inline_version.xml \
+	tests/data/scenario/bad_inline_width.xml \
 	tests/data/scenario/bad_lfts.xml \
 	tests/data/scenario/bad_lfts_guid.xml \
 	tests/data/scenario/bad_lmc.xml \
