@@ -25,7 +25,7 @@ static const char pt_usage[] =
 	"columns.\n"
 	"\n"
 	"Tests: send_lat write_lat read_lat atomic_lat\n"
-	"       send_bw write_bw read_bw\n"
+	"       send_bw write_bw read_bw (or perftest's names: ib_write_bw...)\n"
 	"  -s BYTES        message size (default 2 for latency, 65536 for bw)\n"
 	"  -n ITERS        iterations (default 1000 for latency, 5000 for bw)\n"
 	"  -a              all sizes from 2 bytes to 8 MiB (powers of two)\n"

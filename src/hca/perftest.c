@@ -37,6 +37,9 @@ static const char *const pt_names[IBFS_PT_COUNT] = {
 
 int ibfs__pt_test_parse(const char *name)
 {
+	/* perftest's own program names, ib_write_bw and so on, name them too. */
+	if (!strncmp(name, "ib_", 3))
+		name += 3;
 	for (int i = 0; i < IBFS_PT_COUNT; i++)
 		if (!strcmp(name, pt_names[i]))
 			return i;

@@ -27,6 +27,7 @@ enum ibfs_pt_test {
 };
 
 /* "send_lat" ... "read_bw"; -1 if unknown. */
+/* A test by name, "write_bw" or perftest's "ib_write_bw"; -1 if none. */
 int ibfs__pt_test_parse(const char *name);
 const char *ibfs__pt_test_name(enum ibfs_pt_test t);
 static inline int ibfs__pt_is_bw(enum ibfs_pt_test t)

@@ -54,4 +54,11 @@ for args in "bogus" "send_lat -s" "send_lat -n 0" "send_lat --profile nope" \
 	echo "$err" | grep -q '^ibfsim: ' || bad "'perftest $args' said '$err'"
 done
 "$IBFSIM" perftest --help | grep -q "^Usage: ibfsim perftest" || bad "--help"
+
+# perftest's program names name the same tests: the same figures.
+a=$("$IBFSIM" perftest write_bw -s 4096 -n 100 | sed 1d)
+b=$("$IBFSIM" perftest ib_write_bw -s 4096 -n 100 | sed 1d)
+[ -n "$a" ] && [ "$a" = "$b" ] || bad "ib_write_bw is not write_bw: '$b'"
+err=$("$IBFSIM" perftest ib_ 2>&1 >/dev/null)
+[ $? -eq 2 ] || bad "'perftest ib_' was taken for a test"
 exit $fail
