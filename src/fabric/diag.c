@@ -17,33 +17,27 @@
  * values quoted from a file (&#10; in an attribute). Each run of blanks
  * that holds a control character becomes one space; none ends the line.
  */
+static int diag_ctl(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
 static void diag_one_line(char *s)
 {
 	char *w = s;
 
-	for (const char *r = s; *r;) {
-		const char *e = r;
-		int ctl = 0;
-
-		while (*e == ' ' || (unsigned char)*e < 0x20 || *e == 0x7f) {
-			ctl |= *e != ' ';
-			e++;
-			if (!*e)
-				break;
-		}
-		if (e == r) {
-			*w++ = *r++;
+	for (const char *r = s; *r; r++) {
+		if (!diag_ctl(*r)) {
+			*w++ = *r;
 			continue;
 		}
-		if (!*e && ctl)
-			break; /* trailing: dropped */
-		if (ctl) {
+		/* The blanks on both sides go with it. */
+		while (w > s && w[-1] == ' ')
+			w--;
+		while (r[1] == ' ' || (r[1] && diag_ctl(r[1])))
+			r++;
+		if (r[1])
 			*w++ = ' ';
-		} else {
-			memmove(w, r, (size_t)(e - r));
-			w += e - r;
-		}
-		r = e;
 	}
 	*w = 0;
 }
