@@ -265,6 +265,12 @@ void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur)
 	link_occupy(&out->fab->eq, out, dur);
 }
 
+void ibfs__port_may_send_again(struct ibfs_port *out)
+{
+	if (!out->tx_busy && out->dev)
+		out->dev->ops->tx_ready(out->dev, out);
+}
+
 /*
  * p comes off the wire at `in` and is not received: it was lost when the
  * link went down (in->rx_lost), or `in` has no device, or flow control

@@ -715,5 +715,11 @@ static inline ibfs_time_t ibfs__port_ser(struct ibfs_port *port,
  * (flow-control packets); tx_ready follows when it is idle again.
  */
 void ibfs__port_occupy(struct ibfs_port *out, ibfs_time_t dur);
+/*
+ * A flow control other than the credits lets `out` send again (a pause
+ * ended, room came back): its device's tx_ready is called now if the
+ * transmitter is idle, as an FCP's arrival does for the credits.
+ */
+void ibfs__port_may_send_again(struct ibfs_port *out);
 
 #endif

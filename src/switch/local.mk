@@ -20,6 +20,14 @@ tests_check_switch_paths_CFLAGS = $(TEST_CFLAGS)
 tests_check_switch_paths_LDADD = libibfs_switch.la libibfs_fabric.la \
 	$(TEST_LIBS)
 
+# A switch output whose flow control pauses it (PFC's place).
+check_PROGRAMS += tests/check_switch_pause
+tests_check_switch_pause_SOURCES = tests/check_switch_pause.c \
+	tests/switch_star.h
+tests_check_switch_pause_CFLAGS = $(TEST_CFLAGS)
+tests_check_switch_pause_LDADD = libibfs_switch.la libibfs_fabric.la \
+	$(TEST_LIBS)
+
 check_PROGRAMS += tests/check_switch_tables
 tests_check_switch_tables_SOURCES = tests/check_switch_tables.c \
 	tests/switch_star.h
