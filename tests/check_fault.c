@@ -388,6 +388,54 @@ START_TEST(test_held_for_down_output)
 END_TEST
 
 /*
+ * A FIFO emptied by the discard of its only packet takes packets again.
+ * h0 sends one packet to h1 (on 1x SDR: 4 us on the wire from leave_sw(0))
+ * and h2 one to h1 at 200 ns, which waits alone in input 3's FIFO for
+ * port 2. h1's link fails at T, while h0's packet crawls to it: that one
+ * is lost; when port 2's transmitter would have ended, the output finds
+ * its link down and discards the waiting packet, leaving the FIFO empty
+ * (head and tail). From 5 us h2 sends five packets to h0 through the same
+ * FIFO: each arrives at its cut-through time, start + P + ser(LRH) +
+ * latency + S + P.
+ */
+START_TEST(test_fifo_emptied_by_discard)
+{
+	struct star x;
+	struct ibfs_diag d;
+	const ibfs_time_t S = ser(WIRE), T5 = 5 * IBFS_US;
+	struct ibfs_ep_flow_spec late = {
+		.dlid = 1, .payload = PAYLOAD, .count = 5, .start = T5,
+	};
+	struct ibfs_ep_flow_spec wait = {
+		.dlid = 2, .payload = PAYLOAD, .count = 1, .start = 200 * IBFS_NS,
+	};
+
+	star_make_fault(&x, 3, 1);
+	flow_n(x.ep[0], 2, 1);
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[2], &wait, &d), 0);
+	ck_assert_int_eq(ibfs__endpoint_add_flow(x.ep[2], &late, &d), 0);
+	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, CUT_AT, 2, 1, 0), 0);
+	/* Before 5 us: the discard done, the FIFO empty, nothing buffered. */
+	ibfs__eq_run(&x.f->eq, T5 - 1);
+	ck_assert_uint_eq(swp(&x, 2)->xmit_discards, 1);
+	ck_assert_uint_eq(x.f->pkts_lost, 1);
+	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
+	conserved(x.f);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[0])->rx_pkts, 5);
+	for (uint32_t j = 0; j < 5; j++)
+		ck_assert_uint_eq(tail_of(&x, 0, j),
+				  T5 + j * S + PROP + ser(8) + LAT + S + PROP);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[1])->rx_pkts, 0);
+	ck_assert_uint_eq(x.f->pkts_dropped, 2);
+	ck_assert_uint_eq(x.f->pkts_delivered, 5);
+	ck_assert_uint_eq(x.f->packets.in_use, 0);
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
+/*
  * h0 multicasts n packets to MLID 0xC001, whose MFT holds ports 2 (h1, on
  * 1x SDR) and 3 (h2); port 2's link fails at T, and port 3's too when
  * both is set. Runs to the end.
@@ -559,6 +607,7 @@ static Suite *fault_suite(void)
 	tcase_add_test(tc, test_held_for_down_output);
 	tcase_add_test(tc, test_multicast_copy_for_down_output);
 	tcase_add_test(tc, test_multicast_both_outputs_down);
+	tcase_add_test(tc, test_fifo_emptied_by_discard);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_fault_in_past);
 	suite_add_tcase(s, tc);
