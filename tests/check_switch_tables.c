@@ -71,6 +71,48 @@ START_TEST(vl_arbitration_high_priority)
 END_TEST
 
 /*
+ * The arbiter's count of high-priority bytes since the last low-priority
+ * packet stops at 2^32 - 1 rather than wrapping (it is only compared with
+ * the limit, at most 255 x 4096 bytes): a count that wrapped past zero
+ * would let the high table starve the low one again. Called directly on
+ * one arbiter with limit 1 (4096 bytes): past the limit the low VL goes;
+ * a low packet starts the count again.
+ */
+START_TEST(vl_arbitration_count_saturates)
+{
+	struct sw_vlarb a;
+	int high;
+
+	memset(&a, 0, sizeof(a));
+	a.nhigh = a.nlow = 1;
+	a.high[0] = (struct ibfs_vlarb_entry){ 1, 255 };
+	a.low[0] = (struct ibfs_vlarb_entry){ 0, 255 };
+	a.hi_left = a.lo_left = 255 * 64;
+	a.limit = 1;
+	ck_assert_int_eq(ibfs__sw_vlarb_pick(&a, 3, &high), 1);
+	ck_assert_int_eq(high, 1);
+	ibfs__sw_vlarb_charge(&a, 1, UINT32_MAX - 10);
+	ck_assert_uint_eq(a.hi_sent, UINT32_MAX - 10);
+	ibfs__sw_vlarb_charge(&a, 1, 100);
+	ck_assert_uint_eq(a.hi_sent, UINT32_MAX);
+	ibfs__sw_vlarb_charge(&a, 1, 100);
+	ck_assert_uint_eq(a.hi_sent, UINT32_MAX);
+	/* Past the limit, both VLs ready: the low one goes. */
+	ck_assert_int_eq(ibfs__sw_vlarb_pick(&a, 3, &high), 0);
+	ck_assert_int_eq(high, 0);
+	ibfs__sw_vlarb_charge(&a, 0, 1000);
+	ck_assert_uint_eq(a.hi_sent, 0);
+	ck_assert_int_eq(ibfs__sw_vlarb_pick(&a, 3, &high), 1);
+	ck_assert_int_eq(high, 1);
+	/* Only the high VL ready: it goes whatever the count. */
+	ibfs__sw_vlarb_charge(&a, 1, UINT32_MAX);
+	ck_assert_int_eq(ibfs__sw_vlarb_pick(&a, 2, &high), 1);
+	/* Neither table serves VL2. */
+	ck_assert_int_eq(ibfs__sw_vlarb_pick(&a, 4, &high), -1);
+}
+END_TEST
+
+/*
  * VL15 goes first at a switch output (IBA 7.6.9). A streams 4102-byte data
  * packets (S each) to C; B sends one 290-byte SMP-sized packet on VL15 at
  * 1 us. Data packet k leaves the switch at t0 + k S (t0 = ser(8) + P + L);
@@ -640,6 +682,7 @@ static Suite *switch_tables_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, vl_arbitration_weights);
 	tcase_add_test(tc, vl_arbitration_high_priority);
+	tcase_add_test(tc, vl_arbitration_count_saturates);
 	tcase_add_test(tc, vl_not_in_tables_is_not_served);
 	tcase_add_test(tc, one_vl_tables);
 	tcase_add_test(tc, down_output_on_arrival);
