@@ -148,6 +148,21 @@ grep -q '"completed": 90, "failed": 0, "incomplete": 0' "$out/u.json" &&
 	ok || bad "ring updn: $(grep completed "$out/u.json")"
 grep -q '"deadlock": false' "$out/u.json" && ok || bad "ring updn: deadlock"
 
+# An engine that fails falls back to minhop: the results name the engine
+# that built the tables and why the other did not, in the text and JSON.
+"$IBFSIM" run "$data/ring_ftree_fallback.xml" --no-data --json "$out/ff.json" \
+	>"$out/ff.txt" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "ftree fallback: exit $rc"
+grep -q '^  "routing": "minhop",$' "$out/ff.json" && ok ||
+	bad "ftree fallback: $(grep routing "$out/ff.json")"
+grep -q '^  "routing_fallback": "ftree failed: ERR AB03: ftree: ' "$out/ff.json" &&
+	ok || bad "ftree fallback: no routing_fallback in the JSON"
+grep -q '^routing: ftree failed: ERR AB03: .*; minhop built the tables instead$' \
+	"$out/ff.txt" && ok || bad "ftree fallback: $(cat "$out/ff.txt")"
+grep -q '^subnet manager: minhop on ' "$out/ff.txt" && ok ||
+	bad "ftree fallback: the SM line does not name minhop"
+
 # dfsssp on a ring with two data VLs: the programs take each path's SL from
 # the SM (an SA PathRecord answer) and no credit loop closes; forcing SL 0
 # puts every path on VL0 and the ring deadlocks as under minhop.

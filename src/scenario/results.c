@@ -190,6 +190,9 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 	else if (r->sm_inband)
 		fprintf(out, "subnet manager: the sweep did not finish: %s\n",
 			r->sm.error[0] ? r->sm.error : "no answer");
+	if (r->routing_fallback)
+		fprintf(out, "routing: %s; %s built the tables instead\n",
+			r->routing_fallback, r->routing);
 	if (r->sm_inband && r->sm.traps)
 		fprintf(out,
 			"  %llu trap(s); rerouted %.3f us after the first fault "
@@ -356,6 +359,11 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 		ibfs__sc_model_str(r->sc->model), (unsigned long long)r->seed);
 	if (r->routing)
 		fprintf(o, "  \"routing\": \"%s\",\n", r->routing);
+	if (r->routing_fallback) {
+		fputs("  \"routing_fallback\": ", o);
+		json_str(o, r->routing_fallback);
+		fputs(",\n", o);
+	}
 	if (r->sm_inband) {
 		fprintf(o,
 			"  \"subnet_manager\": {\"mode\": \"inband\", "

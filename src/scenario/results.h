@@ -31,6 +31,8 @@ struct ibfs_results {
 	const struct ibfs_fabric *fab;
 	uint64_t seed;
 	const char *routing;  /* the engine that built the tables */
+	/* Why not the engine the scenario asked for, or NULL (it did). */
+	const char *routing_fallback;
 	int sm_inband;        /* the in-band SM ran: sm holds its figures */
 	struct ibfs_sm_stats sm;
 	ibfs_time_t sm_first_sweep; /* the sweep that brought the fabric up */

@@ -20,6 +20,7 @@
 #include "scenario/runner.h"
 #include "scenario/traffic.h"
 #include "subnet_manager/sm.h"
+#include "subnet_manager/subnet.h"
 
 struct run {
 	struct ibfs_scenario *sc;
@@ -246,9 +247,16 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	res->fab = r->fab;
 	res->seed = o->seed;
 	res->routing = r->as.engine;
+	if (r->as.sn && r->as.sn->fallback[0])
+		res->routing_fallback = r->as.sn->fallback;
 	if (r->as.sm) {
 		res->sm_inband = 1;
 		ibfs__sm_stats(r->as.sm, &res->sm);
+		/* The engine the SM's last sweep routed with. */
+		if (res->sm.engine[0])
+			res->routing = res->sm.engine;
+		if (res->sm.fallback[0])
+			res->routing_fallback = res->sm.fallback;
 		res->sm_first_sweep = r->up ? r->first_sweep : res->sm.sweep;
 		res->sm_first_smps = r->up ? r->first_smps : res->sm.sent;
 		/* After a fault: from the first fault to the end of the

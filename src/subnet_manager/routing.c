@@ -97,29 +97,32 @@ int ibfs__routing_run(struct ibfs_subnet *sn, const char *name,
 				  name, list);
 	}
 	ibfs__subnet_clear_routes(sn);
+	sn->fallback[0] = 0;
+	size_t mark = sn->log_len; /* where this engine's lines begin */
 	int rc = routing_try(sn, e, opts);
 	if (rc == 0) {
 		snprintf(sn->engine, sizeof(sn->engine), "%s", e->name);
 		return 0;
 	}
 	if (rc < 0) {
-		if (opts->no_fallback || !strcmp(e->name, "minhop")) {
-			/* The cause: the engine's last line in the log. */
-			const char *last = NULL;
-			int n = 0;
+		/* The cause: the last line the engine wrote in the log. */
+		const char *last = NULL;
+		int n = 0;
 
-			for (const char *l = sn->log; l && *l;
-			     l += strcspn(l, "\n") + 1) {
-				last = l;
-				n = (int)strcspn(l, "\n");
-				if (!l[n])
-					break;
-			}
+		for (const char *l = sn->log ? sn->log + mark : NULL; l && *l;
+		     l += strcspn(l, "\n") + 1) {
+			last = l;
+			n = (int)strcspn(l, "\n");
+			if (!l[n])
+				break;
+		}
+		if (opts->no_fallback || !strcmp(e->name, "minhop"))
 			return ibfs__diag(d, NULL, 0,
 					  "routing engine '%s' failed%s%.*s",
 					  e->name, last ? ": " : "", n,
 					  last ? last : "");
-		}
+		snprintf(sn->fallback, sizeof(sn->fallback), "%s failed%s%.*s",
+			 e->name, last ? ": " : "", n, last ? last : "");
 		ibfs__subnet_log(sn,
 				 "routing engine '%s' failed: falling back to minhop",
 				 e->name);

@@ -61,6 +61,7 @@ struct ibfs_sm_stats {
 	int nodes, switches, cas, links;
 	unsigned max_lid;
 	char engine[16];        /* engine whose tables were programmed */
+	char fallback[200];     /* why not the engine asked for ("" if it) */
 	char error[256];        /* why the sweep failed */
 };
 

@@ -114,6 +114,8 @@ static int sm_route(struct ibfs_sm *sm)
 		sm->st.nodes += sm->dn[i].seen == sm->sweep_no;
 	sm->st.max_lid = sm->sn->max_lid;
 	snprintf(sm->st.engine, sizeof(sm->st.engine), "%s", sm->sn->engine);
+	snprintf(sm->st.fallback, sizeof(sm->st.fallback), "%s",
+		 sm->sn->fallback);
 	return 0;
 }
 

@@ -56,6 +56,11 @@ struct ibfs_subnet {
 	uint8_t sl2vl[16]; /* one SL-to-VL table for every switch port */
 	int data_vls;      /* VLs usable for data (1..15) */
 	char engine[16];   /* name of the engine that built the LFTs */
+	/*
+	 * Why the engine asked for did not build them, when it fell back to
+	 * minhop ("ftree failed: ERR AB03: ..."); "" when it did.
+	 */
+	char fallback[200];
 	char *log;         /* error and notice lines, for the caller to show */
 	size_t log_len, log_cap;
 };
