@@ -141,6 +141,16 @@ grep -q '"deadlock": true' "$out/r.json" && ok || bad "ring minhop: no deadlock"
 cyc=$(sed -n 's/.*"deadlock_cycle": "\(.*\)".*/\1/p' "$out/r.json")
 n=$(echo "$cyc" | tr ' ' '\n' | grep -c '^sw[1-5]:[0-9]*/VL0$')
 [ "$n" -eq 6 ] && ok || bad "ring minhop: cycle '$cyc'"
+# Its flows never finished: each runs to the end of the run (250 us, the
+# deadlock's stop) and says so, in the JSON, the text and the CSV.
+grep -q '"start_ns": 109499.520, "end_ns": 250000.000, "gbps": 0.000000, "unfinished": 1}' \
+	"$out/r.json" && ok || bad "ring minhop: flows $(grep -m1 start_ns "$out/r.json")"
+grep -q '^  node1 -> node2 write: 0 B, 109499.520 -> 250000.000 ns, 0.000 Gb/s (1 message not finished)$' \
+	"$out/r.txt" && ok || bad "ring minhop: text $(grep -m1 'node1 ->' "$out/r.txt")"
+"$IBFSIM" run "$data/ring_minhop.xml" --no-data --quiet --csv "$out/rcsv" >/dev/null 2>&1
+sed -n 1,2p "$out/rcsv/flows.csv" | tr '\n' '|' | grep -qx \
+	'src,dst,op,bytes,start_ps,end_ps,gbps,unfinished|node1,node2,write,0,109499520,250000000,0.000000,1|' &&
+	ok || bad "ring minhop: flows.csv $(sed -n 1,2p "$out/rcsv/flows.csv")"
 "$IBFSIM" run "$data/ring_updn.xml" --no-data --json "$out/u.json" >/dev/null 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && ok || bad "ring updn: exit $rc"

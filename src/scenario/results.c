@@ -88,11 +88,17 @@ void ibfs__results_latency(const struct ibfs_results *r,
 }
 
 /* A flow: messages of one (src, dst, op). */
+/*
+ * The messages of one (src, dst, op): bytes of those that completed, from
+ * the first post to the last completion, or to the end of the run when
+ * some never completed (`unfinished` of them: the flow was still going).
+ */
 struct flow {
 	int src, dst;
 	enum ibfs_sc_op op;
 	uint64_t bytes;
 	ibfs_time_t start, end;
+	size_t unfinished;
 };
 
 static int cmp_flow_key(const void *a, const void *b)
@@ -124,7 +130,7 @@ static size_t make_flows(const struct ibfs_results *r, struct flow **out)
 	for (size_t i = 0; i < r->nmsgs; i++) {
 		if (!n || cmp_flow_key(&m[i], &m[i - 1])) {
 			f[n] = (struct flow){m[i].src, m[i].dst, m[i].op, 0,
-					     m[i].post, m[i].done};
+					     m[i].post, 0, 0};
 			n++;
 		}
 		struct flow *cur = &f[n - 1];
@@ -132,8 +138,12 @@ static size_t make_flows(const struct ibfs_results *r, struct flow **out)
 			cur->bytes += m[i].bytes;
 		if (m[i].post < cur->start)
 			cur->start = m[i].post;
-		if (m[i].done > cur->end)
+		if (m[i].status < 0) {
+			cur->unfinished++;
+			cur->end = r->sim_time;
+		} else if (m[i].done > cur->end && !cur->unfinished) {
 			cur->end = m[i].done;
+		}
 	}
 	free(m);
 	*out = f;
@@ -227,13 +237,17 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 			l.mean / 1000.0);
 	struct flow *f;
 	size_t nf = make_flows(r, &f);
-	for (size_t i = 0; i < nf && i < 20; i++)
-		fprintf(out,
-			"  %s -> %s %s: %llu B, %.3f -> %.3f ns, %.3f Gb/s\n",
+	for (size_t i = 0; i < nf && i < 20; i++) {
+		fprintf(out, "  %s -> %s %s: %llu B, %.3f -> %.3f ns, %.3f Gb/s",
 			node_id(r, f[i].src), node_id(r, f[i].dst),
 			ibfs__sc_op_str(f[i].op),
 			(unsigned long long)f[i].bytes, ns(f[i].start),
 			ns(f[i].end), gbps(f[i].bytes, f[i].end - f[i].start));
+		if (f[i].unfinished)
+			fprintf(out, " (%zu message%s not finished)",
+				f[i].unfinished, f[i].unfinished > 1 ? "s" : "");
+		fputc('\n', out);
+	}
 	if (nf > 20)
 		fprintf(out, "  ... %zu flows in all (see --json or --csv)\n",
 			nf);
@@ -340,10 +354,13 @@ static void json_flows(const struct ibfs_results *r, FILE *o)
 		json_str(o, node_id(r, f[i].dst));
 		fprintf(o,
 			", \"op\": \"%s\", \"bytes\": %llu, \"start_ns\": %.3f, "
-			"\"end_ns\": %.3f, \"gbps\": %.6f}",
+			"\"end_ns\": %.3f, \"gbps\": %.6f",
 			ibfs__sc_op_str(f[i].op),
 			(unsigned long long)f[i].bytes, ns(f[i].start),
 			ns(f[i].end), gbps(f[i].bytes, f[i].end - f[i].start));
+		if (f[i].unfinished)
+			fprintf(o, ", \"unfinished\": %zu", f[i].unfinished);
+		fputc('}', o);
 	}
 	fputs(nf ? "\n  ],\n" : "],\n", o);
 	free(f);
@@ -499,15 +516,16 @@ static void csv_flows(const struct ibfs_results *r, FILE *o)
 {
 	struct flow *f;
 	size_t nf = make_flows(r, &f);
-	fputs("src,dst,op,bytes,start_ps,end_ps,gbps\n", o);
+	fputs("src,dst,op,bytes,start_ps,end_ps,gbps,unfinished\n", o);
 	for (size_t i = 0; i < nf; i++)
-		fprintf(o, "%s,%s,%s,%llu,%llu,%llu,%.6f\n",
+		fprintf(o, "%s,%s,%s,%llu,%llu,%llu,%.6f,%zu\n",
 			node_id(r, f[i].src), node_id(r, f[i].dst),
 			ibfs__sc_op_str(f[i].op),
 			(unsigned long long)f[i].bytes,
 			(unsigned long long)f[i].start,
 			(unsigned long long)f[i].end,
-			gbps(f[i].bytes, f[i].end - f[i].start));
+			gbps(f[i].bytes, f[i].end - f[i].start),
+			f[i].unfinished);
 	free(f);
 }
 
