@@ -378,9 +378,9 @@ static inline void ibfs__eq_limit(struct ibfs_eq *q, ibfs_time_t t)
  * Runs every event due at or before `horizon` (which handlers may lower with
  * ibfs__eq_limit), in (time, seq) order; sets q->now to each event's time.
  * Afterwards q->now is the time of the last event run (unchanged if none).
- * Returns the number of events run.
+ * Returns the number of events run; runs nothing once out of memory
+ * (nomem).
  */
-/* Runs nothing once out of memory (nomem). */
 uint64_t ibfs__eq_run(struct ibfs_eq *q, ibfs_time_t horizon);
 
 /* Removes and returns the next live event without running it (tests). */

@@ -87,9 +87,8 @@ void ibfs__results_latency(const struct ibfs_results *r,
 	free(v);
 }
 
-/* A flow: messages of one (src, dst, op). */
 /*
- * The messages of one (src, dst, op): bytes of those that completed, from
+ * A flow, the messages of one (src, dst, op): bytes of those that completed, from
  * the first post to the last completion, or to the end of the run when
  * some never completed (`unfinished` of them: the flow was still going).
  */
