@@ -71,14 +71,25 @@ static struct ibfs_topology *route_load(const char *path, struct ibfs_diag *d)
 	return ibfs__fabric_xml_load(path, d);
 }
 
-/* The manager's log on stderr; without its last line when `failed` (the
- * routing error quotes it). */
-static void route_print_log(const struct ibfs_subnet *sn, int failed)
+/* 1 if msg holds the n characters at l. */
+static int route_holds(const char *msg, const char *l, size_t n)
+{
+	for (const char *s = msg; n && (s = strchr(s, *l)); s++)
+		if (!strncmp(s, l, n))
+			return 1;
+	return 0;
+}
+
+/*
+ * The manager's log on stderr, but for its last line when the error that
+ * follows (`quoted`, or NULL) already quotes it (ibfs__routing_run).
+ */
+static void route_print_log(const struct ibfs_subnet *sn, const char *quoted)
 {
 	const char *l = sn->log;
 	while (l && *l) {
 		size_t n = strcspn(l, "\n");
-		if (failed && (!l[n] || !l[n + 1]))
+		if (quoted && (!l[n] || !l[n + 1]) && route_holds(quoted, l, n))
 			break;
 		ibfs_cli_error("%.*s", (int)n, l);
 		l += n + (l[n] == '\n');
@@ -355,12 +366,12 @@ int ibfs_cmd_route(int argc, char **argv)
 		goto out;
 	}
 	if (ibfs__routing_run(sn, engine, &opts, &d)) {
-		route_print_log(sn, 1);
+		route_print_log(sn, d.msg);
 		ibfs_cli_error("%s: %s", fabric, d.msg);
 		rc = IBFS_EXIT_FAIL;
 		goto out;
 	}
-	route_print_log(sn, 0);
+	route_print_log(sn, NULL);
 	struct ibfs_route_stats st;
 	char verdict[2048];
 	uint8_t *hops = NULL;
