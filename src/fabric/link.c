@@ -272,9 +272,9 @@ void ibfs__port_may_send_again(struct ibfs_port *out)
 }
 
 /*
- * p comes off the wire at `in` and is not received: it was lost when the
- * link went down (in->rx_lost), or `in` has no device, or flow control
- * refused it. Rare; out of line so the arrival's common path stays short.
+ * p comes off the wire at `in` and the device does not get it: it was lost
+ * when the link went down (in->rx_lost), or `in` has no device, or flow
+ * control refused it. Rare; out of line so the arrival's common path stays short.
  */
 static void __attribute__((noinline, cold))
 link_arrive_other(struct ibfs_port *in, struct ibfs_packet *p, int counted)
@@ -294,14 +294,23 @@ link_arrive_other(struct ibfs_port *in, struct ibfs_packet *p, int counted)
 	/* Off the wire: counted here, not at the sender (link.h). */
 	if (!counted)
 		in->vls[p->vl].rx_blocks += p->blocks;
-	in->rx_other++;
 	/*
-	 * Only VL15 may be discarded for want of room (IBA 7.9.4); a port
-	 * with no device discards everything (its link is never up, so only
-	 * a test that sets `up` by hand sends there, and no credit returns).
+	 * Only VL15 may be discarded for want of room (IBA 7.9.4). Such a
+	 * packet was received all the same: PortRcvPkts and PortRcvData
+	 * count every packet received from any VL, those with errors
+	 * included (IBA 16.1.3.5), and VL15Dropped counts the discard. A
+	 * port with no device discards everything (its link is never up,
+	 * so only a test that sets `up` by hand sends there, and no credit
+	 * returns), as does a flow control that drops (flow_ops): those
+	 * packets count as taken off the wire only.
 	 */
-	if (p->vl == IBFS_VL15)
+	if (p->vl == IBFS_VL15) {
 		in->vl15_dropped++;
+		in->cnt.rcv_pkts++;
+		in->cnt.rcv_data += p->wire_bytes;
+	} else {
+		in->rx_other++;
+	}
 	f->pkts_dropped++;
 	ibfs__packet_free(f, p);
 }

@@ -347,8 +347,9 @@ struct ibfs_port {
 	ibfs_time_t wait_since;
 	/*
 	 * Receiver side: packets taken off the wire other than by being
-	 * counted in cnt.rcv_pkts (discarded on arrival, or lost with a
-	 * link going down), modulo 2^32 (ibfs__port_rx_pkts).
+	 * counted in cnt.rcv_pkts (lost with a link going down, or
+	 * discarded on arrival other than by VL15Dropped: link.c's
+	 * link_arrive_other), modulo 2^32 (ibfs__port_rx_pkts).
 	 */
 	uint32_t rx_other;
 	/*
