@@ -146,13 +146,12 @@ link_tx_end(void *obj, uint64_t arg, int tail, int devl, int owes)
 			dev->ops->tx_done(dev, out);
 			if (__builtin_expect(out->tx_busy, 0)) {
 				/*
-				 * The device started the next packet: the
+				 * The device started the next packet, which
+				 * link.h's tx_done asks it not to: the
 				 * credits owed wait for its end, which its
 				 * send scheduled as owing none. (No device
-				 * does so today: a switch's tx_done leaves
-				 * its own output to tx_ready, crossbar.c. One
-				 * that did would send the FCP after that
-				 * packet, not ahead of it as credits.c says.)
+				 * does so: a switch's tx_done leaves its own
+				 * output to tx_ready, crossbar.c.)
 				 */
 				if (out->fc_pending)
 					ibfs__link_end_owes(out);

@@ -113,7 +113,10 @@ struct ibfs_device_ops {
 	/*
 	 * Optional: the last byte of the data packet sent on `out` has left,
 	 * now. Called before flow control may take the idle transmitter for a
-	 * flow-control packet, and before tx_ready.
+	 * flow-control packet, and before tx_ready. A device sends its next
+	 * packet on `out` from tx_ready, not from here: one started here would
+	 * go ahead of the FCPs owed on `out`, which IBA 7.9.4 sends at the
+	 * first gap between packets (link.c copes, sending them after it).
 	 */
 	void (*tx_done)(struct ibfs_device *dev, struct ibfs_port *out);
 	/*
