@@ -113,7 +113,7 @@ START_TEST(test_good_all)
 	n = node(t, "node2");
 	ck_assert_int_eq(n->nports, 2);
 	ck_assert_str_eq(n->profile, "ideal");
-	ck_assert_uint_eq(n->buffer, 8192);
+	ck_assert_uint_eq(n->buffer, 9216);
 	ck_assert_uint_eq(n->guid, 0x100002);
 	ck_assert_uint_eq(n->ports[2].guid, 0x100004);
 
@@ -160,6 +160,30 @@ START_TEST(test_good_minimal)
 	ck_assert_uint_eq(n->buffer, 32768);
 	ck_assert_uint_eq(n->guid, 0x100000);
 	ck_assert_int_eq(n->ports[1].link, -1);
+	ibfs__topo_free(t);
+}
+END_TEST
+
+/*
+ * Eight data VLs at a 4096-byte MTU and no buffer given: the built-in 32
+ * KiB would leave 4096 bytes a VL, less than one packet of that MTU
+ * (4096 + 86 bytes of headers, 66 credits); each node gets 8 x 66 x 64 =
+ * 33,792 bytes, the least a file may give (sw2).
+ */
+START_TEST(test_good_vls)
+{
+	struct ibfs_diag d = {{0}};
+	struct ibfs_topology *t = ibfs__fabric_xml_load(data("good-vls.xml"),
+							&d);
+	ck_assert_msg(t != NULL, "%s", d.msg);
+	ck_assert_int_eq(t->def.data_vls, 8);
+	ck_assert_uint_eq(t->def.buffer, 8 * 66 * 64);
+	ck_assert_uint_eq(node(t, "sw1")->buffer, 33792);
+	ck_assert_uint_eq(node(t, "sw2")->buffer, 33792);
+	ck_assert_uint_eq(node(t, "node1")->buffer, 33792);
+	ck_assert_uint_eq(ibfs__topo_min_buffer(4096, 8), 33792);
+	ck_assert_uint_eq(ibfs__topo_min_buffer(4096, 1), 4224);
+	ck_assert_uint_eq(ibfs__topo_min_buffer(256, 15), 15 * 6 * 64);
 	ibfs__topo_free(t);
 }
 END_TEST
@@ -289,6 +313,17 @@ static const struct {
 	{"bad-generate.xml", 4, "spaghetti"},
 	{"bad-buffer-zero.xml", 4, "<switch> buffer=\"0B\": a buffer of 0 "
 				   "bytes holds no credits"},
+	/* Room for one largest packet a data VL (ibfs__topo_min_buffer). */
+	{"bad-buffer-mtu.xml", 4, "<switch> buffer=\"8KiB\": 2 data VLs x 1 "
+				  "packet of the 4096-byte MTU (4224 bytes in "
+				  "credits) need at least 8448 bytes"},
+	{"bad-buffer-defaults.xml", 3, "<defaults> buffer=\"32KiB\": 15 data "
+				       "VLs x 1 packet of the 4096-byte MTU "
+				       "(4224 bytes in credits) need at least "
+				       "63360 bytes"},
+	{"bad-buffer-hca.xml", 4, "<hca> buffer=\"2175B\": 1 data VL x 1 "
+				  "packet of the 2048-byte MTU (2176 bytes in "
+				  "credits) need at least 2176 bytes"},
 	{"bad-store-forward.xml", 4, "<switch> store-and-forward=\"maybe\": "
 				     "neither true nor false"},
 	{"bad-profile-empty.xml", 3, "<hca> profile=\"\": a profile needs a "
@@ -561,6 +596,7 @@ static Suite *xml_fabric_suite(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_good_all);
 	tcase_add_test(tc, test_good_minimal);
+	tcase_add_test(tc, test_good_vls);
 	tcase_add_test(tc, test_good_generate);
 	tcase_add_test(tc, test_platforms);
 	tcase_add_test(tc, test_read_inline);

@@ -173,6 +173,18 @@ grep -q '^routing: ftree failed: ERR AB03: .*; minhop built the tables instead$'
 grep -q '^subnet manager: minhop on ' "$out/ff.txt" && ok ||
 	bad "ftree fallback: the SM line does not name minhop"
 
+# Eight data VLs and no buffer given: each port gets room for one packet of
+# the MTU on each VL (fabric XML), so full-MTU packets leave (with 4096
+# bytes a VL none did, and the messages never finished).
+"$IBFSIM" run "$data/vls8.xml" --no-data --json "$out/v8.json" >"$out/v8.txt" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "vls8: exit $rc"
+grep -q '^messages: 2 completed, 0 failed$' "$out/v8.txt" && ok ||
+	bad "vls8: $(cat "$out/v8.txt")"
+# 64 KiB a message: 16 packets of the MTU, and one ACK each.
+grep -q '^packets: 34 sent, 0 dropped$' "$out/v8.txt" && ok ||
+	bad "vls8: packets $(grep packets "$out/v8.txt")"
+
 # dfsssp on a ring with two data VLs: the programs take each path's SL from
 # the SM (an SA PathRecord answer) and no credit loop closes; forcing SL 0
 # puts every path on VL0 and the ring deadlocks as under minhop.

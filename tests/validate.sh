@@ -69,7 +69,8 @@ done
 good "$data/good-all.xml" 2 2 4
 good "$data/good-minimal.xml" 0 1 0
 good "$data/good-generate.xml" 6 9 16
-for f in good-all good-minimal good-generate; do
+good "$data/good-vls.xml" 2 1 1
+for f in good-all good-minimal good-generate good-vls; do
 	schema "$data/$f.xml" valid
 done
 
@@ -119,6 +120,9 @@ bad-port-twice.xml|7|port 'sw1:3' is already linked to 'node1:1' (line 6)
 bad-unit-overflow.xml|4|the time does not fit in 64 bits
 bad-generate.xml|4|spaghetti
 bad-buffer-zero.xml|4|buffer="0B": a buffer of 0 bytes holds no credits
+bad-buffer-mtu.xml|4|<switch> buffer="8KiB": 2 data VLs x 1 packet of the 4096-byte MTU (4224 bytes in credits) need at least 8448 bytes
+bad-buffer-defaults.xml|3|<defaults> buffer="32KiB": 15 data VLs x 1 packet of the 4096-byte MTU (4224 bytes in credits) need at least 63360 bytes
+bad-buffer-hca.xml|4|<hca> buffer="2175B": 1 data VL x 1 packet of the 2048-byte MTU (2176 bytes in credits) need at least 2176 bytes
 bad-profile.xml|4|unknown HCA profile 'connectx-5' for 'node1'
 EOF
 

@@ -15,6 +15,8 @@
 
 #include "fabric/topology.h"
 
+#include "fabric/packet.h"
+
 /* The id -> node index table; slots hold node indices, -1 when empty. */
 struct ibfs_topo_index {
 	int *slot;
@@ -83,6 +85,27 @@ void ibfs__topo_set_defaults(struct ibfs_topo_defaults *d)
 	d->cable_mm = 2000;
 	d->latency = 100 * IBFS_NS;
 	d->buffer = 32 * 1024;
+}
+
+/*
+ * A sender starts a packet only when it holds credits for the whole of it
+ * (IBA 7.9.4), so a data VL whose share of the input buffer is smaller than
+ * a packet never carries that packet: its sender waits for ever. The
+ * largest packet with a full MTU of payload has LRH, GRH, BTH, RETH and
+ * ImmDt (an RDMA WRITE Only with Immediate between subnets), ICRC and
+ * VCRC around it: 86 bytes more than the MTU (IBA 7.7, 9.2-9.4), in whole
+ * 64-byte credit blocks. A port's buffer is shared out evenly among its
+ * data VLs (fabric.c), so it needs that many blocks times data_vls.
+ */
+uint64_t ibfs__topo_min_buffer(int mtu, int data_vls)
+{
+	uint64_t largest = (uint64_t)mtu + IBFS_LRH_BYTES + IBFS_GRH_BYTES +
+			   IBFS_BTH_BYTES + IBFS_RETH_BYTES +
+			   IBFS_IMMDT_BYTES + IBFS_ICRC_BYTES +
+			   IBFS_VCRC_BYTES;
+	uint64_t blocks = (largest + IBFS_CREDIT_BLOCK - 1) / IBFS_CREDIT_BLOCK;
+
+	return blocks * IBFS_CREDIT_BLOCK * (uint64_t)data_vls;
 }
 
 struct ibfs_topology *ibfs__topo_new(const char *name)

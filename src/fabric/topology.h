@@ -78,6 +78,12 @@ struct ibfs_topology {
 struct ibfs_topology *ibfs__topo_new(const char *name);
 void ibfs__topo_free(struct ibfs_topology *t);
 void ibfs__topo_set_defaults(struct ibfs_topo_defaults *d);
+/*
+ * The least input buffer (bytes) of a port whose data_vls data VLs each
+ * have room for one packet of the largest size an MTU of `mtu` allows
+ * (topology.c).
+ */
+uint64_t ibfs__topo_min_buffer(int mtu, int data_vls);
 
 /* Adds a node; returns its index, or -1 (duplicate id -> diag). */
 int ibfs__topo_add_node(struct ibfs_topology *t, const char *id,

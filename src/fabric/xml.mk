@@ -21,6 +21,9 @@ EXTRA_DIST += tests/validate.sh
 EXTRA_DIST += \
 	tests/data/fabric/bad-attribute.xml \
 	tests/data/fabric/bad-buffer-zero.xml \
+	tests/data/fabric/bad-buffer-mtu.xml \
+	tests/data/fabric/bad-buffer-defaults.xml \
+	tests/data/fabric/bad-buffer-hca.xml \
 	tests/data/fabric/bad-comment.xml \
 	tests/data/fabric/bad-newline-value.xml \
 	tests/data/fabric/bad-profile.xml \
@@ -57,4 +60,5 @@ EXTRA_DIST += \
 	tests/data/fabric/bad-width.xml \
 	tests/data/fabric/good-all.xml \
 	tests/data/fabric/good-generate.xml \
-	tests/data/fabric/good-minimal.xml
+	tests/data/fabric/good-minimal.xml \
+	tests/data/fabric/good-vls.xml

@@ -317,6 +317,38 @@ static int fx_opt_size(struct fx *x, const struct fx_attrs *a,
 	return 0;
 }
 
+/*
+ * A buffer the file gives must leave each data VL room for the largest
+ * packet of the fabric's MTU (ibfs__topo_min_buffer, which says why): with
+ * less, such a packet would wait for credits for ever, with nothing to
+ * tell why. The <defaults> come first (fabric.rng), so the MTU and the
+ * data VLs are known here.
+ */
+static int fx_opt_buffer(struct fx *x, const struct fx_attrs *a,
+			 uint64_t *out)
+{
+	const char *v = fx_get(a, "buffer");
+	const struct ibfs_topo_defaults *def = &x->t->def;
+	uint64_t min = ibfs__topo_min_buffer(def->mtu, def->data_vls);
+
+	if (!v)
+		return 0;
+	if (fx_opt_size(x, a, "buffer", out) < 0)
+		return -1;
+	if (*out >= min)
+		return 0;
+	uint64_t per_vl = min / (uint64_t)def->data_vls;
+
+	return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+			  "<%s> buffer=\"%s\": %d data VL%s x 1 packet of the "
+			  "%d-byte MTU (%llu bytes in credits) need at least "
+			  "%llu bytes; raise buffer, or lower mtu or data-vls",
+			  (const char *)a->el->name, v, def->data_vls,
+			  def->data_vls == 1 ? "" : "s", def->mtu,
+			  (unsigned long long)per_vl,
+			  (unsigned long long)min);
+}
+
 static int fx_opt_length(struct fx *x, const struct fx_attrs *a,
 			 const char *name, uint64_t *out)
 {
@@ -435,7 +467,18 @@ static int fx_defaults(struct fx *x, const xmlNode *el)
 	if (!rc)
 		rc = fx_opt_time(x, &a, "latency", &def->latency);
 	if (!rc)
-		rc = fx_opt_size(x, &a, "buffer", &def->buffer);
+		rc = fx_opt_buffer(x, &a, &def->buffer);
+	/*
+	 * Without a buffer of their own, nodes get the built-in 32 KiB, or
+	 * one largest packet a data VL when that is more (8 data VLs at a
+	 * 4096-byte MTU: 33 KiB).
+	 */
+	if (!rc && !fx_get(&a, "buffer")) {
+		uint64_t min = ibfs__topo_min_buffer(def->mtu, def->data_vls);
+
+		if (def->buffer < min)
+			def->buffer = min;
+	}
 	if (!rc)
 		rc = fx_opt_profile(x, &a, &def->profile);
 	fx_attrs_free(&a);
@@ -508,7 +551,7 @@ static int fx_switch(struct fx *x, const xmlNode *el)
 	if (!rc)
 		rc = fx_opt_time(x, &a, "latency", &n.latency);
 	if (!rc)
-		rc = fx_opt_size(x, &a, "buffer", &n.buffer);
+		rc = fx_opt_buffer(x, &a, &n.buffer);
 	sf = fx_get(&a, "store-and-forward");
 	if (!rc && sf) {
 		if (!strcmp(sf, "true") || !strcmp(sf, "1"))
@@ -553,7 +596,7 @@ static int fx_hca(struct fx *x, const xmlNode *el)
 		rc = fx_opt_count(x, &a, "ports", NULL, 0, 1,
 				  IBFS_TOPO_MAX_PORTS, fx_ports_rule, &ports);
 	if (!rc)
-		rc = fx_opt_size(x, &a, "buffer", &buffer);
+		rc = fx_opt_buffer(x, &a, &buffer);
 	if (!rc)
 		rc = fx_opt_profile(x, &a, &profile);
 	int idx = -1;
