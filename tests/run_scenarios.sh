@@ -185,6 +185,23 @@ grep -q '^messages: 2 completed, 0 failed$' "$out/v8.txt" && ok ||
 grep -q '^packets: 34 sent, 0 dropped$' "$out/v8.txt" && ok ||
 	bad "vls8: packets $(grep packets "$out/v8.txt")"
 
+# UD traffic: the sender finds the destination's UD QP (one an HCA) and
+# the three SENDs complete (before, the sender waited for ever for a QP
+# published under another name).
+"$IBFSIM" run "$data/ud_send.xml" --no-data >"$out/ud.txt" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "ud send: exit $rc"
+grep -q '^messages: 3 completed, 0 failed$' "$out/ud.txt" && ok ||
+	bad "ud send: $(cat "$out/ud.txt")"
+
+# More messages a queue than max_qp_wr (32,768): queues as deep as that,
+# receives topped up as they complete; before, setup failed on both.
+"$IBFSIM" run "$data/deep_queues.xml" --no-data >"$out/dq.txt" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "deep queues: exit $rc"
+grep -q '^messages: 80000 completed, 0 failed$' "$out/dq.txt" && ok ||
+	bad "deep queues: $(head -5 "$out/dq.txt")"
+
 # dfsssp on a ring with two data VLs: the programs take each path's SL from
 # the SM (an SA PathRecord answer) and no credit loop closes; forcing SL 0
 # puts every path on VL0 and the ring deadlocks as under minhop.

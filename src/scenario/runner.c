@@ -320,7 +320,8 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	int failed = res->deadlock || (rc < 0) || !res->conserved ||
 		     r->fab->eq.nomem ||
 		     r->timed_failed ||
-		     r->spawn_failed || (res->sm_inband && res->sm.state < 0);
+		     r->spawn_failed || ibfs__traffic_setup_failed(r->traffic) ||
+		     (res->sm_inband && res->sm.state < 0);
 	for (size_t i = 0; i < res->nmsgs; i++)
 		failed |= res->msgs[i].status > 0;
 	return failed ? 1 : 0;

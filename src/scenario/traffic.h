@@ -33,6 +33,8 @@ int ibfs__traffic_collect(const struct ibfs_traffic *t,
 void ibfs__traffic_free(struct ibfs_traffic *t);
 /* Reports each work request and completion to a timeline (may be NULL). */
 struct ibfs_trace;
+/* Whether an HCA's program failed to set up its queues (the run failed). */
+int ibfs__traffic_setup_failed(const struct ibfs_traffic *t);
 void ibfs__traffic_set_trace(struct ibfs_traffic *t, struct ibfs_trace *tr);
 /*
  * Where connections without an sl="" get their SL: the path SL the

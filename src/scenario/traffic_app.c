@@ -13,6 +13,10 @@
  *     at the requester (SPEC).
  * Queue pair settings are perftest's defaults: timeout 14 (4.096 us x 2^14
  * = 67 ms), retry_cnt 7, rnr_retry 7, 16 outstanding RDMA READs/atomics.
+ * Queues are as deep as the messages need, up to the HCA's max_qp_wr
+ * (TR_MAX_WR): a full send queue makes the poster wait and post again, and
+ * a receive queue that cannot hold every receive at once is topped up, one
+ * receive for each that completes, as perftest's receivers do.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,6 +32,12 @@
 static struct ibfs_traffic *g_traffic;
 
 #define RECV_FLAG (1ull << 63)
+/* A receive's wr_id: RECV_FLAG, then RECV_UD or the connection's index. */
+#define RECV_UD (1ull << 62)
+/* ConnectX's max_qp_wr (ibv_devinfo), the HCA model's limit (hca/qp.c). */
+#define TR_MAX_WR (1u << 15)
+/* ConnectX's max_cqe, the HCA model's limit (hca/cq.c). */
+#define TR_MAX_CQE (1u << 22)
 #define FAKE_ADDR ((uintptr_t)1 << 32)
 #define QKEY 0x11111111u
 
@@ -107,20 +117,47 @@ static int ud_ready(struct ibfs_qp *qp)
 	return ibfs_modify_qp(qp, &a, IBFS_QP_STATE | IBFS_QP_SQ_PSN);
 }
 
-static int post_recvs(struct tr_node *n, struct ibfs_qp *qp, uint32_t count,
-		      uint32_t extra)
+static uint32_t depth(uint64_t n)
+{
+	return n < TR_MAX_WR ? (uint32_t)n : TR_MAX_WR;
+}
+
+/*
+ * Posts `count` receives on qp, named `tag` (RECV_UD or a connection); UD
+ * receives have `extra` bytes for the GRH.
+ */
+static int post_recvs(struct tr_node *n, struct ibfs_qp *qp, uint64_t tag,
+		      uint32_t count, uint32_t extra)
 {
 	struct ibfs_sge sge = {.addr = (uintptr_t)n->mr->addr,
 			       .length = (uint32_t)(n->bufsize + extra),
 			       .lkey = n->mr->lkey};
 	for (uint32_t i = 0; i < count; i++) {
-		struct ibfs_recv_wr wr = {.wr_id = RECV_FLAG | i,
+		struct ibfs_recv_wr wr = {.wr_id = RECV_FLAG | tag,
 					  .sg_list = &sge, .num_sge = 1},
 				    *bad;
 		if (ibfs_post_recv(qp, &wr, &bad))
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * A receive named wr_id completed: posts the next on its queue if it has
+ * more to come than the queue could hold at first.
+ */
+static void repost(struct ibfs_traffic *t, struct tr_node *n, uint64_t wr_id)
+{
+	if (wr_id & RECV_UD) {
+		if (n->ud_recvs_left && !post_recvs(n, n->ud_qp, RECV_UD, 1, 40))
+			n->ud_recvs_left--;
+		return;
+	}
+	struct tr_conn *c = &t->conns[wr_id & ~RECV_FLAG];
+
+	if (c->recvs_left && !post_recvs(n, c->qp_dst, wr_id & ~RECV_FLAG, 1,
+					 0))
+		c->recvs_left--;
 }
 
 static enum ibfs_qp_type qpt(enum ibfs_sc_qp q)
@@ -152,8 +189,10 @@ static int open_node(struct ibfs_traffic *t, struct tr_node *n)
 			    IBFS_ACCESS_LOCAL_WRITE | IBFS_ACCESS_REMOTE_WRITE |
 				    IBFS_ACCESS_REMOTE_READ |
 				    IBFS_ACCESS_REMOTE_ATOMIC);
-	int cqe = (int)(n->expected + 16 < 1u << 30 ? n->expected + 16
-						    : 1u << 30);
+	/* Room for every completion, up to ConnectX's max_cqe (2^22, as
+	 * hca/cq.c): the completer drains it as they come. */
+	int cqe = (int)(n->expected + 16 < TR_MAX_CQE ? n->expected + 16
+						      : TR_MAX_CQE);
 	n->cq = ibfs_create_cq(n->ctx, cqe, NULL, NULL, 0);
 	return n->mr && n->cq ? 0 : -1;
 }
@@ -166,7 +205,7 @@ static uint32_t sends_on(const struct ibfs_traffic *t, const struct tr_node *n,
 	for (size_t i = 0; i < n->nmsgs; i++)
 		if (t->msgs[n->msgs[i]].conn == c)
 			s += t->msgs[n->msgs[i]].count;
-	return s > (1u << 20) ? 1u << 20 : (uint32_t)s;
+	return depth(s);
 }
 
 /* Creates the QPs of every connection of `node` and publishes them. */
@@ -180,7 +219,7 @@ static int create_qps(struct ibfs_traffic *t, int node)
 		struct ibfs_qp *qp =
 			make_qp(n, qpt(c->qp),
 				dst_end ? 1 : sends_on(t, n, n->conns[i]),
-				dst_end ? c->recvs : 1);
+				dst_end ? depth(c->recvs) : 1);
 		if (!qp || to_init(qp, qpt(c->qp)))
 			return -1;
 		*(dst_end ? &c->qp_dst : &c->qp_src) = qp;
@@ -191,7 +230,8 @@ static int create_qps(struct ibfs_traffic *t, int node)
 			return -1;
 	}
 	if (n->uses_ud) {
-		n->ud_qp = make_qp(n, IBFS_QPT_UD, 1u << 16, n->ud_recvs);
+		n->ud_qp = make_qp(n, IBFS_QPT_UD, TR_MAX_WR,
+				   depth(n->ud_recvs));
 		if (!n->ud_qp || to_init(n->ud_qp, IBFS_QPT_UD) ||
 		    ud_ready(n->ud_qp))
 			return -1;
@@ -228,11 +268,17 @@ static int connect_all(struct ibfs_traffic *t, int node)
 		if (connect_qp(qp, qpt(c->qp), &peer, t->sc->topo->def.mtu,
 			       conn_sl(t, c, n->lid, peer.lid)))
 			return -1;
-		if (dst_end && c->recvs && post_recvs(n, qp, c->recvs, 0))
+		if (dst_end && c->recvs) {
+			c->recvs_left = c->recvs - depth(c->recvs);
+			if (post_recvs(n, qp, n->conns[i], depth(c->recvs), 0))
+				return -1;
+		}
+	}
+	if (n->ud_qp && n->ud_recvs) {
+		n->ud_recvs_left = n->ud_recvs - depth(n->ud_recvs);
+		if (post_recvs(n, n->ud_qp, RECV_UD, depth(n->ud_recvs), 40))
 			return -1;
 	}
-	if (n->ud_qp && n->ud_recvs && post_recvs(n, n->ud_qp, n->ud_recvs, 40))
-		return -1;
 	snprintf(key, sizeof(key), "ibfsim/rx/%d", node);
 	return ibfs_oob_put(key, "", 1);
 }
@@ -253,8 +299,12 @@ static int post_one(struct ibfs_traffic *t, struct tr_node *n,
 	const struct tr_conn *c = &t->conns[m->conn];
 	char key[96];
 	struct tr_endpoint peer;
-	key_of(key, sizeof(key), c->qp == IBFS_SC_UD ? "ud" : "qp",
-	       c->qp == IBFS_SC_UD ? (size_t)c->dst : m->conn, 1);
+	/* The destination's UD QP (one an HCA, create_qps), or the
+	 * connection's destination end. */
+	if (c->qp == IBFS_SC_UD)
+		key_of(key, sizeof(key), "ud", (size_t)c->dst, 0);
+	else
+		key_of(key, sizeof(key), "qp", m->conn, 1);
 	if (ibfs_oob_get(key, &peer, sizeof(peer)))
 		return -1;
 	struct ibfs_sge sge = {.addr = (uintptr_t)n->mr->addr,
@@ -309,8 +359,10 @@ static void poster(int argc, char **argv)
 	struct tr_node *n = &t->nodes[node];
 	char key[64];
 	if (open_node(t, n) || create_qps(t, node) || connect_all(t, node)) {
-		fprintf(stderr, "ibfsim: traffic on %s: setup failed\n",
-			t->sc->topo->nodes[node].id);
+		/* The run then fails (ibfs__traffic_setup_failed). */
+		fprintf(stderr, "ibfsim: traffic on %s: setup failed: %s\n",
+			t->sc->topo->nodes[node].id, strerror(errno));
+		t->setup_failed = 1;
 		return;
 	}
 	snprintf(key, sizeof(key), "ibfsim/ready/%d", node);
@@ -349,8 +401,10 @@ static void completer(int argc, char **argv)
 			return;
 		ibfs_time_ps now = ibfs_now();
 		for (int i = 0; i < got; i++, seen++) {
-			if (wc[i].wr_id & RECV_FLAG)
+			if (wc[i].wr_id & RECV_FLAG) {
+				repost(t, n, wc[i].wr_id);
 				continue;
+			}
 			struct ibfs_msg_record *r = &t->recs[wc[i].wr_id];
 			r->done = now;
 			r->status = wc[i].status;
@@ -361,6 +415,11 @@ static void completer(int argc, char **argv)
 					r->bytes, r->post, r->done);
 		}
 	}
+}
+
+int ibfs__traffic_setup_failed(const struct ibfs_traffic *t)
+{
+	return t->setup_failed;
 }
 
 void ibfs__traffic_set_trace(struct ibfs_traffic *t, struct ibfs_trace *tr)

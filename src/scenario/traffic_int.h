@@ -19,6 +19,7 @@ struct tr_conn {
 	uint8_t sl_given;       /* sl="" was written: no path SL */
 	uint16_t lane;          /* which of the pair's qps connections */
 	uint32_t recvs;         /* receives the destination posts (SENDs) */
+	uint32_t recvs_left;    /* of those, not yet posted (runtime) */
 	struct ibfs_qp *qp_src, *qp_dst; /* filled by the actors */
 };
 
@@ -43,6 +44,7 @@ struct tr_node {
 	uint64_t expected;      /* completions its CQ will see */
 	uint64_t bufsize;       /* bytes of its registered buffer */
 	uint32_t ud_recvs;      /* receives to post on its UD QP */
+	uint32_t ud_recvs_left; /* of those, not yet posted (runtime) */
 	int uses_ud;
 	/* Runtime, owned by the actors. */
 	struct ibfs_context *ctx;
@@ -72,6 +74,7 @@ struct ibfs_traffic {
 	struct ibfs_trace *trace; /* NULL: no timeline */
 	uint8_t (*path_sl)(void *ctx, uint16_t slid, uint16_t dlid);
 	void *path_sl_ctx;
+	int setup_failed;         /* an HCA's program could not start */
 };
 
 /* Out-of-band record an end publishes for its peer. */
