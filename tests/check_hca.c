@@ -345,6 +345,11 @@ START_TEST(ud_send_mtu_limit_and_qkey)
 	/* The right Q_Key, a full MTU: GRH space, then the data. */
 	ibfs_time_t t0 = now();
 	ck_assert_int_eq(ud_post(ah, 2048, 0x2222, &bad), 0);
+	/* The send completes when the packet's last byte has left A... */
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_uint_eq(now() - t0, ser(wire(8, 2048)));
+	/* ...and arrives a propagation delay later. */
 	wait1(B.rcq, &wc);
 	ck_assert_uint_eq(now() - t0, ser(wire(8, 2048)) + PROP);
 	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
@@ -457,15 +462,29 @@ START_TEST(uc_lost_packet_loses_the_message_only)
 	post_recv(&B, 1, 0, 4000);
 	post_recv(&B, 2, 4000, 4000);
 	P.h[1]->drop_next_rx = 1;
+	ibfs_time_t t0 = now();
 	post_send(&A, 1, IBFS_WR_SEND, 0, 3000, 0, 0, IBFS_SEND_SIGNALED);
 	post_send(&A, 2, IBFS_WR_SEND, 3000, 3000, 0, 0, IBFS_SEND_SIGNALED);
 	post_send(&A, 3, IBFS_WR_RDMA_WRITE, 0, 2500, raddr(&B, 9000),
 		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	/*
+	 * The packets go back to back from t0 (1024-byte MTU); a message
+	 * completes when its last packet has left, lost on the way or not:
+	 * a SEND of 3000 bytes is 1024 + 1024 + 952, the WRITE of 2500
+	 * 1024 (with its RETH) + 1024 + 452.
+	 */
+	const ibfs_time_t send3000 =
+		ser(2 * wire(0, 1024) + wire(0, 952));
+	const ibfs_time_t done[4] = {
+		0, send3000, 2 * send3000,
+		2 * send3000 + ser(wire(16, 1024) + wire(0, 1024) +
+				   wire(0, 452))};
 	struct ibfs_wc wc;
 	for (int k = 1; k <= 3; k++) {
 		wait1(A.scq, &wc);
 		ck_assert_uint_eq(wc.wr_id, k);
 		ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+		ck_assert_uint_eq(now() - t0, done[k]);
 	}
 	/* The first SEND lost its First packet: B drops the message and
 	 * the first receive WQE takes the second SEND. */
@@ -542,7 +561,11 @@ START_TEST(qp_and_hca_start_a_cache_line)
 	struct ibfs_hca *h = A.qp->context->hca;
 	ck_assert_uint_eq((uintptr_t)h % 64, 0);
 	ck_assert_uint_eq((uintptr_t)&h->hp[1] % 64, 0);
-	ck_assert_uint_eq(sizeof(h->hp[1]), 64);
+	/* An HCA port: what hca_run reads for every packet in line 0, the
+	 * held packet's UC/UD QP alone in line 1. */
+	ck_assert_uint_eq(sizeof(h->hp[1]), 128);
+	ck_assert_uint_eq(offsetof(struct ibfs_hca_port, kick_at), 56);
+	ck_assert_uint_eq(offsetof(struct ibfs_hca_port, held_ends), 64);
 	teardown();
 }
 END_TEST

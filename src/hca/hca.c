@@ -302,6 +302,19 @@ static void hca_qp_timer(struct ibfs_hca_qp *qp, ibfs_time_t t)
  * either sends or leaves, so a packet costs O(1) amortised, whatever the
  * number of QPs.
  */
+/*
+ * The last packet of a UC or UD message on QP `ends` (NULL: none) leaves
+ * the port at `left`: the message completes then. An unreliable service
+ * has no acknowledgment to wait for, and its send buffer may be reused
+ * once the data is on the wire; completing when the packet was built
+ * made a few UD SENDs finish faster than the link carries them.
+ */
+static void hca_sent(struct ibfs_hca_qp *ends, ibfs_time_t left)
+{
+	if (ends)
+		ibfs__qp_complete_sq(ends, left);
+}
+
 static void hca_run(struct ibfs_hca_port *hp)
 {
 	struct ibfs_hca *h = hp->hca;
@@ -314,8 +327,10 @@ static void hca_run(struct ibfs_hca_port *hp)
 			if (!h->lops->can_send(hp, hp->held))
 				return;
 			struct ibfs_packet *p = hp->held;
+			struct ibfs_hca_qp *ends = hp->held_ends;
 			hp->held = NULL;
-			h->lops->send(hp, p);
+			hp->held_ends = NULL;
+			hca_sent(ends, h->lops->send(hp, p));
 			continue;
 		}
 		struct ibfs_hca_qp *qp = hp->rr_head;
@@ -331,6 +346,7 @@ static void hca_run(struct ibfs_hca_port *hp)
 		}
 		ibfs_time_t rr;
 		struct ibfs_packet *p;
+		uint64_t sq_next = qp->sq_next;
 		if (ibfs__rc_resp_pending(qp, &rr) && rr <= now)
 			p = ibfs__rc_resp_build(qp);
 		else
@@ -352,10 +368,17 @@ static void hca_run(struct ibfs_hca_port *hp)
 		if (!qp->destroyed && qp->pub.state != IBFS_QPS_ERR)
 			hca_push(hp, qp);
 		h->st.tx_pkts++;
-		if (h->lops->can_send(hp, p))
-			h->lops->send(hp, p);
-		else
+		/* A UC or UD message ends with this packet (sq.c). */
+		struct ibfs_hca_qp *ends =
+			qp->pub.qp_type != IBFS_QPT_RC && qp->sq_next != sq_next
+				? qp
+				: NULL;
+		if (h->lops->can_send(hp, p)) {
+			hca_sent(ends, h->lops->send(hp, p));
+		} else {
 			hp->held = p;
+			hp->held_ends = ends;
+		}
 	}
 }
 

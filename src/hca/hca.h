@@ -434,7 +434,9 @@ struct ibfs_hca_link_ops {
 	void (*frame)(struct ibfs_hca_port *hp, struct ibfs_packet *p,
 		      uint16_t dlid, uint8_t sl);
 	int (*can_send)(struct ibfs_hca_port *hp, const struct ibfs_packet *p);
-	void (*send)(struct ibfs_hca_port *hp, struct ibfs_packet *p);
+	/* Sends p; returns when its last byte leaves the port (now if the
+	 * port loses it). */
+	ibfs_time_t (*send)(struct ibfs_hca_port *hp, struct ibfs_packet *p);
 	/* The device is done with a received packet's buffer. */
 	void (*consume)(struct ibfs_hca_port *hp, struct ibfs_packet *p);
 	/* 1 if a received packet is addressed to this port (InfiniBand:
@@ -443,8 +445,13 @@ struct ibfs_hca_link_ops {
 };
 extern const struct ibfs_hca_link_ops ibfs__ib_link_ops;
 
+/*
+ * Line 0 is what the transmit scheduler (hca_run) reads for every packet;
+ * line 1 what it reads only for a packet held for credits that ends a UC
+ * or UD message.
+ */
 struct ibfs_hca_port {
-	struct ibfs_hca *hca;
+	_Alignas(64) struct ibfs_hca *hca;
 	struct ibfs_port *port;
 	int num;
 	uint16_t lid;
@@ -455,6 +462,8 @@ struct ibfs_hca_port {
 	struct ibfs_packet *held;  /* built, waiting for credits */
 	struct ibfs_event *kick;
 	ibfs_time_t kick_at;
+	/* Line 1: the UC/UD QP whose message the held packet ends (hca.c). */
+	struct ibfs_hca_qp *held_ends;
 };
 
 struct ibfs_hca_stats {

@@ -33,7 +33,7 @@ static int ibl_can_send(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
 	return ibfs__port_can_send(port, p);
 }
 
-static void ibl_send(struct ibfs_hca_port *hp, struct ibfs_packet *p)
+static ibfs_time_t ibl_send(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 {
 	struct ibfs_port *port = hp->port;
 	struct ibfs_fabric *f = hp->hca->dev.fab;
@@ -42,9 +42,10 @@ static void ibl_send(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 		hp->hca->st.dropped++;
 		ibfs__fabric_drop(f, p);
 		ibfs__packet_free(f, p);
-		return;
+		return f->eq.now;
 	}
 	ibfs__port_send(port, p);
+	return port->tx_free_at; /* the end of its transmission (link.c) */
 }
 
 static void ibl_consume(struct ibfs_hca_port *hp, struct ibfs_packet *p)

@@ -140,6 +140,9 @@ int ibfs_destroy_qp(struct ibfs_qp *pub)
 	struct ibfs_hca *h = qp->hca;
 	qp_stop(qp);
 	qp->destroyed = 1;
+	/* A held packet of its message no longer completes it (hca.c). */
+	if (h->hp[qp->port].held_ends == qp)
+		h->hp[qp->port].held_ends = NULL;
 	((struct ibfs_hca_pd *)pub->pd)->refs--;
 	h->qps[pub->handle] = NULL;
 	ibfs__qp_free(qp);

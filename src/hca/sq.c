@@ -188,10 +188,13 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 		qp->sq_next++;
 		qp->tx_off = 0;
 		if (type != IBFS_QPT_RC) {
-			/* UC and UD complete when the last packet leaves. */
+			/*
+			 * UC and UD complete when the last packet has left:
+			 * hca.c completes them once it is on the wire, at
+			 * the time its last byte leaves.
+			 */
 			w->done = 1;
 			w->status = IBFS_WC_SUCCESS;
-			ibfs__qp_complete_sq(qp, 0);
 		}
 	}
 	if (type == IBFS_QPT_RC)
