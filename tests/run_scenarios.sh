@@ -203,6 +203,19 @@ grep -q '^latency (ns): min 84.640  p50 169.280  p99 253.920  max 253.920  mean 
 grep -q 'node1 -> node2 send: 3072 B, 0.000 -> 253.920 ns, 96.786 Gb/s$' \
 	"$out/ud.txt" && ok || bad "ud send: $(grep node1 "$out/ud.txt")"
 
+# A link down then up: three sweeps. The summary line's LFT blocks are the
+# first sweep's (6 switches, one 64-LID block each), as its time and SMPs
+# are; the last sweep, which changed no table, set none (it printed 0 as
+# the first sweep's before).
+"$IBFSIM" run "$data/resweep_lft.xml" --no-data --json "$out/rl.json" \
+	>"$out/rl.txt" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && ok || bad "resweep: exit $rc"
+grep -q '^subnet manager: minhop on node1, in-band sweep 123.307 us (216 SMPs, 6 LFT blocks)$' \
+	"$out/rl.txt" && ok || bad "resweep: $(sed -n 2p "$out/rl.txt")"
+grep -q '"smps": 216, "last_sweep_smps_sent": 146, "last_sweep_smps_received": 146, "lft_blocks": 6, "last_sweep_lft_blocks": 0, "traps": 3,' \
+	"$out/rl.json" && ok || bad "resweep: $(grep -o '"smps.*' "$out/rl.json")"
+
 # More messages a queue than max_qp_wr (32,768): queues as deep as that,
 # receives topped up as they complete; before, setup failed on both.
 "$IBFSIM" run "$data/deep_queues.xml" --no-data >"$out/dq.txt" 2>&1

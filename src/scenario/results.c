@@ -195,7 +195,7 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 			r->sm.engine, node_id(r, r->sm.sm_node),
 			ns(r->sm_first_sweep) / 1000.0,
 			(unsigned long long)r->sm_first_smps,
-			(unsigned long long)r->sm.lft_blocks);
+			(unsigned long long)r->sm_first_lft_blocks);
 	else if (r->sm_inband)
 		fprintf(out, "subnet manager: the sweep did not finish: %s\n",
 			r->sm.error[0] ? r->sm.error : "no answer");
@@ -391,11 +391,13 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 			"\"reroute_ns\": %.3f, \"smps\": %llu, "
 			"\"last_sweep_smps_sent\": %llu, "
 			"\"last_sweep_smps_received\": %llu, \"lft_blocks\": %llu, "
+			"\"last_sweep_lft_blocks\": %llu, "
 			"\"traps\": %llu, \"timeouts\": %llu},\n",
 			ns(r->sm_first_sweep), ns(r->sm.sweep),
 			ns(r->sm_reroute), (unsigned long long)r->sm_first_smps,
 			(unsigned long long)r->sm.sent,
 			(unsigned long long)r->sm.received,
+			(unsigned long long)r->sm_first_lft_blocks,
 			(unsigned long long)r->sm.lft_blocks,
 			(unsigned long long)r->sm.traps,
 			(unsigned long long)r->sm.timeouts);

@@ -38,6 +38,7 @@ struct ibfs_results {
 	ibfs_time_t sm_first_sweep; /* the sweep that brought the fabric up */
 	ibfs_time_t sm_reroute;     /* first fault -> re-sweep done, or 0 */
 	uint64_t sm_first_smps;     /* SMPs of that first sweep */
+	uint64_t sm_first_lft_blocks; /* its LinearForwardingTable blocks */
 	/*
 	 * After faults: per HCA (by topology node), how long after the first
 	 * fault the last switch got its new route to it; 0 when its routes

@@ -37,6 +37,7 @@ struct run {
 	ibfs_time_t stop;       /* min(<stop at>, --until), from the up time */
 	ibfs_time_t first_sweep; /* the sweep that brought the fabric up */
 	uint64_t first_smps;
+	uint64_t first_lft_blocks;
 	ibfs_time_t up_at;
 	struct ibfs_diag spawn_diag;
 };
@@ -84,6 +85,7 @@ static void fabric_up(void *ctx, ibfs_time_t t)
 	ibfs__sm_stats(r->as.sm, &st);
 	r->first_sweep = st.sweep;
 	r->first_smps = st.sent;
+	r->first_lft_blocks = st.lft_blocks;
 	if (schedule_timed(r, t) < 0)
 		r->timed_failed = 1;
 	if (r->starter)
@@ -259,6 +261,8 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 			res->routing_fallback = res->sm.fallback;
 		res->sm_first_sweep = r->up ? r->first_sweep : res->sm.sweep;
 		res->sm_first_smps = r->up ? r->first_smps : res->sm.sent;
+		res->sm_first_lft_blocks =
+			r->up ? r->first_lft_blocks : res->sm.lft_blocks;
 		/* After a fault: from the first fault to the end of the
 		 * re-sweep that reprogrammed the fabric around it. */
 		ibfs_time_t first_fault = IBFS_TIME_NEVER;
