@@ -362,6 +362,51 @@ START_TEST(ud_send_mtu_limit_and_qkey)
 }
 END_TEST
 
+/*
+ * B's input buffer holds one 2048-byte UD packet (33 credits): A's second
+ * SEND is built when the first has left and held for credits until B's
+ * FCP returns them. Each completes when its packet's last byte has left
+ * A: the first at W = ser(wire(8, 2048)); the second W later than the
+ * credits' return, which is the first's tail arriving at B (W + PROP),
+ * B freeing its buffer and sending a 6-byte FCP at once (ideal profile),
+ * and that FCP's flight.
+ */
+START_TEST(ud_send_held_for_credits_completes_when_sent)
+{
+	ud_setup(0x2222);
+	struct ibfs_port *pa = P.h[0]->hp[1].port, *pb = P.h[1]->hp[1].port;
+	const uint32_t blocks = (uint32_t)((wire(8, 2048) + 63) / 64);
+
+	ck_assert_uint_eq(blocks, 33);
+	pb->buf_cap[0] = blocks;
+	pa->vls[0].credits = (int32_t)blocks;
+	struct ibfs_ah_attr aa = {.dlid = 2, .port_num = 1};
+	struct ibfs_ah *ah = ibfs_create_ah(A.pd, &aa);
+	ck_assert_ptr_nonnull(ah);
+	post_recv(&B, 40, 0, 2048 + 40);
+	post_recv(&B, 41, 0, 2048 + 40);
+	struct ibfs_send_wr *bad = NULL;
+	ibfs_time_t t0 = now();
+	const ibfs_time_t W = ser(wire(8, 2048));
+
+	ck_assert_int_eq(ud_post(ah, 2048, 0x2222, &bad), 0);
+	ck_assert_int_eq(ud_post(ah, 2048, 0x2222, &bad), 0);
+	struct ibfs_wc wc;
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_uint_eq(now() - t0, W);
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_uint_eq(now() - t0, W + PROP + ser(FCP) + PROP + W);
+	for (int k = 0; k < 2; k++) {
+		wait1(B.rcq, &wc);
+		ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	}
+	ibfs_destroy_ah(ah);
+	teardown();
+}
+END_TEST
+
 START_TEST(lmc_lids_and_partition)
 {
 	struct ibfs_diag d;
@@ -614,6 +659,7 @@ static Suite *hca_suite(void)
 	tcase_add_test(tc, data_on_off_same_times);
 	tcase_add_test(tc, outstanding_read_limit);
 	tcase_add_test(tc, ud_send_mtu_limit_and_qkey);
+	tcase_add_test(tc, ud_send_held_for_credits_completes_when_sent);
 	tcase_add_test(tc, lmc_lids_and_partition);
 	tcase_add_test(tc, sqd_finishes_the_message_in_progress);
 	tcase_add_test(tc, ack_coalescing_every_n_packets);
