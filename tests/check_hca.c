@@ -363,15 +363,11 @@ START_TEST(ud_send_mtu_limit_and_qkey)
 END_TEST
 
 /*
- * B's input buffer holds one 2048-byte UD packet (33 credits): A's second
- * SEND is built when the first has left and held for credits until B's
- * FCP returns them. Each completes when its packet's last byte has left
- * A: the first at W = ser(wire(8, 2048)); the second W later than the
- * credits' return, which is the first's tail arriving at B (W + PROP),
- * B freeing its buffer and sending a 6-byte FCP at once (ideal profile),
- * and that FCP's flight.
+ * B's input buffer holds one 2048-byte UD packet (33 credits), and A posts
+ * two SENDs of 2048 bytes at t0: the second is built when the first has
+ * left and is held for credits until B's FCP returns them. Returns t0.
  */
-START_TEST(ud_send_held_for_credits_completes_when_sent)
+static ibfs_time_t held_setup(void)
 {
 	ud_setup(0x2222);
 	struct ibfs_port *pa = P.h[0]->hp[1].port, *pb = P.h[1]->hp[1].port;
@@ -387,11 +383,26 @@ START_TEST(ud_send_held_for_credits_completes_when_sent)
 	post_recv(&B, 41, 0, 2048 + 40);
 	struct ibfs_send_wr *bad = NULL;
 	ibfs_time_t t0 = now();
-	const ibfs_time_t W = ser(wire(8, 2048));
 
 	ck_assert_int_eq(ud_post(ah, 2048, 0x2222, &bad), 0);
 	ck_assert_int_eq(ud_post(ah, 2048, 0x2222, &bad), 0);
+	/* The address handle is read only while posting. */
+	ibfs_destroy_ah(ah);
+	return t0;
+}
+
+/*
+ * Each SEND completes when its packet's last byte has left A: the first at
+ * W = ser(wire(8, 2048)); the second W later than the credits' return,
+ * which is the first's tail arriving at B (W + PROP), B freeing its buffer
+ * and sending a 6-byte FCP at once (ideal profile), and that FCP's flight.
+ */
+START_TEST(ud_send_held_for_credits_completes_when_sent)
+{
+	ibfs_time_t t0 = held_setup();
+	const ibfs_time_t W = ser(wire(8, 2048));
 	struct ibfs_wc wc;
+
 	wait1(A.scq, &wc);
 	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
 	ck_assert_uint_eq(now() - t0, W);
@@ -402,7 +413,35 @@ START_TEST(ud_send_held_for_credits_completes_when_sent)
 		wait1(B.rcq, &wc);
 		ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
 	}
-	ibfs_destroy_ah(ah);
+	teardown();
+}
+END_TEST
+
+/*
+ * The same, but A's QP is destroyed while its second SEND is held: the
+ * packet still leaves when the credits come (it is the port's now), and
+ * nothing completes on the QP that is gone (nor reads it: ASan, valgrind).
+ */
+START_TEST(ud_qp_destroyed_while_its_packet_is_held)
+{
+	ibfs_time_t t0 = held_setup();
+	const ibfs_time_t W = ser(wire(8, 2048));
+	struct ibfs_wc wc;
+
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(now() - t0, W);
+	ck_assert_ptr_nonnull(P.h[0]->hp[1].held);
+	ck_assert_ptr_eq(P.h[0]->hp[1].held_ends, A.qp);
+	ck_assert_int_eq(ibfs_destroy_qp(A.qp), 0);
+	ck_assert_ptr_null(P.h[0]->hp[1].held_ends);
+	A.qp = NULL;
+	for (int k = 0; k < 2; k++) {
+		wait1(B.rcq, &wc);
+		ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	}
+	ck_assert_uint_eq(now() - t0, W + PROP + ser(FCP) + PROP + W + PROP);
+	ibfs__direct_exec_drain(&P.dx);
+	ck_assert_int_eq(ibfs_poll_cq(A.scq, 1, &wc), 0);
 	teardown();
 }
 END_TEST
@@ -660,6 +699,7 @@ static Suite *hca_suite(void)
 	tcase_add_test(tc, outstanding_read_limit);
 	tcase_add_test(tc, ud_send_mtu_limit_and_qkey);
 	tcase_add_test(tc, ud_send_held_for_credits_completes_when_sent);
+	tcase_add_test(tc, ud_qp_destroyed_while_its_packet_is_held);
 	tcase_add_test(tc, lmc_lids_and_partition);
 	tcase_add_test(tc, sqd_finishes_the_message_in_progress);
 	tcase_add_test(tc, ack_coalescing_every_n_packets);
