@@ -216,6 +216,20 @@ grep -q '^subnet manager: minhop on node1, in-band sweep 123.307 us (216 SMPs, 6
 grep -q '"smps": 216, "last_sweep_smps_sent": 146, "last_sweep_smps_received": 146, "lft_blocks": 6, "last_sweep_lft_blocks": 0, "traps": 3,' \
 	"$out/rl.json" && ok || bad "resweep: $(grep -o '"smps.*' "$out/rl.json")"
 
+# Failed messages are summed up by completion status, with libibverbs'
+# words and numbers, and the run fails.
+"$IBFSIM" run "$data/hca_link_down.xml" --no-data >"$out/hl.txt" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && ok || bad "hca link down: exit $rc"
+grep -q '^messages: 0 completed, 2 failed$' "$out/hl.txt" && ok ||
+	bad "hca link down: $(head -4 "$out/hl.txt")"
+grep -q '^failed: 1 Work Request Flushed Error (status 5), 1 transport retry counter exceeded (status 12)$' \
+	"$out/hl.txt" && ok || bad "hca link down: $(grep failed "$out/hl.txt")"
+# The end: 8 timeouts of 4.096 us x 2^14 (536.870912 ms) after the ACK
+# timer's last start, 16.075 us into the run (before the fault at 20 us).
+grep -q '^simulated 536886.987 us' "$out/hl.txt" && ok ||
+	bad "hca link down: $(grep simulated "$out/hl.txt")"
+
 # More messages a queue than max_qp_wr (32,768): queues as deep as that,
 # receives topped up as they complete; before, setup failed on both.
 "$IBFSIM" run "$data/deep_queues.xml" --no-data >"$out/dq.txt" 2>&1

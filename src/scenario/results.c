@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ibfsim/verbs.h>
+
 #include "scenario/results.h"
 
 int ibfs__results_add(struct ibfs_results *r, const struct ibfs_msg_record *m)
@@ -182,6 +184,39 @@ static double ns(ibfs_time_t ps)
 	return (double)ps / 1000.0;
 }
 
+/*
+ * Why messages failed: how many completed with each error status, by its
+ * libibverbs number and words (ibv_wc_status_str's), e.g. a retry counter
+ * exceeded after a link went down for good. messages.csv has each one's.
+ */
+static void print_failures(const struct ibfs_results *r, FILE *out)
+{
+	enum { NSTATUS = IBFS_WC_TM_RNDV_INCOMPLETE + 1 };
+	uint64_t n[NSTATUS] = {0}, other = 0;
+	const char *sep = "failed: ";
+
+	for (size_t i = 0; i < r->nmsgs; i++) {
+		int st = r->msgs[i].status;
+
+		if (st > 0 && st < NSTATUS)
+			n[st]++;
+		else if (st >= NSTATUS)
+			other++;
+	}
+	for (int st = 1; st < NSTATUS; st++) {
+		if (!n[st])
+			continue;
+		fprintf(out, "%s%llu %s (status %d)", sep,
+			(unsigned long long)n[st],
+			ibfs_wc_status_str((enum ibfs_wc_status)st), st);
+		sep = ", ";
+	}
+	if (other)
+		fprintf(out, "%s%llu of other statuses", sep,
+			(unsigned long long)other);
+	fputc('\n', out);
+}
+
 void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 {
 	struct ibfs_latency l;
@@ -228,6 +263,8 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 		fprintf(out, ", %llu not finished by the end of the run",
 			(unsigned long long)l.incomplete);
 	fputc('\n', out);
+	if (l.failed)
+		print_failures(r, out);
 	if (l.count)
 		fprintf(out,
 			"latency (ns): min %.3f  p50 %.3f  p99 %.3f  max %.3f  "
