@@ -173,70 +173,64 @@ grep -q '^routing: ftree failed: ERR AB03: .*; minhop built the tables instead$'
 grep -q '^subnet manager: minhop on ' "$out/ff.txt" && ok ||
 	bad "ftree fallback: the SM line does not name minhop"
 
+# run_sc TAG FILE RC [ARGS]: runs scenario FILE into $out/TAG.txt and
+# checks its exit status; expect TAG REGEX: that output has such a line.
+run_sc() {
+	tag=$1 file=$2 want=$3
+	shift 3
+	"$IBFSIM" run "$data/$file" --no-data "$@" >"$out/$tag.txt" 2>&1
+	rc=$?
+	[ "$rc" -eq "$want" ] && ok || bad "$tag: exit $rc, expected $want"
+}
+expect() {
+	grep -q -- "$2" "$out/$1.txt" && ok ||
+		bad "$1: no line '$2' in: $(head -8 "$out/$1.txt")"
+}
+
 # Eight data VLs and no buffer given: each port gets room for one packet of
 # the MTU on each VL (fabric XML), so full-MTU packets leave (with 4096
 # bytes a VL none did, and the messages never finished).
-"$IBFSIM" run "$data/vls8.xml" --no-data --json "$out/v8.json" >"$out/v8.txt" 2>&1
-rc=$?
-[ "$rc" -eq 0 ] && ok || bad "vls8: exit $rc"
-grep -q '^messages: 2 completed, 0 failed$' "$out/v8.txt" && ok ||
-	bad "vls8: $(cat "$out/v8.txt")"
+run_sc vls8 vls8.xml 0
+expect vls8 '^messages: 2 completed, 0 failed$'
 # 64 KiB a message: 16 packets of the MTU, and one ACK each.
-grep -q '^packets: 34 sent, 0 dropped$' "$out/v8.txt" && ok ||
-	bad "vls8: packets $(grep packets "$out/v8.txt")"
+expect vls8 '^packets: 34 sent, 0 dropped$'
 
 # UD traffic: the sender finds the destination's UD QP (one an HCA) and
 # the three SENDs complete (before, the sender waited for ever for a QP
 # published under another name).
-"$IBFSIM" run "$data/ud_send.xml" --no-data >"$out/ud.txt" 2>&1
-rc=$?
-[ "$rc" -eq 0 ] && ok || bad "ud send: exit $rc"
-grep -q '^messages: 3 completed, 0 failed$' "$out/ud.txt" && ok ||
-	bad "ud send: $(cat "$out/ud.txt")"
+run_sc ud ud_send.xml 0
+expect ud '^messages: 3 completed, 0 failed$'
 # Each completes when its packet has left node1 (UD has no ACK): 1024 +
 # LRH 8 + BTH 12 + DETH 8 + ICRC 4 + VCRC 2 = 1058 bytes at 80 ps a byte
 # (EDR 4x) = 84.640 ns, back to back; the flow, 3072 bytes in 253.920 ns,
 # is 1024/1058 of the 100 Gb/s (it was 145 Gb/s when a UD SEND completed
 # as its packet was built).
-grep -q '^latency (ns): min 84.640  p50 169.280  p99 253.920  max 253.920  mean 169.280$' \
-	"$out/ud.txt" && ok || bad "ud send: $(grep latency "$out/ud.txt")"
-grep -q 'node1 -> node2 send: 3072 B, 0.000 -> 253.920 ns, 96.786 Gb/s$' \
-	"$out/ud.txt" && ok || bad "ud send: $(grep node1 "$out/ud.txt")"
+expect ud '^latency (ns): min 84.640  p50 169.280  p99 253.920  max 253.920  mean 169.280$'
+expect ud 'node1 -> node2 send: 3072 B, 0.000 -> 253.920 ns, 96.786 Gb/s$'
 
 # A link down then up: three sweeps. The summary line's LFT blocks are the
 # first sweep's (6 switches, one 64-LID block each), as its time and SMPs
 # are; the last sweep, which changed no table, set none (it printed 0 as
 # the first sweep's before).
-"$IBFSIM" run "$data/resweep_lft.xml" --no-data --json "$out/rl.json" \
-	>"$out/rl.txt" 2>&1
-rc=$?
-[ "$rc" -eq 0 ] && ok || bad "resweep: exit $rc"
-grep -q '^subnet manager: minhop on node1, in-band sweep 123.307 us (216 SMPs, 6 LFT blocks)$' \
-	"$out/rl.txt" && ok || bad "resweep: $(sed -n 2p "$out/rl.txt")"
+run_sc resweep resweep_lft.xml 0 --json "$out/resweep.json"
+expect resweep '^subnet manager: minhop on node1, in-band sweep 123.307 us (216 SMPs, 6 LFT blocks)$'
 grep -q '"smps": 216, "last_sweep_smps_sent": 146, "last_sweep_smps_received": 146, "lft_blocks": 6, "last_sweep_lft_blocks": 0, "traps": 3,' \
-	"$out/rl.json" && ok || bad "resweep: $(grep -o '"smps.*' "$out/rl.json")"
+	"$out/resweep.json" && ok ||
+	bad "resweep: $(grep -o '"smps.*' "$out/resweep.json")"
 
 # Failed messages are summed up by completion status, with libibverbs'
 # words and numbers, and the run fails.
-"$IBFSIM" run "$data/hca_link_down.xml" --no-data >"$out/hl.txt" 2>&1
-rc=$?
-[ "$rc" -eq 1 ] && ok || bad "hca link down: exit $rc"
-grep -q '^messages: 0 completed, 2 failed$' "$out/hl.txt" && ok ||
-	bad "hca link down: $(head -4 "$out/hl.txt")"
-grep -q '^failed: 1 Work Request Flushed Error (status 5), 1 transport retry counter exceeded (status 12)$' \
-	"$out/hl.txt" && ok || bad "hca link down: $(grep failed "$out/hl.txt")"
+run_sc down hca_link_down.xml 1
+expect down '^messages: 0 completed, 2 failed$'
+expect down '^failed: 1 Work Request Flushed Error (status 5), 1 transport retry counter exceeded (status 12)$'
 # The end: 8 timeouts of 4.096 us x 2^14 (536.870912 ms) after the ACK
 # timer's last start, 16.075 us into the run (before the fault at 20 us).
-grep -q '^simulated 536886.987 us' "$out/hl.txt" && ok ||
-	bad "hca link down: $(grep simulated "$out/hl.txt")"
+expect down '^simulated 536886.987 us'
 
 # More messages a queue than max_qp_wr (32,768): queues as deep as that,
 # receives topped up as they complete; before, setup failed on both.
-"$IBFSIM" run "$data/deep_queues.xml" --no-data >"$out/dq.txt" 2>&1
-rc=$?
-[ "$rc" -eq 0 ] && ok || bad "deep queues: exit $rc"
-grep -q '^messages: 80000 completed, 0 failed$' "$out/dq.txt" && ok ||
-	bad "deep queues: $(head -5 "$out/dq.txt")"
+run_sc deep deep_queues.xml 0
+expect deep '^messages: 80000 completed, 0 failed$'
 
 # dfsssp on a ring with two data VLs: the programs take each path's SL from
 # the SM (an SA PathRecord answer) and no credit loop closes; forcing SL 0
