@@ -127,31 +127,77 @@ START_TEST(ftree_rejects_torus)
 }
 END_TEST
 
-START_TEST(ftree_rejects_incomplete)
+/*
+ * Leaves leaf1, leaf2 and spines spine1, spine2 (nodes 0-3, 4 ports each),
+ * HCAs h1 under leaf1 and h2 under leaf2 (4, 5), and the switch-to-switch
+ * links given as {leaf, port, spine, port}: the subnet, with its LIDs.
+ */
+static struct ibfs_subnet *two_leaves(struct ibfs_topology **tp,
+				      const int (*up)[4], int nup)
 {
-	/* Two leaves and two spines; leaf2 reaches spine1 only. */
 	struct ibfs_topology *t = ibfs__topo_new("t");
 	struct ibfs_diag d;
-	int l1 = ibfs__topo_add_node(t, "leaf1", IBFS_NODE_SWITCH, 4, 1, &d);
-	int l2 = ibfs__topo_add_node(t, "leaf2", IBFS_NODE_SWITCH, 4, 1, &d);
-	int s1 = ibfs__topo_add_node(t, "spine1", IBFS_NODE_SWITCH, 4, 1, &d);
-	int s2 = ibfs__topo_add_node(t, "spine2", IBFS_NODE_SWITCH, 4, 1, &d);
-	int h1 = ibfs__topo_add_node(t, "h1", IBFS_NODE_HCA, 1, 1, &d);
-	int h2 = ibfs__topo_add_node(t, "h2", IBFS_NODE_HCA, 1, 1, &d);
-	int lk[][4] = {{l1, 1, h1, 1}, {l2, 1, h2, 1}, {l1, 3, s1, 1},
-		       {l1, 4, s2, 1}, {l2, 3, s1, 2}};
-	for (int i = 0; i < 5; i++)
-		ck_assert_int_ge(ibfs__topo_add_link(t, lk[i][0], lk[i][1],
-						     lk[i][2], lk[i][3],
+	static const char *const id[] = {"leaf1", "leaf2", "spine1", "spine2",
+					 "h1", "h2"};
+	for (int i = 0; i < 6; i++)
+		ck_assert_int_eq(ibfs__topo_add_node(t, id[i],
+						     i < 4 ? IBFS_NODE_SWITCH
+							   : IBFS_NODE_HCA,
+						     i < 4 ? 4 : 1, 1, &d),
+				 i);
+	const int ca[2][4] = {{0, 1, 4, 1}, {1, 1, 5, 1}};
+	for (int i = 0; i < 2 + nup; i++) {
+		const int *l = i < 2 ? ca[i] : up[i - 2];
+		ck_assert_int_ge(ibfs__topo_add_link(t, l[0], l[1], l[2], l[3],
 						     IBFS_SPEED_EDR, 4, 2000,
 						     1, &d), 0);
+	}
 	ibfs__topo_assign_guids(t, 0x200000, 0x100000);
 	struct ibfs_subnet *sn = ibfs__subnet_from_topo(t, &d);
+	ck_assert_ptr_nonnull(sn);
 	ck_assert_int_eq(ibfs__subnet_assign_lids(sn, 0, &d), 0);
+	*tp = t;
+	return sn;
+}
+
+START_TEST(ftree_rejects_incomplete)
+{
+	/* leaf2 reaches spine1 only. */
+	static const int up[][4] = {{0, 3, 2, 1}, {0, 4, 3, 1}, {1, 3, 2, 2}};
+	struct ibfs_topology *t;
+	struct ibfs_subnet *sn = two_leaves(&t, up, 3);
+	struct ibfs_diag d;
+
 	ck_assert_int_eq(ibfs__routing_run(sn, "ftree", NULL, &d), 0);
 	ck_assert_str_eq(sn->engine, "minhop");
 	ck_assert_ptr_nonnull(strstr(sn->log,
 				     "ERR AB06: ftree: leaf 'leaf2' GUID 0x0000000000200001 port 0 is below 1 of the 2 top switches only"));
+	ibfs__subnet_free(sn);
+	ibfs__topo_free(t);
+}
+END_TEST
+
+/*
+ * Both leaves under spine1, and spine2 with no link at all (the SM keeps
+ * the record of a switch its last sweep no longer found): ftree routes the
+ * fat tree that is linked, as OpenSM does without the switch, instead of
+ * refusing spine2 and leaving the tables to minhop.
+ */
+START_TEST(ftree_ignores_a_switch_without_links)
+{
+	static const int up[][4] = {{0, 3, 2, 1}, {1, 3, 2, 2}};
+	struct ibfs_topology *t;
+	struct ibfs_subnet *sn = two_leaves(&t, up, 2);
+	struct ibfs_diag d;
+
+	ck_assert_int_eq(ibfs__routing_run(sn, "ftree", NULL, &d), 0);
+	ck_assert_str_eq(sn->engine, "ftree");
+	ck_assert_ptr_null(sn->log ? strstr(sn->log, "ERR AB") : NULL);
+	/* h2 from leaf1: up port 3 to spine1, down its port 2, to port 1. */
+	unsigned lid2 = sn->nodes[5].ports[1].lid;
+	ck_assert_int_eq(*ibfs__subnet_lft(sn, sn->nodes[0].sw, lid2), 3);
+	ck_assert_int_eq(*ibfs__subnet_lft(sn, sn->nodes[2].sw, lid2), 2);
+	ck_assert_int_eq(*ibfs__subnet_lft(sn, sn->nodes[1].sw, lid2), 1);
 	ibfs__subnet_free(sn);
 	ibfs__topo_free(t);
 }
@@ -548,6 +594,7 @@ static Suite *route_ftree_suite(void)
 	tcase_add_test(tc, ftree_oversubscribed_three_levels);
 	tcase_add_test(tc, ftree_rejects_torus);
 	tcase_add_test(tc, ftree_rejects_incomplete);
+	tcase_add_test(tc, ftree_ignores_a_switch_without_links);
 	tcase_add_test(tc, ftree_paths_as_opensm);
 	tcase_add_test(tc, ftree_tables_as_reference);
 	suite_add_tcase(s, tc);

@@ -227,6 +227,14 @@ expect down '^failed: 1 Work Request Flushed Error (status 5), 1 transport retry
 # timer's last start, 16.075 us into the run (before the fault at 20 us).
 expect down '^simulated 536886.987 us'
 
+# A spine fails: ftree routes the fat tree left without it (before, the
+# switch the sweep no longer found stayed in the graph without links, ftree
+# refused it, and minhop built the tables).
+run_sc spine spine_down_ftree.xml 0
+expect spine '^subnet manager: ftree on node1, '
+expect spine '^messages: 16 completed, 0 failed$'
+grep -q '^routing:' "$out/spine.txt" && bad "spine: $(grep '^routing:' "$out/spine.txt")" || ok
+
 # More messages a queue than max_qp_wr (32,768): queues as deep as that,
 # receives topped up as they complete; before, setup failed on both.
 run_sc deep deep_queues.xml 0

@@ -189,6 +189,17 @@ static void ft_reach(struct ft *f)
 	}
 }
 
+/* Whether switch s has no linked port. */
+static int ft_isolated(const struct ibfs_subnet *sn, int s)
+{
+	const struct ibfs_sn_node *n = &sn->nodes[sn->sw_node[s]];
+
+	for (int p = 1; p <= n->nports; p++)
+		if (n->ports[p].peer >= 0)
+			return 0;
+	return 1;
+}
+
 static int ft_check(struct ft *f, int *top)
 {
 	struct ibfs_subnet *sn = f->sn;
@@ -216,6 +227,16 @@ static int ft_check(struct ft *f, int *top)
 	*top = 0;
 	for (int s = 0; s < sn->nsw; s++) {
 		const struct ibfs_sn_node *n = ft_node(f, s);
+		/*
+		 * A switch with no link is not in the fabric: the SM keeps
+		 * the records of nodes a later sweep no longer found (a
+		 * switch that failed), where OpenSM drops them. Level 0,
+		 * below the leaves: no route goes through it.
+		 */
+		if (ft_isolated(sn, s)) {
+			f->level[s] = 0;
+			continue;
+		}
 		if (f->level[s] >= IBFS_DIST_INF) {
 			ibfs__subnet_log(sn,
 					 "ERR AB02: ftree: switch '%s' GUID 0x%016" PRIx64 " port 0 cannot reach any CA: not a fat tree",
@@ -245,7 +266,7 @@ static int ft_check(struct ft *f, int *top)
 			}
 			up += dl == 1;
 		}
-		if (!up && f->level[s] != *top) {
+		if (!up && f->level[s] != *top && f->level[s]) {
 			ibfs__subnet_log(sn,
 					 "ERR AB04: ftree: switch '%s' GUID 0x%016" PRIx64 " port 0 on level %d has no up port but the top level is %d: not a fat tree",
 					 n->name, n->guid, f->level[s], *top);
@@ -610,7 +631,8 @@ static int ft_build(void *ctx)
 	int ntop = 0, nord = 0;
 	for (int s = 0; s < sn->nsw; s++)
 		ntop += f->level[s] == top;
-	for (int lv = top; lv >= 1; lv--)
+	/* Top down, and last the switches without a link (level 0). */
+	for (int lv = top; lv >= 0; lv--)
 		for (int s = 0; s < sn->nsw; s++)
 			if (f->level[s] == lv)
 				f->order[nord++] = s;
