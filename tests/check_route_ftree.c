@@ -127,45 +127,12 @@ START_TEST(ftree_rejects_torus)
 }
 END_TEST
 
-/*
- * Leaves leaf1, leaf2 and spines spine1, spine2 (nodes 0-3, 4 ports each),
- * HCAs h1 under leaf1 and h2 under leaf2 (4, 5), and the switch-to-switch
- * links given as {leaf, port, spine, port}: the subnet, with its LIDs.
- */
-static struct ibfs_subnet *two_leaves(struct ibfs_topology **tp,
-				      const int (*up)[4], int nup)
-{
-	struct ibfs_topology *t = ibfs__topo_new("t");
-	struct ibfs_diag d;
-	static const char *const id[] = {"leaf1", "leaf2", "spine1", "spine2",
-					 "h1", "h2"};
-	for (int i = 0; i < 6; i++)
-		ck_assert_int_eq(ibfs__topo_add_node(t, id[i],
-						     i < 4 ? IBFS_NODE_SWITCH
-							   : IBFS_NODE_HCA,
-						     i < 4 ? 4 : 1, 1, &d),
-				 i);
-	const int ca[2][4] = {{0, 1, 4, 1}, {1, 1, 5, 1}};
-	for (int i = 0; i < 2 + nup; i++) {
-		const int *l = i < 2 ? ca[i] : up[i - 2];
-		ck_assert_int_ge(ibfs__topo_add_link(t, l[0], l[1], l[2], l[3],
-						     IBFS_SPEED_EDR, 4, 2000,
-						     1, &d), 0);
-	}
-	ibfs__topo_assign_guids(t, 0x200000, 0x100000);
-	struct ibfs_subnet *sn = ibfs__subnet_from_topo(t, &d);
-	ck_assert_ptr_nonnull(sn);
-	ck_assert_int_eq(ibfs__subnet_assign_lids(sn, 0, &d), 0);
-	*tp = t;
-	return sn;
-}
-
 START_TEST(ftree_rejects_incomplete)
 {
 	/* leaf2 reaches spine1 only. */
 	static const int up[][4] = {{0, 3, 2, 1}, {0, 4, 3, 1}, {1, 3, 2, 2}};
 	struct ibfs_topology *t;
-	struct ibfs_subnet *sn = two_leaves(&t, up, 3);
+	struct ibfs_subnet *sn = rt_two_leaves(&t, up, 3);
 	struct ibfs_diag d;
 
 	ck_assert_int_eq(ibfs__routing_run(sn, "ftree", NULL, &d), 0);
@@ -187,7 +154,7 @@ START_TEST(ftree_ignores_a_switch_without_links)
 {
 	static const int up[][4] = {{0, 3, 2, 1}, {1, 3, 2, 2}};
 	struct ibfs_topology *t;
-	struct ibfs_subnet *sn = two_leaves(&t, up, 2);
+	struct ibfs_subnet *sn = rt_two_leaves(&t, up, 2);
 	struct ibfs_diag d;
 
 	ck_assert_int_eq(ibfs__routing_run(sn, "ftree", NULL, &d), 0);

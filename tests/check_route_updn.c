@@ -155,6 +155,30 @@ START_TEST(updn_dragonfly_deadlock_free)
 }
 END_TEST
 
+/*
+ * Both leaves under spine1, spine2 without links (a switch the SM's last
+ * sweep no longer found): it reaches no CA, so it is no root (it passed
+ * OpenSM's rule with every CA counted at "unreachable", and as the only
+ * root left no legal path); spine1 is, and updn routes.
+ */
+START_TEST(updn_switch_without_links_is_no_root)
+{
+	static const int up[][4] = {{0, 3, 2, 1}, {1, 3, 2, 2}};
+	struct ibfs_topology *t;
+	struct ibfs_subnet *sn = rt_two_leaves(&t, up, 2);
+	struct ibfs_diag d;
+
+	ck_assert_int_eq(ibfs__routing_run(sn, "updn", NULL, &d), 0);
+	ck_assert_str_eq(sn->engine, "updn");
+	ck_assert_ptr_null(sn->log ? strstr(sn->log, "ERR AA") : NULL);
+	unsigned lid2 = sn->nodes[5].ports[1].lid;
+	ck_assert_int_eq(*ibfs__subnet_lft(sn, sn->nodes[0].sw, lid2), 3);
+	ck_assert_int_eq(*ibfs__subnet_lft(sn, sn->nodes[2].sw, lid2), 2);
+	ibfs__subnet_free(sn);
+	ibfs__topo_free(t);
+}
+END_TEST
+
 START_TEST(dnup_fat_tree_and_failure)
 {
 	struct rt r = rt_make("fat-tree", ft43, 1, 0);
@@ -190,6 +214,7 @@ static Suite *route_updn_suite(void)
 	tcase_add_test(tc, updn_roots_of_several_levels);
 	tcase_add_test(tc, updn_torus_breaks_minhop_loop);
 	tcase_add_test(tc, updn_given_roots);
+	tcase_add_test(tc, updn_switch_without_links_is_no_root);
 	tcase_add_test(tc, updn_dragonfly_deadlock_free);
 	tcase_add_test(tc, dnup_fat_tree_and_failure);
 	suite_add_tcase(s, tc);

@@ -234,6 +234,10 @@ run_sc spine spine_down_ftree.xml 0
 expect spine '^subnet manager: ftree on node1, '
 expect spine '^messages: 16 completed, 0 failed$'
 grep -q '^routing:' "$out/spine.txt" && bad "spine: $(grep '^routing:' "$out/spine.txt")" || ok
+# The same with updn: the switch without links was its only root.
+run_sc spineu spine_down_updn.xml 0
+expect spineu '^subnet manager: updn on node1, '
+expect spineu '^messages: 16 completed, 0 failed$'
 
 # More messages a queue than max_qp_wr (32,768): queues as deep as that,
 # receives topped up as they complete; before, setup failed on both.

@@ -65,15 +65,27 @@ static int updn_auto_roots(struct ibfs_subnet *sn, char *is_root)
 		src[s] = 0;
 		ecc[s] = 0;
 		near[s] = 63;
+		/*
+		 * Over the CAs it reaches: a switch the SM's last sweep no
+		 * longer found is kept without links (sm.c), reaches none,
+		 * and must be neither a root nor the least eccentric (OpenSM
+		 * has no such switch: it drops the node).
+		 */
+		int reached = 0;
 		for (int t = 0; t < nsw; t++) {
-			if (!cas[t])
+			if (!cas[t] || dist[t] >= IBFS_DIST_INF)
 				continue;
-			int h = dist[t] >= IBFS_DIST_INF ? 63 : dist[t] + 1;
+			int h = dist[t] + 1;
 			hist[h < 63 ? h : 63] += cas[t];
+			reached = 1;
 			if (h > ecc[s])
 				ecc[s] = h;
 			if (h < near[s])
 				near[s] = h;
+		}
+		if (!reached) {
+			ecc[s] = 64;
+			continue;
 		}
 		int over1 = 0, over2 = 0;
 		for (int h = 0; h < 64; h++) {
