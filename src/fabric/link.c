@@ -273,7 +273,8 @@ void ibfs__port_may_send_again(struct ibfs_port *out)
 /*
  * p comes off the wire at `in` and the device does not get it: it was lost
  * when the link went down (in->rx_lost), or `in` has no device, or flow
- * control refused it. Rare; out of line so the arrival's common path stays short.
+ * control refused it. Rare; out of line so the arrival's common path stays
+ * short.
  */
 static void __attribute__((noinline, cold))
 link_arrive_other(struct ibfs_port *in, struct ibfs_packet *p, int counted)

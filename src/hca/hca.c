@@ -295,14 +295,6 @@ static void hca_qp_timer(struct ibfs_hca_qp *qp, ibfs_time_t t)
 }
 
 /*
- * Sends while the transmitter is free. The head of the FIFO goes if its
- * next packet is ready; a QP with nothing left drops out, and one whose
- * packet is not ready yet drops out with a timer that brings it back
- * then. A QP that sent rejoins at the tail. Each QP taken from the head
- * either sends or leaves, so a packet costs O(1) amortised, whatever the
- * number of QPs.
- */
-/*
  * The last packet of a UC or UD message on QP `ends` (NULL: none) leaves
  * the port at `left`: the message completes then. An unreliable service
  * has no acknowledgment to wait for, and its send buffer may be reused
@@ -315,6 +307,14 @@ static void hca_sent(struct ibfs_hca_qp *ends, ibfs_time_t left)
 		ibfs__qp_complete_sq(ends, left);
 }
 
+/*
+ * Sends while the transmitter is free. The head of the FIFO goes if its
+ * next packet is ready; a QP with nothing left drops out, and one whose
+ * packet is not ready yet drops out with a timer that brings it back
+ * then. A QP that sent rejoins at the tail. Each QP taken from the head
+ * either sends or leaves, so a packet costs O(1) amortised, whatever the
+ * number of QPs.
+ */
 static void hca_run(struct ibfs_hca_port *hp)
 {
 	struct ibfs_hca *h = hp->hca;
