@@ -162,6 +162,12 @@ START_TEST(connectx4_edr_calibration)
 	run_qpt("connectx-4-edr", 1, IBFS_PT_SEND_LAT, 32, 200, IBFS_QPT_UD,
 		&r);
 	near(r.t_typical, 0.86, "send_lat UD 32 B");
+	/* One QP, 2-byte writes: ~2.6 M messages/s (DESIGN.md). The wire
+	 * would carry 46-byte packets at 270 M/s: the HCA's rate decides,
+	 * one WQE every wqe_gap (385 ns), exactly once the queue is full. */
+	run("connectx-4-edr", 0, IBFS_PT_WRITE_BW, 2, 20000, &r);
+	near(r.msg_rate_mpps, 2.6, "write_bw 2 B message rate");
+	ck_assert_double_eq_tol(r.msg_rate_mpps, 1e3 / 385.0, 0.005);
 }
 END_TEST
 

@@ -41,6 +41,7 @@ struct ibfs_hca_profile {
 	ibfs_time_t read_resp;  /* responder READ/atomic response setup */
 	ibfs_time_t ack_gen;    /* ACK/NAK generation */
 	ibfs_time_t cqe;        /* CQE formation and CPU poll pick-up */
+	ibfs_time_t wqe_gap;    /* between two WQEs of one QP (message rate) */
 	uint64_t pcie_bps;      /* PCIe payload rate, bit/s (0: unlimited) */
 	uint32_t max_inline;    /* largest inline send, bytes */
 	uint32_t ack_every;     /* AckReq at least every N packets */
@@ -384,6 +385,9 @@ struct ibfs_hca_qp {
 		uint64_t orig;
 	} at_hist[IBFS_AT_HIST];
 	uint32_t at_next;
+	/* Message rate (profile wqe_gap): when the WQE being prepared
+	 * began, and when the next may (sq.c). */
+	ibfs_time_t wqe_begin, wqe_next;
 };
 
 struct ibfs_hca_qp *ibfs__qp_lookup(struct ibfs_hca *h, uint32_t qpn);

@@ -32,7 +32,9 @@
  *   send_lat 32 B 0.83 us (0.82), write_lat 32 B 0.93 us (0.93),
  *   read_lat 32 B 1.90 us (1.91), write_bw 64 KiB 93.79 Gb/s (93.8),
  *   send_lat 1 KiB 1.47 us (1.55), send_lat 4 KiB 2.24 us (2.26),
- *   send_lat UD 32 B 0.83 us (0.86).
+ *   send_lat UD 32 B 0.83 us (0.86), write_bw 2 B 2.597 M messages/s
+ *   (~2.6: one WQE every wqe_gap of one QP; the wire alone would allow
+ *   about 270 M/s of 46-byte packets).
  * The HDR and NDR profiles keep the same structure with the PCIe rate of
  * their generation; their latencies are estimates, not calibrations.
  * connectx-6-hdr on HDR: write_bw 64 KiB 193.95 Gb/s (~194).
@@ -84,6 +86,9 @@ static const struct ibfs_hca_profile prof_table[] = {
 		.ack_every = 16,
 		/* ConnectX-4 reports max_qp_rd_atom 16 (ibv_devinfo). */
 		.max_rd_atomic = 16,
+		/* One QP processes a WQE every 385 ns: ~2.6 M messages/s
+		 * of 2-byte ib_write_bw (DESIGN.md), whatever the link. */
+		.wqe_gap = 385 * IBFS_NS,
 	},
 	{
 		.name = "connectx-6-hdr",
@@ -102,6 +107,8 @@ static const struct ibfs_hca_profile prof_table[] = {
 		.max_inline = 256,
 		.ack_every = 16,
 		.max_rd_atomic = 16,
+		/* ConnectX-4's per-QP message rate: no published one. */
+		.wqe_gap = 385 * IBFS_NS,
 	},
 	{
 		.name = "connectx-7-ndr",
@@ -120,6 +127,7 @@ static const struct ibfs_hca_profile prof_table[] = {
 		.max_inline = 256,
 		.ack_every = 16,
 		.max_rd_atomic = 16,
+		.wqe_gap = 385 * IBFS_NS,
 	},
 };
 

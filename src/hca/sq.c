@@ -48,7 +48,17 @@ void ibfs__sq_prepare(struct ibfs_hca_qp *qp)
 	}
 	ibfs_time_t now = ibfs__hca_now(h);
 	int start = qp->tx_off == 0 || qp->fresh;
-	ibfs_time_t t = start ? (w->ready_at > now ? w->ready_at : now) : now;
+	/*
+	 * A QP begins a WQE at most every wqe_gap (the profile's message
+	 * rate); ibfs__sq_build commits the begin with the first packet.
+	 */
+	ibfs_time_t begin = w->ready_at;
+	if (qp->tx_off == 0) {
+		if (begin < qp->wqe_next)
+			begin = qp->wqe_next;
+		qp->wqe_begin = begin;
+	}
+	ibfs_time_t t = start ? (begin > now ? begin : now) : now;
 	if (sq_has_payload(w->opcode) && !w->inl && w->len) {
 		uint32_t plen = w->len - qp->tx_off;
 		if (plen > qp->mtu)
@@ -56,7 +66,7 @@ void ibfs__sq_prepare(struct ibfs_hca_qp *qp)
 		/* The HCA issues a WQE's reads once it holds the WQE, so
 		 * consecutive WQEs stream; a retransmission reads anew. */
 		ibfs_time_t ds = qp->fresh ? now + h->prof->dma_read :
-				 start ? w->ready_at + h->prof->dma_read :
+				 start ? begin + h->prof->dma_read :
 					 qp->dma_end;
 		if (ds < h->pcie_rd_free)
 			ds = h->pcie_rd_free;
@@ -104,6 +114,8 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 	}
 	uint32_t plen = 0, npsn = 1;
 	int first = qp->tx_off == 0, last = 1;
+	if (first)
+		qp->wqe_next = qp->wqe_begin + h->prof->wqe_gap;
 	if (sq_has_payload(w->opcode)) {
 		plen = w->len - qp->tx_off;
 		if (plen > qp->mtu)
