@@ -31,7 +31,8 @@ bad_time.xml|5|negative
 bad_op.xml|5|not one of
 bad_ud_read.xml|5|carries only send
 bad_ud_size.xml|5|at most one MTU
-bad_switch_dst.xml|5|is a switch
+bad_switch_dst.xml|5|dst="sw1" is a switch; traffic runs between HCAs
+bad_sm_host.xml|4|host="sw1" is a switch; the subnet manager runs on an HCA's port here
 bad_element.xml|4|messages
 bad_fault.xml|4|out of range
 bad_incast.xml|5|needs dst

@@ -64,6 +64,7 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/hca_link_down.xml \
 	tests/data/scenario/spine_down_ftree.xml \
 	tests/data/scenario/spine_down_updn.xml \
+	tests/data/scenario/bad_sm_host.xml \
 	tests/data/scenario/ring5x2v2.xml \
 	tests/data/scenario/ring_dfsssp.xml \
 	tests/data/scenario/ring_dfsssp_sl0.xml \

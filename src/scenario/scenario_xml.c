@@ -113,8 +113,11 @@ static int hca_attr(struct sx *x, xmlNode *n, const char *name, int *out)
 				v);
 	else if (x->s->topo->nodes[idx].type != IBFS_NODE_HCA)
 		rc = ibfs__diag(x->d, x->file, line_of(n),
-				"%s=\"%s\" is a switch; traffic runs between "
-				"HCAs", name, v);
+				"%s=\"%s\" is a switch; %s", name, v,
+				strcmp(name, "host") ?
+					"traffic runs between HCAs" :
+					"the subnet manager runs on an HCA's "
+					"port here");
 	xmlFree(v);
 	*out = idx;
 	return rc;
