@@ -33,6 +33,11 @@ bad_ud_read.xml|5|carries only send
 bad_ud_size.xml|5|at most one MTU
 bad_switch_dst.xml|5|dst="sw1" is a switch; traffic runs between HCAs
 bad_sm_host.xml|4|host="sw1" is a switch; the subnet manager runs on an HCA's port here
+bad_message_nosrc.xml|5|<message> needs a 'src' attribute
+bad_fault_both.xml|4|<fault> names a link="NODE:PORT" or a switch="ID": not both
+bad_fault_neither.xml|4|<fault> names a link="NODE:PORT" or a switch="ID": neither is given
+bad_stop_noat.xml|4|<stop> needs an 'at' attribute
+bad_sm_twice.xml|6|a second <subnet-manager> (the first is at line 4): a scenario has one
 bad_element.xml|4|messages
 bad_fault.xml|4|out of range
 bad_incast.xml|5|needs dst

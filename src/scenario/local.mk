@@ -65,6 +65,11 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/spine_down_ftree.xml \
 	tests/data/scenario/spine_down_updn.xml \
 	tests/data/scenario/bad_sm_host.xml \
+	tests/data/scenario/bad_message_nosrc.xml \
+	tests/data/scenario/bad_fault_both.xml \
+	tests/data/scenario/bad_fault_neither.xml \
+	tests/data/scenario/bad_stop_noat.xml \
+	tests/data/scenario/bad_sm_twice.xml \
 	tests/data/scenario/ring5x2v2.xml \
 	tests/data/scenario/ring_dfsssp.xml \
 	tests/data/scenario/ring_dfsssp_sl0.xml \

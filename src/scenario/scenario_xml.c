@@ -559,6 +559,82 @@ static const struct {
 	{"stop", {"at"}},
 };
 
+/*
+ * The attributes each element needs (scenario.rng), which the grammar
+ * reports as the unknown ones, without a line; <fault> needs one of link
+ * and switch as well (sx_check_fault).
+ */
+static const struct {
+	const char *element;
+	const char *const attrs[3];
+} sx_required[] = {
+	{"transport", {"model"}},
+	{"message", {"src", "dst"}},
+	{"pattern", {"kind"}},
+	{"fault", {"at", "action"}},
+	{"stop", {"at"}},
+};
+
+static int sx_check_required(xmlNode *n, const char *path,
+			     struct ibfs_diag *d)
+{
+	const char *el = (const char *)n->name;
+
+	for (size_t i = 0; i < sizeof(sx_required) / sizeof(*sx_required); i++)
+		for (int k = 0; strcmp(el, sx_required[i].element) == 0 &&
+				k < 3 && sx_required[i].attrs[k];
+		     k++)
+			if (!xmlHasProp(n, (const xmlChar *)sx_required[i]
+						   .attrs[k]))
+				return ibfs__diag(
+					d, path, line_of(n),
+					"<%s> needs %s '%s' attribute", el,
+					strchr("aeiou", sx_required[i].attrs[k][0])
+						? "an"
+						: "a",
+					sx_required[i].attrs[k]);
+	if (strcmp(el, "fault"))
+		return 0;
+	int link = xmlHasProp(n, (const xmlChar *)"link") != NULL;
+	int sw = xmlHasProp(n, (const xmlChar *)"switch") != NULL;
+
+	if (link == sw)
+		return ibfs__diag(d, path, line_of(n),
+				  "<fault> names a link=\"NODE:PORT\" or a "
+				  "switch=\"ID\": %s",
+				  link ? "not both" : "neither is given");
+	return 0;
+}
+
+/*
+ * The children of <scenario> that may appear once: the grammar reports a
+ * second one without a line ("Extra element ... in interleave").
+ */
+static int sx_check_once(xmlNode *root, const char *path,
+			 struct ibfs_diag *d)
+{
+	static const char *const once[] = {"fabric", "subnet-manager",
+					   "transport", "traffic", "stop"};
+	long first[5] = {0};
+
+	for (xmlNode *n = root->children; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		for (int i = 0; i < 5; i++) {
+			if (strcmp((const char *)n->name, once[i]))
+				continue;
+			if (first[i])
+				return ibfs__diag(d, path, line_of(n),
+						  "a second <%s> (the first "
+						  "is at line %ld): a scenario "
+						  "has one",
+						  once[i], first[i]);
+			first[i] = line_of(n);
+		}
+	}
+	return 0;
+}
+
 static int sx_known_attr(int e, const char *name)
 {
 	for (int i = 0; i < 14 && sx_allowed[e].attrs[i]; i++)
@@ -586,6 +662,8 @@ static int sx_check_attrs(xmlNode *n, const char *path, struct ibfs_diag *d)
 						  "<%s> has no attribute '%s'",
 						  (const char *)n->name,
 						  (const char *)a->name);
+		if (sx_check_required(n, path, d) < 0)
+			return -1;
 		if (sx_check_attrs(n->children, path, d) < 0)
 			return -1;
 	}
@@ -669,7 +747,8 @@ struct ibfs_scenario *ibfs__scenario_load(const char *path,
 	struct ibfs_diag schema;
 
 	if (sx_check_versions(root, path, d) < 0 ||
-	    sx_check_attrs(root, path, d) < 0)
+	    sx_check_attrs(root, path, d) < 0 ||
+	    sx_check_once(root, path, d) < 0)
 		goto out;
 	if (ibfs__xml_check_schema(doc, "scenario.rng", path, &schema) < 0) {
 		sx_schema_words(root, path, &schema, d);
