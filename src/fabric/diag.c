@@ -69,3 +69,12 @@ int ibfs__diag(struct ibfs_diag *d, const char *file, long line,
 	diag_one_line(d->msg);
 	return -1;
 }
+
+int ibfs__diag_needs(struct ibfs_diag *d, const char *file, long line,
+		     const char *el, const char *name)
+{
+	const char *an = name[0] && strchr("aeiou", name[0]) ? "an" : "a";
+
+	return ibfs__diag(d, file, line, "<%s> needs %s '%s' attribute", el,
+			  an, name);
+}

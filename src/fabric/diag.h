@@ -16,4 +16,11 @@ struct ibfs_diag {
 int ibfs__diag(struct ibfs_diag *d, const char *file, long line,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/*
+ * "<el> needs a 'name' attribute" (an 'at', an 'id'), the sentence the
+ * fabric and scenario readers give for a missing attribute. Returns -1.
+ */
+int ibfs__diag_needs(struct ibfs_diag *d, const char *file, long line,
+		     const char *el, const char *name);
+
 #endif

@@ -265,9 +265,8 @@ static int fx_need(struct fx *x, const struct fx_attrs *a, const char *name,
 	*out = fx_get(a, name);
 	if (*out)
 		return 0;
-	return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
-			  "<%s> needs a '%s' attribute",
-			  (const char *)a->el->name, name);
+	return ibfs__diag_needs(x->d, x->file, ibfs__xml_line(a->el),
+				(const char *)a->el->name, name);
 }
 
 /* Reports a units.h parse error for attribute `name`. */

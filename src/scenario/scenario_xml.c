@@ -586,12 +586,8 @@ static int sx_check_required(xmlNode *n, const char *path,
 		     k++)
 			if (!xmlHasProp(n, (const xmlChar *)sx_required[i]
 						   .attrs[k]))
-				return ibfs__diag(
-					d, path, line_of(n),
-					"<%s> needs %s '%s' attribute", el,
-					strchr("aeiou", sx_required[i].attrs[k][0])
-						? "an"
-						: "a",
+				return ibfs__diag_needs(
+					d, path, line_of(n), el,
 					sx_required[i].attrs[k]);
 	if (strcmp(el, "fault"))
 		return 0;
