@@ -38,7 +38,10 @@ bad_fault_both.xml|4|<fault> names a link="NODE:PORT" or a switch="ID": not both
 bad_fault_neither.xml|4|<fault> names a link="NODE:PORT" or a switch="ID": neither is given
 bad_stop_noat.xml|4|<stop> needs an 'at' attribute
 bad_sm_twice.xml|6|a second <subnet-manager> (the first is at line 4): a scenario has one
-bad_element.xml|4|messages
+bad_fault_in_traffic.xml|6|unknown element <fault> in <traffic>
+bad_text_in_traffic.xml|5|unexpected text in <traffic>
+bad_stop_content.xml|5|<at> inside <stop>, which has no content
+bad_element.xml|5|unknown element <messages> in <traffic>
 bad_fault.xml|4|out of range
 bad_incast.xml|5|needs dst
 bad_lmc.xml|4|lmc

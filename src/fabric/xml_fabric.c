@@ -685,11 +685,16 @@ static int fx_blank(const xmlNode *n)
 	return 1;
 }
 
+int ibfs__xml_ignorable(const xmlNode *n)
+{
+	return n->type == XML_COMMENT_NODE || n->type == XML_PI_NODE ||
+	       (n->type == XML_TEXT_NODE && fx_blank(n));
+}
+
 static int fx_children_empty(struct fx *x, const xmlNode *el)
 {
 	for (const xmlNode *c = el->children; c; c = c->next) {
-		if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE ||
-		    (c->type == XML_TEXT_NODE && fx_blank(c)))
+		if (ibfs__xml_ignorable(c))
 			continue;
 		return ibfs__diag(x->d, x->file,
 				  ibfs__xml_line(c->type == XML_ELEMENT_NODE
@@ -730,8 +735,7 @@ static int fx_read(struct fx *x, const xmlNode *fabric)
 
 	int others = 0;
 	for (const xmlNode *c = fabric->children; c && !rc; c = c->next) {
-		if (c->type == XML_COMMENT_NODE || c->type == XML_PI_NODE ||
-		    (c->type == XML_TEXT_NODE && fx_blank(c)))
+		if (ibfs__xml_ignorable(c))
 			continue;
 		long line = ibfs__xml_line(c);
 		if (c->type != XML_ELEMENT_NODE) {

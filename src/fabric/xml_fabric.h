@@ -29,6 +29,9 @@ const char *ibfs__platforms_dir(void);
 xmlDoc *ibfs__xml_parse_file(const char *path, struct ibfs_diag *d);
 /* Source line of an element (libxml2's xmlGetLineNo). */
 long ibfs__xml_line(const xmlNode *n);
+/* Whether n is a comment, a processing instruction or blank text: what
+ * may stand between elements without being content. */
+int ibfs__xml_ignorable(const xmlNode *n);
 /*
  * Validates doc against the RELAX NG schema platforms/NAME (e.g.
  * "fabric.rng"). Returns 0, or -1 with the schema's first complaint as

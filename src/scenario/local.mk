@@ -70,6 +70,9 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_fault_neither.xml \
 	tests/data/scenario/bad_stop_noat.xml \
 	tests/data/scenario/bad_sm_twice.xml \
+	tests/data/scenario/bad_fault_in_traffic.xml \
+	tests/data/scenario/bad_text_in_traffic.xml \
+	tests/data/scenario/bad_stop_content.xml \
 	tests/data/scenario/ring5x2v2.xml \
 	tests/data/scenario/ring_dfsssp.xml \
 	tests/data/scenario/ring_dfsssp_sl0.xml \

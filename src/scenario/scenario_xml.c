@@ -603,6 +603,66 @@ static int sx_check_required(xmlNode *n, const char *path,
 }
 
 /*
+ * What el holds besides comments and blank text: only elements named in
+ * `allowed` (NULL: nothing). The grammar reports anything else with no
+ * line ("Extra element traffic in interleave" for a <fault> inside
+ * <traffic>, or for words there).
+ */
+static int sx_check_content(xmlNode *el, const char *const *allowed,
+			    const char *path, struct ibfs_diag *d)
+{
+	for (xmlNode *c = el->children; c; c = c->next) {
+		if (ibfs__xml_ignorable(c))
+			continue;
+		if (c->type != XML_ELEMENT_NODE)
+			return ibfs__diag(d, path, ibfs__xml_line(c),
+					  "unexpected text in <%s>",
+					  (const char *)el->name);
+		int known = 0;
+
+		for (const char *const *a = allowed; a && *a; a++)
+			known |= !strcmp(*a, (const char *)c->name);
+		if (known)
+			continue;
+		return ibfs__diag(d, path, ibfs__xml_line(c),
+				  allowed ? "unknown element <%s> in <%s>"
+					  : "<%s> inside <%s>, which has no "
+					    "content",
+				  (const char *)c->name,
+				  (const char *)el->name);
+	}
+	return 0;
+}
+
+/* The structure under <scenario>; an inline <fabric> is its reader's. */
+static int sx_check_structure(xmlNode *root, const char *path,
+			      struct ibfs_diag *d)
+{
+	static const char *const top[] = {"fabric", "subnet-manager",
+					  "transport", "traffic", "fault",
+					  "stop", NULL};
+	static const char *const traffic[] = {"message", "pattern", NULL};
+
+	if (sx_check_content(root, top, path, d) < 0)
+		return -1;
+	for (xmlNode *n = root->children; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE ||
+		    (!strcmp((const char *)n->name, "fabric") &&
+		     !xmlHasProp(n, (const xmlChar *)"file")))
+			continue;
+		int tr = !strcmp((const char *)n->name, "traffic");
+
+		if (sx_check_content(n, tr ? traffic : NULL, path, d) < 0)
+			return -1;
+		for (xmlNode *m = tr ? n->children : NULL; m; m = m->next)
+			if (m->type == XML_ELEMENT_NODE &&
+			    sx_check_content(m, NULL, path, d) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/*
  * The children of <scenario> that may appear once: the grammar reports a
  * second one without a line ("Extra element ... in interleave").
  */
@@ -743,6 +803,7 @@ struct ibfs_scenario *ibfs__scenario_load(const char *path,
 	struct ibfs_diag schema;
 
 	if (sx_check_versions(root, path, d) < 0 ||
+	    sx_check_structure(root, path, d) < 0 ||
 	    sx_check_attrs(root, path, d) < 0 ||
 	    sx_check_once(root, path, d) < 0)
 		goto out;
