@@ -2,6 +2,7 @@
 # The static topology and the fabric XML loader, their tests and test data.
 libibfs_fabric_la_SOURCES += \
 	src/fabric/topology.h src/fabric/topology.c \
+	src/fabric/xml_doc.h src/fabric/xml_doc.c \
 	src/fabric/xml_fabric.h src/fabric/xml_fabric.c \
 	src/fabric/xml_fast.c
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The fabric XML loader (SPEC "Fabric XML"). A file is parsed safely (no
- * network, no external entities), validated against platforms/fabric.rng,
- * then read element by element into a struct ibfs_topology, checking what a
+ * network, no external entities) and validated against
+ * platforms/fabric.rng (xml_doc.c), then read element by element into a struct ibfs_topology, checking what a
  * grammar cannot: unique ids, link endpoints naming existing nodes and free
  * ports in range, and values that must parse exactly (units.h).
  *
@@ -19,178 +19,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <libxml/globals.h>
 #include <libxml/parser.h>
-#include <libxml/relaxng.h>
-#include <libxml/xmlerror.h>
 
 #include "fabric/topo_gen.h"
 #include "fabric/units.h"
 #include "fabric/xml_fabric.h"
 
-/*
- * The build defines IBFS_PLATFORMS_DIR (the source tree's platforms/) and
- * may define IBFS_INSTALLED_PLATFORMS_DIR ($(pkgdatadir)/platforms).
- */
-#ifndef IBFS_PLATFORMS_DIR
-#define IBFS_PLATFORMS_DIR "platforms"
-#endif
-
 /* At most this many attributes on one element (generate has the most). */
 #define FX_MAX_ATTRS 32
-
-const char *ibfs__platforms_dir(void)
-{
-	const char *env = getenv("IBFSIM_PLATFORMS");
-	if (env && *env)
-		return env;
-#ifdef IBFS_INSTALLED_PLATFORMS_DIR
-	/* Once the source tree is gone, the installed copy serves. */
-	if (access(IBFS_PLATFORMS_DIR "/fabric.rng", R_OK) != 0)
-		return IBFS_INSTALLED_PLATFORMS_DIR;
-#endif
-	return IBFS_PLATFORMS_DIR;
-}
-
-/* libxml2 keeps node lines in 16 bits; 65535 means "that or later". */
-#define FX_LINE_SATURATED 65535
-
-/*
- * libxml2 gives a text node the line where the text ends, which for text
- * between elements is the next element's line: the line of its last
- * character that is not blank is where a reader sees it.
- */
-static long fx_text_line(const xmlNode *n)
-{
-	long line = xmlGetLineNo(n);
-	const xmlChar *c = n->content;
-	size_t len = c ? strlen((const char *)c) : 0;
-
-	while (len && (c[len - 1] == ' ' || c[len - 1] == '\t' ||
-		       c[len - 1] == '\n' || c[len - 1] == '\r'))
-		if (c[--len] == '\n' && line > 1)
-			line--;
-	return line;
-}
-
-long ibfs__xml_line(const xmlNode *n)
-{
-	if (!n)
-		return 0;
-	if (n->type == XML_TEXT_NODE)
-		return fx_text_line(n);
-	if (n->type != XML_ELEMENT_NODE || n->line != FX_LINE_SATURATED)
-		return xmlGetLineNo(n);
-	/*
-	 * Past line 65535, XML_PARSE_BIG_LINES keeps the true line on text
-	 * nodes only, taken where the text ends. The text just before an
-	 * element ends where the element starts, so its line is the
-	 * element's; xmlGetLineNo would take the text after it instead.
-	 * Elements with no text between them (a few, at most) share a line.
-	 */
-	int steps = 0;
-	for (const xmlNode *p = n->prev; p && steps < 64; p = p->prev, steps++)
-		if (p->type == XML_TEXT_NODE)
-			return xmlGetLineNo(p);
-	return xmlGetLineNo(n);
-}
-
-/* Collects the first error libxml2 reports, as "FILE:LINE: message". */
-struct fx_err {
-	const char *file;
-	struct ibfs_diag *d;
-	int seen;
-};
-
-static void fx_on_error(void *ctx, xmlErrorPtr e)
-{
-	struct fx_err *xe = ctx;
-	if (xe->seen || !e || e->level < XML_ERR_ERROR)
-		return;
-	xe->seen = 1;
-	char msg[512];
-	snprintf(msg, sizeof(msg), "%s", e->message ? e->message : "error");
-	size_t len = strlen(msg);
-	while (len && (msg[len - 1] == '\n' || msg[len - 1] == ' '))
-		msg[--len] = 0;
-	/* Validity errors name a node; parse errors carry the true line. */
-	long line = e->line;
-	if (e->node && (line <= 0 || e->domain == XML_FROM_RELAXNGV))
-		line = ibfs__xml_line(e->node);
-	ibfs__diag(xe->d, xe->file, line, "%s", msg);
-}
-
-xmlDoc *ibfs__xml_parse_file(const char *path, struct ibfs_diag *d)
-{
-	FILE *probe = fopen(path, "r");
-	if (!probe) {
-		ibfs__diag(d, path, 0, "cannot open: %s", strerror(errno));
-		return NULL;
-	}
-	fclose(probe);
-
-	/*
-	 * No XML_PARSE_NOENT or DTDLOAD: external entities are never fetched
-	 * or expanded; NONET forbids the network outright. BIG_LINES keeps
-	 * line numbers right past 65535 (generated fabrics are long).
-	 */
-	struct fx_err xe = {path, d, 0};
-	xmlStructuredErrorFunc old = xmlStructuredError;
-	void *old_ctx = xmlStructuredErrorContext;
-	xmlSetStructuredErrorFunc(&xe, fx_on_error);
-	xmlDoc *doc = xmlReadFile(path, NULL,
-				  XML_PARSE_NONET | XML_PARSE_BIG_LINES);
-	xmlSetStructuredErrorFunc(old_ctx, old);
-	if (doc && !xe.seen && !xmlDocGetRootElement(doc))
-		ibfs__diag(d, path, 0, "the document has no root element");
-	else if (doc && !xe.seen)
-		return doc;
-	else if (!xe.seen)
-		ibfs__diag(d, path, 0, "not well-formed XML");
-	xmlFreeDoc(doc);
-	return NULL;
-}
-
-int ibfs__xml_check_schema(xmlDoc *doc, const char *schema_name,
-			   const char *file, struct ibfs_diag *d)
-{
-	char rng[4096];
-	snprintf(rng, sizeof(rng), "%s/%s", ibfs__platforms_dir(),
-		 schema_name);
-	/* Problems with the schema itself are summed up in one sentence. */
-	struct ibfs_diag ignored;
-	struct fx_err pe = {rng, &ignored, 0};
-	xmlStructuredErrorFunc old = xmlStructuredError;
-	void *old_ctx = xmlStructuredErrorContext;
-	xmlSetStructuredErrorFunc(&pe, fx_on_error);
-	xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewParserCtxt(rng);
-	if (pc)
-		xmlRelaxNGSetParserStructuredErrors(pc, fx_on_error, &pe);
-	xmlRelaxNGPtr schema = pc ? xmlRelaxNGParse(pc) : NULL;
-	xmlRelaxNGFreeParserCtxt(pc);
-	xmlSetStructuredErrorFunc(old_ctx, old);
-	if (!schema)
-		return ibfs__diag(d, rng, 0,
-				  "cannot load the schema (set "
-				  "IBFSIM_PLATFORMS to the directory that "
-				  "holds %s)",
-				  schema_name);
-	xmlRelaxNGValidCtxtPtr vc = xmlRelaxNGNewValidCtxt(schema);
-	struct fx_err xe = {file, d, 0};
-	int rc = -1;
-	if (vc) {
-		xmlRelaxNGSetValidStructuredErrors(vc, fx_on_error, &xe);
-		rc = xmlRelaxNGValidateDoc(vc, doc);
-		xmlRelaxNGFreeValidCtxt(vc);
-	}
-	xmlRelaxNGFree(schema);
-	if (rc != 0 && !xe.seen)
-		ibfs__diag(d, file, 0, "does not match the schema %s",
-			   schema_name);
-	return rc == 0 ? 0 : -1;
-}
 
 /* The state of one read: the topology being built and where to complain. */
 struct fx {
@@ -674,21 +511,6 @@ static int fx_generate(struct fx *x, const xmlNode *el)
 					 ibfs__xml_line(el), x->d);
 	fx_attrs_free(&a);
 	return rc < 0 ? -1 : 0;
-}
-
-/* Text other than white space between elements is an error. */
-static int fx_blank(const xmlNode *n)
-{
-	for (const xmlChar *c = n->content; c && *c; c++)
-		if (*c != ' ' && *c != '\t' && *c != '\n' && *c != '\r')
-			return 0;
-	return 1;
-}
-
-int ibfs__xml_ignorable(const xmlNode *n)
-{
-	return n->type == XML_COMMENT_NODE || n->type == XML_PI_NODE ||
-	       (n->type == XML_TEXT_NODE && fx_blank(n));
 }
 
 static int fx_children_empty(struct fx *x, const xmlNode *el)
