@@ -3,6 +3,7 @@
 noinst_LTLIBRARIES += libibfs_scenario.la
 libibfs_scenario_la_SOURCES = \
 	src/scenario/scenario.h src/scenario/scenario_xml.c \
+	src/scenario/scenario_check.h src/scenario/scenario_check.c \
 	src/scenario/results.h src/scenario/results.c
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
