@@ -446,6 +446,90 @@ START_TEST(ud_qp_destroyed_while_its_packet_is_held)
 }
 END_TEST
 
+/* (SLID, DLID) of the last packet each HCA of the pair sent. */
+static uint16_t lrh_seen[2][2];
+
+static void note_lids(void *ctx, const struct ibfs_port *out,
+		      const struct ibfs_packet *p, ibfs_time_t start)
+{
+	(void)ctx;
+	(void)start;
+	if (out->node == 0 || out->node == 1) {
+		lrh_seen[out->node][0] = p->slid;
+		lrh_seen[out->node][1] = p->dlid;
+	}
+}
+
+/*
+ * With LMC 2, A owns LIDs 4-7 and B 8-11. The address vector's source
+ * path bits choose the SLID among the sender's LIDs (bits beyond the LMC
+ * ignored), its DLID which of the receiver's; the receive completion
+ * reports the SLID and the DLID's path bits. RC: A -> 10 from path bits
+ * 7 (SLID 7); B's ACKs -> 5 from path bits 1 (SLID 9).
+ */
+START_TEST(lmc_path_bits_rc)
+{
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg cfg = {.profile = "ideal", .data_mode = 1};
+	ck_assert_int_eq(ibfs__hca_pair_new(&P, &cfg, &d), 0);
+	ck_assert_int_eq(ibfs__hca_set_lid(P.h[0], 1, 4, 2), 0);
+	ck_assert_int_eq(ibfs__hca_set_lid(P.h[1], 1, 8, 2), 0);
+	struct ibfs_observer o = {.on_tx = note_lids};
+	ibfs__fabric_observe(P.f, &o);
+	side_open(&A, P.h[0], IBFS_QPT_RC);
+	side_open(&B, P.h[1], IBFS_QPT_RC);
+	struct conn ca = CONN_DEFAULT, cb = CONN_DEFAULT;
+	ca.src_path_bits = 7;
+	cb.src_path_bits = 1;
+	qp_connect(&A, 10, B.qp->qp_num, &ca);
+	qp_connect(&B, 5, A.qp->qp_num, &cb);
+	A.buf[0] = 0x5c;
+	post_recv(&B, 9, 100, 64);
+	post_send(&A, 1, IBFS_WR_SEND, 0, 1, 0, 0, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+	wait1(B.rcq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_uint_eq(wc.slid, 7);
+	ck_assert_uint_eq(wc.dlid_path_bits, 2);
+	ck_assert_int_eq(B.buf[100], 0x5c);
+	ck_assert_uint_eq(lrh_seen[0][0], 7);
+	ck_assert_uint_eq(lrh_seen[0][1], 10);
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_uint_eq(lrh_seen[1][0], 9); /* the ACK */
+	ck_assert_uint_eq(lrh_seen[1][1], 5);
+	teardown();
+}
+END_TEST
+
+/* UD: the AH's path bits and DLID, the same way (A 4-7, B 8-11). */
+START_TEST(lmc_path_bits_ud)
+{
+	ud_setup(0x2222);
+	ck_assert_int_eq(ibfs__hca_set_lid(P.h[0], 1, 4, 2), 0);
+	ck_assert_int_eq(ibfs__hca_set_lid(P.h[1], 1, 8, 2), 0);
+	struct ibfs_observer o = {.on_tx = note_lids};
+	ibfs__fabric_observe(P.f, &o);
+	struct ibfs_ah_attr aa = {.dlid = 11, .src_path_bits = 2,
+				  .port_num = 1};
+	struct ibfs_ah *ah = ibfs_create_ah(A.pd, &aa);
+	ck_assert_ptr_nonnull(ah);
+	post_recv(&B, 40, 0, 256 + 40);
+	struct ibfs_send_wr *bad = NULL;
+	ck_assert_int_eq(ud_post(ah, 256, 0x2222, &bad), 0);
+	ibfs_destroy_ah(ah);
+	struct ibfs_wc wc;
+	wait1(B.rcq, &wc);
+	ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+	ck_assert_uint_eq(wc.slid, 6);
+	ck_assert_uint_eq(wc.dlid_path_bits, 3);
+	ck_assert_mem_eq(B.buf + 40, A.buf, 256);
+	ck_assert_uint_eq(lrh_seen[0][0], 6);
+	ck_assert_uint_eq(lrh_seen[0][1], 11);
+	teardown();
+}
+END_TEST
+
 START_TEST(lmc_lids_and_partition)
 {
 	struct ibfs_diag d;
@@ -701,6 +785,8 @@ static Suite *hca_suite(void)
 	tcase_add_test(tc, ud_send_held_for_credits_completes_when_sent);
 	tcase_add_test(tc, ud_qp_destroyed_while_its_packet_is_held);
 	tcase_add_test(tc, lmc_lids_and_partition);
+	tcase_add_test(tc, lmc_path_bits_rc);
+	tcase_add_test(tc, lmc_path_bits_ud);
 	tcase_add_test(tc, sqd_finishes_the_message_in_progress);
 	tcase_add_test(tc, ack_coalescing_every_n_packets);
 	tcase_add_test(tc, uc_lost_packet_loses_the_message_only);

@@ -255,6 +255,7 @@ struct ibfs_swqe {
 	uint64_t cmp_add, swap;
 	uint16_t dlid;       /* UD destination */
 	uint8_t sl;
+	uint8_t path_bits;   /* UD: the AH's source path bits */
 	uint32_t dqpn, qkey;
 	uint32_t first_psn;
 	uint32_t npsn;       /* PSNs the request uses (READ: responses) */
@@ -434,9 +435,13 @@ void ibfs__uc_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
 /* The link underneath the transport (ib_link.c for InfiniBand). */
 struct ibfs_hca_port;
 struct ibfs_hca_link_ops {
-	/* Adds link headers for dlid/sl and computes the wire size. */
+	/*
+	 * Adds link headers for dlid/sl and computes the wire size.
+	 * path_bits: the address vector's source path bits, which choose
+	 * one of the port's 2^LMC LIDs as the SLID (IBA 7.11.1).
+	 */
 	void (*frame)(struct ibfs_hca_port *hp, struct ibfs_packet *p,
-		      uint16_t dlid, uint8_t sl);
+		      uint16_t dlid, uint8_t sl, uint8_t path_bits);
 	int (*can_send)(struct ibfs_hca_port *hp, const struct ibfs_packet *p);
 	/* Sends p; returns when its last byte leaves the port (now if the
 	 * port loses it). */
@@ -469,6 +474,14 @@ struct ibfs_hca_port {
 	/* Line 1: the UC/UD QP whose message the held packet ends (hca.c). */
 	struct ibfs_hca_qp *held_ends;
 };
+
+/* Which of the port's 2^LMC LIDs a packet was sent to: its DLID's low
+ * LMC bits (the work completion's dlid_path_bits). */
+static inline uint8_t ibfs__hca_dlid_path_bits(const struct ibfs_hca_port *hp,
+					       uint16_t dlid)
+{
+	return (uint8_t)(dlid & ((1u << hp->lmc) - 1));
+}
 
 struct ibfs_hca_stats {
 	uint64_t tx_pkts, rx_pkts, retransmits, timeouts, rnr_naks, seq_naks;

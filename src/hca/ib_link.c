@@ -10,12 +10,20 @@
  */
 #include "hca/hca.h"
 
+/* The port's LIDs differ in their low LMC bits, the path bits. */
+static uint16_t ibl_path_mask(const struct ibfs_hca_port *hp)
+{
+	return (uint16_t)((1u << hp->lmc) - 1);
+}
+
 static void ibl_frame(struct ibfs_hca_port *hp, struct ibfs_packet *p,
-		      uint16_t dlid, uint8_t sl)
+		      uint16_t dlid, uint8_t sl, uint8_t path_bits)
 {
 	struct ibfs_port *port = hp->port;
 	p->dlid = dlid;
-	p->slid = hp->lid;
+	/* Source path bits beyond the LMC are ignored, as a ConnectX
+	 * masks them (IBA 7.11.1: the SLID is one of the port's LIDs). */
+	p->slid = (uint16_t)(hp->lid | (path_bits & ibl_path_mask(hp)));
 	p->sl = sl;
 	p->vl = port->data_vls > 0 ? sl % port->data_vls : 0;
 	p->lnh = 2; /* IBA local: BTH follows the LRH (IBA 7.7.1) */
@@ -57,7 +65,7 @@ static int ibl_accept(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
 {
 	/* With LMC l the port answers to 2^l LIDs from its base LID (IBA
 	 * 7.11.1); only the default partition 0x7fff exists (IBA 10.9). */
-	uint16_t mask = (uint16_t)~((1u << hp->lmc) - 1);
+	uint16_t mask = (uint16_t)~ibl_path_mask(hp);
 	return hp->lid && (p->dlid & mask) == hp->lid &&
 	       (p->pkey & 0x7fff) == 0x7fff;
 }

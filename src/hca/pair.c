@@ -97,6 +97,7 @@ int ibfs__hca_end_connect(struct ibfs_hca_end *e, uint16_t dlid,
 	a.max_dest_rd_atomic = c->rd_atomic;
 	a.min_rnr_timer = c->min_rnr_timer;
 	a.ah_attr.dlid = dlid;
+	a.ah_attr.src_path_bits = c->src_path_bits;
 	a.ah_attr.port_num = 1;
 	int rc_rtr = IBFS_QP_MAX_DEST_RD_ATOMIC | IBFS_QP_MIN_RNR_TIMER;
 	r = ibfs_modify_qp(e->qp, &a, IBFS_QP_STATE | IBFS_QP_AV |

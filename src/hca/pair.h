@@ -54,6 +54,7 @@ struct ibfs_hca_conn {
 	enum ibfs_mtu mtu;
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer, rd_atomic;
 	uint32_t psn;
+	uint8_t src_path_bits; /* which of the port's LIDs is the SLID */
 };
 
 /* Returns 0, or -1 (errno set) with nothing left allocated. */

@@ -86,7 +86,8 @@ static struct ibfs_packet *rs_packet(struct ibfs_hca_qp *qp, uint8_t op,
 static void rs_frame(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 {
 	qp->hca->lops->frame(&qp->hca->hp[qp->port], p,
-			     qp->attr.ah_attr.dlid, qp->attr.ah_attr.sl);
+			     qp->attr.ah_attr.dlid, qp->attr.ah_attr.sl,
+			     qp->attr.ah_attr.src_path_bits);
 }
 
 static void rs_next_ready(struct ibfs_hca_qp *qp, struct ibfs_resp *e,
@@ -284,6 +285,8 @@ static void rs_recv_cqe(struct ibfs_hca_qp *qp, struct ibfs_packet *p,
 		.qp_num = qp->pub.qp_num,
 		.slid = p->slid,
 		.sl = p->sl,
+		.dlid_path_bits = ibfs__hca_dlid_path_bits(
+			&qp->hca->hp[qp->port], p->dlid),
 	};
 	if (p->xh & IBFS_XH_IMM) {
 		wc.imm_data = p->imm;

@@ -168,6 +168,7 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 	}
 	uint16_t dlid = qp->attr.ah_attr.dlid;
 	uint8_t sl = qp->attr.ah_attr.sl;
+	uint8_t path_bits = qp->attr.ah_attr.src_path_bits;
 	if (type == IBFS_QPT_UD) {
 		p->xh |= IBFS_XH_DETH;
 		/* IBA 10.2.5: a WR Q_Key with its high bit set means "use
@@ -177,6 +178,7 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 		p->deth.src_qp = qp->pub.qp_num;
 		dlid = w->dlid;
 		sl = w->sl;
+		path_bits = w->path_bits;
 	}
 	qp->next_psn = ibfs__psn_add(qp->next_psn, npsn);
 	if (type == IBFS_QPT_RC) {
@@ -191,7 +193,7 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 		if (w->opcode == IBFS_WR_RDMA_READ)
 			qp->tx_off = w->len;
 	}
-	h->lops->frame(&h->hp[qp->port], p, dlid, sl);
+	h->lops->frame(&h->hp[qp->port], p, dlid, sl, path_bits);
 	if (sq_has_payload(w->opcode))
 		qp->tx_off += plen;
 	else

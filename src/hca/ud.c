@@ -46,6 +46,8 @@ void ibfs__ud_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 		.src_qp = p->deth.src_qp,
 		.slid = p->slid,
 		.sl = p->sl,
+		.dlid_path_bits = ibfs__hca_dlid_path_bits(
+			&h->hp[qp->port], p->dlid),
 	};
 	if (p->xh & IBFS_XH_IMM) {
 		wc.imm_data = p->imm;

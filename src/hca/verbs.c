@@ -179,6 +179,7 @@ static int verbs_post_one(struct ibfs_hca_qp *qp, struct ibfs_send_wr *wr,
 	} else if (t == IBFS_QPT_UD) {
 		w->dlid = wr->wr.ud.ah->attr.dlid;
 		w->sl = wr->wr.ud.ah->attr.sl;
+		w->path_bits = wr->wr.ud.ah->attr.src_path_bits;
 		w->dqpn = wr->wr.ud.remote_qpn;
 		w->qkey = wr->wr.ud.remote_qkey;
 	} else {
