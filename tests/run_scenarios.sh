@@ -303,5 +303,17 @@ first2=$(sed -n '2s/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,\([0-9]*\),.*/\1/p' "$out/q2/
 [ "$first1" = 5521600 ] && ok || bad "qps=1: first write done at $first1"
 [ -n "$first2" ] && [ "$first2" -gt 9000000 ] && ok || bad "qps=2: first write done at $first2"
 
+# LMC 1 and two QPs: the connections take the paths of node3's two LIDs
+# (source path bits 0 and 1 to base LID + 0 and + 1), which ftree routes
+# through different spines, so each of leaf1's up links carries one 1 MiB
+# write (more than 1,048,576 bytes on the wire); on one LID, one carries
+# both.
+"$IBFSIM" run "$data/lmc_paths.xml" --no-data --csv "$out/lmc" >/dev/null
+for up in 3 4; do
+	b=$(sed -n "s/^leaf1:$up,spine[12]:1,\([0-9]*\),.*/\1/p" "$out/lmc/links.csv")
+	[ -n "$b" ] && [ "$b" -gt 1048576 ] && ok ||
+		bad "lmc paths: leaf1:$up carried '$b' bytes, want > 1 MiB"
+done
+
 echo "run_scenarios: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -45,6 +45,7 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/rate.xml \
 	tests/data/scenario/qps1.xml \
 	tests/data/scenario/qps2.xml \
+	tests/data/scenario/lmc_paths.xml \
 	tests/data/scenario/bad_file_nolfts.xml \
 	tests/data/scenario/route_file.xml \
 	tests/data/scenario/route_ftree.xml \

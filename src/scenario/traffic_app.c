@@ -11,6 +11,11 @@
  *   - a completer: waits on the completion queue and timestamps each
  *     completion; a message's latency runs from its post to its completion
  *     at the requester (SPEC).
+ * With an LMC, a pair's connections (qps) spread over its 2^LMC paths, as
+ * Open MPI's openib transport does: connection l goes from source path
+ * bits l mod 2^LMC to the peer's base LID + l mod 2^LMC, both ways, so
+ * that the engines' routes for the LIDs of a port (e.g. ftree's, through
+ * different spines) carry it.
  * Queue pair settings are perftest's defaults: timeout 14 (4.096 us x 2^14
  * = 67 ms), retry_cnt 7, rnr_retry 7, 16 outstanding RDMA READs/atomics.
  * Queues are as deep as the messages need, up to the HCA's max_qp_wr
@@ -82,14 +87,17 @@ static int to_init(struct ibfs_qp *qp, enum ibfs_qp_type type)
 	return ibfs_modify_qp(qp, &a, mask);
 }
 
-/* INIT -> RTR -> RTS towards the peer `p` (connected QPs). */
+/* INIT -> RTR -> RTS towards the peer `p` (connected QPs), on the path
+ * of the given source path bits to the peer's base LID + path. */
 static int connect_qp(struct ibfs_qp *qp, enum ibfs_qp_type type,
-		      const struct tr_endpoint *p, int mtu, uint8_t sl)
+		      const struct tr_endpoint *p, int mtu, uint8_t sl,
+		      uint8_t path)
 {
 	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_RTR,
 				 .path_mtu = mtu_enum(mtu),
 				 .dest_qp_num = p->qpn,
-				 .ah_attr = {.dlid = p->lid, .sl = sl,
+				 .ah_attr = {.dlid = (uint16_t)(p->lid + path),
+					     .sl = sl, .src_path_bits = path,
 					     .port_num = 1},
 				 .max_dest_rd_atomic = 16, .min_rnr_timer = 12};
 	int mask = IBFS_QP_STATE | IBFS_QP_AV | IBFS_QP_PATH_MTU |
@@ -176,6 +184,7 @@ static int open_node(struct ibfs_traffic *t, struct tr_node *n)
 	if (ibfs_query_port(n->ctx, 1, &pa))
 		return -1;
 	n->lid = pa.lid;
+	n->lmc = pa.lmc;
 	/* UD receives carry 40 bytes of GRH space first (IBA 11.4.1.2). */
 	size_t len = n->bufsize + 40;
 	void *addr = (void *)FAKE_ADDR;
@@ -265,8 +274,11 @@ static int connect_all(struct ibfs_traffic *t, int node)
 		if (ibfs_oob_get(key, &peer, sizeof(peer)))
 			return -1;
 		struct ibfs_qp *qp = dst_end ? c->qp_dst : c->qp_src;
+		/* Every CA port has the SM's one LMC (IBA 14.2.5.6). */
+		uint8_t path = (uint8_t)(c->lane & ((1u << n->lmc) - 1));
 		if (connect_qp(qp, qpt(c->qp), &peer, t->sc->topo->def.mtu,
-			       conn_sl(t, c, n->lid, peer.lid)))
+			       conn_sl(t, c, n->lid + path, peer.lid + path),
+			       path))
 			return -1;
 		if (dst_end && c->recvs) {
 			c->recvs_left = c->recvs - depth(c->recvs);

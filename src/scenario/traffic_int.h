@@ -53,7 +53,8 @@ struct tr_node {
 	struct ibfs_mr *mr;
 	struct ibfs_qp *ud_qp;
 	uint8_t *buf;
-	uint16_t lid;
+	uint16_t lid;           /* its port's base LID */
+	uint8_t lmc;            /* its port's LMC: 2^lmc LIDs */
 };
 
 struct ibfs_traffic {
