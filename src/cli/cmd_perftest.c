@@ -158,9 +158,19 @@ static int pt_world_load(struct pt_world *w, const char *path,
 	}
 	if (ibfs__routes_program(w->f, "minhop", 0, NULL, NULL, d) < 0)
 		goto fail;
-	snprintf(w->what, sizeof(w->what), "%s, client %s, server %s", path,
-		 w->t->nodes[w->a->dev.node].id,
-		 w->t->nodes[w->b->dev.node].id);
+	/* Each end's profile: the file's (default ideal) or --profile. */
+	const struct ibfs_topo_node *na = &w->t->nodes[w->a->dev.node],
+				    *nb = &w->t->nodes[w->b->dev.node];
+	const char *pa = profile ? profile : na->profile,
+		   *pb = profile ? profile : nb->profile;
+	if (!strcmp(pa, pb))
+		snprintf(w->what, sizeof(w->what),
+			 "%s, client %s, server %s, profile %s", path, na->id,
+			 nb->id, pa);
+	else
+		snprintf(w->what, sizeof(w->what),
+			 "%s, client %s (profile %s), server %s (profile %s)",
+			 path, na->id, pa, nb->id, pb);
 	return 0;
 fail:
 	pt_world_free(w);

@@ -8,6 +8,8 @@
 # usage or input.
 set -u
 fail=0
+tmp=$(mktemp) || exit 99
+trap 'rm -f "$tmp"' EXIT
 bad() { echo "FAIL: $*"; fail=1; }
 # in_range V LO HI: V is a number from LO to HI.
 in_range() {
@@ -41,8 +43,15 @@ n=$("$IBFSIM" perftest write_lat -a -n 3 --profile ideal | awk '$2 == 3' | wc -l
 first=$("$IBFSIM" perftest write_lat -a -n 3 --profile ideal | awk '$2 == 3 { print $1; exit }')
 [ "$first" = 2 ] || bad "-a starts at '$first', not 2"
 
-"$IBFSIM" perftest read_lat -n 10 --fabric "$top_srcdir/platforms/star.xml" >/dev/null ||
+"$IBFSIM" perftest read_lat -n 10 --fabric "$top_srcdir/platforms/star.xml" >"$tmp" ||
 	bad "--fabric star.xml exited $?"
+# The header names the profile the HCAs run: the file's (star.xml names
+# none: ideal), or --profile's.
+head -1 "$tmp" | grep -q ', client [^ ]*, server [^ ]*, profile ideal$' ||
+	bad "--fabric header: $(head -1 "$tmp")"
+"$IBFSIM" perftest read_lat -n 10 --fabric "$top_srcdir/platforms/star.xml" \
+	--profile connectx-6-hdr | head -1 | grep -q ', profile connectx-6-hdr$' ||
+	bad "--fabric --profile: the header does not name connectx-6-hdr"
 
 for args in "bogus" "send_lat -s" "send_lat -n 0" "send_lat --profile nope" \
 	"send_lat --speed QQQ" "send_lat -x" "send_lat --fabric /nonexistent.xml" \
