@@ -20,30 +20,9 @@ set -u
 : "${IBFSIM:?IBFSIM must name the ibfsim binary}"
 : "${top_srcdir:?top_srcdir must be set}"
 
-umad2sim=
-for p in /usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so \
-	/usr/lib/*/umad2sim/libumad2sim.so /usr/lib/umad2sim/libumad2sim.so \
-	/usr/lib64/umad2sim/libumad2sim.so; do
-	if [ -f "$p" ]; then umad2sim=$p; break; fi
-done
-missing=
-command -v ibsim >/dev/null 2>&1 || missing="$missing ibsim"
-[ -n "$umad2sim" ] || missing="$missing libumad2sim.so"
-command -v opensm >/dev/null 2>&1 || missing="$missing opensm"
-command -v timeout >/dev/null 2>&1 || missing="$missing timeout"
-if [ -n "$missing" ]; then
-	echo "SKIP: the OpenSM conformance test needs$missing" \
-		"(Debian: apt-get install opensm ibsim-utils)"
-	exit 77
-fi
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ibfs-osm.XXXXXX") || exit 99
-ibsim_pid=
-cleanup() {
-	if [ -n "$ibsim_pid" ]; then kill "$ibsim_pid" 2>/dev/null; fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+. "$top_srcdir/tests/ibsim_lib.sh"
+ibsim_require "the OpenSM conformance test" "opensm ibsim-utils" opensm
+ibsim_tmp ibfs-osm
 fails=0
 fail() {
 	echo "FAIL: $*"
@@ -58,20 +37,8 @@ run_opensm() {
 	mkdir -p "$out/cache" "$out/dump"
 	cp "$g2l" "$out/cache/guid2lid"
 	sock="ibfs-osm-$$-$(basename "$out")"
-	IBSIM_SOCKNAME=$sock timeout 120 ibsim -s -n "$net" \
-		>"$out/ibsim.log" 2>&1 &
-	ibsim_pid=$!
-	i=0
-	until grep -q "parsed" "$out/ibsim.log" 2>/dev/null; do
-		i=$((i + 1))
-		if [ $i -gt 600 ]; then # 60 s: a loaded machine starts it slowly
-			fail "ibsim did not start on $net"
-			cat "$out/ibsim.log"
-			return 1
-		fi
-		sleep 0.1
-	done
-	sleep 0.2
+	ibsim_start "$net" "$out/ibsim.log" "$sock" ||
+		{ fails=$((fails + 1)); return 1; }
 	# The SM runs on the first HCA of the fabric.
 	host=$(awk '/^Ca\t/ {gsub(/"/, "", $3); print $3; exit}' "$net")
 	IBSIM_SOCKNAME=$sock SIM_HOST=$host OSM_CACHE_DIR=$out/cache \
@@ -80,9 +47,7 @@ run_opensm() {
 		--dump_files_dir "$out/dump" -R "$engine" "$@" \
 		>"$out/opensm.out" 2>&1
 	rc=$?
-	kill "$ibsim_pid" 2>/dev/null
-	wait "$ibsim_pid" 2>/dev/null
-	ibsim_pid=
+	ibsim_stop
 	if [ $rc -ne 0 ] || [ ! -s "$out/dump/opensm-lfts.dump" ]; then
 		fail "opensm -R $engine on $net (exit $rc)"
 		tail -5 "$out/opensm.out"

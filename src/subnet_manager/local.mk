@@ -71,7 +71,8 @@ EXTRA_DIST += tests/sm_route_cli.sh
 
 # Against the real OpenSM over ibsim (skips, exit 77, without them).
 TESTS += tests/opensm_conformance.sh
-EXTRA_DIST += tests/opensm_conformance.sh src/subnet_manager/README.md
+EXTRA_DIST += tests/opensm_conformance.sh src/subnet_manager/README.md \
+	tests/ibsim_lib.sh
 check_PROGRAMS += tests/check_route_cli
 tests_check_route_cli_SOURCES = tests/check_route_cli.c
 tests_check_route_cli_CFLAGS = $(TEST_CFLAGS)
