@@ -79,6 +79,41 @@ START_TEST(ibsim_guids)
 }
 END_TEST
 
+/*
+ * ibsim's speed codes (PortInfo LinkSpeedEnabled s=, LinkSpeedExtEnabled
+ * e=): the fastest enabled is the link's; e= over s=; an NxSPEED word
+ * (ibnetdiscover's active speed) over both.
+ */
+START_TEST(ibsim_speed_codes)
+{
+	static const char text[] =
+		"Switch\t8 \"sw\"\n"
+		"[1]\t\"h1\"[1]\ts=1\n"
+		"[2]\t\"h2\"[1]\ts=3\n"
+		"[3]\t\"h3\"[1]\ts=7 e=0\n"
+		"[4]\t\"h4\"[1]\ts=7 e=1\n"
+		"[5]\t\"h5\"[1]\te=3\n"
+		"[6]\t\"h6\"[1]\ts=4 e=4\n"
+		"[7]\t\"h7\"[1]\tw=16 s=7 e=15\n"
+		"[8]\t\"h8\"[1]\ts=1 e=2\t# 4xHDR\n"
+		"\nHca\t1 \"h1\"\nHca\t1 \"h2\"\nHca\t1 \"h3\"\nHca\t1 \"h4\"\n"
+		"Hca\t1 \"h5\"\nHca\t1 \"h6\"\nHca\t1 \"h7\"\nHca\t1 \"h8\"\n";
+	static const enum ibfs_speed want[] = {
+		IBFS_SPEED_SDR, IBFS_SPEED_DDR, IBFS_SPEED_QDR, IBFS_SPEED_FDR,
+		IBFS_SPEED_EDR, IBFS_SPEED_HDR, IBFS_SPEED_NDR, IBFS_SPEED_HDR};
+	struct ibfs_diag d;
+	struct ibfs_topology *t = read_str(text, &d);
+	ck_assert_msg(t != NULL, "%s", d.msg);
+	const struct ibfs_topo_node *s = node(t, "sw");
+	for (int p = 1; p <= 8; p++)
+		ck_assert_msg(t->links[s->ports[p].link].speed == want[p - 1],
+			      "port %d: speed %d, want %d", p,
+			      t->links[s->ports[p].link].speed, want[p - 1]);
+	ck_assert_int_eq(t->links[s->ports[7].link].width, 2);
+	ibfs__topo_free(t);
+}
+END_TEST
+
 START_TEST(ibnetdiscover_format)
 {
 	static const char text[] =
@@ -147,6 +182,12 @@ START_TEST(errors)
 	expect_error("# nothing\n", "x.net: no Switch or Ca record");
 	expect_error("Switch 4 \"a\"\n[1] \"b\"[1] w=3\n",
 		     "x.net:2: a 'w=' width must be ibsim's code");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[1] w=2 s=8\n",
+		     "x.net:2: an 's=' speed must be ibsim's code 0 to 7");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[1] s=x\n",
+		     "x.net:2: an 's=' speed must be ibsim's code 0 to 7");
+	expect_error("Switch 4 \"a\"\n[1] \"b\"[1] w=2 e=16\n",
+		     "x.net:2: an 'e=' speed must be ibsim's code 0 to 15");
 	struct ibfs_diag d;
 	ck_assert_ptr_null(ibfs__netfile_load("/nonexistent.net", &d));
 	ck_assert_ptr_nonnull(strstr(d.msg, "/nonexistent.net: cannot open"));
@@ -166,7 +207,7 @@ START_TEST(export_import_round_trip)
 	FILE *f = open_memstream(&buf, &len);
 	ck_assert_int_eq(ibfs__topo_write_netfile(t, f), 0);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(buf, "\nswitchguid=0x0000000000200000\nSwitch\t4 \"g1_sw1\"\t\t# \"g1_sw1\"\n[1]\t\"node1\"[1]\tw=2\t# 4xEDR\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\nswitchguid=0x0000000000200000\nSwitch\t4 \"g1_sw1\"\t\t# \"g1_sw1\"\n[1]\t\"node1\"[1]\tw=2 s=7 e=3\t# 4xEDR\n"));
 	struct ibfs_topology *u = read_str(buf, &d);
 	ck_assert_msg(u != NULL, "%s", d.msg);
 	ck_assert_uint_eq(u->nnodes, t->nnodes);
@@ -287,6 +328,7 @@ static Suite *netfile_suite(void)
 	TCase *tc = tcase_create("netfile");
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, ibsim_guids);
+	tcase_add_test(tc, ibsim_speed_codes);
 	tcase_add_test(tc, ibnetdiscover_format);
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, export_import_round_trip);

@@ -18,6 +18,9 @@ EXTRA_DIST += tests/hugepages.sh
 # `ibfsim topo`: usage errors, every generator's counts, info and export.
 TESTS += tests/topo_cli.sh
 EXTRA_DIST += tests/topo_cli.sh
+# Our .net export through the real ibsim and ibnetdiscover, and back.
+TESTS += tests/ibnetdiscover_roundtrip.sh
+EXTRA_DIST += tests/ibnetdiscover_roundtrip.sh
 # `ibfsim run`'s usage errors and outputs checked before anything runs.
 TESTS += tests/run_cli.sh
 EXTRA_DIST += tests/run_cli.sh

@@ -3,8 +3,9 @@
  * Exporters of a topology (see topo_export.h). Links whose speed, width
  * or cable differ from the defaults carry them as attributes in XML. The
  * .net writer lists each link at both ends, as ibnetdiscover does (ibsim
- * insists that both ends agree), and gives the width as ibsim's 'w=N'
- * code.
+ * insists that both ends agree), and gives the width and speed as ibsim's
+ * 'w=N s=N e=N' codes, so that the ports ibsim simulates run at the
+ * link's speed (without them, 4x SDR) and ibnetdiscover reports it.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -94,6 +95,21 @@ static int exp_width_code(int lanes)
 	}
 }
 
+/*
+ * ibsim's s= and e= codes for a speed: PortInfo LinkSpeedEnabled and
+ * LinkSpeedExtEnabled (IBA 14.2.5.6), every speed up to the link's
+ * enabled, as a port enables them; e= 0 is left out. Debian 12's ibsim
+ * (0.10) takes e= up to 7, HDR: NDR and XDR links are enabled at HDR
+ * there (the comment keeps their speed, which the import reads first),
+ * and FDR10, which LinkSpeedEnabled cannot name, at QDR.
+ */
+static void exp_speed_codes(enum ibfs_speed sp, int *s, int *e)
+{
+	*s = sp == IBFS_SPEED_SDR ? 1 : sp == IBFS_SPEED_DDR ? 3 : 7;
+	*e = sp == IBFS_SPEED_FDR ? 1 : sp == IBFS_SPEED_EDR ? 3
+	     : sp >= IBFS_SPEED_HDR ? 7 : 0;
+}
+
 int ibfs__topo_write_netfile(const struct ibfs_topology *t, FILE *f)
 {
 	fprintf(f, "# Written by ibfsim from fabric '%s'.\n",
@@ -110,9 +126,14 @@ int ibfs__topo_write_netfile(const struct ibfs_topology *t, FILE *f)
 			if (tp->peer_node < 0)
 				continue;
 			const struct ibfs_topo_link *l = &t->links[tp->link];
-			fprintf(f, "[%d]\t\"%s\"[%d]\tw=%d\t# %dx%s\n", p,
+			int s, e;
+			exp_speed_codes(l->speed, &s, &e);
+			fprintf(f, "[%d]\t\"%s\"[%d]\tw=%d s=%d", p,
 				t->nodes[tp->peer_node].id, tp->peer_port,
-				exp_width_code(l->width), l->width,
+				exp_width_code(l->width), s);
+			if (e)
+				fprintf(f, " e=%d", e);
+			fprintf(f, "\t# %dx%s\n", l->width,
 				ibfs__speed_str(l->speed));
 		}
 	}

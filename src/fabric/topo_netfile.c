@@ -6,7 +6,7 @@
  *     Ca|Hca 2 "name"    # "description"
  * followed by one line per connected port
  *     [1](guid)  "remote"[3](guid)  # ... 4xEDR      (ibnetdiscover)
- *     [1]  "remote"[3]  w=4                          (ibsim)
+ *     [1]  "remote"[3]  w=4 s=7 e=3                  (ibsim)
  * Each link appears at both ends; the two must agree. Two passes: nodes
  * first (a port line may name a node defined further down), then links.
  */
@@ -97,29 +97,66 @@ static int nf_width_code(const char *s)
 }
 
 /*
- * Picks "NxSPEED" (e.g. 4xEDR) and "w=N" out of the rest of a line.
- * Returns 0, or -1 for a w= value that is not a width code.
+ * ibsim's "s=N" and "e=N" are PortInfo LinkSpeedEnabled (1 SDR, 2 DDR,
+ * 4 QDR; 0 QDR for ibsim) and LinkSpeedExtEnabled (1 FDR, 2 EDR, 4 HDR,
+ * 8 NDR) (IBA 14.2.5.6): the port runs at the fastest speed enabled.
+ * Returns that speed, or -1 for a code out of range.
+ */
+static int nf_speed_code(const char *s, int ext)
+{
+	char *e;
+	long v = strtol(s, &e, 0);
+	if (e == s || *e || v < 0 || v > (ext ? 15 : 7))
+		return -1;
+	static const int fast[] = {IBFS_SPEED_NDR, IBFS_SPEED_HDR,
+				   IBFS_SPEED_EDR, IBFS_SPEED_FDR};
+	if (ext) {
+		for (int b = 3; b >= 0; b--)
+			if (v & (1 << b))
+				return fast[3 - b];
+		return IBFS_SPEED_COUNT; /* none: s= decides */
+	}
+	return v & 4 || !v ? IBFS_SPEED_QDR
+	       : v & 2   ? IBFS_SPEED_DDR
+			 : IBFS_SPEED_SDR;
+}
+
+/*
+ * Picks "NxSPEED" (e.g. 4xEDR, ibnetdiscover's active speed) and ibsim's
+ * "w=N", "s=N" and "e=N" out of the rest of a line; NxSPEED wins over the
+ * codes, e= over s=. Returns 0, or -1, -2, -3 for a w=, s= or e= value
+ * that is not such a code.
  */
 static int nf_link_attrs(char *s, int *width, int *speed)
 {
 	*width = 0;
 	*speed = -1;
+	int named = 0, s_code = -1, e_code = IBFS_SPEED_COUNT;
 	char *tok = strtok(s, " \t\n#\"");
 	while (tok) {
 		if (!strncmp(tok, "w=", 2)) {
 			*width = nf_width_code(tok + 2);
 			if (*width < 0)
 				return -1;
+		} else if (!strncmp(tok, "s=", 2)) {
+			if ((s_code = nf_speed_code(tok + 2, 0)) < 0)
+				return -2;
+		} else if (!strncmp(tok, "e=", 2)) {
+			if ((e_code = nf_speed_code(tok + 2, 1)) < 0)
+				return -3;
 		} else if (isdigit((unsigned char)tok[0])) {
 			char *x = strchr(tok, 'x');
 			enum ibfs_speed sp;
 			if (x && x[1] && !ibfs__speed_parse(x + 1, &sp)) {
 				*speed = (int)sp;
 				*width = atoi(tok);
+				named = 1;
 			}
 		}
 		tok = strtok(NULL, " \t\n#\"");
 	}
+	if (!named)
+		*speed = e_code != IBFS_SPEED_COUNT ? e_code : s_code;
 	return 0;
 }
 
@@ -195,9 +232,15 @@ static int nf_parse(struct nf *p, FILE *f)
 						  "port %d of '%s', which has %d ports",
 						  pt.port, p->t->nodes[cur].id,
 						  p->t->nodes[cur].nports);
-			if (nf_link_attrs(r, &pt.width, &pt.speed))
-				return ibfs__diag(p->d, p->file, ln,
-						  "a 'w=' width must be ibsim's code 1, 2, 4, 8 or 16 (1x, 4x, 8x, 12x, 2x)");
+			static const char *const bad_code[] = {
+				"a 'w=' width must be ibsim's code 1, 2, 4, 8 or 16 (1x, 4x, 8x, 12x, 2x)",
+				"an 's=' speed must be ibsim's code 0 to 7 (LinkSpeedEnabled bits: 1 SDR, 2 DDR, 4 QDR)",
+				"an 'e=' speed must be ibsim's code 0 to 15 (LinkSpeedExtEnabled bits: 1 FDR, 2 EDR, 4 HDR, 8 NDR)",
+			};
+			int bad = nf_link_attrs(r, &pt.width, &pt.speed);
+			if (bad)
+				return ibfs__diag(p->d, p->file, ln, "%s",
+						  bad_code[-bad - 1]);
 			pt.rname = strdup(name);
 			if (!pt.rname || nf_add_port(p, &pt)) {
 				free(pt.rname);

@@ -62,4 +62,5 @@ EXTRA_DIST += \
 	tests/data/fabric/good-all.xml \
 	tests/data/fabric/good-generate.xml \
 	tests/data/fabric/good-minimal.xml \
+	tests/data/fabric/good-speeds.xml \
 	tests/data/fabric/good-vls.xml
