@@ -30,10 +30,12 @@
 #include "fabric/topo_gen.h"
 #include "hca/direct_exec.h"
 #include "hca/hca.h"
+#include "subnet_manager/qos.h"
 #include "subnet_manager/routing.h"
 #include "subnet_manager/sm.h"
 #include "subnet_manager/sma.h"
 #include "switch/switch.h"
+#include "switch/switch_int.h"
 
 #define P (10 * IBFS_NS)
 #define L (100 * IBFS_NS)
@@ -82,13 +84,14 @@ static void net_devices(struct net *n)
 }
 
 /* A switch of nports ports with nh HCAs on ports 1..nh (node 0 the
- * switch, node i the HCA on port i). */
-static void star_make(struct net *n, int nports, int nh)
+ * switch, node i the HCA on port i), with vls data VLs. */
+static void star_make_vls(struct net *n, int nports, int nh, int vls)
 {
 	struct ibfs_diag d;
 
 	memset(n, 0, sizeof(*n));
 	n->t = ibfs__topo_new("star");
+	n->t->def.data_vls = vls;
 	int s = ibfs__topo_add_node(n->t, "sw", IBFS_NODE_SWITCH, nports, 0,
 				    &d);
 	for (int i = 1; i <= nh; i++) {
@@ -102,6 +105,11 @@ static void star_make(struct net *n, int nports, int nh)
 						     0, &d), 0);
 	}
 	net_devices(n);
+}
+
+static void star_make(struct net *n, int nports, int nh)
+{
+	star_make_vls(n, nports, nh, 1);
 }
 
 static void fat_tree_make(struct net *n, int k)
@@ -443,6 +451,76 @@ START_TEST(test_fat_tree_updn)
 }
 END_TEST
 
+/* Runs the SM on HCA 1 of a star (4 ports, 3 HCAs, 2 data VLs), with q
+ * if not NULL; returns the SMPs it sent. */
+static uint64_t star_qos_sweep(struct net *n, const struct ibfs_qos *q)
+{
+	struct ibfs_diag d;
+	struct ibfs_sm_stats st;
+
+	star_make_vls(n, 4, 3, 2);
+	n->sm = ibfs__sm_start(n->f, 1, "minhop", 0, on_up, n, &d);
+	ck_assert_msg(n->sm != NULL, "%s", d.msg);
+	if (q)
+		ibfs__sm_set_qos(n->sm, q);
+	ibfs__eq_run(&n->f->eq, IBFS_TIME_NEVER);
+	ibfs__sm_stats(n->sm, &st);
+	ck_assert_msg(st.state == 1, "sweep failed: %s", st.error);
+	return st.sent;
+}
+
+/*
+ * QoS settings reach every linked switch output (SL-to-VL, both VL
+ * arbitration tables, LimitOfHighPriority in PortInfo) and every HCA
+ * port (SL-to-VL), at the cost of one SL2VL SMP per HCA and one
+ * high-priority VLArb block per linked switch output.
+ */
+START_TEST(test_star_qos)
+{
+	struct ibfs_qos q = { .given = 1, .nhigh = 1, .nlow = 2,
+			      .high_limit = 7 };
+	struct net n;
+
+	for (int sl = 0; sl < 16; sl++)
+		q.sl2vl[sl] = (uint8_t)(1 - sl % 2);
+	q.high[0] = (struct ibfs_vlarb_entry){ 1, 255 };
+	q.low[0] = (struct ibfs_vlarb_entry){ 0, 64 };
+	q.low[1] = (struct ibfs_vlarb_entry){ 1, 32 };
+	uint64_t plain = star_qos_sweep(&n, NULL);
+	struct ibfs_switch *sw = n.sw[0];
+
+	ck_assert_int_eq(sw->out[1].arb.limit, 255);
+	ck_assert_int_eq(sw->out[1].arb.nhigh, 0);
+	ck_assert_int_eq(n.hca[1]->hp[1].sl2vl[1], 1);
+	net_free(&n);
+
+	ck_assert_uint_eq(star_qos_sweep(&n, &q), plain + 3 + 3);
+	sw = n.sw[0];
+	for (int o = 1; o <= 3; o++) {
+		const struct sw_vlarb *a = &sw->out[o].arb;
+
+		ck_assert_int_eq(a->limit, 7);
+		ck_assert_int_eq(a->nhigh, 1);
+		ck_assert_int_eq(a->high[0].vl, 1);
+		ck_assert_int_eq(a->high[0].weight, 255);
+		ck_assert_int_eq(a->nlow, 2);
+		ck_assert_int_eq(a->low[0].weight, 64);
+		ck_assert_int_eq(a->low[1].vl, 1);
+		ck_assert_int_eq(a->low[1].weight, 32);
+		for (int sl = 0; sl < 16; sl++) {
+			ck_assert_int_eq(ibfs__sw_sl2vl(sw, 1 + o % 3, o, sl),
+					 q.sl2vl[sl]);
+			ck_assert_int_eq(n.hca[o]->hp[1].sl2vl[sl],
+					 q.sl2vl[sl]);
+		}
+	}
+	/* Port 4 has no link: the SM leaves it as it was. */
+	ck_assert_int_eq(sw->out[4].arb.limit, 255);
+	ck_assert_int_eq(sw->out[4].arb.nhigh, 0);
+	net_free(&n);
+}
+END_TEST
+
 /* A second sweep over an unchanged fabric sends no LFT block. */
 START_TEST(test_resweep_no_change)
 {
@@ -685,6 +763,7 @@ static Suite *sm_suite(void)
 	tcase_add_test(tc, test_star_exact);
 	tcase_add_test(tc, test_star_window);
 	tcase_add_test(tc, test_star_timeout);
+	tcase_add_test(tc, test_star_qos);
 	tcase_add_test(tc, test_fat_tree_minhop);
 	tcase_add_test(tc, test_fat_tree_ftree_lmc);
 	tcase_add_test(tc, test_fat_tree_updn);

@@ -123,6 +123,11 @@ struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 		h->hp[i].hca = h;
 		h->hp[i].num = i;
 		h->hp[i].port = ibfs__fabric_port(f, node, i);
+		/* Until the SM programs it, SL s goes on VL s mod data VLs. */
+		int vls = h->hp[i].port->data_vls > 0 ? h->hp[i].port->data_vls
+						      : 1;
+		for (int sl = 0; sl < 16; sl++)
+			h->hp[i].sl2vl[sl] = (uint8_t)(sl % vls);
 	}
 	h->prof = prof;
 	h->ack_every = prof->ack_every ? prof->ack_every : 1;
@@ -180,6 +185,17 @@ int ibfs__hca_set_lid(struct ibfs_hca *h, int port, uint16_t lid,
 		return -1;
 	h->hp[port].lid = lid;
 	h->hp[port].lmc = lmc;
+	return 0;
+}
+
+int ibfs__hca_set_sl2vl(struct ibfs_hca *h, int port, const uint8_t vls[16])
+{
+	if (port < 1 || port > h->dev.nports)
+		return -1;
+	for (int sl = 0; sl < 16; sl++)
+		if (vls[sl] >= h->hp[port].port->data_vls)
+			return -1;
+	memcpy(h->hp[port].sl2vl, vls, 16);
 	return 0;
 }
 

@@ -473,6 +473,8 @@ struct ibfs_hca_port {
 	ibfs_time_t kick_at;
 	/* Line 1: the UC/UD QP whose message the held packet ends (hca.c). */
 	struct ibfs_hca_qp *held_ends;
+	/* The port's SLtoVLMappingTable (IBA 7.6.6): VL of each SL. */
+	uint8_t sl2vl[16];
 };
 
 /* Which of the port's 2^LMC LIDs a packet was sent to: its DLID's low
@@ -553,6 +555,8 @@ void ibfs__hca_free(struct ibfs_hca *h);
 struct ibfs_hca *ibfs__hca_of_node(struct ibfs_fabric *f, int node);
 int ibfs__hca_set_lid(struct ibfs_hca *h, int port, uint16_t lid,
 		      uint8_t lmc);
+/* Port `port`'s SL-to-VL table; -1 for a port or a VL out of range. */
+int ibfs__hca_set_sl2vl(struct ibfs_hca *h, int port, const uint8_t vls[16]);
 /* The verbs context of an HCA (what ibfs_open_device returns). */
 struct ibfs_context *ibfs__hca_context(struct ibfs_hca *h);
 /* ibfs_open_device asks this to find the calling actor's HCA. */

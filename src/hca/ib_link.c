@@ -2,9 +2,9 @@
 /*
  * The InfiniBand link under the HCA transport: the Local Route Header
  * (IBA 7.7: DLID, SLID, SL, VL, LNH), the packet's wire size, and sending
- * through a fabric port with its credits (IBA 7.9). Until the subnet
- * manager programs SL-to-VL tables, an HCA maps SL s to data VL
- * s mod (number of data VLs). A port whose link is down accepts packets
+ * through a fabric port with its credits (IBA 7.9). The VL is the port's
+ * SL-to-VL table's (hca.c: SL s on data VL s mod the number of data VLs
+ * until a subnet manager with QoS settings programs it). A port whose link is down accepts packets
  * and loses them, as a real port that is not Active does not transmit:
  * the transport's timers then see the loss.
  */
@@ -19,13 +19,12 @@ static uint16_t ibl_path_mask(const struct ibfs_hca_port *hp)
 static void ibl_frame(struct ibfs_hca_port *hp, struct ibfs_packet *p,
 		      uint16_t dlid, uint8_t sl, uint8_t path_bits)
 {
-	struct ibfs_port *port = hp->port;
 	p->dlid = dlid;
 	/* Source path bits beyond the LMC are ignored, as a ConnectX
 	 * masks them (IBA 7.11.1: the SLID is one of the port's LIDs). */
 	p->slid = (uint16_t)(hp->lid | (path_bits & ibl_path_mask(hp)));
 	p->sl = sl;
-	p->vl = port->data_vls > 0 ? sl % port->data_vls : 0;
+	p->vl = hp->sl2vl[sl & 15];
 	p->lnh = 2; /* IBA local: BTH follows the LRH (IBA 7.7.1) */
 	p->pkey = 0xffff;
 	ibfs__packet_finish(p);

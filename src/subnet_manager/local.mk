@@ -16,7 +16,8 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/mad.h src/subnet_manager/mad.c \
 	src/subnet_manager/sma.h src/subnet_manager/sma.c \
 	src/subnet_manager/sm.h src/subnet_manager/sm_int.h \
-	src/subnet_manager/sm.c src/subnet_manager/sm_config.c
+	src/subnet_manager/sm.c src/subnet_manager/sm_config.c \
+	src/subnet_manager/qos.h src/subnet_manager/qos.c
 
 # The HCA's management hook (QP0/VL15) the SM and its agents use; it lives
 # with the HCA but is listed here, by the SM that needs it.
@@ -48,6 +49,10 @@ check_PROGRAMS += tests/check_route_file
 tests_check_route_file_SOURCES = tests/check_route_file.c
 tests_check_route_file_CFLAGS = $(TEST_CFLAGS)
 tests_check_route_file_LDADD = $(SM_TEST_LIBS)
+check_PROGRAMS += tests/check_qos
+tests_check_qos_SOURCES = tests/check_qos.c
+tests_check_qos_CFLAGS = $(TEST_CFLAGS)
+tests_check_qos_LDADD = $(SM_TEST_LIBS)
 check_PROGRAMS += tests/check_credit_loop
 tests_check_credit_loop_SOURCES = tests/check_credit_loop.c
 tests_check_credit_loop_CFLAGS = $(TEST_CFLAGS)

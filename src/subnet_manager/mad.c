@@ -246,8 +246,8 @@ void ibfs__smp_get_switch_info(const uint8_t *d,
  * PortInfo (IBA 14.2.5.6): LID at 16, MasterSMLID at 18, LocalPortNum 28,
  * LinkWidthActive 31, PortState in the low nibble of 32, PortPhysicalState
  * in the high nibble of 33, LMC in the low 3 bits of 34, VLCap in the high
- * nibble of 37, VLArbitrationHighCap 39, LowCap 40, OperationalVLs in the
- * high nibble of 43.
+ * nibble of 37, VLHighLimit 38, VLArbitrationHighCap 39, LowCap 40,
+ * OperationalVLs in the high nibble of 43.
  */
 void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p)
 {
@@ -260,6 +260,7 @@ void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p)
 	d[33] = (uint8_t)(p->phys_state << 4);
 	d[34] = p->lmc & 7;
 	d[37] = (uint8_t)(p->vl_cap << 4);
+	d[38] = p->vl_high_limit;
 	d[39] = p->vlarb_high_cap;
 	d[40] = p->vlarb_low_cap;
 	d[43] = (uint8_t)(p->op_vls << 4);
@@ -275,6 +276,7 @@ void ibfs__smp_get_port_info(const uint8_t *d, struct ibfs_smp_port_info *p)
 	p->phys_state = d[33] >> 4;
 	p->lmc = d[34] & 7;
 	p->vl_cap = d[37] >> 4;
+	p->vl_high_limit = d[38];
 	p->vlarb_high_cap = d[39];
 	p->vlarb_low_cap = d[40];
 	p->op_vls = d[43] >> 4;

@@ -140,6 +140,7 @@ struct ibfs_smp_port_info {
 	uint8_t lmc;
 	uint8_t vl_cap;        /* 1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7 ... */
 	uint8_t op_vls;
+	uint8_t vl_high_limit; /* LimitOfHighPriority: 4 KiB units, 255 none */
 	uint8_t vlarb_high_cap, vlarb_low_cap;
 };
 void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p);

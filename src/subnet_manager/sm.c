@@ -561,6 +561,11 @@ struct ibfs_sm *ibfs__sm_start(struct ibfs_fabric *f, int sm_node,
 	return sm;
 }
 
+void ibfs__sm_set_qos(struct ibfs_sm *sm, const struct ibfs_qos *q)
+{
+	sm->qos = *q;
+}
+
 void ibfs__sm_set_max_wire(struct ibfs_sm *sm, int n)
 {
 	sm->max_wire = n < 1 ? 1 : n > SM_SLOTS ? SM_SLOTS : n;

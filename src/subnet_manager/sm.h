@@ -76,6 +76,13 @@ struct ibfs_sm *ibfs__sm_start(struct ibfs_fabric *f, int sm_node,
 			       const char *engine, int lmc,
 			       void (*up)(void *ctx, ibfs_time_t t), void *ctx,
 			       struct ibfs_diag *d);
+/*
+ * QoS settings (qos.h) for every sweep from the first: the SL-to-VL table
+ * for switch and HCA ports, the VL arbitration tables and
+ * LimitOfHighPriority for switch outputs. Call before the queue runs.
+ */
+struct ibfs_qos;
+void ibfs__sm_set_qos(struct ibfs_sm *sm, const struct ibfs_qos *q);
 /* SMPs kept outstanding (1..64); call before the queue runs. */
 void ibfs__sm_set_max_wire(struct ibfs_sm *sm, int n);
 /* Options of the routing engine (copied; its strings are borrowed). */

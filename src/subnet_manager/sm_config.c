@@ -7,8 +7,10 @@
  * requests of each stage: PortInfo (LID, LMC, SM LID), SwitchInfo
  * (LinearFDBTop), the LinearForwardingTable blocks that differ from what a
  * switch holds, SLtoVLMappingTable and VLArbitrationTable of each linked
- * switch output, then PortState Armed and Active on every linked port
- * (IBA 7.2, 14.2.5). Routing takes no simulated time here.
+ * switch output (with QoS settings, qos.h, those and the HCA ports'
+ * SLtoVLMappingTable), then PortState Armed and Active on every linked
+ * port, with LimitOfHighPriority (IBA 7.2, 14.2.5). Routing takes no
+ * simulated time here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +99,9 @@ static int sm_route(struct ibfs_sm *sm)
 		ibfs__sm_fail(sm, d.msg);
 		return -1;
 	}
+	/* The engines and the credit-loop check see the table programmed. */
+	if (sm->qos.given)
+		memcpy(sm->sn->sl2vl, sm->qos.sl2vl, 16);
 	/* Route on the links found in this sweep only. */
 	for (int i = 0; i < sm->ndn; i++) {
 		struct sm_dnode *x = &sm->dn[i];
@@ -167,32 +172,72 @@ static void sm_lft_blocks(struct ibfs_sm *sm, int i)
 	}
 }
 
+/* The QoS settings programmed: the given ones, or the defaults. */
+static const struct ibfs_qos *sm_qos(struct ibfs_sm *sm,
+				     struct ibfs_qos *def)
+{
+	if (sm->qos.given)
+		return &sm->qos;
+	ibfs__qos_default(def, sm->sn->data_vls);
+	return def;
+}
+
+/* VLArbitrationTable block blk (1, 2 low; 3, 4 high) of output p. */
+static void sm_vlarb_block(struct ibfs_sm *sm, int i, int p, int blk,
+			   const struct ibfs_vlarb_entry *t, int n)
+{
+	uint8_t vl[32] = { 0 }, w[32] = { 0 };
+	int from = blk % 2 ? 0 : 32;
+
+	for (int k = from; k < n && k < from + 32; k++) {
+		vl[k - from] = t[k].vl;
+		w[k - from] = t[k].weight;
+	}
+	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB,
+					 (uint32_t)p << 16 | (uint32_t)blk, i,
+					 0);
+	if (r)
+		ibfs__smp_put_vlarb(r->data, vl, w);
+}
+
 /*
  * SL-to-VL (one SMP per linked output, for every input: see sma.c) and
- * VL arbitration (low-priority block 1: one entry of weight 1 per data
- * VL, which is also the switches' default, vl_arbiter.c).
+ * VL arbitration: low-priority block 1 always (without QoS settings one
+ * entry of weight 1 per data VL, the switches' default, vl_arbiter.c),
+ * the other blocks when the tables have entries there.
  */
 static void sm_switch_port(struct ibfs_sm *sm, int i, int p)
 {
-	struct sm_req *r;
+	struct ibfs_qos def;
+	const struct ibfs_qos *q = sm_qos(sm, &def);
 
 	if (sm->phase == PH_SL2VL) {
-		r = ibfs__sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_SL2VL,
-			    0xffu << 8 | (uint32_t)p, i, 0);
+		struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET,
+						 IBFS_SMP_ATTR_SL2VL,
+						 0xffu << 8 | (uint32_t)p, i,
+						 0);
 		if (r)
 			ibfs__smp_put_sl2vl(r->data, sm->sn->sl2vl);
 		return;
 	}
-	uint8_t vl[32] = { 0 }, w[32] = { 0 };
+	sm_vlarb_block(sm, i, p, 1, q->low, q->nlow);
+	if (q->nlow > 32)
+		sm_vlarb_block(sm, i, p, 2, q->low, q->nlow);
+	if (q->nhigh > 0)
+		sm_vlarb_block(sm, i, p, 3, q->high, q->nhigh);
+	if (q->nhigh > 32)
+		sm_vlarb_block(sm, i, p, 4, q->high, q->nhigh);
+}
 
-	for (int v = 0; v < sm->sn->data_vls && v < 32; v++) {
-		vl[v] = (uint8_t)v;
-		w[v] = 1;
-	}
-	r = ibfs__sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB,
-		    (uint32_t)p << 16 | 1, i, 0);
+/* With QoS settings, an HCA port's SL-to-VL table (qos_ca_sl2vl). */
+static void sm_ca_port(struct ibfs_sm *sm, int i, int p)
+{
+	if (!sm->qos.given || sm->phase != PH_SL2VL)
+		return;
+	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_SL2VL,
+					 (uint32_t)p, i, 0);
 	if (r)
-		ibfs__smp_put_vlarb(r->data, vl, w);
+		ibfs__smp_put_sl2vl(r->data, sm->sn->sl2vl);
 }
 
 static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
@@ -211,6 +256,10 @@ static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
 		w.lid = sn->ports[p].lid;
 		w.lmc = x->type == IBFS_NODE_SWITCH ? 0 : (uint8_t)sm->lmc;
 		w.sm_lid = sm->sn->nodes[me->sn].ports[sm->sm_port].lid;
+	} else {
+		struct ibfs_qos def;
+
+		w.vl_high_limit = sm_qos(sm, &def)->high_limit;
 	}
 	ibfs__smp_put_port_info(r->data, &w);
 }
@@ -254,9 +303,11 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 			break;
 		case PH_SL2VL:
 		case PH_VLARB:
-			for (int p = 1; sw && p <= x->nports; p++)
-				if (x->ports[p].peer >= 0)
+			for (int p = 1; p <= x->nports; p++)
+				if (x->ports[p].peer >= 0 && sw)
 					sm_switch_port(sm, i, p);
+				else if (x->ports[p].peer >= 0)
+					sm_ca_port(sm, i, p);
 			break;
 		case PH_ARM:
 		case PH_ACTIVE:

@@ -8,6 +8,7 @@
 #define IBFS_SM_SM_INT_H
 
 #include "subnet_manager/mad.h"
+#include "subnet_manager/qos.h"
 #include "subnet_manager/sm.h"
 #include "subnet_manager/sma.h"
 
@@ -61,6 +62,7 @@ struct ibfs_sm {
 	struct ibfs_event *kick;
 	char engine[16];
 	int lmc, max_wire;
+	struct ibfs_qos qos;  /* given: programmed into every port */
 	int resweep_pending; /* a trap came during a sweep */
 	uint64_t traps;
 	struct ibfs_routing_opts opts;

@@ -36,9 +36,11 @@ struct sma_txq {
 	struct ibfs_event *retry;
 };
 
-/* One switch output's VL arbitration tables (IBA 7.6.9), 64 entries. */
+/* One switch output's VL arbitration tables (IBA 7.6.9), 64 entries,
+ * and its PortInfo VLHighLimit. */
 struct sma_vlarb {
 	struct ibfs_vlarb_entry low[64], high[64];
+	uint8_t limit;
 };
 
 struct sma_node {
@@ -230,14 +232,38 @@ static void sma_port_info(struct sma_node *n, int port, int in_port,
 				 IBFS_PHYS_LINKUP :
 				 2; /* Polling: no partner */
 	pi->vl_cap = pi->op_vls = sma_vl_code(pt->data_vls);
-	if (n->sw)
+	if (n->sw) {
 		pi->vlarb_high_cap = pi->vlarb_low_cap = 64;
+		pi->vl_high_limit = n->arb[port].limit;
+	}
 }
 
-/* PortInfo Set: LID, LMC, SM LID, PortState (IBA 14.2.5.6, 7.2). */
+static int sma_arb_len(const struct ibfs_vlarb_entry *t);
+
+/* Programs switch output `port` with its tables and limit. */
+static int sma_arb_apply(struct sma_node *n, int port)
+{
+	const struct sma_vlarb *a = &n->arb[port];
+
+	return ibfs__switch_set_vlarb(n->sw, port, a->high,
+				      sma_arb_len(a->high), a->low,
+				      sma_arb_len(a->low), a->limit);
+}
+
+/* PortInfo Set: LID, LMC, SM LID, PortState, a switch output's
+ * VLHighLimit (IBA 14.2.5.6, 7.2). */
 static uint16_t sma_port_set(struct sma_node *n, int port,
 			     const struct ibfs_smp_port_info *w)
 {
+	if (n->sw && port > 0 && w->vl_high_limit != n->arb[port].limit) {
+		uint8_t old = n->arb[port].limit;
+
+		n->arb[port].limit = w->vl_high_limit;
+		if (sma_arb_apply(n, port) < 0) {
+			n->arb[port].limit = old;
+			return IBFS_MAD_STATUS_BAD_FIELD;
+		}
+	}
 	if (w->state != IBFS_PORT_NOP && (port > 0 || !n->sw)) {
 		uint8_t cur = n->state[port];
 		int ok = (w->state == IBFS_PORT_ARMED &&
@@ -304,6 +330,28 @@ static uint16_t sma_sl2vl(struct sma_node *n, struct ibfs_smp *s, int set)
 	return IBFS_MAD_STATUS_OK;
 }
 
+/* SL2VL of an HCA port: the modifier names the port, 0 the one the SMP
+ * came in on (IBA 14.2.5.8). */
+static uint16_t sma_ca_sl2vl(struct sma_node *n, struct ibfs_smp *s, int set,
+			     int in_port)
+{
+	int port = (int)(s->attr_mod & 0xff);
+
+	if (port == 0)
+		port = in_port;
+	if (port > n->nports)
+		return IBFS_MAD_STATUS_BAD_FIELD;
+	if (set) {
+		uint8_t vls[16];
+
+		ibfs__smp_get_sl2vl(s->data, vls);
+		if (ibfs__hca_set_sl2vl(n->hca, port, vls) < 0)
+			return IBFS_MAD_STATUS_BAD_FIELD;
+	}
+	ibfs__smp_put_sl2vl(s->data, n->hca->hp[port].sl2vl);
+	return IBFS_MAD_STATUS_OK;
+}
+
 static int sma_arb_len(const struct ibfs_vlarb_entry *t)
 {
 	int n = 0;
@@ -333,9 +381,7 @@ static uint16_t sma_vlarb(struct sma_node *n, struct ibfs_smp *s, int set)
 		ibfs__smp_get_vlarb(s->data, vl, w);
 		for (int i = 0; i < 32; i++)
 			t[i] = (struct ibfs_vlarb_entry){ vl[i], w[i] };
-		if (ibfs__switch_set_vlarb(n->sw, port, a->high,
-					   sma_arb_len(a->high), a->low,
-					   sma_arb_len(a->low), 255) < 0) {
+		if (sma_arb_apply(n, port) < 0) {
 			*a = save;
 			return IBFS_MAD_STATUS_BAD_FIELD;
 		}
@@ -435,7 +481,8 @@ static void sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 		st = n->sw ? sma_lft(n, s, set) : IBFS_MAD_STATUS_BAD_ATTR;
 		break;
 	case IBFS_SMP_ATTR_SL2VL:
-		st = n->sw ? sma_sl2vl(n, s, set) : IBFS_MAD_STATUS_BAD_ATTR;
+		st = n->sw ? sma_sl2vl(n, s, set) : sma_ca_sl2vl(n, s, set,
+								 in_port);
 		break;
 	case IBFS_SMP_ATTR_VLARB:
 		st = n->sw ? sma_vlarb(n, s, set) : IBFS_MAD_STATUS_BAD_ATTR;
@@ -603,11 +650,13 @@ struct ibfs_sma *ibfs__sma_new(struct ibfs_fabric *f, struct ibfs_diag *d)
 			goto oom;
 		/* The switch's default arbitration (vl_arbiter.c): one
 		 * low-priority entry of weight 1 per data VL. */
-		for (int p = 0; p <= n->nports; p++)
+		for (int p = 0; p <= n->nports; p++) {
 			for (int vl = 0; vl < dv && vl < 64; vl++)
 				n->arb[p].low[vl] = (struct ibfs_vlarb_entry){
 					(uint8_t)vl, 1
 				};
+			n->arb[p].limit = 255;
+		}
 		ibfs__switch_set_local(n->sw, sma_sw_local, n);
 	}
 	return a;
