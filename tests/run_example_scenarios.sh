@@ -108,10 +108,19 @@ has link_failure '{"dst": "node1", "no_route_ns": '
 drop=$(sed -n 's/.*"dropped": \([0-9]*\)}.*/\1/p' "$out/link_failure.json")
 [ -n "$drop" ] && [ "$drop" -gt 0 ] && ok || bad "link_failure: nothing lost"
 
+# VL arbitration weights 0:64,1:192: b's VL sends three 4 KiB packets for
+# each of a's on the link they share, so b has 3/4 of it, 74 Gb/s of
+# about 99, while a gets its half over the whole run.
+run qos_weights 0
+g=$(flow_gbps qos_weights b cold)
+[ "$g" = 74 ] && ok || bad "qos_weights: b -> cold $g Gb/s, want 74"
+g=$(flow_gbps qos_weights a hot)
+[ "$g" = 49 ] && ok || bad "qos_weights: a -> hot $g Gb/s, want 49"
+
 # A permutation on the k=8 fat tree: every HCA's write completes.
 run fat_tree_permutation 0
 has fat_tree_permutation '"completed": 32, "failed": 0, "incomplete": 0'
-for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation; do
+for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights; do
 	has $n '"conservation": {"ok": true}'
 done
 

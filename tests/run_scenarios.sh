@@ -60,6 +60,9 @@ bad_version.xml|3|scenario version "2" is not supported (this ibfsim reads versi
 bad_inline_version.xml|4|fabric version "2" is not supported
 bad_inline_width.xml|5|<defaults> width="7x": unknown width (1x, 2x, 4x, 8x or 12x)
 bad_lfts_guid.xml|4|osm-ftree-fat-tree-k4-l3.lfts:16: ERR 6302: LID 0x000f port 3 is out of range
+bad_qos_vl.xml|15|qos-vlarb-low="0:64,2:64": entry 2 names VL 2, but the fabric has 2 data VLs
+bad_qos_starve.xml|15|SL 0 is on VL 0, which has no weight in either VL arbitration table
+bad_qos_dfsssp.xml|15|dfsssp chooses the SLs and VLs that break credit loops itself
 LIST
 
 # validate agrees with run, and runs nothing (the routing engine and the
@@ -314,6 +317,27 @@ for up in 3 4; do
 	[ -n "$b" ] && [ "$b" -gt 1048576 ] && ok ||
 		bad "lmc paths: leaf1:$up carried '$b' bytes, want > 1 MiB"
 done
+
+# QoS settings (OpenSM's qos_* values) on the link s1:3 - s2:1, which a
+# (SL 0, VL 0) and b (SL 1, VL 1) share. VL 1 in the high-priority table
+# with no limit: b takes as long as alone, but for a's first packet
+# (a WRITE First of 4096 bytes: 4,138 wire bytes, 331,040 ps), whose
+# header was taken first at the same picosecond and went before b's.
+"$IBFSIM" run "$data/qos_high.xml" --no-data --csv "$out/qh" >/dev/null
+"$IBFSIM" run "$data/qos_alone.xml" --no-data --csv "$out/qa" >/dev/null
+lat() { sed -n "s/^$1,$2,write,[0-9]*,[0-9]*,[0-9]*,\([0-9]*\),0\$/\1/p" "$3"; }
+hi=$(lat b cold "$out/qh/messages.csv") al=$(lat b cold "$out/qa/messages.csv")
+[ -n "$hi" ] && [ -n "$al" ] && [ $((hi - al)) -eq $((4138 * 80)) ] && ok ||
+	bad "qos high: b took $hi ps, alone $al ps: not one 4138-byte packet more"
+# VL 1 with three times VL 0's weight in the low table (0:64,1:192, in
+# 64-byte units; 4 KiB packets: one of VL 0's, three of VL 1's a turn),
+# written at once (mode="instant"): while both send, b has 3/4 of the
+# link, so its rate is 3/4 of its rate alone (within 0.5%).
+"$IBFSIM" run "$data/qos_low.xml" --no-data --csv "$out/ql" >/dev/null
+rate() { sed -n "s/^$1,$2,write,[0-9]*,[0-9]*,[0-9]*,\([0-9.]*\),0\$/\1/p" "$3"; }
+awk -v lo="$(rate b cold "$out/ql/flows.csv")" -v al="$(rate b cold "$out/qa/flows.csv")" \
+	'BEGIN { d = lo / (0.75 * al) - 1; exit !(lo != "" && d < 0.005 && d > -0.005) }' &&
+	ok || bad "qos low: b at $(rate b cold "$out/ql/flows.csv") Gb/s, alone $(rate b cold "$out/qa/flows.csv")"
 
 echo "run_scenarios: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

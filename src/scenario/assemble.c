@@ -10,6 +10,7 @@
 #include "hca/hca.h"
 #include "scenario/assemble.h"
 #include "scenario/routes.h"
+#include "subnet_manager/qos.h"
 #include "subnet_manager/sm.h"
 #include "subnet_manager/subnet.h"
 
@@ -87,6 +88,10 @@ static int program(struct ibfs_assembly *a, const struct ibfs_assembly_opts *o,
 		if (ibfs__routes_program(a->fab, engine, o->lmc, o->lfts,
 					 &routes, d) < 0)
 			return -1;
+		if (o->qos && ibfs__routes_apply_qos(a->fab, o->qos, d) < 0) {
+			ibfs__subnet_free(routes.sn);
+			return -1;
+		}
 		snprintf(a->engine, sizeof(a->engine), "%s", routes.engine);
 		a->sn = routes.sn;
 		return 0;
@@ -98,6 +103,8 @@ static int program(struct ibfs_assembly *a, const struct ibfs_assembly_opts *o,
 	struct ibfs_routing_opts ro = {.lfts_file = o->lfts,
 				       .no_fallback = o->lfts != NULL};
 	ibfs__sm_set_routing_opts(a->sm, &ro);
+	if (o->qos && o->qos->given)
+		ibfs__sm_set_qos(a->sm, o->qos);
 	snprintf(a->engine, sizeof(a->engine), "%s", engine);
 	return 0;
 }

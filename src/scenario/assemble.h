@@ -11,6 +11,7 @@
 
 #include "bridge/bridge.h"
 #include "fabric/fabric.h"
+#include "subnet_manager/qos.h"
 #include "switch/switch.h"
 
 struct ibfs_assembly {
@@ -36,6 +37,7 @@ struct ibfs_assembly_opts {
 	const char *routing;    /* OpenSM engine name; NULL: minhop */
 	const char *lfts;       /* the file engine's opensm-lfts.dump */
 	int lmc;
+	const struct ibfs_qos *qos;   /* NULL or not given: no QoS */
 	ibfs_time_t deadlock_timeout; /* 0: the default (50 us) */
 	/*
 	 * In-band: the subnet manager runs on HCA sm_node and programs the

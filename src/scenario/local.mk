@@ -17,7 +17,7 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/send.xml examples/incast_hol.xml examples/incast_vl.xml \
 	examples/ring_minhop.xml examples/ring_updn.xml \
 	examples/fat_tree_permutation.xml examples/sm_sweep.xml \
-	examples/link_failure.xml \
+	examples/link_failure.xml examples/qos_weights.xml \
 	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
 TESTS += tests/run_scenarios.sh
@@ -46,6 +46,12 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/qps1.xml \
 	tests/data/scenario/qps2.xml \
 	tests/data/scenario/lmc_paths.xml \
+	tests/data/scenario/qos_high.xml \
+	tests/data/scenario/qos_alone.xml \
+	tests/data/scenario/qos_low.xml \
+	tests/data/scenario/bad_qos_vl.xml \
+	tests/data/scenario/bad_qos_starve.xml \
+	tests/data/scenario/bad_qos_dfsssp.xml \
 	tests/data/scenario/bad_file_nolfts.xml \
 	tests/data/scenario/route_file.xml \
 	tests/data/scenario/route_ftree.xml \

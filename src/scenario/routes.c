@@ -13,6 +13,7 @@
 
 #include "hca/hca.h"
 #include "scenario/routes.h"
+#include "subnet_manager/qos.h"
 #include "subnet_manager/routing.h"
 #include "subnet_manager/subnet.h"
 #include "switch/switch.h"
@@ -123,4 +124,35 @@ int ibfs__routes_program(struct ibfs_fabric *fab, const char *engine,
 out:
 	ibfs__subnet_free(sn);
 	return rc;
+}
+
+int ibfs__routes_apply_qos(struct ibfs_fabric *fab, const struct ibfs_qos *q,
+			   struct ibfs_diag *d)
+{
+	const struct ibfs_topology *t = fab->topo;
+	if (!q->given)
+		return 0;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct ibfs_topo_node *n = &t->nodes[i];
+		int bad;
+		if (!fab->devices[i])
+			continue;
+		if (n->type == IBFS_NODE_SWITCH) {
+			struct ibfs_switch *sw = ibfs__switch_of(fab->devices[i]);
+			bad = ibfs__switch_set_sl2vl(sw, -1, -1, q->sl2vl) < 0 ||
+			      ibfs__switch_set_vlarb(sw, -1, q->high, q->nhigh,
+						     q->low, q->nlow,
+						     q->high_limit) < 0;
+		} else {
+			struct ibfs_hca *h = ibfs__hca_of_node(fab, (int)i);
+			bad = 0;
+			for (int p = 1; p <= n->nports && !bad; p++)
+				bad = ibfs__hca_set_sl2vl(h, p, q->sl2vl) < 0;
+		}
+		if (bad)
+			return ibfs__diag(d, t->file, 0,
+					  "%s: the QoS settings name a VL the "
+					  "fabric does not have", n->id);
+	}
+	return 0;
 }

@@ -14,6 +14,7 @@
 #include "fabric/diag.h"
 #include "fabric/time.h"
 #include "fabric/topology.h"
+#include "subnet_manager/qos.h"
 
 /* Operations, by SPEC's names (libibverbs' IBV_WR_* in meaning). */
 enum ibfs_sc_op {
@@ -92,6 +93,7 @@ struct ibfs_scenario {
 				* no in-band sweep (mode="inband", default) */
 	int sm_node;           /* default: the first HCA */
 	int lmc;
+	struct ibfs_qos qos;   /* qos-* attributes; qos.given 0 without */
 	enum ibfs_sc_model model;
 	struct ibfs_sc_message *msgs;
 	size_t nmsgs;

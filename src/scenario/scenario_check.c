@@ -30,7 +30,9 @@ static const struct {
 	const char *const attrs[14];
 } sx_allowed[] = {
 	{"scenario", {"version", "name"}},
-	{"subnet-manager", {"routing", "host", "lmc", "lfts", "mode"}},
+	{"subnet-manager", {"routing", "host", "lmc", "lfts", "mode",
+			    "qos-sl2vl", "qos-vlarb-high", "qos-vlarb-low",
+			    "qos-high-limit"}},
 	{"transport", {"model"}},
 	{"traffic", {NULL}},
 	{"message", {"src", "dst", SX_COMMON}},

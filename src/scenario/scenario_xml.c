@@ -390,6 +390,51 @@ static int check_lfts(struct sx *x, xmlNode *n)
 	return 0;
 }
 
+/*
+ * OpenSM's QoS options as <subnet-manager> attributes (qos.h), each in
+ * OpenSM's syntax: qos-sl2vl, qos-vlarb-high, qos-vlarb-low and
+ * qos-high-limit. Any of them turns QoS on; those not given keep the
+ * fabric's defaults, but the limit is OpenSM's 0 (one high-priority
+ * packet, then a low-priority one may go).
+ */
+static int read_qos(struct sx *x, xmlNode *n)
+{
+	static const char *const names[] = {"qos-sl2vl", "qos-vlarb-high",
+					    "qos-vlarb-low", "qos-high-limit"};
+	struct ibfs_qos *q = &x->s->qos;
+	int vls = x->s->topo->def.data_vls > 0 ? x->s->topo->def.data_vls : 1;
+	char err[160] = "";
+	int rc = 0;
+
+	ibfs__qos_default(q, vls);
+	for (int i = 0; i < 4 && !rc; i++) {
+		char *v = attr(n, names[i]);
+		if (!v)
+			continue;
+		if (!q->given)
+			q->high_limit = 0;
+		q->given = 1;
+		rc = i == 0   ? ibfs__qos_parse_sl2vl(v, vls, q->sl2vl, err,
+							sizeof(err))
+		     : i == 1 ? ibfs__qos_parse_vlarb(v, vls, q->high,
+							&q->nhigh, err,
+							sizeof(err))
+		     : i == 2 ? ibfs__qos_parse_vlarb(v, vls, q->low, &q->nlow,
+							err, sizeof(err))
+			      : ibfs__qos_parse_limit(v, &q->high_limit, err,
+							sizeof(err));
+		if (rc)
+			ibfs__diag(x->d, x->file, line_of(n), "%s=\"%s\": %s",
+				   names[i], v, err);
+		xmlFree(v);
+	}
+	if (rc)
+		return -1;
+	if (q->given && ibfs__qos_check(q, err, sizeof(err)) < 0)
+		return ibfs__diag(x->d, x->file, line_of(n), "%s", err);
+	return 0;
+}
+
 static int read_sm(struct sx *x, xmlNode *n)
 {
 	char *routing = attr(n, "routing"), *lfts = attr(n, "lfts");
@@ -427,6 +472,14 @@ static int read_sm(struct sx *x, xmlNode *n)
 		return ibfs__diag(x->d, x->file, line_of(n),
 				  "lmc must be 0 to 7 (IBA 14.2.5.6)");
 	x->s->lmc = (int)lmc;
+	if (read_qos(x, n) < 0)
+		return -1;
+	if (x->s->qos.given && x->s->routing &&
+	    !strcmp(x->s->routing, "dfsssp"))
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "dfsssp chooses the SLs and VLs that break "
+				  "credit loops itself: it cannot take QoS "
+				  "settings");
 	if (x->s->routing && !strcmp(x->s->routing, "file"))
 		return check_lfts(x, n);
 	return 0;
