@@ -109,24 +109,32 @@ void ibfs__cdg_free(struct ibfs_cdg *g)
 	free(g);
 }
 
-int ibfs__cdg_add_lid(struct ibfs_cdg *g, unsigned lid, uint32_t *added)
+int ibfs__cdg_next(const struct ibfs_cdg *g, int s, unsigned lid,
+		   uint32_t *bit)
 {
 	const struct ibfs_subnet *sn = g->sn;
+	int p = *ibfs__subnet_lft(sn, s, lid);
+	if (p == IBFS_LFT_NO_PATH || p == 0 || p >= g->stride)
+		return -1;
+	int c = g->chan[(size_t)s * (size_t)g->stride + (size_t)p];
+	if (c < 0)
+		return -1;
+	int v = g->ch_peer[c];
+	int q = *ibfs__subnet_lft(sn, v, lid);
+	if (q == IBFS_LFT_NO_PATH || q == 0 || q >= g->stride ||
+	    g->chan[(size_t)v * (size_t)g->stride + (size_t)q] < 0)
+		return -1;
+	*bit = g->base[c] + (uint32_t)q;
+	return v;
+}
+
+int ibfs__cdg_add_lid(struct ibfs_cdg *g, unsigned lid, uint32_t *added)
+{
 	int n = 0;
-	for (int s = 0; s < sn->nsw; s++) {
-		int p = *ibfs__subnet_lft(sn, s, lid);
-		if (p == IBFS_LFT_NO_PATH || p == 0)
-			continue;
-		int c = g->chan[(size_t)s * (size_t)g->stride + p];
-		if (c < 0)
-			continue;
-		int v = g->ch_peer[c];
-		int q = *ibfs__subnet_lft(sn, v, lid);
-		if (q == IBFS_LFT_NO_PATH || q == 0 ||
-		    g->chan[(size_t)v * (size_t)g->stride + q] < 0)
-			continue;
-		uint32_t b = g->base[c] + (uint32_t)q;
-		if (g->bits[b >> 3] & (1u << (b & 7)))
+	for (int s = 0; s < g->sn->nsw; s++) {
+		uint32_t b;
+		if (ibfs__cdg_next(g, s, lid, &b) < 0 ||
+		    g->bits[b >> 3] & (1u << (b & 7)))
 			continue;
 		g->bits[b >> 3] |= (uint8_t)(1u << (b & 7));
 		if (added)
@@ -134,6 +142,20 @@ int ibfs__cdg_add_lid(struct ibfs_cdg *g, unsigned lid, uint32_t *added)
 		n++;
 	}
 	return n;
+}
+
+void ibfs__cdg_add_path(struct ibfs_cdg *g, int s, unsigned lid,
+			uint32_t *seen, uint32_t stamp)
+{
+	uint32_t b;
+	while (seen[s] != stamp) {
+		seen[s] = stamp;
+		int v = ibfs__cdg_next(g, s, lid, &b);
+		if (v < 0)
+			break;
+		g->bits[b >> 3] |= (uint8_t)(1u << (b & 7));
+		s = v;
+	}
 }
 
 void ibfs__cdg_remove(struct ibfs_cdg *g, const uint32_t *added, int n)
@@ -253,27 +275,72 @@ int ibfs__cdg_find_cycle_added(struct ibfs_cdg *g, const uint32_t *added,
 	return cdg_search(g, g->roots, n, sw, port, max);
 }
 
-int ibfs__credit_loops(const struct ibfs_subnet *sn, char *buf, size_t len)
+/*
+ * The routes on VL vl into g: every CA LID's tree when the SLs are per
+ * destination, else the path from each switch with CAs (ca[s]) whose SL
+ * maps to vl. Returns whether any route is on vl.
+ */
+static int cdg_add_vl(struct ibfs_cdg *g, int vl, const char *ca,
+		      uint32_t *seen, uint32_t *stamp)
 {
-	int vls = sn->data_vls > 0 ? sn->data_vls : 1;
-	for (int vl = 0; vl < vls; vl++) {
-		struct ibfs_cdg *g = ibfs__cdg_new(sn);
-		if (!g)
-			return -1;
-		int any = 0;
-		for (unsigned lid = 1; lid <= sn->max_lid; lid++)
-			if (sn->lid_node[lid] >= 0 &&
-			    sn->nodes[sn->lid_node[lid]].type !=
-				    IBFS_NODE_SWITCH &&
-			    sn->sl2vl[sn->dst_sl[lid] & 15] == vl) {
+	const struct ibfs_subnet *sn = g->sn;
+	size_t row = (size_t)sn->max_lid + 1;
+	int any = 0;
+	for (unsigned lid = 1; lid <= sn->max_lid; lid++) {
+		if (sn->lid_node[lid] < 0 ||
+		    sn->nodes[sn->lid_node[lid]].type == IBFS_NODE_SWITCH)
+			continue;
+		if (!sn->src_sl) {
+			if (sn->sl2vl[sn->dst_sl[lid] & 15] == vl) {
 				ibfs__cdg_add_lid(g, lid, NULL);
 				any = 1;
 			}
+			continue;
+		}
+		++*stamp;
+		for (int s = 0; s < sn->nsw; s++)
+			if (ca[s] &&
+			    sn->sl2vl[sn->src_sl[(size_t)s * row + lid] & 15] ==
+				    vl) {
+				ibfs__cdg_add_path(g, s, lid, seen, *stamp);
+				any = 1;
+			}
+	}
+	return any;
+}
+
+int ibfs__credit_loops(const struct ibfs_subnet *sn, char *buf, size_t len)
+{
+	int vls = sn->data_vls > 0 ? sn->data_vls : 1;
+	size_t nsw = (size_t)(sn->nsw ? sn->nsw : 1);
+	char *ca = calloc(nsw, 1);
+	uint32_t *seen = calloc(nsw, sizeof(uint32_t)), stamp = 0;
+	int rc = 0;
+	if (!ca || !seen) {
+		rc = -1;
+		goto out;
+	}
+	for (unsigned lid = 1; lid <= sn->max_lid; lid++) {
+		int s = ibfs__subnet_lid_switch(sn, lid, NULL);
+		if (s >= 0 && sn->nodes[sn->lid_node[lid]].type !=
+				      IBFS_NODE_SWITCH)
+			ca[s] = 1;
+	}
+	for (int vl = 0; vl < vls && !rc; vl++) {
+		struct ibfs_cdg *g = ibfs__cdg_new(sn);
+		if (!g) {
+			rc = -1;
+			break;
+		}
 		int sw[64], port[64];
-		int n = any ? ibfs__cdg_find_cycle(g, sw, port, 64) : 0;
+		int n = cdg_add_vl(g, vl, ca, seen, &stamp)
+				? ibfs__cdg_find_cycle(g, sw, port, 64)
+				: 0;
 		ibfs__cdg_free(g);
-		if (n < 0)
-			return -1;
+		if (n < 0) {
+			rc = -1;
+			break;
+		}
 		if (n == 0)
 			continue;
 		size_t o = (size_t)snprintf(buf, len, "credit loop on VL %d: ",
@@ -284,9 +351,13 @@ int ibfs__credit_loops(const struct ibfs_subnet *sn, char *buf, size_t len)
 			o += (size_t)snprintf(buf + o, len - o, "%s%s:%d",
 					      i ? " -> " : "", name, port[k]);
 		}
-		return 1;
+		rc = 1;
 	}
-	snprintf(buf, len, "deadlock-free (no credit loop on %d VL%s)", vls,
-		 vls > 1 ? "s" : "");
-	return 0;
+	if (!rc)
+		snprintf(buf, len, "deadlock-free (no credit loop on %d VL%s)",
+			 vls, vls > 1 ? "s" : "");
+out:
+	free(ca);
+	free(seen);
+	return rc;
 }

@@ -33,8 +33,9 @@ struct ibfs_routing_engine {
 	int (*build_lid_matrices)(void *ctx);
 	/* Fills the LFTs (OpenSM ucast_build_fwd_tables). */
 	int (*ucast_build_fwd_tables)(void *ctx);
-	/* An engine that needs SLs (dfsssp) writes sn->dst_sl itself: the
-	 * SL of every path towards a LID, what OpenSM's path_sl answers. */
+	/* An engine that needs SLs writes them itself: sn->dst_sl for one
+	 * SL a destination LID, or sn->src_sl (dfsssp) for one a path, what
+	 * OpenSM's path_sl answers. */
 	void (*destroy)(void *ctx);
 };
 
