@@ -119,6 +119,16 @@ START_TEST(graph_api)
 	ck_assert_int_eq(sw[2], 0);
 	ck_assert_int_eq(sw[0] + sw[1] + sw[2], 3);
 	ck_assert_int_eq(port[0] * port[1] * port[2], 1);
+	/* A whole search, a cut, and the search resumed: no cycle left. */
+	ck_assert_int_eq(ibfs__cdg_find_cycle(g, sw, port, 8), 3);
+	ck_assert_int_eq(ibfs__cdg_nchan(g), 6);
+	int64_t e = ibfs__cdg_edge(g, 0, 1, 1); /* s0:1 -> s1:1 */
+	ck_assert_int_eq(e, added[0]);
+	ck_assert_int_eq(ibfs__cdg_edge(g, 0, 3, 1), -1); /* to a CA */
+	ibfs__cdg_set(g, (uint32_t)e, 0);
+	ck_assert_int_eq(ibfs__cdg_find_cycle_resume(g, sw, port, 8), 0);
+	ibfs__cdg_set(g, (uint32_t)e, 1);
+	ck_assert_int_eq(ibfs__cdg_find_cycle(g, sw, port, 8), 3);
 	ibfs__cdg_remove(g, added, 1);
 	ck_assert_int_eq(ibfs__cdg_find_cycle(g, sw, port, 8), 0);
 	ck_assert_int_eq(ibfs__cdg_find_cycle_added(g, added, 1, sw, port, 8),

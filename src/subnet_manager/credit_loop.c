@@ -7,7 +7,8 @@
  * switch): about 216 KiB for the 3-level fat tree of 36-port switches.
  * The search is an iterative depth-first search, O(channels + edges);
  * after adding the routes of one LID only the part reachable from the new
- * edges needs searching, since a new cycle runs through a new edge.
+ * edges needs searching, since a new cycle runs through a new edge, and
+ * after removing edges a search may resume where it found its cycle.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct ibfs_cdg {
 	uint8_t *bits;
 	uint32_t *mark, epoch; /* search scratch, see cdg_search */
 	int *stk, *next, *roots, nroots_cap;
+	int next_root;     /* where a resumed whole search goes on */
 };
 
 static int cdg_peer_sw(const struct ibfs_subnet *sn, int s, int p)
@@ -158,6 +160,35 @@ void ibfs__cdg_add_path(struct ibfs_cdg *g, int s, unsigned lid,
 	}
 }
 
+uint32_t ibfs__cdg_nbits(const struct ibfs_cdg *g)
+{
+	return g->base[g->nchan];
+}
+
+void ibfs__cdg_set(struct ibfs_cdg *g, uint32_t bit, int on)
+{
+	if (on)
+		g->bits[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+	else
+		g->bits[bit >> 3] &= (uint8_t)~(1u << (bit & 7));
+}
+
+int ibfs__cdg_nchan(const struct ibfs_cdg *g)
+{
+	return g->nchan;
+}
+
+int64_t ibfs__cdg_edge(const struct ibfs_cdg *g, int s, int p, int q)
+{
+	if (s < 0 || s >= g->sn->nsw || p < 1 || p >= g->stride)
+		return -1;
+	int c = g->chan[(size_t)s * (size_t)g->stride + (size_t)p];
+	if (c < 0 || q < 1 ||
+	    q > g->sn->nodes[g->sn->sw_node[g->ch_peer[c]]].nports)
+		return -1;
+	return (int64_t)g->base[c] + q;
+}
+
 void ibfs__cdg_remove(struct ibfs_cdg *g, const uint32_t *added, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -167,11 +198,14 @@ void ibfs__cdg_remove(struct ibfs_cdg *g, const uint32_t *added, int n)
 /*
  * Depth-first search for a cycle from the given root channels (all when
  * roots is NULL). Marks are epoch stamps kept in g, so a search costs
- * only what it visits: mark < epoch is unvisited, epoch + 1 on the
- * stack, epoch + 2 done.
+ * only what it visits: mark < epoch - 1 is unvisited, epoch - 1 on the
+ * stack, epoch done. A new search takes a new epoch; a resumed one
+ * (whole graph only) keeps the marks and the root it stopped at. When a
+ * cycle is found, the channels on the stack go back to unvisited: the
+ * caller may cut the cycle anywhere.
  */
 static int cdg_search(struct ibfs_cdg *g, const int *roots, int nroots,
-		      int *sw, int *port, int max)
+		      int *sw, int *port, int max, int resume)
 {
 	int n = g->nchan;
 	size_t nc = (size_t)(n ? n : 1);
@@ -182,17 +216,20 @@ static int cdg_search(struct ibfs_cdg *g, const int *roots, int nroots,
 		if (!g->mark || !g->stk || !g->next)
 			return -1;
 	}
-	if (g->epoch > UINT32_MAX - 4) {
-		memset(g->mark, 0, nc * sizeof(uint32_t));
-		g->epoch = 0;
+	if (!resume || roots || !g->epoch) {
+		if (g->epoch > UINT32_MAX - 4) {
+			memset(g->mark, 0, nc * sizeof(uint32_t));
+			g->epoch = 0;
+		}
+		g->epoch += 2;
+		g->next_root = 0;
 	}
-	uint32_t gray = g->epoch + 1, black = g->epoch + 2;
-	g->epoch += 2;
+	uint32_t gray = g->epoch - 1, black = g->epoch;
 	uint32_t *mark = g->mark;
 	int *stk = g->stk, *next = g->next;
 	int found = 0;
 	int nr = roots ? nroots : n;
-	for (int i = 0; i < nr && !found; i++) {
+	for (int i = roots ? 0 : g->next_root; i < nr && !found; i++) {
 		int r = roots ? roots[i] : i;
 		if (mark[r] >= gray)
 			continue;
@@ -232,6 +269,10 @@ static int cdg_search(struct ibfs_cdg *g, const int *roots, int nroots,
 					len++;
 				}
 				found = len ? len : 1;
+				for (int j = 0; j <= top; j++)
+					mark[stk[j]] = 0;
+				if (!roots)
+					g->next_root = i;
 			} else if (mark[succ] < gray) {
 				mark[succ] = gray;
 				stk[++top] = succ;
@@ -244,7 +285,13 @@ static int cdg_search(struct ibfs_cdg *g, const int *roots, int nroots,
 
 int ibfs__cdg_find_cycle(struct ibfs_cdg *g, int *sw, int *port, int max)
 {
-	return cdg_search(g, NULL, 0, sw, port, max);
+	return cdg_search(g, NULL, 0, sw, port, max, 0);
+}
+
+int ibfs__cdg_find_cycle_resume(struct ibfs_cdg *g, int *sw, int *port,
+				int max)
+{
+	return cdg_search(g, NULL, 0, sw, port, max, 1);
 }
 
 int ibfs__cdg_find_cycle_added(struct ibfs_cdg *g, const uint32_t *added,
@@ -272,7 +319,7 @@ int ibfs__cdg_find_cycle_added(struct ibfs_cdg *g, const uint32_t *added,
 					      (size_t)g->stride +
 				      (size_t)q];
 	}
-	return cdg_search(g, g->roots, n, sw, port, max);
+	return cdg_search(g, g->roots, n, sw, port, max, 0);
 }
 
 /*

@@ -52,12 +52,30 @@ int ibfs__cdg_next(const struct ibfs_cdg *g, int s, unsigned lid,
  */
 void ibfs__cdg_add_path(struct ibfs_cdg *g, int s, unsigned lid,
 			uint32_t *seen, uint32_t stamp);
+/* Edge bits, for callers that keep a figure per edge: their number, and
+ * setting (on != 0) or clearing one. */
+uint32_t ibfs__cdg_nbits(const struct ibfs_cdg *g);
+void ibfs__cdg_set(struct ibfs_cdg *g, uint32_t bit, int on);
+/* The number of channels: a cycle is never longer. */
+int ibfs__cdg_nchan(const struct ibfs_cdg *g);
+/* The bit of the edge from channel (s, p) to its far end's port q, or -1. */
+int64_t ibfs__cdg_edge(const struct ibfs_cdg *g, int s, int p, int q);
 /*
  * Looks for a cycle. Returns its length (<= max; the switch index and
  * egress port of each channel in sw[], port[]), 0 if there is none, -1 on
  * out of memory.
  */
 int ibfs__cdg_find_cycle(struct ibfs_cdg *g, int *sw, int *port, int max);
+/*
+ * After ibfs__cdg_find_cycle found a cycle and edges were only removed
+ * since: looks for the next cycle, keeping what the earlier searches
+ * proved (a channel all of whose successors were searched stays done;
+ * removing edges cannot make a cycle through it). Cutting every cycle of
+ * a graph this way costs one search over it plus the parts searched again
+ * after each cut, as OpenSM's dfsssp resumes its search.
+ */
+int ibfs__cdg_find_cycle_resume(struct ibfs_cdg *g, int *sw, int *port,
+				int max);
 /*
  * The same, searching only from the far ends of the edges just added
  * (bits from ibfs__cdg_add_lid): when the graph had no cycle before, any
