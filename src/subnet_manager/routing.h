@@ -72,6 +72,14 @@ int ibfs__route_dor_setup(struct ibfs_routing_engine *re);
 int ibfs__route_dfsssp_setup(struct ibfs_routing_engine *re);
 int ibfs__route_file_setup(struct ibfs_routing_engine *re);
 
+/*
+ * dfsssp_layers.c: dfsssp's virtual layers for the routes in the LFTs,
+ * into sn->src_sl (allocated here), as OpenSM's dfsssp_remove_deadlocks.
+ * Returns 0, -2 when the data VLs do not suffice (logged, ERR AD01) or
+ * -1 when out of memory.
+ */
+int ibfs__dfsssp_layers(struct ibfs_subnet *sn);
+
 /* ---- route_core.c: shared by the engines ---- */
 
 #define IBFS_DIST_INF 0x3fffffff
