@@ -63,6 +63,40 @@ START_TEST(second_vl_breaks_it)
 }
 END_TEST
 
+/*
+ * Per-path SLs: the loop needs the 2-hop paths s0 -> h2, s1 -> h0 and
+ * s2 -> h1; moving only the first to SL 1 breaks it, and then src_sl, not
+ * dst_sl, is what counts.
+ */
+START_TEST(per_path_sl)
+{
+	struct ibfs_subnet *sn = ring3(2);
+	char buf[256];
+	ck_assert_int_eq(ibfs__subnet_alloc_src_sl(sn), 0);
+	size_t row = sn->max_lid + 1;
+	ck_assert_int_eq(ibfs__credit_loops(sn, buf, sizeof(buf)), 1);
+	sn->src_sl[1 * row + 6] = 1; /* s1 -> h2: one hop, no dependency */
+	ck_assert_int_eq(ibfs__credit_loops(sn, buf, sizeof(buf)), 1);
+	sn->src_sl[0 * row + 6] = 1; /* s0 -> h2 on SL 1 -> VL 1 */
+	ck_assert_int_eq(ibfs__credit_loops(sn, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "deadlock-free (no credit loop on 2 VLs)");
+	ck_assert_int_eq(ibfs__subnet_path_sl(sn, 4, 6), 1);
+	ck_assert_int_eq(ibfs__subnet_path_sl(sn, 5, 6), 1);
+	ck_assert_int_eq(ibfs__subnet_path_sl(sn, 6, 4), 0);
+	ck_assert_int_eq(ibfs__subnet_path_sl(sn, 4, 99), 0);
+	sn->dst_sl[6] = 1; /* ignored while src_sl is set */
+	sn->src_sl[0 * row + 6] = 0;
+	ck_assert_int_eq(ibfs__credit_loops(sn, buf, sizeof(buf)), 1);
+	ck_assert_str_eq(buf,
+			 "credit loop on VL 0: s0:1 -> s1:1 -> s2:1 -> s0:1");
+	/* Clearing the routes drops the table: dst_sl counts again. */
+	ibfs__subnet_clear_routes(sn);
+	ck_assert_ptr_null(sn->src_sl);
+	ck_assert_int_eq(ibfs__subnet_path_sl(sn, 4, 6), 0);
+	ibfs__subnet_free(sn);
+}
+END_TEST
+
 START_TEST(graph_api)
 {
 	struct ibfs_subnet *sn = ring3(1);
@@ -85,6 +119,16 @@ START_TEST(graph_api)
 	ck_assert_int_eq(sw[2], 0);
 	ck_assert_int_eq(sw[0] + sw[1] + sw[2], 3);
 	ck_assert_int_eq(port[0] * port[1] * port[2], 1);
+	/* A whole search, a cut, and the search resumed: no cycle left. */
+	ck_assert_int_eq(ibfs__cdg_find_cycle(g, sw, port, 8), 3);
+	ck_assert_int_eq(ibfs__cdg_nchan(g), 6);
+	int64_t e = ibfs__cdg_edge(g, 0, 1, 1); /* s0:1 -> s1:1 */
+	ck_assert_int_eq(e, added[0]);
+	ck_assert_int_eq(ibfs__cdg_edge(g, 0, 3, 1), -1); /* to a CA */
+	ibfs__cdg_set(g, (uint32_t)e, 0);
+	ck_assert_int_eq(ibfs__cdg_find_cycle_resume(g, sw, port, 8), 0);
+	ibfs__cdg_set(g, (uint32_t)e, 1);
+	ck_assert_int_eq(ibfs__cdg_find_cycle(g, sw, port, 8), 3);
 	ibfs__cdg_remove(g, added, 1);
 	ck_assert_int_eq(ibfs__cdg_find_cycle(g, sw, port, 8), 0);
 	ck_assert_int_eq(ibfs__cdg_find_cycle_added(g, added, 1, sw, port, 8),
@@ -113,6 +157,7 @@ static Suite *credit_loop_suite(void)
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, ring_cycle);
 	tcase_add_test(tc, second_vl_breaks_it);
+	tcase_add_test(tc, per_path_sl);
 	tcase_add_test(tc, graph_api);
 	tcase_add_test(tc, no_path_entries_ignored);
 	suite_add_tcase(s, tc);

@@ -12,7 +12,9 @@
 #     free of credit loops, and ours are at least as balanced (spread of
 #     CA LIDs per switch-to-switch port no larger than OpenSM's);
 #   - our --dump-lfts loads with `opensm -R file -U`, and OpenSM dumps it
-#     back line for line identical.
+#     back line for line identical;
+#   - dfsssp (tori, hypercube, dragonfly, a fat tree): ours routes without
+#     a credit loop on no more VLs than OpenSM's dfsssp says it needs.
 # Needs ibsim and libumad2sim.so (Debian ibsim-utils) and opensm; without
 # them it says so and exits 77 (SKIP), never passing silently.
 set -u
@@ -72,22 +74,28 @@ spread() {
 		awk '{print $2 - $1}'
 }
 
-checked=0
-for name in fat-tree-k4-l2 fat-tree-k4-l3 fat-tree-k8-l2 torus-4x4 \
-	hypercube-d3 dragonfly-a4-p2-h2; do
-	fab=$top_srcdir/platforms/$name.xml
-	d=$tmp/$name
+# prepare NAME FABRIC: into $tmp/NAME, the fabric as ibsim's fab.net, our
+# minhop tables and hop counts, and OpenSM's guid2lid seeded with our LIDs.
+prepare() {
+	d=$tmp/$1
 	mkdir -p "$d"
-	"$IBFSIM" topo export "$fab" --format ibnetdiscover -o "$d/fab.net" ||
-		{ fail "export $name"; continue; }
-	"$IBFSIM" route "$fab" --dump-lfts "$d/ours-minhop.dump" \
+	"$IBFSIM" topo export "$2" --format ibnetdiscover -o "$d/fab.net" ||
+		{ fail "export $1"; return 1; }
+	"$IBFSIM" route "$2" --dump-lfts "$d/ours-minhop.dump" \
 		--dump-hops "$d/ours-minhop.hops" >"$d/ours-minhop.txt" ||
-		{ fail "route $name"; continue; }
+		{ fail "route $1"; return 1; }
 	# guid2lid: "GUID MINLID MAXLID" and a blank line, from our dump.
 	awk '/^0x/ { for (i = 4; i < NF; i++) if ($i == "portguid") {
 			g = $(i + 1); sub(":", "", g); print g, $1 } }' \
 		"$d/ours-minhop.dump" | sort -u |
 		awk '{printf "%s %s %s\n\n", $1, $2, $2}' >"$d/guid2lid"
+}
+
+checked=0
+for name in fat-tree-k4-l2 fat-tree-k4-l3 fat-tree-k8-l2 torus-4x4 \
+	hypercube-d3 dragonfly-a4-p2-h2; do
+	fab=$top_srcdir/platforms/$name.xml
+	prepare $name "$fab" || continue
 
 	run_opensm "$d/fab.net" "$d/guid2lid" "$d/osm-minhop" minhop ||
 		continue
@@ -160,6 +168,45 @@ for name in fat-tree-k4-l2 fat-tree-k4-l3 fat-tree-k8-l2 torus-4x4 \
 				"$d/osm-file-$eng/dump/opensm-lfts.dump" | head -5
 		fi
 	done
+done
+
+# dfsssp: our virtual layers, per (source, destination) path as OpenSM's,
+# need no more VLs than OpenSM's own dfsssp on the same fabric (its log
+# says how many it needs; ibsim offers 8). Our paths are shortest and
+# OpenSM's may not be, and OpenSM also layers the paths to switch LIDs,
+# so the counts differ; measured: torus-4x4 2 (3), hypercube-d3 2 (2),
+# dragonfly 3 (4), 4x4x4 torus 5 (7), 8x8 torus 7 (8), fat trees 1 (1).
+"$IBFSIM" topo gen torus --dims 4x4x4 --data-vls 8 -o "$tmp/torus-4x4x4.xml" ||
+	fail "topo gen torus 4x4x4"
+"$IBFSIM" topo gen torus --dims 8x8 --data-vls 8 -o "$tmp/torus-8x8.xml" ||
+	fail "topo gen torus 8x8"
+for name in fat-tree-k4-l3 torus-4x4 hypercube-d3 dragonfly-a4-p2-h2 \
+	torus-4x4x4 torus-8x8; do
+	fab=$top_srcdir/platforms/$name.xml
+	case $name in torus-4x4x4|torus-8x8) fab=$tmp/$name.xml ;; esac
+	d=$tmp/$name
+	[ -f "$d/guid2lid" ] || prepare $name "$fab" || continue
+	"$IBFSIM" route "$fab" --routing dfsssp --no-fallback \
+		>"$d/ours-dfsssp.txt" 2>&1 ||
+		{ fail "$name: our dfsssp failed: $(grep ERR "$d/ours-dfsssp.txt")"
+		  continue; }
+	case $(field "credit loops" "$d/ours-dfsssp.txt") in
+	deadlock-free*) ;;
+	*) fail "$name dfsssp: credit loop in our tables" ;;
+	esac
+	run_opensm "$d/fab.net" "$d/guid2lid" "$d/osm-dfsssp" dfsssp ||
+		continue
+	ours=$(sed -n 's/.*dfsssp: \([0-9]*\) of [0-9]* VLs used.*/\1/p' \
+		"$d/ours-dfsssp.txt")
+	theirs=$(sed -n 's/.*Virtual Lanes needed: \([0-9]*\).*/\1/p' \
+		"$d/osm-dfsssp/osm.log" | tail -1)
+	echo "$name: dfsssp VLs needed: ours $ours, OpenSM's $theirs"
+	if [ -z "$ours" ] || [ -z "$theirs" ] || [ "$ours" -gt "$theirs" ]
+	then
+		fail "$name dfsssp: our $ours VLs vs OpenSM's $theirs"
+	else
+		checked=$((checked + 1))
+	fi
 done
 
 echo "opensm conformance: $checked checks passed, $fails failed"

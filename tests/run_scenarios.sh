@@ -258,22 +258,34 @@ expect spineu '^messages: 16 completed, 0 failed$'
 run_sc deep deep_queues.xml 0
 expect deep '^messages: 80000 completed, 0 failed$'
 
-# dfsssp on a ring with two data VLs: the programs take each path's SL from
-# the SM (an SA PathRecord answer) and no credit loop closes; forcing SL 0
-# puts every path on VL0 and the ring deadlocks as under minhop.
-"$IBFSIM" run "$data/ring_dfsssp.xml" --no-data --json "$out/df.json" >/dev/null 2>&1
-rc=$?
-[ "$rc" -eq 0 ] && ok || bad "ring dfsssp: exit $rc"
-grep -q '"completed": 90, "failed": 0, "incomplete": 0' "$out/df.json" &&
-	ok || bad "ring dfsssp: $(grep completed "$out/df.json")"
-"$IBFSIM" run "$data/ring_dfsssp_sl0.xml" --no-data --json "$out/d0.json" >/dev/null 2>&1
-rc=$?
-[ "$rc" -eq 1 ] && grep -q '"deadlock": true' "$out/d0.json" && ok ||
-	bad "ring dfsssp with SL 0: exit $rc, no deadlock"
+# dfsssp_pair NAME JSON COMPLETED: scenario NAME.xml, whose programs take
+# each path's SL from the SM (an SA PathRecord answer), completes its
+# COMPLETED messages with no credit loop closing; NAME_sl0.xml, the same
+# with SL 0 forced, puts every path on VL0 and deadlocks as under minhop.
+# The results go to JSON.json and JSON0.json.
+dfsssp_pair() {
+	"$IBFSIM" run "$data/$1.xml" --no-data --json "$out/$2.json" \
+		>/dev/null 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q '"deadlock": false' "$out/$2.json" && ok ||
+		bad "$1: exit $rc"
+	grep -q "\"completed\": $3, \"failed\": 0, \"incomplete\": 0" \
+		"$out/$2.json" && ok || bad "$1: $(grep completed "$out/$2.json")"
+	"$IBFSIM" run "$data/$1_sl0.xml" --no-data --json "$out/${2}0.json" \
+		>/dev/null 2>&1
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -q '"deadlock": true' "$out/${2}0.json" && ok ||
+		bad "$1 with SL 0: exit $rc, no deadlock"
+}
+# A ring with two data VLs.
+dfsssp_pair ring_dfsssp df 90
+# A 4x4 torus with 2 HCAs a switch and 4 data VLs, where the SLs differ per
+# (source, destination) path (dfsssp's layers, 3 of them).
+dfsssp_pair torus_dfsssp dt 992
 
 # Packets and credits are conserved at the end of every run, stopped,
 # deadlocked or complete.
-for f in a s r u d; do
+for f in a s r u d df df0 dt dt0; do
 	grep -q '"conservation": {"ok": true}' "$out/$f.json" && ok ||
 		bad "$f.json: $(grep conservation "$out/$f.json")"
 done

@@ -7,7 +7,8 @@
  * switch): about 216 KiB for the 3-level fat tree of 36-port switches.
  * The search is an iterative depth-first search, O(channels + edges);
  * after adding the routes of one LID only the part reachable from the new
- * edges needs searching, since a new cycle runs through a new edge.
+ * edges needs searching, since a new cycle runs through a new edge, and
+ * after removing edges a search may resume where it found its cycle.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct ibfs_cdg {
 	uint8_t *bits;
 	uint32_t *mark, epoch; /* search scratch, see cdg_search */
 	int *stk, *next, *roots, nroots_cap;
+	int next_root;     /* where a resumed whole search goes on */
 };
 
 static int cdg_peer_sw(const struct ibfs_subnet *sn, int s, int p)
@@ -109,24 +111,32 @@ void ibfs__cdg_free(struct ibfs_cdg *g)
 	free(g);
 }
 
-int ibfs__cdg_add_lid(struct ibfs_cdg *g, unsigned lid, uint32_t *added)
+int ibfs__cdg_next(const struct ibfs_cdg *g, int s, unsigned lid,
+		   uint32_t *bit)
 {
 	const struct ibfs_subnet *sn = g->sn;
+	int p = *ibfs__subnet_lft(sn, s, lid);
+	if (p == IBFS_LFT_NO_PATH || p == 0 || p >= g->stride)
+		return -1;
+	int c = g->chan[(size_t)s * (size_t)g->stride + (size_t)p];
+	if (c < 0)
+		return -1;
+	int v = g->ch_peer[c];
+	int q = *ibfs__subnet_lft(sn, v, lid);
+	if (q == IBFS_LFT_NO_PATH || q == 0 || q >= g->stride ||
+	    g->chan[(size_t)v * (size_t)g->stride + (size_t)q] < 0)
+		return -1;
+	*bit = g->base[c] + (uint32_t)q;
+	return v;
+}
+
+int ibfs__cdg_add_lid(struct ibfs_cdg *g, unsigned lid, uint32_t *added)
+{
 	int n = 0;
-	for (int s = 0; s < sn->nsw; s++) {
-		int p = *ibfs__subnet_lft(sn, s, lid);
-		if (p == IBFS_LFT_NO_PATH || p == 0)
-			continue;
-		int c = g->chan[(size_t)s * (size_t)g->stride + p];
-		if (c < 0)
-			continue;
-		int v = g->ch_peer[c];
-		int q = *ibfs__subnet_lft(sn, v, lid);
-		if (q == IBFS_LFT_NO_PATH || q == 0 ||
-		    g->chan[(size_t)v * (size_t)g->stride + q] < 0)
-			continue;
-		uint32_t b = g->base[c] + (uint32_t)q;
-		if (g->bits[b >> 3] & (1u << (b & 7)))
+	for (int s = 0; s < g->sn->nsw; s++) {
+		uint32_t b;
+		if (ibfs__cdg_next(g, s, lid, &b) < 0 ||
+		    g->bits[b >> 3] & (1u << (b & 7)))
 			continue;
 		g->bits[b >> 3] |= (uint8_t)(1u << (b & 7));
 		if (added)
@@ -134,6 +144,49 @@ int ibfs__cdg_add_lid(struct ibfs_cdg *g, unsigned lid, uint32_t *added)
 		n++;
 	}
 	return n;
+}
+
+void ibfs__cdg_add_path(struct ibfs_cdg *g, int s, unsigned lid,
+			uint32_t *seen, uint32_t stamp)
+{
+	uint32_t b;
+	while (seen[s] != stamp) {
+		seen[s] = stamp;
+		int v = ibfs__cdg_next(g, s, lid, &b);
+		if (v < 0)
+			break;
+		g->bits[b >> 3] |= (uint8_t)(1u << (b & 7));
+		s = v;
+	}
+}
+
+uint32_t ibfs__cdg_nbits(const struct ibfs_cdg *g)
+{
+	return g->base[g->nchan];
+}
+
+void ibfs__cdg_set(struct ibfs_cdg *g, uint32_t bit, int on)
+{
+	if (on)
+		g->bits[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+	else
+		g->bits[bit >> 3] &= (uint8_t)~(1u << (bit & 7));
+}
+
+int ibfs__cdg_nchan(const struct ibfs_cdg *g)
+{
+	return g->nchan;
+}
+
+int64_t ibfs__cdg_edge(const struct ibfs_cdg *g, int s, int p, int q)
+{
+	if (s < 0 || s >= g->sn->nsw || p < 1 || p >= g->stride)
+		return -1;
+	int c = g->chan[(size_t)s * (size_t)g->stride + (size_t)p];
+	if (c < 0 || q < 1 ||
+	    q > g->sn->nodes[g->sn->sw_node[g->ch_peer[c]]].nports)
+		return -1;
+	return (int64_t)g->base[c] + q;
 }
 
 void ibfs__cdg_remove(struct ibfs_cdg *g, const uint32_t *added, int n)
@@ -145,11 +198,14 @@ void ibfs__cdg_remove(struct ibfs_cdg *g, const uint32_t *added, int n)
 /*
  * Depth-first search for a cycle from the given root channels (all when
  * roots is NULL). Marks are epoch stamps kept in g, so a search costs
- * only what it visits: mark < epoch is unvisited, epoch + 1 on the
- * stack, epoch + 2 done.
+ * only what it visits: mark < epoch - 1 is unvisited, epoch - 1 on the
+ * stack, epoch done. A new search takes a new epoch; a resumed one
+ * (whole graph only) keeps the marks and the root it stopped at. When a
+ * cycle is found, the channels on the stack go back to unvisited: the
+ * caller may cut the cycle anywhere.
  */
 static int cdg_search(struct ibfs_cdg *g, const int *roots, int nroots,
-		      int *sw, int *port, int max)
+		      int *sw, int *port, int max, int resume)
 {
 	int n = g->nchan;
 	size_t nc = (size_t)(n ? n : 1);
@@ -160,17 +216,20 @@ static int cdg_search(struct ibfs_cdg *g, const int *roots, int nroots,
 		if (!g->mark || !g->stk || !g->next)
 			return -1;
 	}
-	if (g->epoch > UINT32_MAX - 4) {
-		memset(g->mark, 0, nc * sizeof(uint32_t));
-		g->epoch = 0;
+	if (!resume || roots || !g->epoch) {
+		if (g->epoch > UINT32_MAX - 4) {
+			memset(g->mark, 0, nc * sizeof(uint32_t));
+			g->epoch = 0;
+		}
+		g->epoch += 2;
+		g->next_root = 0;
 	}
-	uint32_t gray = g->epoch + 1, black = g->epoch + 2;
-	g->epoch += 2;
+	uint32_t gray = g->epoch - 1, black = g->epoch;
 	uint32_t *mark = g->mark;
 	int *stk = g->stk, *next = g->next;
 	int found = 0;
 	int nr = roots ? nroots : n;
-	for (int i = 0; i < nr && !found; i++) {
+	for (int i = roots ? 0 : g->next_root; i < nr && !found; i++) {
 		int r = roots ? roots[i] : i;
 		if (mark[r] >= gray)
 			continue;
@@ -210,6 +269,10 @@ static int cdg_search(struct ibfs_cdg *g, const int *roots, int nroots,
 					len++;
 				}
 				found = len ? len : 1;
+				for (int j = 0; j <= top; j++)
+					mark[stk[j]] = 0;
+				if (!roots)
+					g->next_root = i;
 			} else if (mark[succ] < gray) {
 				mark[succ] = gray;
 				stk[++top] = succ;
@@ -222,7 +285,13 @@ static int cdg_search(struct ibfs_cdg *g, const int *roots, int nroots,
 
 int ibfs__cdg_find_cycle(struct ibfs_cdg *g, int *sw, int *port, int max)
 {
-	return cdg_search(g, NULL, 0, sw, port, max);
+	return cdg_search(g, NULL, 0, sw, port, max, 0);
+}
+
+int ibfs__cdg_find_cycle_resume(struct ibfs_cdg *g, int *sw, int *port,
+				int max)
+{
+	return cdg_search(g, NULL, 0, sw, port, max, 1);
 }
 
 int ibfs__cdg_find_cycle_added(struct ibfs_cdg *g, const uint32_t *added,
@@ -250,30 +319,75 @@ int ibfs__cdg_find_cycle_added(struct ibfs_cdg *g, const uint32_t *added,
 					      (size_t)g->stride +
 				      (size_t)q];
 	}
-	return cdg_search(g, g->roots, n, sw, port, max);
+	return cdg_search(g, g->roots, n, sw, port, max, 0);
+}
+
+/*
+ * The routes on VL vl into g: every CA LID's tree when the SLs are per
+ * destination, else the path from each switch with CAs (ca[s]) whose SL
+ * maps to vl. Returns whether any route is on vl.
+ */
+static int cdg_add_vl(struct ibfs_cdg *g, int vl, const char *ca,
+		      uint32_t *seen, uint32_t *stamp)
+{
+	const struct ibfs_subnet *sn = g->sn;
+	size_t row = (size_t)sn->max_lid + 1;
+	int any = 0;
+	for (unsigned lid = 1; lid <= sn->max_lid; lid++) {
+		if (sn->lid_node[lid] < 0 ||
+		    sn->nodes[sn->lid_node[lid]].type == IBFS_NODE_SWITCH)
+			continue;
+		if (!sn->src_sl) {
+			if (sn->sl2vl[sn->dst_sl[lid] & 15] == vl) {
+				ibfs__cdg_add_lid(g, lid, NULL);
+				any = 1;
+			}
+			continue;
+		}
+		++*stamp;
+		for (int s = 0; s < sn->nsw; s++)
+			if (ca[s] &&
+			    sn->sl2vl[sn->src_sl[(size_t)s * row + lid] & 15] ==
+				    vl) {
+				ibfs__cdg_add_path(g, s, lid, seen, *stamp);
+				any = 1;
+			}
+	}
+	return any;
 }
 
 int ibfs__credit_loops(const struct ibfs_subnet *sn, char *buf, size_t len)
 {
 	int vls = sn->data_vls > 0 ? sn->data_vls : 1;
-	for (int vl = 0; vl < vls; vl++) {
+	size_t nsw = (size_t)(sn->nsw ? sn->nsw : 1);
+	char *ca = calloc(nsw, 1);
+	uint32_t *seen = calloc(nsw, sizeof(uint32_t)), stamp = 0;
+	int rc = 0;
+	if (!ca || !seen) {
+		rc = -1;
+		goto out;
+	}
+	for (unsigned lid = 1; lid <= sn->max_lid; lid++) {
+		int s = ibfs__subnet_lid_switch(sn, lid, NULL);
+		if (s >= 0 && sn->nodes[sn->lid_node[lid]].type !=
+				      IBFS_NODE_SWITCH)
+			ca[s] = 1;
+	}
+	for (int vl = 0; vl < vls && !rc; vl++) {
 		struct ibfs_cdg *g = ibfs__cdg_new(sn);
-		if (!g)
-			return -1;
-		int any = 0;
-		for (unsigned lid = 1; lid <= sn->max_lid; lid++)
-			if (sn->lid_node[lid] >= 0 &&
-			    sn->nodes[sn->lid_node[lid]].type !=
-				    IBFS_NODE_SWITCH &&
-			    sn->sl2vl[sn->dst_sl[lid] & 15] == vl) {
-				ibfs__cdg_add_lid(g, lid, NULL);
-				any = 1;
-			}
+		if (!g) {
+			rc = -1;
+			break;
+		}
 		int sw[64], port[64];
-		int n = any ? ibfs__cdg_find_cycle(g, sw, port, 64) : 0;
+		int n = cdg_add_vl(g, vl, ca, seen, &stamp)
+				? ibfs__cdg_find_cycle(g, sw, port, 64)
+				: 0;
 		ibfs__cdg_free(g);
-		if (n < 0)
-			return -1;
+		if (n < 0) {
+			rc = -1;
+			break;
+		}
 		if (n == 0)
 			continue;
 		size_t o = (size_t)snprintf(buf, len, "credit loop on VL %d: ",
@@ -284,9 +398,13 @@ int ibfs__credit_loops(const struct ibfs_subnet *sn, char *buf, size_t len)
 			o += (size_t)snprintf(buf + o, len - o, "%s%s:%d",
 					      i ? " -> " : "", name, port[k]);
 		}
-		return 1;
+		rc = 1;
 	}
-	snprintf(buf, len, "deadlock-free (no credit loop on %d VL%s)", vls,
-		 vls > 1 ? "s" : "");
-	return 0;
+	if (!rc)
+		snprintf(buf, len, "deadlock-free (no credit loop on %d VL%s)",
+			 vls, vls > 1 ? "s" : "");
+out:
+	free(ca);
+	free(seen);
+	return rc;
 }

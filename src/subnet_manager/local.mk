@@ -9,6 +9,7 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/route_minhop.c src/subnet_manager/route_dor.c \
 	src/subnet_manager/route_updn.c src/subnet_manager/route_dnup.c \
 	src/subnet_manager/route_ftree.c src/subnet_manager/route_dfsssp.c \
+	src/subnet_manager/dfsssp_layers.c \
 	src/subnet_manager/route_file.c \
 	src/subnet_manager/route_stats.c \
 	src/subnet_manager/credit_loop.h src/subnet_manager/credit_loop.c \

@@ -33,8 +33,9 @@ struct ibfs_routing_engine {
 	int (*build_lid_matrices)(void *ctx);
 	/* Fills the LFTs (OpenSM ucast_build_fwd_tables). */
 	int (*ucast_build_fwd_tables)(void *ctx);
-	/* An engine that needs SLs (dfsssp) writes sn->dst_sl itself: the
-	 * SL of every path towards a LID, what OpenSM's path_sl answers. */
+	/* An engine that needs SLs writes them itself: sn->dst_sl for one
+	 * SL a destination LID, or sn->src_sl (dfsssp) for one a path, what
+	 * OpenSM's path_sl answers. */
 	void (*destroy)(void *ctx);
 };
 
@@ -70,6 +71,14 @@ int ibfs__route_ftree_setup(struct ibfs_routing_engine *re);
 int ibfs__route_dor_setup(struct ibfs_routing_engine *re);
 int ibfs__route_dfsssp_setup(struct ibfs_routing_engine *re);
 int ibfs__route_file_setup(struct ibfs_routing_engine *re);
+
+/*
+ * dfsssp_layers.c: dfsssp's virtual layers for the routes in the LFTs,
+ * into sn->src_sl (allocated here), as OpenSM's dfsssp_remove_deadlocks.
+ * Returns 0, -2 when the data VLs do not suffice (logged, ERR AD01) or
+ * -1 when out of memory.
+ */
+int ibfs__dfsssp_layers(struct ibfs_subnet *sn);
 
 /* ---- route_core.c: shared by the engines ---- */
 

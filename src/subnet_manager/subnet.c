@@ -37,6 +37,7 @@ void ibfs__subnet_free(struct ibfs_subnet *sn)
 	free(sn->lid_port);
 	free(sn->lft);
 	free(sn->dst_sl);
+	free(sn->src_sl);
 	free(sn->log);
 	free(sn);
 }
@@ -207,6 +208,16 @@ void ibfs__subnet_clear_routes(struct ibfs_subnet *sn)
 	size_t nl = (size_t)sn->max_lid + 1;
 	memset(sn->lft, IBFS_LFT_NO_PATH, nl * (size_t)sn->nsw);
 	memset(sn->dst_sl, 0, nl);
+	free(sn->src_sl);
+	sn->src_sl = NULL;
+}
+
+int ibfs__subnet_alloc_src_sl(struct ibfs_subnet *sn)
+{
+	free(sn->src_sl);
+	sn->src_sl = calloc(((size_t)sn->max_lid + 1) *
+				    (size_t)(sn->nsw ? sn->nsw : 1), 1);
+	return sn->src_sl ? 0 : -1;
 }
 
 int ibfs__subnet_lid_switch(const struct ibfs_subnet *sn, unsigned lid,

@@ -53,6 +53,14 @@ struct ibfs_subnet {
 	uint8_t *lid_port; /* [0..max_lid]: its port (0 for a switch) */
 	uint8_t *lft;      /* nsw rows of max_lid+1 entries */
 	uint8_t *dst_sl;   /* [0..max_lid]: SL the engine gives paths to it */
+	/*
+	 * NULL, or (dfsssp) one SL per path: nsw rows of max_lid+1, row s
+	 * for the paths from the LIDs on switch s (its CAs' and its own) to
+	 * each LID. Paths from one switch to one LID share every channel, so
+	 * this is as fine as OpenSM's (source LID, destination LID) table
+	 * and the size of the LFTs. When set, it overrides dst_sl.
+	 */
+	uint8_t *src_sl;
 	uint8_t sl2vl[16]; /* one SL-to-VL table for every switch port */
 	int data_vls;      /* VLs usable for data (1..15) */
 	char engine[16];   /* name of the engine that built the LFTs */
@@ -93,22 +101,37 @@ static inline uint8_t *ibfs__subnet_lft(const struct ibfs_subnet *sn, int s,
 {
 	return &sn->lft[(size_t)s * (sn->max_lid + 1) + lid];
 }
-/* Clears every LFT to IBFS_LFT_NO_PATH and every SL to 0. */
+/*
+ * Clears every LFT to IBFS_LFT_NO_PATH and every SL to 0, and frees the
+ * per-path SL table.
+ */
 void ibfs__subnet_clear_routes(struct ibfs_subnet *sn);
+/*
+ * Allocates sn->src_sl (all SL 0), for an engine that gives SLs per path.
+ * Returns 0, or -1 when out of memory.
+ */
+int ibfs__subnet_alloc_src_sl(struct ibfs_subnet *sn);
 /* The switch a LID's port hangs on (itself for a switch), or -1. */
 int ibfs__subnet_lid_switch(const struct ibfs_subnet *sn, unsigned lid,
 			    int *port);
 /*
  * The SL for a path from slid to dlid, as the SA would answer a PathRecord
- * query: the engines here choose one SL per destination (dfsssp's layer;
- * 0 for the others). Senders must use it for the routes to be as
- * deadlock-free as the credit-loop check says.
+ * query: dfsssp's layer of that path (src_sl, by the switch slid is on),
+ * else the SL of the destination (0 for the other engines). Senders must
+ * use it for the routes to be as deadlock-free as the credit-loop check
+ * says.
  */
 static inline uint8_t ibfs__subnet_path_sl(const struct ibfs_subnet *sn,
 					   unsigned slid, unsigned dlid)
 {
-	(void)slid;
-	return dlid <= sn->max_lid ? sn->dst_sl[dlid] : 0;
+	if (dlid > sn->max_lid)
+		return 0;
+	if (sn->src_sl) {
+		int s = ibfs__subnet_lid_switch(sn, slid, NULL);
+		return s < 0 ? 0 : sn->src_sl[(size_t)s * (sn->max_lid + 1) +
+					      dlid];
+	}
+	return sn->dst_sl[dlid];
 }
 /* Appends a line to sn->log (printf format). */
 void ibfs__subnet_log(struct ibfs_subnet *sn, const char *fmt, ...)
