@@ -88,5 +88,43 @@ assert n == 34 + 34, n
 PY
 fi
 
+# --pcap-ports and --pcap-snaplen: what leaves the chosen ports only, each
+# record the packet's first 64 bytes with its wire length. leaf1:3 is an
+# up link of the k=8 fat tree (no HCA on it: the default capture never
+# sees it) and node1:1 an HCA port: each has as many records as its
+# PortXmitPkts in ports.csv, and the headers still dissect.
+if [ $have_py = 1 ]; then
+	"$IBFSIM" run "$top_srcdir/examples/fat_tree_permutation.xml" --no-data \
+		--quiet --pcap "$out/s.pcap" --pcap-ports leaf1:3,node1:1 \
+		--pcap-snaplen 64 --csv "$out/s" >/dev/null || bad "snaplen run"
+	want=$(awk -F, '($1 == "leaf1" && $2 == 3) || ($1 == "node1" && $2 == 1) \
+		{ n += $6 } END { print n }' "$out/s/ports.csv")
+	got=$(python3 - "$out/s.pcap" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+assert struct.unpack('<I', b[16:20])[0] == 64, 'snaplen in the header'
+off, n = 24, 0
+while off < len(b):
+    incl, orig = struct.unpack('<II', b[off + 8:off + 16])
+    rec = b[off + 16:off + 16 + incl]
+    wlen = struct.unpack('>H', rec[14:16])[0]
+    rlen = struct.unpack('>H', rec[10:12])[0]
+    assert orig == 16 + wlen and rlen == incl, 'lengths'
+    assert incl == 16 + min(64, wlen), 'caplen'
+    pktlen = (struct.unpack('>H', rec[20:22])[0] & 0x7FF) * 4
+    assert pktlen == wlen - 2, 'LRH PktLen is the wire length'
+    off += 16 + incl
+    n += 1
+print(n)
+PY
+)
+	[ -n "$want" ] && [ "$got" = "$want" ] && [ "$want" -gt 0 ] && ok ||
+		bad "--pcap-ports: $got records, PortXmitPkts says $want"
+fi
+if [ $have_tshark = 1 ] && [ -s "$out/s.pcap" ]; then
+	n=$(f "$out/s.pcap" -e infiniband.reth.dmalen | grep -c '^1048576$')
+	[ "$n" -gt 0 ] && ok || bad "--pcap-snaplen 64: no RETH dissected"
+fi
+
 echo "capture_tshark: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -22,6 +22,17 @@ usage run "--seed takes a whole number, not 'x'" --seed x "$sc"
 usage run "--until 5: a time needs a unit" --until 5 "$sc"
 usage run "--model foo: not one of ib, roce, iwarp, tcp" --model foo "$sc"
 usage run "$tmp/none.xml: cannot open" "$tmp/none.xml"
+usage run "--pcap-ports and --pcap-snaplen go with --pcap FILE" \
+	--pcap-ports sw1 "$sc"
+usage run "--pcap-snaplen takes 8 to 65535 bytes (8: the LRH), not '4'" \
+	--pcap "$tmp/c.pcap" --pcap-snaplen 4 "$sc"
+usage run "--pcap-ports: no node 'nope' in the fabric" \
+	--pcap "$tmp/c.pcap" --pcap-ports sw1,nope "$sc"
+usage run "--pcap-ports: 'sw1:3': 'sw1' has ports 1 to 2" \
+	--pcap "$tmp/c.pcap" --pcap-ports sw1:3 "$sc"
+usage run "--pcap-ports: ':1' is not NODE or NODE:PORT" \
+	--pcap "$tmp/c.pcap" --pcap-ports :1 "$sc"
+[ -e "$tmp/c.pcap" ] && fail "a refused --pcap-ports left $tmp/c.pcap"
 
 # Outputs: a missing directory, a directory given for a file, a file given
 # for the CSV directory. Nothing is written anywhere.

@@ -23,7 +23,13 @@ static const char run_usage[] =
 	"  --seed N        seed of every random choice (default 1)\n"
 	"  --json FILE     write the results as JSON\n"
 	"  --csv DIR       write messages, flows, links and ports as CSV\n"
-	"  --pcap FILE     capture packets (pcap, LINKTYPE_ERF)\n"
+	"  --pcap FILE     capture packets (pcap, LINKTYPE_ERF): by default\n"
+	"                  as they leave HCAs and the switch ports facing them\n"
+	"  --pcap-ports LIST  capture what leaves these ports instead:\n"
+	"                  NODE:PORT or NODE (all its ports), comma-separated,\n"
+	"                  or 'all'\n"
+	"  --pcap-snaplen N   keep the first N bytes of each packet (as\n"
+	"                  tcpdump -s; the wire length is recorded)\n"
 	"  --trace FILE    write a timeline (Chrome/Perfetto trace JSON)\n"
 	"  --until TIME    stop at this simulated time (e.g. 10ms)\n"
 	"  --no-data       do not move real bytes (same timing)\n"
@@ -33,7 +39,7 @@ static const char run_usage[] =
 	"2 bad usage or invalid input.\n";
 
 struct run_args {
-	const char *scenario, *json, *csv, *model;
+	const char *scenario, *json, *csv, *model, *pcap_ports;
 	struct ibfs_run_opts o;
 };
 
@@ -74,6 +80,19 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 					       ibfs__unit_strerror(-err, "time"));
 				return -1;
 			}
+		} else if (!strcmp(arg, "--pcap-snaplen")) {
+			uint64_t n;
+			if (!(v = value(argc, argv, &i)))
+				return -1;
+			if (ibfs__parse_uint(v, &n) || n < 8 || n > 65535) {
+				ibfs_cli_error("--pcap-snaplen takes 8 to 65535 "
+					       "bytes (8: the LRH), not '%s'", v);
+				return -1;
+			}
+			a->o.pcap_opts.snaplen = (uint32_t)n;
+		} else if (!strcmp(arg, "--pcap-ports")) {
+			if (!(a->pcap_ports = value(argc, argv, &i)))
+				return -1;
 		} else if (!strcmp(arg, "--json") || !strcmp(arg, "--csv") ||
 			   !strcmp(arg, "--pcap") || !strcmp(arg, "--trace") ||
 			   !strcmp(arg, "--model")) {
@@ -101,6 +120,11 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	}
 	if (!a->scenario) {
 		ibfs_cli_error("run: which scenario? (ibfsim run --help)");
+		return -1;
+	}
+	if ((a->pcap_ports || a->o.pcap_opts.snaplen) && !a->o.pcap) {
+		ibfs_cli_error("--pcap-ports and --pcap-snaplen go with --pcap "
+			       "FILE");
 		return -1;
 	}
 	return 0;
@@ -176,6 +200,19 @@ int ibfs_cmd_run(int argc, char **argv)
 		ibfs__scenario_free(sc);
 		return IBFS_EXIT_USAGE;
 	}
+	struct ibfs_capture_port *ports = NULL;
+	if (a.pcap_ports) {
+		char err[300];
+		ports = ibfs__capture_parse_ports(sc->topo, a.pcap_ports,
+						  &a.o.pcap_opts.nports, err,
+						  sizeof(err));
+		if (!ports) {
+			ibfs_cli_error("--pcap-ports: %s", err);
+			ibfs__scenario_free(sc);
+			return IBFS_EXIT_USAGE;
+		}
+		a.o.pcap_opts.ports = ports;
+	}
 	struct ibfs_results r = {0};
 	int rc = ibfs__scenario_run(sc, &a.o, &r, &d);
 	int status = IBFS_EXIT_OK;
@@ -191,5 +228,6 @@ int ibfs_cmd_run(int argc, char **argv)
 	}
 	ibfs__results_free(&r);
 	ibfs__scenario_free(sc);
+	free(ports);
 	return status;
 }

@@ -4,8 +4,10 @@
  * type LINKTYPE_ERF (197), each record an ERF record of type 21
  * (InfiniBand) holding the packet as it crossed the wire, LRH to VCRC.
  * The capture observes transmissions on chosen ports (by default every
- * port of an HCA and every port facing one). It is written to FILE.part
- * and renamed to FILE when closed, so no half-written capture is left.
+ * port of an HCA and every port facing one), each packet whole or its
+ * first snaplen bytes (as tcpdump -s: the record keeps the wire length).
+ * It is written to FILE.part and renamed to FILE when closed, so no
+ * half-written capture is left.
  */
 #ifndef IBFS_FABRIC_CAPTURE_H
 #define IBFS_FABRIC_CAPTURE_H
@@ -16,14 +18,32 @@
 
 struct ibfs_capture;
 
+/* A transmitting port to capture; port 0: every port of the node. */
+struct ibfs_capture_port {
+	int node, port;
+};
+
+struct ibfs_capture_opts {
+	const struct ibfs_capture_port *ports; /* none: the default above */
+	size_t nports;
+	uint32_t snaplen;                      /* bytes kept; 0: all */
+};
+
 /*
- * Opens a capture of f's traffic into path. `select` decides which
- * transmitting ports are captured; NULL selects ports of HCAs and ports
- * whose peer is an HCA. Returns NULL with errno set on failure.
+ * Opens a capture of f's traffic into path, with o (NULL: defaults).
+ * Returns NULL with errno set on failure.
  */
 struct ibfs_capture *ibfs__capture_open(struct ibfs_fabric *f,
 					const char *path,
-					int (*select)(const struct ibfs_port *));
+					const struct ibfs_capture_opts *o);
+/*
+ * Reads a --pcap-ports list against t: comma-separated NODE:PORT, NODE
+ * (every port of it) or "all". Returns the ports (malloc'd, *n of them;
+ * "all" gives every node), or NULL with why in err.
+ */
+struct ibfs_capture_port *ibfs__capture_parse_ports(
+	const struct ibfs_topology *t, const char *list, size_t *n, char *err,
+	size_t errlen);
 /* Writes the rest, renames into place; returns 0 or -1 with errno. */
 int ibfs__capture_close(struct ibfs_capture *c);
 /* Drops the capture without leaving a file. */

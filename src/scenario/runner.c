@@ -210,7 +210,8 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 			return ibfs__diag(d, sc->file, 0, "cannot start the "
 					  "applications");
 	}
-	if (o->pcap && !(r->cap = ibfs__capture_open(r->fab, o->pcap, NULL)))
+	if (o->pcap &&
+	    !(r->cap = ibfs__capture_open(r->fab, o->pcap, &o->pcap_opts)))
 		return ibfs__diag(d, o->pcap, 0, "cannot write the capture");
 	if (o->trace) {
 		r->trace = ibfs__trace_open(r->fab, o->trace, NULL);

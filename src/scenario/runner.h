@@ -7,6 +7,7 @@
 #ifndef IBFS_SCENARIO_RUNNER_H
 #define IBFS_SCENARIO_RUNNER_H
 
+#include "fabric/capture.h"
 #include "scenario/results.h"
 #include "scenario/scenario.h"
 
@@ -16,6 +17,7 @@ struct ibfs_run_opts {
 	ibfs_time_t until;      /* --until; IBFS_TIME_NEVER when absent */
 	int quiet;
 	const char *pcap;       /* --pcap FILE or NULL */
+	struct ibfs_capture_opts pcap_opts; /* --pcap-ports, --pcap-snaplen */
 	const char *trace;      /* --trace FILE or NULL */
 };
 
