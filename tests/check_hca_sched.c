@@ -67,10 +67,12 @@ static void on_cqe(void *arg, struct ibfs_hca_cq *cq)
 
 static struct ibfs_observer obs = {.on_tx = on_tx};
 
-static void setup(int nq)
+/* nq QPs on `vls` data VLs: QP q on SL (and VL) q mod vls. */
+static void setup_vls(int nq, int vls)
 {
 	struct ibfs_diag d;
-	struct ibfs_hca_pair_cfg c = {.mtu = 4096, .data_mode = 1};
+	struct ibfs_hca_pair_cfg c = {.mtu = 4096, .data_mode = 1,
+				      .data_vls = vls};
 	ck_assert_msg(ibfs__hca_pair_new(&X, &c, &d) == 0, "%s", d.msg);
 	memset(&T, 0, sizeof(T));
 	memset(done_at, 0, sizeof(done_at));
@@ -82,6 +84,7 @@ static void setup(int nq)
 				   .retry_cnt = 7, .rnr_retry = 7,
 				   .rd_atomic = 1};
 	for (int q = 0; q < nq; q++) {
+		cn.sl = (uint8_t)(q % vls);
 		ck_assert_int_eq(ibfs__hca_end_open(&rq[q], X.h[0],
 						    IBFS_QPT_RC, MSG, &cap, 8),
 				 0);
@@ -96,6 +99,11 @@ static void setup(int nq)
 			rq[q].buf[k] = (uint8_t)(q * 31 + k);
 		ibfs__cq_set_notify(rq[q].scq, on_cqe, (void *)(intptr_t)q);
 	}
+}
+
+static void setup(int nq)
+{
+	setup_vls(nq, 1);
 }
 
 static void teardown(int nq)
@@ -204,6 +212,118 @@ START_TEST(late_qp_joins_at_tail)
 }
 END_TEST
 
+/*
+ * A VL without credits holds its packet, not the port: VL 0's buffer at
+ * HCA 1 takes one 2,090-byte packet (33 credits). QP 0 (VL 0) writes at
+ * 0; its first packet goes, its second is built at ser(FIRST) and held
+ * until the FCP comes back (ser(FIRST) + 2 PROP + ser(FCP)). QP 1 (VL 1),
+ * which posted while the first was on the wire, sends at ser(FIRST), and
+ * the held packet follows it at 2 ser(FIRST). Before, the held packet
+ * kept the port: QP 1 waited for VL 0's credits.
+ */
+START_TEST(vl_without_credits_does_not_stop_another)
+{
+	setup_vls(2, 2);
+	struct ibfs_port *a = X.h[0]->hp[1].port, *b = X.h[1]->hp[1].port;
+	const uint32_t blocks = (FIRST + 63) / 64;
+
+	ck_assert_uint_eq(blocks, 33);
+	b->buf_cap[0] = blocks;
+	a->vls[0].credits = (int32_t)blocks;
+	post_write(0);
+	ibfs__direct_exec_advance(&X.dx, ser(FIRST) / 2);
+	post_write(1);
+	ibfs__direct_exec_drain(&X.dx);
+	ck_assert_int_eq(T.n, 6);
+	ck_assert_uint_eq(T.dqp[0], rs[0].qp->qp_num);
+	ck_assert_uint_eq(T.dqp[1], rs[1].qp->qp_num);
+	ck_assert_uint_eq(T.psn[1], 0);
+	ck_assert_uint_eq(T.start[1], ser(FIRST));
+	ck_assert_uint_eq(T.dqp[2], rs[0].qp->qp_num);
+	ck_assert_uint_eq(T.psn[2], 1);
+	ck_assert_uint_eq(T.start[2], 2 * ser(FIRST));
+	for (int q = 0; q < 2; q++) {
+		ck_assert_uint_gt(done_at[q], 0);
+		ck_assert_mem_eq(rs[q].buf, rq[q].buf, MSG);
+	}
+	teardown(2);
+}
+END_TEST
+
+/* A UD SEND of len bytes from ud[0] to ud[1] on service level sl. */
+static void ud_send(struct ibfs_hca_end *ud, uint64_t id, uint8_t sl,
+		    uint32_t len)
+{
+	struct ibfs_ah_attr aa = {.dlid = 2, .sl = sl, .port_num = 1};
+	struct ibfs_ah *ah = ibfs_create_ah(ud[0].pd, &aa);
+	ck_assert_ptr_nonnull(ah);
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)ud[0].buf,
+			      .length = len, .lkey = ud[0].mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = id, .sg_list = &sg, .num_sge = 1,
+				  .opcode = IBFS_WR_SEND,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = ud[1].qp->qp_num;
+	wr.wr.ud.remote_qkey = 0x11;
+	struct ibfs_send_wr *bad;
+	ck_assert_int_eq(ibfs_post_send(ud[0].qp, &wr, &bad), 0);
+	ibfs_destroy_ah(ah);
+}
+
+/*
+ * A UD QP's packets leave in order whatever VL each takes: with VL 0's
+ * buffer at HCA 1 taking one packet, SENDs on SL 0, SL 0 and SL 1 go in
+ * that order, the third behind the second, which waits for VL 0's FCP,
+ * although VL 1 has credits (UD packets: LRH 8 + BTH 12 + DETH 8 +
+ * payload + ICRC 4 + VCRC 2).
+ */
+START_TEST(ud_qp_keeps_its_order_across_vls)
+{
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg c = {.mtu = 2048, .data_mode = 1,
+				      .data_vls = 2};
+	struct ibfs_hca_end ud[2];
+	struct ibfs_qp_cap cap = {.max_send_wr = 4, .max_recv_wr = 4,
+				  .max_send_sge = 1, .max_recv_sge = 1};
+	const uint32_t len = 2048, wire = 8 + 12 + 8 + len + 4 + 2;
+
+	ck_assert_msg(ibfs__hca_pair_new(&X, &c, &d) == 0, "%s", d.msg);
+	memset(&T, 0, sizeof(T));
+	obs.next = NULL;
+	ibfs__fabric_observe(X.f, &obs);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(ibfs__hca_end_open(&ud[i], X.h[i], IBFS_QPT_UD,
+						    len + 40, &cap, 8), 0);
+		ck_assert_int_eq(ibfs__hca_end_connect_ud(&ud[i], 0x11), 0);
+	}
+	for (int k = 0; k < 3; k++) {
+		struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)ud[1].buf,
+				      .length = len + 40,
+				      .lkey = ud[1].mr->lkey};
+		struct ibfs_recv_wr wr = {.wr_id = (uint64_t)k,
+					  .sg_list = &sg, .num_sge = 1};
+		struct ibfs_recv_wr *bad;
+		ck_assert_int_eq(ibfs_post_recv(ud[1].qp, &wr, &bad), 0);
+	}
+	struct ibfs_port *a = X.h[0]->hp[1].port, *b = X.h[1]->hp[1].port;
+	const uint32_t blocks = (wire + 63) / 64;
+	b->buf_cap[0] = blocks;
+	a->vls[0].credits = (int32_t)blocks;
+	ud_send(ud, 0, 0, len);
+	ud_send(ud, 1, 0, len);
+	ud_send(ud, 2, 1, len);
+	ibfs__direct_exec_drain(&X.dx);
+	ck_assert_int_eq(T.n, 3);
+	ck_assert_uint_eq(T.start[0], 0);
+	/* The second waits for VL 0's credits, the third for the second. */
+	ck_assert_uint_eq(T.start[1], ser(wire) + 2 * PROP + ser(FCP));
+	ck_assert_uint_eq(T.start[2], T.start[1] + ser(wire));
+	for (int i = 0; i < 2; i++)
+		ibfs__hca_end_close(&ud[i]);
+	ibfs__hca_pair_free(&X);
+}
+END_TEST
+
 static Suite *hca_sched_suite(void)
 {
 	Suite *s = suite_create("hca_sched");
@@ -212,6 +332,8 @@ static Suite *hca_sched_suite(void)
 	tcase_add_test(tc, round_robin_5);
 	tcase_add_test(tc, round_robin_64);
 	tcase_add_test(tc, late_qp_joins_at_tail);
+	tcase_add_test(tc, vl_without_credits_does_not_stop_another);
+	tcase_add_test(tc, ud_qp_keeps_its_order_across_vls);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -157,8 +157,9 @@ void ibfs__hca_free(struct ibfs_hca *h)
 	ibfs__cq_free_all(h);
 	ibfs__hca_mgmt_detach(h);
 	for (int i = 1; i <= h->dev.nports; i++)
-		if (h->hp[i].held)
-			ibfs__packet_free(h->dev.fab, h->hp[i].held);
+		for (int v = 0; v < IBFS_HCA_DATA_VLS; v++)
+			if (h->hp[i].held[v])
+				ibfs__packet_free(h->dev.fab, h->hp[i].held[v]);
 	if (h->dev.fab && h->dev.fab->devices &&
 	    h->dev.fab->devices[h->dev.node] == &h->dev)
 		h->dev.fab->devices[h->dev.node] = NULL;
@@ -263,21 +264,78 @@ static void hca_push(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
 	qp->in_ring = 1;
 }
 
-/* Takes qp out of its port's FIFO, wherever it is. O(1). */
+/* Takes qp out of its port's FIFO or VL's park, wherever it is. O(1). */
 static void hca_unlink(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
 {
 	if (!qp->in_ring)
 		return;
+	struct ibfs_hca_qp **head = &hp->rr_head, **tail = &hp->rr_tail;
+	if (qp->in_ring >= 2) {
+		head = &hp->park_head[qp->in_ring - 2];
+		tail = &hp->park_tail[qp->in_ring - 2];
+	}
 	if (qp->rr_prev)
 		qp->rr_prev->rr_next = qp->rr_next;
 	else
-		hp->rr_head = qp->rr_next;
+		*head = qp->rr_next;
 	if (qp->rr_next)
 		qp->rr_next->rr_prev = qp->rr_prev;
 	else
-		hp->rr_tail = qp->rr_prev;
+		*tail = qp->rr_prev;
 	qp->rr_next = qp->rr_prev = NULL;
 	qp->in_ring = 0;
+}
+
+/* Parks qp (out of the FIFO) behind the packet VL vl holds. */
+static void hca_park(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp, int vl)
+{
+	qp->rr_next = NULL;
+	qp->rr_prev = hp->park_tail[vl];
+	if (hp->park_tail[vl])
+		hp->park_tail[vl]->rr_next = qp;
+	else
+		hp->park_head[vl] = qp;
+	hp->park_tail[vl] = qp;
+	qp->in_ring = (uint8_t)(2 + vl);
+}
+
+/*
+ * VL vl's held packet has gone: its parked QPs return to the head of the
+ * FIFO, in their order, the places they had before they were parked.
+ */
+static void hca_unpark(struct ibfs_hca_port *hp, int vl)
+{
+	struct ibfs_hca_qp *first = hp->park_head[vl], *last = hp->park_tail[vl];
+	if (!first)
+		return;
+	for (struct ibfs_hca_qp *q = first; q; q = q->rr_next)
+		q->in_ring = 1;
+	last->rr_next = hp->rr_head;
+	if (hp->rr_head)
+		hp->rr_head->rr_prev = last;
+	else
+		hp->rr_tail = last;
+	hp->rr_head = first;
+	hp->park_head[vl] = hp->park_tail[vl] = NULL;
+}
+
+/*
+ * The data VL qp waits on: its path's, through the port's SL-to-VL table.
+ * A UD QP's packets take the SL of each WQE's address handle: it waits on
+ * the VL of its own packet when one is held, so that its packets leave
+ * in order, else on its next WQE's.
+ */
+static int hca_qp_vl(const struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
+{
+	uint8_t sl = qp->attr.ah_attr.sl;
+	if (qp->pub.qp_type == IBFS_QPT_UD) {
+		for (uint32_t m = hp->held_mask; m; m &= m - 1)
+			if (hp->held_qp[__builtin_ctz(m)] == qp)
+				return __builtin_ctz(m);
+		if (qp->sq_next != qp->sq_tail)
+			sl = ibfs__sq_at(qp, qp->sq_next)->sl;
+	}
+	return hp->sl2vl[sl & 15];
 }
 
 static void hca_kick_ev(void *obj, uint64_t arg);
@@ -331,6 +389,30 @@ static void hca_sent(struct ibfs_hca_qp *ends, ibfs_time_t left)
  * either sends or leaves, so a packet costs O(1) amortised, whatever the
  * number of QPs.
  */
+/*
+ * Sends the first held packet (lowest VL first) whose VL has its credits
+ * now; its VL's parked QPs return to the FIFO. 1 if one went.
+ */
+static int hca_send_held(struct ibfs_hca_port *hp)
+{
+	struct ibfs_hca *h = hp->hca;
+	for (uint32_t m = hp->held_mask; m; m &= m - 1) {
+		int vl = __builtin_ctz(m);
+		struct ibfs_packet *p = hp->held[vl];
+		if (!h->lops->can_send(hp, p))
+			continue;
+		struct ibfs_hca_qp *ends = hp->held_ends[vl];
+		hp->held[vl] = NULL;
+		hp->held_qp[vl] = NULL;
+		hp->held_ends[vl] = NULL;
+		hp->held_mask &= (uint16_t)~(1u << vl);
+		hca_unpark(hp, vl);
+		hca_sent(ends, h->lops->send(hp, p));
+		return 1;
+	}
+	return 0;
+}
+
 static void hca_run(struct ibfs_hca_port *hp)
 {
 	struct ibfs_hca *h = hp->hca;
@@ -339,20 +421,21 @@ static void hca_run(struct ibfs_hca_port *hp)
 		/* Management packets (VL15) go ahead of data (mgmt.c). */
 		if (h->mgmt && ibfs__hca_mgmt_tx(hp))
 			continue;
-		if (hp->held) {
-			if (!h->lops->can_send(hp, hp->held))
-				return;
-			struct ibfs_packet *p = hp->held;
-			struct ibfs_hca_qp *ends = hp->held_ends;
-			hp->held = NULL;
-			hp->held_ends = NULL;
-			hca_sent(ends, h->lops->send(hp, p));
+		if (hp->held_mask && hca_send_held(hp))
 			continue;
-		}
 		struct ibfs_hca_qp *qp = hp->rr_head;
 		if (!qp || !h->lops->can_send(hp, NULL))
 			return;
 		hca_unlink(hp, qp);
+		/* Its VL holds a packet waiting for credits: it waits too,
+		 * and QPs on other VLs go on. */
+		if (hp->held_mask) {
+			int vl = hca_qp_vl(hp, qp);
+			if (hp->held_mask >> vl & 1) {
+				hca_park(hp, qp, vl);
+				continue;
+			}
+		}
 		ibfs_time_t r = hca_qp_ready(qp);
 		if (r == IBFS_TIME_NEVER)
 			continue;
@@ -392,8 +475,10 @@ static void hca_run(struct ibfs_hca_port *hp)
 		if (h->lops->can_send(hp, p)) {
 			hca_sent(ends, h->lops->send(hp, p));
 		} else {
-			hp->held = p;
-			hp->held_ends = ends;
+			hp->held[p->vl] = p;
+			hp->held_qp[p->vl] = qp;
+			hp->held_ends[p->vl] = ends;
+			hp->held_mask |= (uint16_t)(1u << p->vl);
 		}
 	}
 }

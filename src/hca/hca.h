@@ -322,6 +322,8 @@ struct ibfs_hca_qp {
 	ibfs_time_t hold_until;  /* RNR wait */
 	ibfs_time_t ack_ready;
 	uint8_t req_ready_valid;
+	/* 0: in no list; 1: in its port's FIFO; 2 + v: parked behind the
+	 * packet held on VL v (hca.c). */
 	uint8_t in_ring;
 	uint8_t destroyed;
 	uint8_t ack_pending;
@@ -454,10 +456,17 @@ struct ibfs_hca_link_ops {
 };
 extern const struct ibfs_hca_link_ops ibfs__ib_link_ops;
 
+/* Data VLs an HCA port can hold a packet for (VL0-14). */
+#define IBFS_HCA_DATA_VLS 15
+
 /*
  * Line 0 is what the transmit scheduler (hca_run) reads for every packet;
- * line 1 what it reads only for a packet held for credits that ends a UC
- * or UD message.
+ * the rest what it reads for a VL that waits for credits (hca.c): each
+ * data VL may hold one packet built and waiting for credits, the QP that
+ * built it, the UC/UD QP whose message that packet ends, and the QPs
+ * parked behind it (their next packet goes on that VL, or, for UD, their
+ * own packet is held), so that a VL without credits does not stop the
+ * others (IBA 7.6.9: a port arbitrates between its VLs).
  */
 struct ibfs_hca_port {
 	_Alignas(64) struct ibfs_hca *hca;
@@ -465,16 +474,19 @@ struct ibfs_hca_port {
 	int num;
 	uint16_t lid;
 	uint8_t lmc;
+	uint16_t held_mask;        /* data VLs with a packet in held[] */
 	/* FIFO of QPs that may have a packet to send: the head goes next
 	 * if ready, then rejoins at the tail (round robin). */
 	struct ibfs_hca_qp *rr_head, *rr_tail;
-	struct ibfs_packet *held;  /* built, waiting for credits */
 	struct ibfs_event *kick;
 	ibfs_time_t kick_at;
-	/* Line 1: the UC/UD QP whose message the held packet ends (hca.c). */
-	struct ibfs_hca_qp *held_ends;
 	/* The port's SLtoVLMappingTable (IBA 7.6.6): VL of each SL. */
 	uint8_t sl2vl[16];
+	struct ibfs_packet *held[IBFS_HCA_DATA_VLS];
+	struct ibfs_hca_qp *held_qp[IBFS_HCA_DATA_VLS];
+	struct ibfs_hca_qp *held_ends[IBFS_HCA_DATA_VLS];
+	struct ibfs_hca_qp *park_head[IBFS_HCA_DATA_VLS];
+	struct ibfs_hca_qp *park_tail[IBFS_HCA_DATA_VLS];
 };
 
 /* Which of the port's 2^LMC LIDs a packet was sent to: its DLID's low

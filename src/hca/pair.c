@@ -18,6 +18,8 @@ int ibfs__hca_pair_new(struct ibfs_hca_pair *x,
 	if (!x->t)
 		return ibfs__diag(d, "back-to-back", 0, "out of memory");
 	x->t->def.mtu = c->mtu ? (int)c->mtu : 4096;
+	if (c->data_vls)
+		x->t->def.data_vls = c->data_vls;
 	int a = ibfs__topo_add_node(x->t, "hca0", IBFS_NODE_HCA, 1, 0, d);
 	int b = ibfs__topo_add_node(x->t, "hca1", IBFS_NODE_HCA, 1, 0, d);
 	if (a < 0 || b < 0 ||
@@ -98,6 +100,7 @@ int ibfs__hca_end_connect(struct ibfs_hca_end *e, uint16_t dlid,
 	a.min_rnr_timer = c->min_rnr_timer;
 	a.ah_attr.dlid = dlid;
 	a.ah_attr.src_path_bits = c->src_path_bits;
+	a.ah_attr.sl = c->sl;
 	a.ah_attr.port_num = 1;
 	int rc_rtr = IBFS_QP_MAX_DEST_RD_ATOMIC | IBFS_QP_MIN_RNR_TIMER;
 	r = ibfs_modify_qp(e->qp, &a, IBFS_QP_STATE | IBFS_QP_AV |

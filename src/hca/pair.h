@@ -27,6 +27,7 @@ struct ibfs_hca_pair_cfg {
 	uint64_t cable_mm;      /* 0: 2 m */
 	uint32_t mtu;           /* 0: 4096 */
 	int data_mode;
+	int data_vls;           /* 0: 1 */
 };
 
 /* Returns 0, or -1 with a sentence in d. */
@@ -55,6 +56,7 @@ struct ibfs_hca_conn {
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer, rd_atomic;
 	uint32_t psn;
 	uint8_t src_path_bits; /* which of the port's LIDs is the SLID */
+	uint8_t sl;            /* the path's service level */
 };
 
 /* Returns 0, or -1 (errno set) with nothing left allocated. */

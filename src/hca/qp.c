@@ -141,8 +141,12 @@ int ibfs_destroy_qp(struct ibfs_qp *pub)
 	qp_stop(qp);
 	qp->destroyed = 1;
 	/* A held packet of its message no longer completes it (hca.c). */
-	if (h->hp[qp->port].held_ends == qp)
-		h->hp[qp->port].held_ends = NULL;
+	for (int v = 0; v < IBFS_HCA_DATA_VLS; v++) {
+		if (h->hp[qp->port].held_ends[v] == qp)
+			h->hp[qp->port].held_ends[v] = NULL;
+		if (h->hp[qp->port].held_qp[v] == qp)
+			h->hp[qp->port].held_qp[v] = NULL;
+	}
 	((struct ibfs_hca_pd *)pub->pd)->refs--;
 	h->qps[pub->handle] = NULL;
 	ibfs__qp_free(qp);
