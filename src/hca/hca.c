@@ -249,18 +249,25 @@ static ibfs_time_t hca_qp_ready(struct ibfs_hca_qp *qp)
 	return t;
 }
 
-/* Appends qp to its port's FIFO (no-op if it is there). O(1). */
+/* Appends qp to the list head/tail (linked through rr_next/rr_prev). */
+static void hca_append(struct ibfs_hca_qp **head, struct ibfs_hca_qp **tail,
+		       struct ibfs_hca_qp *qp)
+{
+	qp->rr_next = NULL;
+	qp->rr_prev = *tail;
+	if (*tail)
+		(*tail)->rr_next = qp;
+	else
+		*head = qp;
+	*tail = qp;
+}
+
+/* Appends qp to its port's FIFO (no-op if it is there or parked). O(1). */
 static void hca_push(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
 {
 	if (qp->in_ring)
 		return;
-	qp->rr_next = NULL;
-	qp->rr_prev = hp->rr_tail;
-	if (hp->rr_tail)
-		hp->rr_tail->rr_next = qp;
-	else
-		hp->rr_head = qp;
-	hp->rr_tail = qp;
+	hca_append(&hp->rr_head, &hp->rr_tail, qp);
 	qp->in_ring = 1;
 }
 
@@ -289,13 +296,7 @@ static void hca_unlink(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
 /* Parks qp (out of the FIFO) behind the packet VL vl holds. */
 static void hca_park(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp, int vl)
 {
-	qp->rr_next = NULL;
-	qp->rr_prev = hp->park_tail[vl];
-	if (hp->park_tail[vl])
-		hp->park_tail[vl]->rr_next = qp;
-	else
-		hp->park_head[vl] = qp;
-	hp->park_tail[vl] = qp;
+	hca_append(&hp->park_head[vl], &hp->park_tail[vl], qp);
 	qp->in_ring = (uint8_t)(2 + vl);
 }
 
