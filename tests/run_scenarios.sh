@@ -63,6 +63,7 @@ bad_lfts_guid.xml|4|osm-ftree-fat-tree-k4-l3.lfts:16: ERR 6302: LID 0x000f port 
 bad_qos_vl.xml|15|qos-vlarb-low="0:64,2:64": entry 2 names VL 2, but the fabric has 2 data VLs
 bad_qos_starve.xml|15|SL 0 is on VL 0, which has no weight in either VL arbitration table
 bad_qos_dfsssp.xml|15|dfsssp chooses the SLs and VLs that break credit loops itself
+bad_qos_lash.xml|15|lash chooses the SLs and VLs that break credit loops itself
 LIST
 
 # validate agrees with run, and runs nothing (the routing engine and the

@@ -52,6 +52,7 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_qos_vl.xml \
 	tests/data/scenario/bad_qos_starve.xml \
 	tests/data/scenario/bad_qos_dfsssp.xml \
+	tests/data/scenario/bad_qos_lash.xml \
 	tests/data/scenario/bad_file_nolfts.xml \
 	tests/data/scenario/route_file.xml \
 	tests/data/scenario/route_ftree.xml \
