@@ -6,12 +6,6 @@
  */
 #include "check_route_util.h"
 
-static int is_ca_lid(const struct ibfs_subnet *sn, unsigned lid)
-{
-	return sn->lid_node[lid] >= 0 &&
-	       sn->nodes[sn->lid_node[lid]].type != IBFS_NODE_SWITCH;
-}
-
 /*
  * Every CA-to-CA path has an SL below vls, SLs map 1:1 to VLs, and the SLs
  * in use are 0..layers-1.
@@ -22,7 +16,7 @@ static void assert_layers(const struct rt *r, int vls, int layers)
 	int used[16] = {0};
 	for (unsigned d = 1; d <= sn->max_lid; d++)
 		for (unsigned s = 1; s <= sn->max_lid; s++)
-			if (is_ca_lid(sn, s) && is_ca_lid(sn, d)) {
+			if (rt_is_ca_lid(sn, s) && rt_is_ca_lid(sn, d)) {
 				int sl = ibfs__subnet_path_sl(sn, s, d);
 				ck_assert_int_lt(sl, vls);
 				used[sl] = 1;
@@ -33,78 +27,9 @@ static void assert_layers(const struct rt *r, int vls, int layers)
 	}
 }
 
-/*
- * The dependencies of the path from CA LID s to CA LID d into dep[] (nch x
- * nch channels, a channel being switch x stride + egress port), followed
- * hop by hop with rt_walk.
- */
-static void add_path_deps(const struct rt *r, unsigned s, unsigned d,
-			  int stride, char *dep, size_t nch)
-{
-	const struct ibfs_subnet *sn = r->sn;
-	int path[64];
-	int n = rt_walk(r, ibfs__subnet_lid_switch(sn, s, NULL), d, path);
-	ck_assert_int_gt(n, 0);
-	for (int i = 0; i + 2 < n; i++) {
-		int x = path[i], y = path[i + 1];
-		size_t a = (size_t)x * stride + *ibfs__subnet_lft(sn, x, d);
-		size_t b = (size_t)y * stride + *ibfs__subnet_lft(sn, y, d);
-		dep[a * nch + b] = 1;
-	}
-}
-
-/* Kahn's algorithm empties the graph dep[] of nch nodes: no cycle. */
-static int acyclic(const char *dep, size_t nch)
-{
-	int *indeg = calloc(nch, sizeof(int)), *q = malloc(nch * sizeof(int));
-	for (size_t a = 0; a < nch; a++)
-		for (size_t b = 0; b < nch; b++)
-			indeg[b] += dep[a * nch + b];
-	size_t qn = 0;
-	for (size_t a = 0; a < nch; a++)
-		if (!indeg[a])
-			q[qn++] = (int)a;
-	for (size_t i = 0; i < qn; i++)
-		for (size_t b = 0; b < nch; b++)
-			if (dep[(size_t)q[i] * nch + b] && !--indeg[b])
-				q[qn++] = (int)b;
-	free(indeg);
-	free(q);
-	return qn == nch;
-}
-
-/*
- * Deadlock freedom checked apart from credit_loop.c: the channels of
- * every CA-to-CA path on the VL of its own SL make one dependency graph
- * per VL. Returns whether none has a cycle.
- */
-static int paths_acyclic(const struct rt *r)
-{
-	const struct ibfs_subnet *sn = r->sn;
-	int stride = 0, ok = 1;
-	for (int s = 0; s < sn->nsw; s++)
-		if (sn->nodes[sn->sw_node[s]].nports + 1 > stride)
-			stride = sn->nodes[sn->sw_node[s]].nports + 1;
-	size_t nch = (size_t)sn->nsw * (size_t)stride;
-	char *dep = malloc(nch * nch);
-	for (int vl = 0; vl < sn->data_vls && ok; vl++) {
-		memset(dep, 0, nch * nch);
-		for (unsigned d = 1; d <= sn->max_lid; d++)
-			for (unsigned s = 1; s <= sn->max_lid; s++)
-				if (is_ca_lid(sn, s) && is_ca_lid(sn, d) &&
-				    sn->sl2vl[ibfs__subnet_path_sl(sn, s, d)] ==
-					    vl)
-					add_path_deps(r, s, d, stride, dep,
-						      nch);
-		ok = acyclic(dep, nch);
-	}
-	free(dep);
-	return ok;
-}
-
 static void assert_paths_acyclic(const struct rt *r)
 {
-	ck_assert_msg(paths_acyclic(r), "a dependency cycle on some VL");
+	ck_assert_msg(rt_paths_acyclic(r), "a dependency cycle on some VL");
 }
 
 START_TEST(dfsssp_ring)
@@ -197,7 +122,7 @@ START_TEST(dfsssp_per_path_torus_2_vls)
 	for (unsigned d = 1; d <= r.sn->max_lid && !mixed; d++) {
 		int seen[2] = {0, 0};
 		for (unsigned s = 1; s <= r.sn->max_lid; s++)
-			if (is_ca_lid(r.sn, s) && is_ca_lid(r.sn, d))
+			if (rt_is_ca_lid(r.sn, s) && rt_is_ca_lid(r.sn, d))
 				seen[ibfs__subnet_path_sl(r.sn, s, d)] = 1;
 		mixed = seen[0] && seen[1];
 	}
@@ -238,7 +163,7 @@ START_TEST(dfsssp_per_path_lmc)
 	assert_paths_acyclic(&r);
 	for (unsigned d = 1; d <= r.sn->max_lid; d++)
 		for (unsigned s = 2; s <= r.sn->max_lid; s += 2)
-			if (is_ca_lid(r.sn, s) && is_ca_lid(r.sn, d))
+			if (rt_is_ca_lid(r.sn, s) && rt_is_ca_lid(r.sn, d))
 				ck_assert_int_eq(
 					ibfs__subnet_path_sl(r.sn, s, d),
 					ibfs__subnet_path_sl(r.sn, s + 1, d));
@@ -274,7 +199,7 @@ START_TEST(dfsssp_tampered_sl_caught)
 	char buf[256];
 	ck_assert_int_eq(ibfs__credit_loops(sn, buf, sizeof(buf)), 1);
 	ck_assert_ptr_nonnull(strstr(buf, "credit loop on VL 0: "));
-	ck_assert_int_eq(paths_acyclic(&r), 0);
+	ck_assert_int_eq(rt_paths_acyclic(&r), 0);
 	rt_free(&r);
 }
 END_TEST

@@ -66,7 +66,7 @@ END_TEST
 START_TEST(engine_table)
 {
 	static const char *const want[] = {"minhop", "updn", "dnup", "ftree",
-					   "dor", "dfsssp", "file"};
+					   "dor", "dfsssp", "lash", "file"};
 	int n = 0;
 	for (const struct ibfs_routing_entry *e = ibfs__routing_engines;
 	     e->name; e++, n++) {
@@ -74,8 +74,8 @@ START_TEST(engine_table)
 			ck_assert_str_ne(e->name, f->name);
 		ck_assert_ptr_eq(ibfs__routing_find(e->name), e);
 	}
-	ck_assert_int_eq(n, 7);
-	for (int i = 0; i < 7; i++)
+	ck_assert_int_eq(n, 8);
+	for (int i = 0; i < 8; i++)
 		ck_assert_ptr_nonnull(ibfs__routing_find(want[i]));
 	ck_assert_ptr_null(ibfs__routing_find("lash2"));
 	struct rt r = rt_make("fat-tree", ft42, 1, 0);

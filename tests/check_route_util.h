@@ -160,6 +160,84 @@ static inline int rt_loops(const struct rt *r)
 	return v;
 }
 
+/* A LID of a CA port. */
+static inline int rt_is_ca_lid(const struct ibfs_subnet *sn, unsigned lid)
+{
+	return sn->lid_node[lid] >= 0 &&
+	       sn->nodes[sn->lid_node[lid]].type != IBFS_NODE_SWITCH;
+}
+
+/*
+ * The dependencies of the path from CA LID s to CA LID d into dep[] (nch x
+ * nch channels, a channel being switch x stride + egress port), followed
+ * hop by hop with rt_walk.
+ */
+static inline void rt_add_path_deps(const struct rt *r, unsigned s,
+				    unsigned d, int stride, char *dep,
+				    size_t nch)
+{
+	const struct ibfs_subnet *sn = r->sn;
+	int path[64];
+	int n = rt_walk(r, ibfs__subnet_lid_switch(sn, s, NULL), d, path);
+	ck_assert_int_gt(n, 0);
+	for (int i = 0; i + 2 < n; i++) {
+		int x = path[i], y = path[i + 1];
+		size_t a = (size_t)x * stride + *ibfs__subnet_lft(sn, x, d);
+		size_t b = (size_t)y * stride + *ibfs__subnet_lft(sn, y, d);
+		dep[a * nch + b] = 1;
+	}
+}
+
+/* Kahn's algorithm empties the graph dep[] of nch nodes: no cycle. */
+static inline int rt_acyclic(const char *dep, size_t nch)
+{
+	int *indeg = calloc(nch, sizeof(int)), *q = malloc(nch * sizeof(int));
+	for (size_t a = 0; a < nch; a++)
+		for (size_t b = 0; b < nch; b++)
+			indeg[b] += dep[a * nch + b];
+	size_t qn = 0;
+	for (size_t a = 0; a < nch; a++)
+		if (!indeg[a])
+			q[qn++] = (int)a;
+	for (size_t i = 0; i < qn; i++)
+		for (size_t b = 0; b < nch; b++)
+			if (dep[(size_t)q[i] * nch + b] && !--indeg[b])
+				q[qn++] = (int)b;
+	free(indeg);
+	free(q);
+	return qn == nch;
+}
+
+/*
+ * Deadlock freedom checked apart from credit_loop.c: the channels of
+ * every CA-to-CA path on the VL of its own SL make one dependency graph
+ * per VL. Returns whether none has a cycle.
+ */
+static inline int rt_paths_acyclic(const struct rt *r)
+{
+	const struct ibfs_subnet *sn = r->sn;
+	int stride = 0, ok = 1;
+	for (int s = 0; s < sn->nsw; s++)
+		if (sn->nodes[sn->sw_node[s]].nports + 1 > stride)
+			stride = sn->nodes[sn->sw_node[s]].nports + 1;
+	size_t nch = (size_t)sn->nsw * (size_t)stride;
+	char *dep = malloc(nch * nch);
+	for (int vl = 0; vl < sn->data_vls && ok; vl++) {
+		memset(dep, 0, nch * nch);
+		for (unsigned d = 1; d <= sn->max_lid; d++)
+			for (unsigned s = 1; s <= sn->max_lid; s++)
+				if (rt_is_ca_lid(sn, s) &&
+				    rt_is_ca_lid(sn, d) &&
+				    sn->sl2vl[ibfs__subnet_path_sl(sn, s, d)] ==
+					    vl)
+					rt_add_path_deps(r, s, d, stride, dep,
+							 nch);
+		ok = rt_acyclic(dep, nch);
+	}
+	free(dep);
+	return ok;
+}
+
 /*
  * Leaves leaf1, leaf2 and spines spine1, spine2 (nodes 0-3, 4 ports each),
  * HCAs h1 under leaf1 and h2 under leaf2 (4, 5), and the switch-to-switch

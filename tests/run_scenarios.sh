@@ -63,6 +63,7 @@ bad_lfts_guid.xml|4|osm-ftree-fat-tree-k4-l3.lfts:16: ERR 6302: LID 0x000f port 
 bad_qos_vl.xml|15|qos-vlarb-low="0:64,2:64": entry 2 names VL 2, but the fabric has 2 data VLs
 bad_qos_starve.xml|15|SL 0 is on VL 0, which has no weight in either VL arbitration table
 bad_qos_dfsssp.xml|15|dfsssp chooses the SLs and VLs that break credit loops itself
+bad_qos_lash.xml|15|lash chooses the SLs and VLs that break credit loops itself
 LIST
 
 # validate agrees with run, and runs nothing (the routing engine and the
@@ -258,12 +259,12 @@ expect spineu '^messages: 16 completed, 0 failed$'
 run_sc deep deep_queues.xml 0
 expect deep '^messages: 80000 completed, 0 failed$'
 
-# dfsssp_pair NAME JSON COMPLETED: scenario NAME.xml, whose programs take
+# sl_pair NAME JSON COMPLETED: scenario NAME.xml, whose programs take
 # each path's SL from the SM (an SA PathRecord answer), completes its
 # COMPLETED messages with no credit loop closing; NAME_sl0.xml, the same
 # with SL 0 forced, puts every path on VL0 and deadlocks as under minhop.
 # The results go to JSON.json and JSON0.json.
-dfsssp_pair() {
+sl_pair() {
 	"$IBFSIM" run "$data/$1.xml" --no-data --json "$out/$2.json" \
 		>/dev/null 2>&1
 	rc=$?
@@ -278,14 +279,22 @@ dfsssp_pair() {
 		bad "$1 with SL 0: exit $rc, no deadlock"
 }
 # A ring with two data VLs.
-dfsssp_pair ring_dfsssp df 90
+sl_pair ring_dfsssp df 90
 # A 4x4 torus with 2 HCAs a switch and 4 data VLs, where the SLs differ per
 # (source, destination) path (dfsssp's layers, 3 of them).
-dfsssp_pair torus_dfsssp dt 992
+sl_pair torus_dfsssp dt 992
+# lash on the same ring (which deadlocks under minhop, ring_minhop.xml)
+# and torus: one lane (SL) a pair of switches, 2 lanes on each.
+sl_pair ring_lash lr 90
+sl_pair torus_lash lt 992
+for f in lr lt; do
+	grep -q '^  "routing": "lash",$' "$out/$f.json" && ok ||
+		bad "$f.json: $(grep '"routing"' "$out/$f.json")"
+done
 
 # Packets and credits are conserved at the end of every run, stopped,
 # deadlocked or complete.
-for f in a s r u d df df0 dt dt0; do
+for f in a s r u d df df0 dt dt0 lr lr0 lt lt0; do
 	grep -q '"conservation": {"ok": true}' "$out/$f.json" && ok ||
 		bad "$f.json: $(grep conservation "$out/$f.json")"
 done

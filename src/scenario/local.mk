@@ -52,6 +52,7 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_qos_vl.xml \
 	tests/data/scenario/bad_qos_starve.xml \
 	tests/data/scenario/bad_qos_dfsssp.xml \
+	tests/data/scenario/bad_qos_lash.xml \
 	tests/data/scenario/bad_file_nolfts.xml \
 	tests/data/scenario/route_file.xml \
 	tests/data/scenario/route_ftree.xml \
@@ -87,6 +88,10 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/torus4x4x2v4.xml \
 	tests/data/scenario/torus_dfsssp.xml \
 	tests/data/scenario/torus_dfsssp_sl0.xml \
+	tests/data/scenario/ring_lash.xml \
+	tests/data/scenario/ring_lash_sl0.xml \
+	tests/data/scenario/torus_lash.xml \
+	tests/data/scenario/torus_lash_sl0.xml \
 	tests/data/scenario/stop.xml \
 	tests/data/scenario/skeleton_one.xml
 check_PROGRAMS += tests/check_simulation

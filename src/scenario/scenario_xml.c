@@ -474,12 +474,15 @@ static int read_sm(struct sx *x, xmlNode *n)
 	x->s->lmc = (int)lmc;
 	if (read_qos(x, n) < 0)
 		return -1;
+	/* The engines that put paths on SLs themselves (OpenSM's path_sl). */
 	if (x->s->qos.given && x->s->routing &&
-	    !strcmp(x->s->routing, "dfsssp"))
+	    (!strcmp(x->s->routing, "dfsssp") ||
+	     !strcmp(x->s->routing, "lash")))
 		return ibfs__diag(x->d, x->file, line_of(n),
-				  "dfsssp chooses the SLs and VLs that break "
+				  "%s chooses the SLs and VLs that break "
 				  "credit loops itself: it cannot take QoS "
-				  "settings");
+				  "settings",
+				  x->s->routing);
 	if (x->s->routing && !strcmp(x->s->routing, "file"))
 		return check_lfts(x, n);
 	return 0;

@@ -173,6 +173,11 @@ void ibfs__cdg_set(struct ibfs_cdg *g, uint32_t bit, int on)
 		g->bits[bit >> 3] &= (uint8_t)~(1u << (bit & 7));
 }
 
+int ibfs__cdg_test(const struct ibfs_cdg *g, uint32_t bit)
+{
+	return (g->bits[bit >> 3] >> (bit & 7)) & 1;
+}
+
 int ibfs__cdg_nchan(const struct ibfs_cdg *g)
 {
 	return g->nchan;

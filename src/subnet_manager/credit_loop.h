@@ -52,10 +52,11 @@ int ibfs__cdg_next(const struct ibfs_cdg *g, int s, unsigned lid,
  */
 void ibfs__cdg_add_path(struct ibfs_cdg *g, int s, unsigned lid,
 			uint32_t *seen, uint32_t stamp);
-/* Edge bits, for callers that keep a figure per edge: their number, and
- * setting (on != 0) or clearing one. */
+/* Edge bits, for callers that keep a figure per edge: their number,
+ * setting (on != 0) or clearing one, and whether one is set. */
 uint32_t ibfs__cdg_nbits(const struct ibfs_cdg *g);
 void ibfs__cdg_set(struct ibfs_cdg *g, uint32_t bit, int on);
+int ibfs__cdg_test(const struct ibfs_cdg *g, uint32_t bit);
 /* The number of channels: a cycle is never longer. */
 int ibfs__cdg_nchan(const struct ibfs_cdg *g);
 /* The bit of the edge from channel (s, p) to its far end's port q, or -1. */

@@ -9,7 +9,7 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/route_minhop.c src/subnet_manager/route_dor.c \
 	src/subnet_manager/route_updn.c src/subnet_manager/route_dnup.c \
 	src/subnet_manager/route_ftree.c src/subnet_manager/route_dfsssp.c \
-	src/subnet_manager/dfsssp_layers.c \
+	src/subnet_manager/dfsssp_layers.c src/subnet_manager/route_lash.c \
 	src/subnet_manager/route_file.c \
 	src/subnet_manager/route_stats.c \
 	src/subnet_manager/credit_loop.h src/subnet_manager/credit_loop.c \
@@ -46,6 +46,10 @@ check_PROGRAMS += tests/check_route_dfsssp
 tests_check_route_dfsssp_SOURCES = tests/check_route_dfsssp.c
 tests_check_route_dfsssp_CFLAGS = $(TEST_CFLAGS)
 tests_check_route_dfsssp_LDADD = $(SM_TEST_LIBS)
+check_PROGRAMS += tests/check_route_lash
+tests_check_route_lash_SOURCES = tests/check_route_lash.c
+tests_check_route_lash_CFLAGS = $(TEST_CFLAGS)
+tests_check_route_lash_LDADD = $(SM_TEST_LIBS)
 check_PROGRAMS += tests/check_route_file
 tests_check_route_file_SOURCES = tests/check_route_file.c
 tests_check_route_file_CFLAGS = $(TEST_CFLAGS)

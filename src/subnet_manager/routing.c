@@ -26,6 +26,8 @@ const struct ibfs_routing_entry ibfs__routing_engines[] = {
 	 "dimension order on meshes, tori, hypercubes (lowest port)"},
 	{"dfsssp", ibfs__route_dfsssp_setup,
 	 "deadlock-free SSSP: balanced paths, SLs/VLs break credit loops"},
+	{"lash", ibfs__route_lash_setup,
+	 "layered shortest paths: switch pairs on SLs/VLs without loops"},
 	{"file", ibfs__route_file_setup,
 	 "LFTs from an opensm-lfts.dump file (--lfts-file)"},
 	{NULL, NULL, NULL},

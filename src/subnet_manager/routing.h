@@ -34,8 +34,8 @@ struct ibfs_routing_engine {
 	/* Fills the LFTs (OpenSM ucast_build_fwd_tables). */
 	int (*ucast_build_fwd_tables)(void *ctx);
 	/* An engine that needs SLs writes them itself: sn->dst_sl for one
-	 * SL a destination LID, or sn->src_sl (dfsssp) for one a path, what
-	 * OpenSM's path_sl answers. */
+	 * SL a destination LID, or sn->src_sl (dfsssp, lash) for one a
+	 * path, what OpenSM's path_sl answers. */
 	void (*destroy)(void *ctx);
 };
 
@@ -70,6 +70,7 @@ int ibfs__route_dnup_setup(struct ibfs_routing_engine *re);
 int ibfs__route_ftree_setup(struct ibfs_routing_engine *re);
 int ibfs__route_dor_setup(struct ibfs_routing_engine *re);
 int ibfs__route_dfsssp_setup(struct ibfs_routing_engine *re);
+int ibfs__route_lash_setup(struct ibfs_routing_engine *re);
 int ibfs__route_file_setup(struct ibfs_routing_engine *re);
 
 /*

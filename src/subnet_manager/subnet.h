@@ -54,7 +54,7 @@ struct ibfs_subnet {
 	uint8_t *lft;      /* nsw rows of max_lid+1 entries */
 	uint8_t *dst_sl;   /* [0..max_lid]: SL the engine gives paths to it */
 	/*
-	 * NULL, or (dfsssp) one SL per path: nsw rows of max_lid+1, row s
+	 * NULL, or (dfsssp, lash) one SL a path: nsw rows of max_lid+1, row s
 	 * for the paths from the LIDs on switch s (its CAs' and its own) to
 	 * each LID. Paths from one switch to one LID share every channel, so
 	 * this is as fine as OpenSM's (source LID, destination LID) table
@@ -116,10 +116,10 @@ int ibfs__subnet_lid_switch(const struct ibfs_subnet *sn, unsigned lid,
 			    int *port);
 /*
  * The SL for a path from slid to dlid, as the SA would answer a PathRecord
- * query: dfsssp's layer of that path (src_sl, by the switch slid is on),
- * else the SL of the destination (0 for the other engines). Senders must
- * use it for the routes to be as deadlock-free as the credit-loop check
- * says.
+ * query: dfsssp's or lash's layer of the path (src_sl, by the switch
+ * slid is on), else the SL of the destination (0 for the other engines).
+ * Senders must use it for the routes to be as deadlock-free as the
+ * credit-loop check says.
  */
 static inline uint8_t ibfs__subnet_path_sl(const struct ibfs_subnet *sn,
 					   unsigned slid, unsigned dlid)
