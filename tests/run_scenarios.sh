@@ -142,6 +142,17 @@ grep -q '"completed": 1, "failed": 0, "incomplete": 3' "$out/s.json" &&
 	ok || bad "stop: $(grep completed "$out/s.json")"
 "$IBFSIM" run "$data/stop.xml" --until 50us --json "$out/s.json" >/dev/null
 grep -q '"sim_time_ps": 50000000,' "$out/s.json" && ok || bad "--until 50us"
+# A stop time (or --until) is a bound: traffic that is over before it
+# ends the run when it would end without one, not at the stop (the
+# skeleton's write, the same JSON but for the wall time).
+"$IBFSIM" run "$data/stop_late.xml" --json "$out/sl.json" >/dev/null
+rc=$?
+"$IBFSIM" run "$data/skeleton_one.xml" --until 1s --json "$out/su.json" >/dev/null
+for f in sl su; do grep -v '"wall_s"' "$out/$f.json" >"$out/$f.cmp"; done
+[ "$rc" -eq 0 ] && cmp -s "$out/a.cmp" "$out/sl.cmp" && ok ||
+	bad "a late stop: exit $rc, $(grep sim_time_ps "$out/sl.json")"
+cmp -s "$out/a.cmp" "$out/su.cmp" && ok ||
+	bad "--until 1s: $(grep sim_time_ps "$out/su.json")"
 
 # Deadlock: minhop on the ring closes a credit loop; the run stops, reports
 # the cycle of (switch, port, VL) buffers and exits 1. updn does not.

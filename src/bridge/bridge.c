@@ -217,7 +217,8 @@ static void brg_app_main(int argc, char **argv)
 
 	w->fn(argc, argv);
 	ibfs__bridge_block(w, BRG_DONE);
-	w->b->live--;
+	if (--w->b->live == 0 && w->b->on_done)
+		w->b->on_done(w->b->on_done_ctx);
 	ibfs__bridge_notify(w->b);
 }
 

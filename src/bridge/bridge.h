@@ -93,6 +93,13 @@ void ibfs__bridge_stop(struct ibfs_bridge *b);
  * monitor): once it reads non-zero the run ends as with ibfs__bridge_stop.
  */
 void ibfs__bridge_watch(struct ibfs_bridge *b, const int *flag);
+/*
+ * Calls fn(ctx) when the last application actor ends, before the fabric
+ * runs what is left in its queue (e.g. to cancel a stop time that would
+ * otherwise keep the run going to it).
+ */
+void ibfs__bridge_on_done(struct ibfs_bridge *b, void (*fn)(void *ctx),
+			  void *ctx);
 
 void ibfs__bridge_stats(const struct ibfs_bridge *b,
 			struct ibfs_bridge_stats *s);

@@ -87,6 +87,8 @@ struct ibfs_bridge {
 	int stop;               /* ibfs__bridge_stop was called */
 	int stopped;            /* the run ended on a stop */
 	const int *watch;       /* a flag that stops the run when set */
+	void (*on_done)(void *ctx); /* the last application actor ended */
+	void *on_done_ctx;
 
 	/*
 	 * SimGrid's clock is a double in seconds; the integer picosecond is

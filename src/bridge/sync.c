@@ -235,6 +235,13 @@ void ibfs__bridge_stop(struct ibfs_bridge *b)
 	ibfs__eq_limit(b->eq, b->eq->now);
 }
 
+void ibfs__bridge_on_done(struct ibfs_bridge *b, void (*fn)(void *ctx),
+			  void *ctx)
+{
+	b->on_done = fn;
+	b->on_done_ctx = ctx;
+}
+
 void ibfs__bridge_watch(struct ibfs_bridge *b, const int *flag)
 {
 	b->watch = flag;

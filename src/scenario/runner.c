@@ -35,6 +35,7 @@ struct run {
 	struct ibfs_waiter *starter;
 	int up, data, spawn_failed, timed_failed;
 	ibfs_time_t stop;       /* min(<stop at>, --until), from the up time */
+	struct ibfs_event *stop_ev; /* pending, or NULL */
 	ibfs_time_t first_sweep; /* the sweep that brought the fabric up */
 	uint64_t first_smps;
 	uint64_t first_lft_blocks;
@@ -67,10 +68,25 @@ static int schedule_timed(struct run *r, ibfs_time_t base)
 			return -1;
 	}
 	if (r->stop != IBFS_TIME_NEVER &&
-	    !ibfs__eq_schedule(&r->fab->eq, base + r->stop, stop_now,
-			       r->as.bridge, 0))
+	    !(r->stop_ev = ibfs__eq_schedule(&r->fab->eq, base + r->stop,
+					      stop_now, r, 0)))
 		return -1;
 	return 0;
+}
+
+/*
+ * Every application ended before the stop time: the run ends as it would
+ * without one, when what is still in flight has arrived, rather than at
+ * the stop time, which would only add idle time to the results (link
+ * utilizations are over the run's length).
+ */
+static void all_done(void *ctx)
+{
+	struct run *r = ctx;
+	if (r->stop_ev) {
+		ibfs__eq_cancel(&r->fab->eq, r->stop_ev);
+		r->stop_ev = NULL;
+	}
 }
 
 /* The in-band subnet manager has brought every port to Active at t. */
@@ -114,7 +130,9 @@ static void starter(int argc, char **argv)
 static void stop_now(void *obj, uint64_t arg)
 {
 	(void)arg;
-	ibfs__bridge_stop(obj);
+	struct run *r = obj;
+	r->stop_ev = NULL;
+	ibfs__bridge_stop(r->as.bridge);
 }
 
 /*
@@ -195,6 +213,7 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 		return -1;
 	r->fab = r->as.fab;
 	r->exec = ibfs__bridge_exec(r->as.bridge);
+	ibfs__bridge_on_done(r->as.bridge, all_done, r);
 	ibfs__traffic_set_path_sl(r->traffic, path_sl, &r->as);
 	g_run = r;
 	if (sc->instant) {
