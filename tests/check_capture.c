@@ -116,6 +116,48 @@ START_TEST(unwritable_path_fails_cleanly)
 }
 END_TEST
 
+/* --pcap-ports / --trace-ports lists: what they name, each mistake. */
+START_TEST(port_sets)
+{
+	struct ibfs_diag d;
+	struct ibfs_topology *t = ibfs__topo_new("ps");
+	int s = ibfs__topo_add_node(t, "sw", IBFS_NODE_SWITCH, 4, 0, &d);
+	int h = ibfs__topo_add_node(t, "h", IBFS_NODE_HCA, 2, 0, &d);
+	ck_assert_int_ge(s, 0);
+	ck_assert_int_ge(h, 0);
+	struct ibfs_port_set ps;
+	char err[160];
+
+	ck_assert_int_eq(ibfs__port_set_parse(&ps, t, "sw:3,h", err,
+					      sizeof(err)), 0);
+	for (int p = 1; p <= 4; p++)
+		ck_assert_int_eq(ibfs__port_set_has(&ps, s, p), p == 3);
+	ck_assert_int_eq(ibfs__port_set_has(&ps, h, 1), 1);
+	ck_assert_int_eq(ibfs__port_set_has(&ps, h, 2), 1);
+	ibfs__port_set_free(&ps);
+	ck_assert_int_eq(ibfs__port_set_parse(&ps, t, "all", err,
+					      sizeof(err)), 0);
+	ck_assert_int_eq(ibfs__port_set_has(&ps, s, 4), 1);
+	ibfs__port_set_free(&ps);
+	static const struct { const char *list, *err; } bad[] = {
+		{"sw,x", "no node 'x' in the fabric"},
+		{"sw:5", "'sw:5': 'sw' has ports 1 to 4"},
+		{"sw:0", "'sw:0': 'sw' has ports 1 to 4"},
+		{"sw:2x", "'sw:2x': 'sw' has ports 1 to 4"},
+		{":1", "':1' is not NODE or NODE:PORT"},
+		{"sw,", "'' is not NODE or NODE:PORT"},
+		{"", "'' is not NODE or NODE:PORT"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(ibfs__port_set_parse(&ps, t, bad[i].list, err,
+						      sizeof(err)), -1);
+		ck_assert_str_eq(err, bad[i].err);
+		ck_assert_ptr_null(ps.in);
+	}
+	ibfs__topo_free(t);
+}
+END_TEST
+
 START_TEST(abort_leaves_no_file)
 {
 	char path[] = "/tmp/ibfs_capXXXXXX";
@@ -144,6 +186,7 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, stream_is_captured_exactly);
 	tcase_add_test(tc, unwritable_path_fails_cleanly);
 	tcase_add_test(tc, abort_leaves_no_file);
+	tcase_add_test(tc, port_sets);
 	suite_add_tcase(s, tc);
 	return s;
 }

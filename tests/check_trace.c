@@ -575,24 +575,24 @@ START_TEST(long_stream_streams)
 }
 END_TEST
 
-static int only_node_b(const struct ibfs_port *p)
-{
-	return p->node == 1;
-}
-
+/* Only node b's port: a's packets, which leave port a:1, are left out. */
 START_TEST(select_filters_ports)
 {
-	char path[64];
+	char path[64], err[128];
 	struct pair x;
+	struct ibfs_port_set only_b;
 
 	tmp_path(path);
 	trace_pair(&x, "b", 2000, 32 * 1024);
+	ck_assert_int_eq(ibfs__port_set_parse(&only_b, x.f->topo, "b", err,
+					      sizeof(err)), 0);
 	grh_flow(x.a, 1000, 5);
-	struct ibfs_trace *t = ibfs__trace_open(x.f, path, only_node_b);
+	struct ibfs_trace *t = ibfs__trace_open(x.f, path, &only_b);
 
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ck_assert_uint_eq(ibfs__trace_count(t), 0);
 	close_empty(t, path);
+	ibfs__port_set_free(&only_b);
 	pair_free(&x);
 }
 END_TEST

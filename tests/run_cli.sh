@@ -33,6 +33,10 @@ usage run "--pcap-ports: 'sw1:3': 'sw1' has ports 1 to 2" \
 usage run "--pcap-ports: ':1' is not NODE or NODE:PORT" \
 	--pcap "$tmp/c.pcap" --pcap-ports :1 "$sc"
 [ -e "$tmp/c.pcap" ] && fail "a refused --pcap-ports left $tmp/c.pcap"
+usage run "--trace-ports goes with --trace FILE" --trace-ports sw1 "$sc"
+usage run "--trace-ports: no node 'nope' in the fabric" \
+	--trace "$tmp/t.json" --trace-ports nope "$sc"
+[ -e "$tmp/t.json" ] && fail "a refused --trace-ports left $tmp/t.json"
 
 # Outputs: a missing directory, a directory given for a file, a file given
 # for the CSV directory. Nothing is written anywhere.

@@ -75,6 +75,22 @@ assert [e["name"] for e in w] == ["RDMA WRITE First"] + \
 assert any(e["name"] == "Acknowledge" for e in pk)
 print("ibfsim run --trace: %d packet events" % len(pk))
 PY
+	# --trace-ports: the packets leaving leaf1:3 (an up link of the k=8
+	# fat tree) only, as many as its PortXmitPkts.
+	"$IBFSIM" run "$top_srcdir/examples/fat_tree_permutation.xml" --quiet \
+		--no-data --trace "$tmp/p.json" --trace-ports leaf1:3 \
+		--csv "$tmp/p" >/dev/null
+	want=$(awk -F, '$1 == "leaf1" && $2 == 3 { print $6 }' "$tmp/p/ports.csv")
+	python3 - "$tmp/p.json" "$want" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+pid = {e["args"]["name"]: e["pid"] for e in ev
+       if e["ph"] == "M" and e["name"] == "process_name"}
+pk = [e for e in ev if e["ph"] == "X" and e.get("cat") == "packet"]
+assert len(pk) == int(sys.argv[2]) > 0, (len(pk), sys.argv[2])
+assert all((e["pid"], e["tid"]) == (pid["leaf1"], 3) for e in pk)
+print("--trace-ports leaf1:3: %d packet events" % len(pk))
+PY
 else
 	echo "runner does not write --trace yet: command line part skipped"
 fi

@@ -31,6 +31,8 @@ static const char run_usage[] =
 	"  --pcap-snaplen N   keep the first N bytes of each packet (as\n"
 	"                  tcpdump -s; the wire length is recorded)\n"
 	"  --trace FILE    write a timeline (Chrome/Perfetto trace JSON)\n"
+	"  --trace-ports LIST  the ports whose packets and credit stalls the\n"
+	"                  timeline shows (as --pcap-ports; default: all)\n"
 	"  --until TIME    stop at this simulated time (e.g. 10ms)\n"
 	"  --no-data       do not move real bytes (same timing)\n"
 	"  --quiet         no progress line\n"
@@ -39,7 +41,7 @@ static const char run_usage[] =
 	"2 bad usage or invalid input.\n";
 
 struct run_args {
-	const char *scenario, *json, *csv, *model, *pcap_ports;
+	const char *scenario, *json, *csv, *model, *pcap_ports, *trace_ports;
 	struct ibfs_run_opts o;
 };
 
@@ -93,6 +95,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		} else if (!strcmp(arg, "--pcap-ports")) {
 			if (!(a->pcap_ports = value(argc, argv, &i)))
 				return -1;
+		} else if (!strcmp(arg, "--trace-ports")) {
+			if (!(a->trace_ports = value(argc, argv, &i)))
+				return -1;
 		} else if (!strcmp(arg, "--json") || !strcmp(arg, "--csv") ||
 			   !strcmp(arg, "--pcap") || !strcmp(arg, "--trace") ||
 			   !strcmp(arg, "--model")) {
@@ -125,6 +130,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if ((a->pcap_ports || a->o.pcap_opts.snaplen) && !a->o.pcap) {
 		ibfs_cli_error("--pcap-ports and --pcap-snaplen go with --pcap "
 			       "FILE");
+		return -1;
+	}
+	if (a->trace_ports && !a->o.trace) {
+		ibfs_cli_error("--trace-ports goes with --trace FILE");
 		return -1;
 	}
 	return 0;
@@ -180,6 +189,31 @@ static int write_outputs(const struct run_args *a, struct ibfs_results *r)
 	return 0;
 }
 
+/* --pcap-ports and --trace-ports against the scenario's fabric. */
+static int port_sets(struct run_args *a, const struct ibfs_topology *t,
+		     struct ibfs_port_set *pcap, struct ibfs_port_set *trace)
+{
+	char err[300];
+	if (a->pcap_ports) {
+		if (ibfs__port_set_parse(pcap, t, a->pcap_ports, err,
+					 sizeof(err)) < 0) {
+			ibfs_cli_error("--pcap-ports: %s", err);
+			return -1;
+		}
+		a->o.pcap_opts.ports = pcap;
+	}
+	if (a->trace_ports) {
+		if (ibfs__port_set_parse(trace, t, a->trace_ports, err,
+					 sizeof(err)) < 0) {
+			ibfs_cli_error("--trace-ports: %s", err);
+			ibfs__port_set_free(pcap);
+			return -1;
+		}
+		a->o.trace_ports = trace;
+	}
+	return 0;
+}
+
 int ibfs_cmd_run(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -200,18 +234,10 @@ int ibfs_cmd_run(int argc, char **argv)
 		ibfs__scenario_free(sc);
 		return IBFS_EXIT_USAGE;
 	}
-	struct ibfs_capture_port *ports = NULL;
-	if (a.pcap_ports) {
-		char err[300];
-		ports = ibfs__capture_parse_ports(sc->topo, a.pcap_ports,
-						  &a.o.pcap_opts.nports, err,
-						  sizeof(err));
-		if (!ports) {
-			ibfs_cli_error("--pcap-ports: %s", err);
-			ibfs__scenario_free(sc);
-			return IBFS_EXIT_USAGE;
-		}
-		a.o.pcap_opts.ports = ports;
+	struct ibfs_port_set pcap_ports = {0}, trace_ports = {0};
+	if (port_sets(&a, sc->topo, &pcap_ports, &trace_ports) < 0) {
+		ibfs__scenario_free(sc);
+		return IBFS_EXIT_USAGE;
 	}
 	struct ibfs_results r = {0};
 	int rc = ibfs__scenario_run(sc, &a.o, &r, &d);
@@ -228,6 +254,7 @@ int ibfs_cmd_run(int argc, char **argv)
 	}
 	ibfs__results_free(&r);
 	ibfs__scenario_free(sc);
-	free(ports);
+	ibfs__port_set_free(&pcap_ports);
+	ibfs__port_set_free(&trace_ports);
 	return status;
 }

@@ -32,8 +32,7 @@ struct ibfs_capture {
 	struct ibfs_fabric *fab;
 	FILE *out;              /* pf.out */
 	struct ibfs_partfile pf;
-	uint8_t *sel;           /* [base[node] + port], NULL: default_select */
-	size_t *base;
+	const struct ibfs_port_set *ports; /* NULL: default_select */
 	uint32_t snaplen;       /* bytes kept of each packet */
 	struct ibfs_observer obs;
 	uint64_t count;
@@ -78,9 +77,9 @@ static void write_file_header(FILE *o, uint32_t snaplen)
 
 static int selected(const struct ibfs_capture *c, const struct ibfs_port *out)
 {
-	if (!c->sel)
+	if (!c->ports)
 		return default_select(out);
-	return c->sel[c->base[out->node] + (size_t)out->num];
+	return ibfs__port_set_has(c->ports, out->node, out->num);
 }
 
 /* ERF time: seconds << 32 | fraction of a second in units of 2^-32 s. */
@@ -122,55 +121,21 @@ static void on_tx(void *ctx, const struct ibfs_port *out,
 	c->count++;
 }
 
-/* The per-port flags of an explicit selection. */
-static int capture_select(struct ibfs_capture *c, struct ibfs_fabric *f,
-			  const struct ibfs_capture_opts *o)
-{
-	const struct ibfs_topology *t = f->topo;
-	size_t total = 0;
-	c->base = malloc((t->nnodes + 1) * sizeof(*c->base));
-	if (!c->base)
-		return -1;
-	for (size_t i = 0; i < t->nnodes; i++) {
-		c->base[i] = total;
-		total += (size_t)t->nodes[i].nports + 1;
-	}
-	c->sel = calloc(total ? total : 1, 1);
-	if (!c->sel)
-		return -1;
-	for (size_t k = 0; k < o->nports; k++) {
-		const struct ibfs_capture_port *cp = &o->ports[k];
-		int np = t->nodes[cp->node].nports;
-		for (int p = cp->port ? cp->port : 1;
-		     p <= (cp->port ? cp->port : np); p++)
-			c->sel[c->base[cp->node] + (size_t)p] = 1;
-	}
-	return 0;
-}
-
-static void capture_release(struct ibfs_capture *c)
-{
-	free(c->sel);
-	free(c->base);
-	free(c);
-}
-
 struct ibfs_capture *ibfs__capture_open(struct ibfs_fabric *f,
 					const char *path,
 					const struct ibfs_capture_opts *o)
 {
 	struct ibfs_capture *c = calloc(1, sizeof(*c));
-	if (!c || (o && o->nports && capture_select(c, f, o) < 0)) {
-		if (c)
-			capture_release(c);
+	if (!c) {
 		errno = ENOMEM;
 		return NULL;
 	}
+	c->ports = o ? o->ports : NULL;
 	c->snaplen = o && o->snaplen && o->snaplen < 65535 ? o->snaplen
 							  : 65535;
 	if (ibfs__partfile_open(&c->pf, path) < 0) {
 		int e = errno;
-		capture_release(c);
+		free(c);
 		errno = e;
 		return NULL;
 	}
@@ -191,7 +156,7 @@ static void capture_free(struct ibfs_capture *c)
 			*o = c->obs.next;
 			break;
 		}
-	capture_release(c);
+	free(c);
 }
 
 int ibfs__capture_close(struct ibfs_capture *c)
@@ -214,67 +179,3 @@ uint64_t ibfs__capture_count(const struct ibfs_capture *c)
 	return c->count;
 }
 
-/* One NODE or NODE:PORT of a --pcap-ports list, into *cp. */
-static int parse_one(const struct ibfs_topology *t, const char *s, size_t len,
-		     struct ibfs_capture_port *cp, char *err, size_t errlen)
-{
-	char id[256];
-	const char *colon = memchr(s, ':', len);
-	size_t idlen = colon ? (size_t)(colon - s) : len;
-	if (!idlen || idlen >= sizeof(id)) {
-		snprintf(err, errlen, "'%.*s' is not NODE or NODE:PORT",
-			 (int)len, s);
-		return -1;
-	}
-	memcpy(id, s, idlen);
-	id[idlen] = 0;
-	cp->node = ibfs__topo_find(t, id);
-	cp->port = 0;
-	if (cp->node < 0) {
-		snprintf(err, errlen, "no node '%s' in the fabric", id);
-		return -1;
-	}
-	if (!colon)
-		return 0;
-	char *e;
-	long p = strtol(colon + 1, &e, 10);
-	int np = t->nodes[cp->node].nports;
-	if (e == colon + 1 || e != s + len || p < 1 || p > np) {
-		snprintf(err, errlen, "'%.*s': '%s' has ports 1 to %d",
-			 (int)len, s, id, np);
-		return -1;
-	}
-	cp->port = (int)p;
-	return 0;
-}
-
-struct ibfs_capture_port *ibfs__capture_parse_ports(
-	const struct ibfs_topology *t, const char *list, size_t *n, char *err,
-	size_t errlen)
-{
-	size_t cap = !strcmp(list, "all") ? t->nnodes : 1;
-	for (const char *s = list; *s; s++)
-		cap += *s == ',';
-	struct ibfs_capture_port *v = malloc((cap ? cap : 1) * sizeof(*v));
-	*n = 0;
-	if (!v) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	if (!strcmp(list, "all")) {
-		for (size_t i = 0; i < t->nnodes; i++)
-			v[(*n)++] = (struct ibfs_capture_port){(int)i, 0};
-		return v;
-	}
-	for (const char *s = list;; ) {
-		size_t len = strcspn(s, ",");
-		if (parse_one(t, s, len, &v[*n], err, errlen) < 0) {
-			free(v);
-			return NULL;
-		}
-		(*n)++;
-		if (!s[len])
-			return v;
-		s += len + 1;
-	}
-}

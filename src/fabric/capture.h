@@ -15,18 +15,13 @@
 #include <stdint.h>
 
 #include "fabric/fabric.h"
+#include "fabric/port_set.h"
 
 struct ibfs_capture;
 
-/* A transmitting port to capture; port 0: every port of the node. */
-struct ibfs_capture_port {
-	int node, port;
-};
-
 struct ibfs_capture_opts {
-	const struct ibfs_capture_port *ports; /* none: the default above */
-	size_t nports;
-	uint32_t snaplen;                      /* bytes kept; 0: all */
+	const struct ibfs_port_set *ports; /* NULL: the default above */
+	uint32_t snaplen;                  /* bytes kept; 0: all */
 };
 
 /*
@@ -36,14 +31,7 @@ struct ibfs_capture_opts {
 struct ibfs_capture *ibfs__capture_open(struct ibfs_fabric *f,
 					const char *path,
 					const struct ibfs_capture_opts *o);
-/*
- * Reads a --pcap-ports list against t: comma-separated NODE:PORT, NODE
- * (every port of it) or "all". Returns the ports (malloc'd, *n of them;
- * "all" gives every node), or NULL with why in err.
- */
-struct ibfs_capture_port *ibfs__capture_parse_ports(
-	const struct ibfs_topology *t, const char *list, size_t *n, char *err,
-	size_t errlen);
+
 /* Writes the rest, renames into place; returns 0 or -1 with errno. */
 int ibfs__capture_close(struct ibfs_capture *c);
 /* Drops the capture without leaving a file. */

@@ -3,6 +3,7 @@
 libibfs_fabric_la_SOURCES += \
 	src/fabric/packet_encode.h src/fabric/packet_encode.c \
 	src/fabric/capture.h src/fabric/capture.c \
+	src/fabric/port_set.h src/fabric/port_set.c \
 	src/fabric/partfile.h src/fabric/partfile.c
 
 check_PROGRAMS += tests/check_packet_encode tests/check_capture

@@ -36,7 +36,7 @@ struct ibfs_trace {
 	struct ibfs_fabric *fab;
 	FILE *out;
 	struct ibfs_partfile pf; /* out is pf.out */
-	int (*select)(const struct ibfs_port *);
+	const struct ibfs_port_set *ports; /* NULL: every port */
 	struct ibfs_observer obs;
 	uint64_t count;
 	uint64_t next_async;
@@ -346,12 +346,17 @@ static const char *tr_packet_name(const struct ibfs_packet *p)
 
 /* Observer callbacks. */
 
+static int tr_selected(const struct ibfs_trace *t, const struct ibfs_port *out)
+{
+	return !t->ports || ibfs__port_set_has(t->ports, out->node, out->num);
+}
+
 static void tr_on_tx(void *ctx, const struct ibfs_port *out,
 		     const struct ibfs_packet *p, ibfs_time_t start)
 {
 	struct ibfs_trace *t = ctx;
 
-	if (t->error || !t->select(out))
+	if (t->error || !tr_selected(t, out))
 		return;
 	tr_port_thread(t, out);
 	tr_open(t, "X", out->node, (uint64_t)out->num);
@@ -414,7 +419,7 @@ static void tr_on_wait(void *ctx, const struct ibfs_port *out, int waiting)
 	size_t i = t->port_base[out->node] + (size_t)out->num;
 	ibfs_time_t now = t->fab->eq.now;
 
-	if (t->error || !t->select(out))
+	if (t->error || !tr_selected(t, out))
 		return;
 	if (waiting) {
 		uint16_t vls = 0;
@@ -432,12 +437,6 @@ static void tr_on_wait(void *ctx, const struct ibfs_port *out, int waiting)
 }
 
 /* Opening and closing. */
-
-static int default_select(const struct ibfs_port *out)
-{
-	(void)out;
-	return 1;
-}
 
 static void trace_free(struct ibfs_trace *t)
 {
@@ -459,7 +458,7 @@ static void trace_free(struct ibfs_trace *t)
 }
 
 struct ibfs_trace *ibfs__trace_open(struct ibfs_fabric *f, const char *path,
-				    int (*select)(const struct ibfs_port *))
+				    const struct ibfs_port_set *ports)
 {
 	struct ibfs_trace *t = calloc(1, sizeof(*t));
 
@@ -507,7 +506,7 @@ struct ibfs_trace *ibfs__trace_open(struct ibfs_fabric *f, const char *path,
 	t->first = 1;
 	TR_LIT(t, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
 	t->fab = f;
-	t->select = select ? select : default_select;
+	t->ports = ports;
 	t->obs = (struct ibfs_observer){.on_tx = tr_on_tx,
 					.on_wait = tr_on_wait, .ctx = t};
 	ibfs__fabric_observe(f, &t->obs);

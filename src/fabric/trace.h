@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "fabric/fabric.h"
+#include "fabric/port_set.h"
 
 struct ibfs_trace;
 
@@ -38,12 +39,13 @@ struct ibfs_trace;
 #define IBFS_TRACE_TID_QP 512
 
 /*
- * Opens a timeline of f's traffic into path (via path.part). `select`
- * chooses the transmitting ports whose packets and stalls are written;
- * NULL selects every port. Returns NULL with errno set on failure.
+ * Opens a timeline of f's traffic into path (via path.part). `ports`
+ * chooses the transmitting ports whose packets and stalls are written
+ * (port_set.h); NULL selects every port. Returns NULL with errno set on
+ * failure.
  */
 struct ibfs_trace *ibfs__trace_open(struct ibfs_fabric *f, const char *path,
-				    int (*select)(const struct ibfs_port *));
+				    const struct ibfs_port_set *ports);
 /*
  * Ends credit stalls still open at the current time, closes the JSON,
  * renames path.part to path. Returns 0, or -1 with errno (an I/O error at

@@ -233,7 +233,7 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 	    !(r->cap = ibfs__capture_open(r->fab, o->pcap, &o->pcap_opts)))
 		return ibfs__diag(d, o->pcap, 0, "cannot write the capture");
 	if (o->trace) {
-		r->trace = ibfs__trace_open(r->fab, o->trace, NULL);
+		r->trace = ibfs__trace_open(r->fab, o->trace, o->trace_ports);
 		if (!r->trace)
 			return ibfs__diag(d, o->trace, 0,
 					  "cannot write the timeline");

@@ -19,6 +19,7 @@ struct ibfs_run_opts {
 	const char *pcap;       /* --pcap FILE or NULL */
 	struct ibfs_capture_opts pcap_opts; /* --pcap-ports, --pcap-snaplen */
 	const char *trace;      /* --trace FILE or NULL */
+	const struct ibfs_port_set *trace_ports; /* --trace-ports, or NULL */
 };
 
 /*
