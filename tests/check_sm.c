@@ -497,7 +497,7 @@ START_TEST(test_star_qos)
 	ck_assert_uint_eq(star_qos_sweep(&n, &q), plain + 3 + 3);
 	sw = n.sw[0];
 	for (int o = 1; o <= 3; o++) {
-		const struct sw_vlarb *a = &sw->out[o].arb;
+		const struct ibfs_vlarb *a = &sw->out[o].arb;
 
 		ck_assert_int_eq(a->limit, 7);
 		ck_assert_int_eq(a->nhigh, 1);

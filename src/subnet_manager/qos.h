@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "switch/switch.h"
+#include "fabric/vl_arbiter.h"
 
 #define IBFS_QOS_ENTRIES 64 /* VLArbitrationHighCap/LowCap (two blocks) */
 

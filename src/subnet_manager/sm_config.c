@@ -203,7 +203,7 @@ static void sm_vlarb_block(struct ibfs_sm *sm, int i, int p, int blk,
 /*
  * SL-to-VL (one SMP per linked output, for every input: see sma.c) and
  * VL arbitration: low-priority block 1 always (without QoS settings one
- * entry of weight 1 per data VL, the switches' default, vl_arbiter.c),
+ * entry of weight 1 per data VL, the ports' default, fabric/vl_arbiter.c),
  * the other blocks when the tables have entries there.
  */
 static void sm_switch_port(struct ibfs_sm *sm, int i, int p)

@@ -648,7 +648,7 @@ struct ibfs_sma *ibfs__sma_new(struct ibfs_fabric *f, struct ibfs_diag *d)
 		n->txq = calloc((size_t)n->nports + 1, sizeof(*n->txq));
 		if (!n->arb || !n->txq)
 			goto oom;
-		/* The switch's default arbitration (vl_arbiter.c): one
+		/* The default arbitration (fabric/vl_arbiter.c): one
 		 * low-priority entry of weight 1 per data VL. */
 		for (int p = 0; p <= n->nports; p++) {
 			for (int vl = 0; vl < dv && vl < 64; vl++)
