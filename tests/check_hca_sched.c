@@ -441,6 +441,43 @@ START_TEST(high_limit_zero_lets_low_through)
 }
 END_TEST
 
+/*
+ * A VL whose packet waits for credits is not ready, and the arbiter
+ * serves another: low table 0:64, 1:64 (4,096 bytes each, two packets a
+ * turn), VL 0's buffer at HCA 1 taking one packet (33 credits), QP 0 on
+ * VL 0 and QP 1 on VL 1 writing at 0. QP 0's first packet goes; at
+ * ser(FIRST) VL 0's entry still has 2,006 bytes, so QP 0's second packet
+ * is built, but VL 0's credits come back only with the FCP (2 PROP +
+ * ser(FCP) later): it is held, and VL 1 sends QP 1's first packet then.
+ */
+START_TEST(held_vl_lets_the_arbiter_serve_another)
+{
+	static const struct ibfs_vlarb_entry low[2] = {{0, 64}, {1, 64}};
+	setup_vls(2, 2);
+	struct ibfs_port *a = X.h[0]->hp[1].port, *b = X.h[1]->hp[1].port;
+	b->buf_cap[0] = (FIRST + 63) / 64;
+	a->vls[0].credits = (int32_t)b->buf_cap[0];
+	ck_assert_int_eq(ibfs__hca_set_vlarb(X.h[0], 1, NULL, 0, low, 2, 255),
+			 0);
+	post_write(0);
+	post_write(1);
+	ibfs__direct_exec_advance(&X.dx, ser(FIRST) + 1);
+	ck_assert_int_eq(T.n, 2);
+	ck_assert_uint_eq(T.dqp[0], rs[0].qp->qp_num);
+	ck_assert_uint_eq(T.dqp[1], rs[1].qp->qp_num);
+	ck_assert_uint_eq(T.start[1], ser(FIRST));
+	ck_assert_uint_eq(X.h[0]->hp[1].held_mask, 1);
+	ibfs__direct_exec_drain(&X.dx);
+	ck_assert_int_eq(T.n, 6);
+	ck_assert_uint_eq(X.h[0]->hp[1].held_mask, 0);
+	for (int q = 0; q < 2; q++) {
+		ck_assert_uint_gt(done_at[q], 0);
+		ck_assert_mem_eq(rs[q].buf, rq[q].buf, MSG);
+	}
+	teardown(2);
+}
+END_TEST
+
 /* The setter refuses bad ports and tables, as the switch's does. */
 START_TEST(set_vlarb_checks)
 {
@@ -479,6 +516,7 @@ static Suite *hca_sched_suite(void)
 	tcase_add_test(tc, low_weights_share_the_link);
 	tcase_add_test(tc, high_priority_goes_first);
 	tcase_add_test(tc, high_limit_zero_lets_low_through);
+	tcase_add_test(tc, held_vl_lets_the_arbiter_serve_another);
 	tcase_add_test(tc, set_vlarb_checks);
 	suite_add_tcase(s, tc);
 	return s;
