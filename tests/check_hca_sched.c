@@ -67,8 +67,11 @@ static void on_cqe(void *arg, struct ibfs_hca_cq *cq)
 
 static struct ibfs_observer obs = {.on_tx = on_tx};
 
-/* nq QPs on `vls` data VLs: QP q on SL (and VL) q mod vls. */
-static void setup_vls(int nq, int vls)
+/*
+ * nq QPs on `vls` data VLs: QP q on SL (and VL) sl[q], or q mod vls when
+ * sl is NULL.
+ */
+static void setup_sls(int nq, int vls, const uint8_t *sl)
 {
 	struct ibfs_diag d;
 	struct ibfs_hca_pair_cfg c = {.mtu = 4096, .data_mode = 1,
@@ -84,7 +87,7 @@ static void setup_vls(int nq, int vls)
 				   .retry_cnt = 7, .rnr_retry = 7,
 				   .rd_atomic = 1};
 	for (int q = 0; q < nq; q++) {
-		cn.sl = (uint8_t)(q % vls);
+		cn.sl = sl ? sl[q] : (uint8_t)(q % vls);
 		ck_assert_int_eq(ibfs__hca_end_open(&rq[q], X.h[0],
 						    IBFS_QPT_RC, MSG, &cap, 8),
 				 0);
@@ -99,6 +102,11 @@ static void setup_vls(int nq, int vls)
 			rq[q].buf[k] = (uint8_t)(q * 31 + k);
 		ibfs__cq_set_notify(rq[q].scq, on_cqe, (void *)(intptr_t)q);
 	}
+}
+
+static void setup_vls(int nq, int vls)
+{
+	setup_sls(nq, vls, NULL);
 }
 
 static void setup(int nq)
@@ -324,6 +332,176 @@ START_TEST(ud_qp_keeps_its_order_across_vls)
 }
 END_TEST
 
+/*
+ * VL arbitration at the HCA port (IBA 7.6.9), as at a switch output
+ * (fabric/vl_arbiter.c): the arbiter picks the data VL, and within a VL
+ * the QPs take turns. QP q writes 3 packets (PSN 0, 1, 2: WRITE First of
+ * FIRST wire bytes, then Middle and Last of MIDDLE) on SL and VL sl[q],
+ * all posted at 0 in order of q; HCA 0 then sends them back to back until
+ * ACKs come back (nothing else uses its link). want[i] is the QP of the
+ * i-th packet; its PSN follows from how many of that QP's came before.
+ */
+static void vl_order(int nq, const uint8_t *sl,
+		     const struct ibfs_vlarb_entry *high, int nhigh,
+		     const struct ibfs_vlarb_entry *low, int nlow,
+		     uint8_t limit, const int *want)
+{
+	setup_sls(nq, 2, sl);
+	if (high || low)
+		ck_assert_int_eq(ibfs__hca_set_vlarb(X.h[0], 1, high, nhigh,
+						     low, nlow, limit), 0);
+	for (int q = 0; q < nq; q++)
+		post_write(q);
+	ibfs__direct_exec_drain(&X.dx);
+	ck_assert_int_eq(T.n, 3 * nq);
+	uint32_t sent[MAXQ] = {0};
+	uint64_t bytes = 0;
+	for (int i = 0; i < 3 * nq; i++) {
+		int q = want[i];
+		ck_assert_msg(T.dqp[i] == rs[q].qp->qp_num &&
+				      T.psn[i] == sent[q],
+			      "packet %d: QP %u PSN %u, want QP %d's PSN %u",
+			      i, T.dqp[i], T.psn[i], q, sent[q]);
+		/* Back to back while no last packet has gone (no ACK). */
+		if (i < nq)
+			ck_assert_uint_eq(T.start[i], ser(bytes));
+		bytes += sent[q]++ ? MIDDLE : FIRST;
+	}
+	for (int q = 0; q < nq; q++) {
+		ck_assert_uint_gt(done_at[q], 0);
+		ck_assert_mem_eq(rs[q].buf, rq[q].buf, MSG);
+	}
+	teardown(nq);
+}
+
+/*
+ * Default tables (one entry of weight 1, 64 bytes, per data VL): each
+ * packet uses up its entry, so the VLs alternate while both have
+ * packets. QPs 0-2 on VL 0, QP 3 on VL 1: VL 1 sends every other packet
+ * (QP 3's three packets 2nd, 4th and 6th), not one in four as when QPs
+ * took turns whatever their VL.
+ */
+START_TEST(default_tables_alternate_vls)
+{
+	static const uint8_t sl[4] = {0, 0, 0, 1};
+	static const int want[12] = {0, 3, 1, 3, 2, 3, 0, 1, 2, 0, 1, 2};
+	vl_order(4, sl, NULL, 0, NULL, 0, 0, want);
+}
+END_TEST
+
+/*
+ * Low table 0:64, 1:192 (4,096 and 12,288 bytes). Even QPs on VL 0, odd
+ * on VL 1, 12 packets each, each VL's QPs in turn. An entry sends while
+ * what remains of its weight is above 0, a packet whole (the remainder
+ * going negative), then the table moves on with the next entry's full
+ * weight (fabric/vl_arbiter.c):
+ *   VL 0: 4096 - 2 x 2090 = -84             -> 2 packets (QPs 0, 2)
+ *   VL 1: 12288 - 4 x 2090 - 2 x 2074 = -220 -> 6 (1, 3, 5, 7, 1, 3)
+ *   VL 0: again -84                          -> 2 (4, 6)
+ *   VL 1: 12288 - 6 x 2074 = -156            -> 6 (5, 7, 1, 3, 5, 7)
+ * and VL 0's last 8 alone: VL 1 has 3/4 of the packets while both send.
+ */
+START_TEST(low_weights_share_the_link)
+{
+	static const struct ibfs_vlarb_entry low[2] = {{0, 64}, {1, 192}};
+	static const int want[24] = {0, 2, 1, 3, 5, 7, 1, 3, 4, 6, 5, 7,
+				     1, 3, 5, 7, 0, 2, 4, 6, 0, 2, 4, 6};
+	ck_assert_int_eq(4096 - 2 * FIRST, -84);
+	ck_assert_int_eq(12288 - 4 * FIRST - 2 * MIDDLE, -220);
+	ck_assert_int_eq(12288 - 6 * MIDDLE, -156);
+	vl_order(8, NULL, NULL, 0, low, 2, 255, want);
+}
+END_TEST
+
+/*
+ * VL 1 in the high-priority table, limit 255 (no bound): it takes every
+ * turn while it has packets, whatever its weight (1: each packet uses up
+ * the entry, and the table comes back to it), then VL 0 goes.
+ */
+START_TEST(high_priority_goes_first)
+{
+	static const struct ibfs_vlarb_entry high[1] = {{1, 1}};
+	static const struct ibfs_vlarb_entry low[1] = {{0, 1}};
+	static const int want[12] = {1, 3, 1, 3, 1, 3, 0, 2, 0, 2, 0, 2};
+	vl_order(4, NULL, high, 1, low, 1, 255, want);
+}
+END_TEST
+
+/*
+ * LimitOfHighPriority 0: one high-priority packet, then one low-priority
+ * packet that is ready goes (its count of high-priority bytes restarts),
+ * so VL 1 (high, weight 255) and VL 0 (low) alternate, VL 1 first.
+ */
+START_TEST(high_limit_zero_lets_low_through)
+{
+	static const struct ibfs_vlarb_entry high[1] = {{1, 255}};
+	static const struct ibfs_vlarb_entry low[1] = {{0, 1}};
+	static const int want[12] = {1, 0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2};
+	vl_order(4, NULL, high, 1, low, 1, 0, want);
+}
+END_TEST
+
+/*
+ * A VL whose packet waits for credits is not ready, and the arbiter
+ * serves another: low table 0:64, 1:64 (4,096 bytes each, two packets a
+ * turn), VL 0's buffer at HCA 1 taking one packet (33 credits), QP 0 on
+ * VL 0 and QP 1 on VL 1 writing at 0. QP 0's first packet goes; at
+ * ser(FIRST) VL 0's entry still has 2,006 bytes, so QP 0's second packet
+ * is built, but VL 0's credits come back only with the FCP (2 PROP +
+ * ser(FCP) later): it is held, and VL 1 sends QP 1's first packet then.
+ */
+START_TEST(held_vl_lets_the_arbiter_serve_another)
+{
+	static const struct ibfs_vlarb_entry low[2] = {{0, 64}, {1, 64}};
+	setup_vls(2, 2);
+	struct ibfs_port *a = X.h[0]->hp[1].port, *b = X.h[1]->hp[1].port;
+	b->buf_cap[0] = (FIRST + 63) / 64;
+	a->vls[0].credits = (int32_t)b->buf_cap[0];
+	ck_assert_int_eq(ibfs__hca_set_vlarb(X.h[0], 1, NULL, 0, low, 2, 255),
+			 0);
+	post_write(0);
+	post_write(1);
+	ibfs__direct_exec_advance(&X.dx, ser(FIRST) + 1);
+	ck_assert_int_eq(T.n, 2);
+	ck_assert_uint_eq(T.dqp[0], rs[0].qp->qp_num);
+	ck_assert_uint_eq(T.dqp[1], rs[1].qp->qp_num);
+	ck_assert_uint_eq(T.start[1], ser(FIRST));
+	ck_assert_uint_eq(X.h[0]->hp[1].held_mask, 1);
+	ibfs__direct_exec_drain(&X.dx);
+	ck_assert_int_eq(T.n, 6);
+	ck_assert_uint_eq(X.h[0]->hp[1].held_mask, 0);
+	for (int q = 0; q < 2; q++) {
+		ck_assert_uint_gt(done_at[q], 0);
+		ck_assert_mem_eq(rs[q].buf, rq[q].buf, MSG);
+	}
+	teardown(2);
+}
+END_TEST
+
+/* The setter refuses bad ports and tables, as the switch's does. */
+START_TEST(set_vlarb_checks)
+{
+	static const struct ibfs_vlarb_entry ok[1] = {{1, 1}};
+	static const struct ibfs_vlarb_entry vl15[1] = {{15, 1}};
+	setup_vls(1, 2);
+	ck_assert_int_eq(ibfs__hca_set_vlarb(X.h[0], 0, NULL, 0, ok, 1, 0),
+			 -1);
+	ck_assert_int_eq(ibfs__hca_set_vlarb(X.h[0], 2, NULL, 0, ok, 1, 0),
+			 -1);
+	ck_assert_int_eq(ibfs__hca_set_vlarb(X.h[0], 1, vl15, 1, ok, 1, 0),
+			 -1);
+	ck_assert_int_eq(ibfs__hca_set_vlarb(X.h[0], 1, ok, 65, ok, 1, 0),
+			 -1);
+	ck_assert_int_eq(X.h[0]->hp[1].arb.nlow, 2);
+	ck_assert_int_eq(X.h[0]->hp[1].arb.limit, 255);
+	ck_assert_int_eq(ibfs__hca_set_vlarb(X.h[0], -1, ok, 1, ok, 1, 9),
+			 0);
+	ck_assert_int_eq(X.h[0]->hp[1].arb.nhigh, 1);
+	ck_assert_int_eq(X.h[0]->hp[1].arb.limit, 9);
+	teardown(1);
+}
+END_TEST
+
 static Suite *hca_sched_suite(void)
 {
 	Suite *s = suite_create("hca_sched");
@@ -334,6 +512,12 @@ static Suite *hca_sched_suite(void)
 	tcase_add_test(tc, late_qp_joins_at_tail);
 	tcase_add_test(tc, vl_without_credits_does_not_stop_another);
 	tcase_add_test(tc, ud_qp_keeps_its_order_across_vls);
+	tcase_add_test(tc, default_tables_alternate_vls);
+	tcase_add_test(tc, low_weights_share_the_link);
+	tcase_add_test(tc, high_priority_goes_first);
+	tcase_add_test(tc, high_limit_zero_lets_low_through);
+	tcase_add_test(tc, held_vl_lets_the_arbiter_serve_another);
+	tcase_add_test(tc, set_vlarb_checks);
 	suite_add_tcase(s, tc);
 	return s;
 }

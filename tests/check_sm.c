@@ -470,10 +470,12 @@ static uint64_t star_qos_sweep(struct net *n, const struct ibfs_qos *q)
 }
 
 /*
- * QoS settings reach every linked switch output (SL-to-VL, both VL
- * arbitration tables, LimitOfHighPriority in PortInfo) and every HCA
- * port (SL-to-VL), at the cost of one SL2VL SMP per HCA and one
- * high-priority VLArb block per linked switch output.
+ * QoS settings reach every linked switch output and every HCA port alike
+ * (SL-to-VL, both VL arbitration tables, LimitOfHighPriority in PortInfo),
+ * at the cost of one high-priority VLArb block per linked switch output
+ * (3) and, per HCA port, one SL2VL SMP and the low and high VLArb blocks
+ * 1 and 3 (3 x 3): 12 SMPs more than without QoS settings. The limit
+ * rides on the PortInfo Sets the SM sends anyway.
  */
 START_TEST(test_star_qos)
 {
@@ -492,21 +494,32 @@ START_TEST(test_star_qos)
 	ck_assert_int_eq(sw->out[1].arb.limit, 255);
 	ck_assert_int_eq(sw->out[1].arb.nhigh, 0);
 	ck_assert_int_eq(n.hca[1]->hp[1].sl2vl[1], 1);
+	for (int h = 1; h <= 3; h++) {
+		const struct ibfs_vlarb *a = &n.hca[h]->hp[1].arb;
+
+		ck_assert_int_eq(a->limit, 255);
+		ck_assert_int_eq(a->nhigh, 0);
+		ck_assert_int_eq(a->nlow, 2);
+	}
 	net_free(&n);
 
-	ck_assert_uint_eq(star_qos_sweep(&n, &q), plain + 3 + 3);
+	ck_assert_uint_eq(star_qos_sweep(&n, &q), plain + 3 + 3 * 3);
 	sw = n.sw[0];
 	for (int o = 1; o <= 3; o++) {
-		const struct sw_vlarb *a = &sw->out[o].arb;
+		/* Switch output o, then the HCA port at its far end. */
+		for (int k = 0; k < 2; k++) {
+			const struct ibfs_vlarb *a = k ? &n.hca[o]->hp[1].arb :
+							 &sw->out[o].arb;
 
-		ck_assert_int_eq(a->limit, 7);
-		ck_assert_int_eq(a->nhigh, 1);
-		ck_assert_int_eq(a->high[0].vl, 1);
-		ck_assert_int_eq(a->high[0].weight, 255);
-		ck_assert_int_eq(a->nlow, 2);
-		ck_assert_int_eq(a->low[0].weight, 64);
-		ck_assert_int_eq(a->low[1].vl, 1);
-		ck_assert_int_eq(a->low[1].weight, 32);
+			ck_assert_int_eq(a->limit, 7);
+			ck_assert_int_eq(a->nhigh, 1);
+			ck_assert_int_eq(a->high[0].vl, 1);
+			ck_assert_int_eq(a->high[0].weight, 255);
+			ck_assert_int_eq(a->nlow, 2);
+			ck_assert_int_eq(a->low[0].weight, 64);
+			ck_assert_int_eq(a->low[1].vl, 1);
+			ck_assert_int_eq(a->low[1].weight, 32);
+		}
 		for (int sl = 0; sl < 16; sl++) {
 			ck_assert_int_eq(ibfs__sw_sl2vl(sw, 1 + o % 3, o, sl),
 					 q.sl2vl[sl]);

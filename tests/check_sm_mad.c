@@ -461,6 +461,53 @@ START_TEST(test_agent_statuses)
 END_TEST
 
 /* A path naming a port the switch does not have is dropped there. */
+/*
+ * An HCA's agent answers VLArb Get and Set for its port (IBA 14.2.5.9;
+ * modifier port 0: the port the SMP came in on) and applies PortInfo
+ * VLHighLimit, programming the port's VL arbiter as a switch output's.
+ */
+START_TEST(test_agent_hca_vlarb)
+{
+	struct star x;
+	uint8_t d[64] = { 0 }, vl[32] = { 0 }, w[32] = { 0 };
+	struct ibfs_smp_port_info pi = { .vl_high_limit = 9 };
+
+	star_make(&x);
+	const struct ibfs_vlarb *a = &x.h[1]->hp[1].arb;
+
+	ck_assert_int_eq(a->nlow, 1);
+	ck_assert_int_eq(a->limit, 255);
+	w[0] = 64;
+	ibfs__smp_put_vlarb(d, vl, w);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB, 3, d),
+			  IBFS_MAD_STATUS_OK);
+	ck_assert_int_eq(a->nhigh, 1);
+	ck_assert_int_eq(a->high[0].weight, 64);
+	ck_assert_int_eq(a->nlow, 1);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_GET, IBFS_SMP_ATTR_VLARB,
+			      1u << 16 | 3, NULL), IBFS_MAD_STATUS_OK);
+	ck_assert_mem_eq(x.resp[x.nresp - 1].data, d, 64);
+	/* VL15 is not arbitrated; the HCA has one port. */
+	vl[1] = 15;
+	w[1] = 1;
+	ibfs__smp_put_vlarb(d, vl, w);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB, 1, d),
+			  IBFS_MAD_STATUS_BAD_FIELD);
+	ck_assert_int_eq(a->nlow, 1);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_GET, IBFS_SMP_ATTR_VLARB,
+			      2u << 16 | 1, NULL), IBFS_MAD_STATUS_BAD_FIELD);
+	ibfs__smp_put_port_info(d, &pi);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_SET, IBFS_SMP_ATTR_PORT_INFO, 1,
+			      d), IBFS_MAD_STATUS_OK);
+	ck_assert_int_eq(a->limit, 9);
+	ck_assert_int_eq(a->nhigh, 1);
+	ibfs__smp_get_port_info(x.resp[x.nresp - 1].data, &pi);
+	ck_assert_uint_eq(pi.vl_high_limit, 9);
+	ck_assert_uint_eq(pi.vlarb_high_cap, 64);
+	star_free(&x);
+}
+END_TEST
+
 START_TEST(test_agent_bad_path)
 {
 	struct star x;
@@ -605,6 +652,7 @@ static Suite *sm_mad_suite(void)
 	tcase_add_test(tc, test_dr_walk);
 	tcase_add_test(tc, test_dr_discards);
 	tcase_add_test(tc, test_agent_statuses);
+	tcase_add_test(tc, test_agent_hca_vlarb);
 	tcase_add_test(tc, test_agent_bad_path);
 	tcase_add_test(tc, test_smp_packet);
 	tcase_add_test(tc, test_hca_vl15_first);

@@ -80,7 +80,7 @@ END_TEST
  */
 START_TEST(vl_arbitration_count_saturates)
 {
-	struct sw_vlarb a;
+	struct ibfs_vlarb a;
 	int high;
 
 	memset(&a, 0, sizeof(a));
@@ -89,26 +89,26 @@ START_TEST(vl_arbitration_count_saturates)
 	a.low[0] = (struct ibfs_vlarb_entry){ 0, 255 };
 	a.hi_left = a.lo_left = 255 * 64;
 	a.limit = 1;
-	ck_assert_int_eq(ibfs__sw_vlarb_pick(&a, 3, &high), 1);
+	ck_assert_int_eq(ibfs__vlarb_pick(&a, 3, &high), 1);
 	ck_assert_int_eq(high, 1);
-	ibfs__sw_vlarb_charge(&a, 1, UINT32_MAX - 10);
+	ibfs__vlarb_charge(&a, 1, UINT32_MAX - 10);
 	ck_assert_uint_eq(a.hi_sent, UINT32_MAX - 10);
-	ibfs__sw_vlarb_charge(&a, 1, 100);
+	ibfs__vlarb_charge(&a, 1, 100);
 	ck_assert_uint_eq(a.hi_sent, UINT32_MAX);
-	ibfs__sw_vlarb_charge(&a, 1, 100);
+	ibfs__vlarb_charge(&a, 1, 100);
 	ck_assert_uint_eq(a.hi_sent, UINT32_MAX);
 	/* Past the limit, both VLs ready: the low one goes. */
-	ck_assert_int_eq(ibfs__sw_vlarb_pick(&a, 3, &high), 0);
+	ck_assert_int_eq(ibfs__vlarb_pick(&a, 3, &high), 0);
 	ck_assert_int_eq(high, 0);
-	ibfs__sw_vlarb_charge(&a, 0, 1000);
+	ibfs__vlarb_charge(&a, 0, 1000);
 	ck_assert_uint_eq(a.hi_sent, 0);
-	ck_assert_int_eq(ibfs__sw_vlarb_pick(&a, 3, &high), 1);
+	ck_assert_int_eq(ibfs__vlarb_pick(&a, 3, &high), 1);
 	ck_assert_int_eq(high, 1);
 	/* Only the high VL ready: it goes whatever the count. */
-	ibfs__sw_vlarb_charge(&a, 1, UINT32_MAX);
-	ck_assert_int_eq(ibfs__sw_vlarb_pick(&a, 2, &high), 1);
+	ibfs__vlarb_charge(&a, 1, UINT32_MAX);
+	ck_assert_int_eq(ibfs__vlarb_pick(&a, 2, &high), 1);
 	/* Neither table serves VL2. */
-	ck_assert_int_eq(ibfs__sw_vlarb_pick(&a, 4, &high), -1);
+	ck_assert_int_eq(ibfs__vlarb_pick(&a, 4, &high), -1);
 }
 END_TEST
 

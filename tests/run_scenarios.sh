@@ -371,5 +371,27 @@ awk -v lo="$(rate b cold "$out/ql/flows.csv")" -v al="$(rate b cold "$out/qa/flo
 	'BEGIN { d = lo / (0.75 * al) - 1; exit !(lo != "" && d < 0.005 && d > -0.005) }' &&
 	ok || bad "qos low: b at $(rate b cold "$out/ql/flows.csv") Gb/s, alone $(rate b cold "$out/qa/flows.csv")"
 
+# VL arbitration at an HCA port: a writes to x on SL 0 and to y on SL 1
+# at once, through one switch whose other links they do not share. With
+# qos-vlarb-low="0:64,1:192" programmed into a's port too (by the SM's
+# SMPs, or at once with mode="instant"), a's arbiter gives VL 1 three
+# 4 KiB packets for one of VL 0's: the y write runs at 3/4 of its rate
+# alone (within 0.5%); without QoS settings each VL sends one packet in
+# turn and each write gets half.
+within() { awk -v r="$1" -v al="$2" -v f="$3" \
+	'BEGIN { d = r / (f * al) - 1; exit !(r != "" && d < 0.005 && d > -0.005) }'; }
+"$IBFSIM" run "$data/hca_qos_alone.xml" --no-data --csv "$out/hqa" >/dev/null
+al=$(rate a y "$out/hqa/flows.csv")
+for f in hca_qos hca_qos_instant; do
+	"$IBFSIM" run "$data/$f.xml" --no-data --csv "$out/$f" >/dev/null
+	r=$(rate a y "$out/$f/flows.csv")
+	within "$r" "$al" 0.75 && ok || bad "$f: a->y at $r Gb/s, alone $al"
+done
+"$IBFSIM" run "$data/hca_qos_none.xml" --no-data --csv "$out/hqn" >/dev/null
+for d in x y; do
+	r=$(rate a $d "$out/hqn/flows.csv")
+	within "$r" "$al" 0.5 && ok || bad "hca_qos_none: a->$d at $r Gb/s, alone $al"
+done
+
 echo "run_scenarios: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

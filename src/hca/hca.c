@@ -3,21 +3,30 @@
  * The HCA as a device on the fabric: construction, LIDs, the transmit
  * scheduler of each port and the receive dispatch.
  *
- * Transmit: each port keeps a FIFO of the QPs that have something to send
- * (request packets, ACKs, READ responses). When the transmitter is idle the
- * port takes the QP at the head: if its next packet is ready (its DMA and
- * send pipeline are done) it builds that one packet, sends it and puts the
- * QP back at the tail (round robin); if the packet is not ready yet the
- * QP leaves the FIFO with a timer that brings it back at the tail when it
- * is. The transmitter's tx_ready starts the next pick. Packets are built
- * only when they can leave, so a long message never sits in memory as
- * packets and QPs share the link packet by packet, as an HCA's send
- * arbiter does. A pick is O(1) amortised: every QP taken from the head
- * either sends or leaves. (It used to scan a circular list of the active
- * QPs, O(active QPs) a packet. Both send in the same order, the 1024-HCA
- * permutation gives byte-identical results, but for a QP whose turn came
- * before its DMA was done: it now rejoins at the tail when the DMA ends,
- * not at its old place in the circle.)
+ * Transmit: each port keeps, for each data VL, a FIFO of the QPs that
+ * have something to send (request packets, ACKs, READ responses) whose
+ * next packet takes that VL. When the transmitter is idle, management
+ * packets (VL15) go first; then the port's VL arbiter (IBA 7.6.9, the
+ * switches' own, fabric/vl_arbiter.c: high- and low-priority tables of
+ * weights and LimitOfHighPriority, programmed by the SM) picks a data VL
+ * among those that can send, and the port takes the QP at that VL's
+ * head: if its next packet is ready (its DMA and send pipeline are done)
+ * it builds that one packet, sends it and puts the QP back at a tail
+ * (round robin within a VL); if the packet is not ready yet the QP
+ * leaves with a timer that brings it back at the tail when it is. The
+ * transmitter's tx_ready starts the next pick. Packets are built only
+ * when they can leave, so a long message never sits in memory as packets
+ * and QPs share the link packet by packet, as an HCA's send arbiter
+ * does. A packet built when its VL lacks credits is held on that VL,
+ * which is not ready until they come; the other VLs go on. A pick is
+ * O(1) amortised: every QP taken from a head either sends or leaves.
+ * The default tables give each data VL one packet in turn, so with one
+ * data VL the order is plain round robin over the QPs. (It used to scan
+ * a circular list of the active QPs, O(active QPs) a packet. Both send
+ * in the same order, the 1024-HCA permutation gives byte-identical
+ * results, but for a QP whose turn came before its DMA was done: it now
+ * rejoins at the tail when the DMA ends, not at its old place in the
+ * circle. Until the VL arbiter came, QPs took turns whatever their VL.)
  *
  * Receive: the link reports a packet's header; the HCA is store and
  * forward (it checks the ICRC), so it processes the packet when its tail
@@ -25,6 +34,7 @@
  * link check the address (ib_link.c: DLID and P_Key, IBA 9.6, 10.9) and
  * hands it to its QP.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +44,7 @@
 static void hca_receive(struct ibfs_device *dev, struct ibfs_port *in,
 			struct ibfs_packet *p);
 static void hca_tx_ready(struct ibfs_device *dev, struct ibfs_port *out);
+static void hca_arb_update(struct ibfs_hca_port *hp);
 
 static const struct ibfs_device_ops hca_ops = {
 	.kind = "hca",
@@ -128,6 +139,9 @@ struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 						      : 1;
 		for (int sl = 0; sl < 16; sl++)
 			h->hp[i].sl2vl[sl] = (uint8_t)(sl % vls);
+		/* The switches' default: one data VL after another. */
+		ibfs__vlarb_default(&h->hp[i].arb, vls);
+		hca_arb_update(&h->hp[i]);
 	}
 	h->prof = prof;
 	h->ack_every = prof->ack_every ? prof->ack_every : 1;
@@ -235,6 +249,9 @@ struct ibfs_packet *ibfs__hca_packet(struct ibfs_hca *h, uint32_t len)
 
 /* Transmit scheduling. */
 
+_Static_assert(offsetof(struct ibfs_hca_port, fifo) == 64,
+	       "what hca_run reads per packet in line 0 (hca.h)");
+
 static ibfs_time_t hca_qp_ready(struct ibfs_hca_qp *qp)
 {
 	ibfs_time_t t = IBFS_TIME_NEVER, r;
@@ -249,82 +266,11 @@ static ibfs_time_t hca_qp_ready(struct ibfs_hca_qp *qp)
 	return t;
 }
 
-/* Appends qp to the list head/tail (linked through rr_next/rr_prev). */
-static void hca_append(struct ibfs_hca_qp **head, struct ibfs_hca_qp **tail,
-		       struct ibfs_hca_qp *qp)
-{
-	qp->rr_next = NULL;
-	qp->rr_prev = *tail;
-	if (*tail)
-		(*tail)->rr_next = qp;
-	else
-		*head = qp;
-	*tail = qp;
-}
-
-/* Appends qp to its port's FIFO (no-op if it is there or parked). O(1). */
-static void hca_push(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
-{
-	if (qp->in_ring)
-		return;
-	hca_append(&hp->rr_head, &hp->rr_tail, qp);
-	qp->in_ring = 1;
-}
-
-/* Takes qp out of its port's FIFO or VL's park, wherever it is. O(1). */
-static void hca_unlink(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
-{
-	if (!qp->in_ring)
-		return;
-	struct ibfs_hca_qp **head = &hp->rr_head, **tail = &hp->rr_tail;
-	if (qp->in_ring >= 2) {
-		head = &hp->park_head[qp->in_ring - 2];
-		tail = &hp->park_tail[qp->in_ring - 2];
-	}
-	if (qp->rr_prev)
-		qp->rr_prev->rr_next = qp->rr_next;
-	else
-		*head = qp->rr_next;
-	if (qp->rr_next)
-		qp->rr_next->rr_prev = qp->rr_prev;
-	else
-		*tail = qp->rr_prev;
-	qp->rr_next = qp->rr_prev = NULL;
-	qp->in_ring = 0;
-}
-
-/* Parks qp (out of the FIFO) behind the packet VL vl holds. */
-static void hca_park(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp, int vl)
-{
-	hca_append(&hp->park_head[vl], &hp->park_tail[vl], qp);
-	qp->in_ring = (uint8_t)(2 + vl);
-}
-
 /*
- * VL vl's held packet has gone: its parked QPs return to the head of the
- * FIFO, in their order, the places they had before they were parked.
- */
-static void hca_unpark(struct ibfs_hca_port *hp, int vl)
-{
-	struct ibfs_hca_qp *first = hp->park_head[vl], *last = hp->park_tail[vl];
-	if (!first)
-		return;
-	for (struct ibfs_hca_qp *q = first; q; q = q->rr_next)
-		q->in_ring = 1;
-	last->rr_next = hp->rr_head;
-	if (hp->rr_head)
-		hp->rr_head->rr_prev = last;
-	else
-		hp->rr_tail = last;
-	hp->rr_head = first;
-	hp->park_head[vl] = hp->park_tail[vl] = NULL;
-}
-
-/*
- * The data VL qp waits on: its path's, through the port's SL-to-VL table.
- * A UD QP's packets take the SL of each WQE's address handle: it waits on
- * the VL of its own packet when one is held, so that its packets leave
- * in order, else on its next WQE's.
+ * The data VL qp's next packet takes: its path's, through the port's
+ * SL-to-VL table. A UD QP's packets take the SL of each WQE's address
+ * handle: it waits on the VL of its own packet when one is held, so that
+ * its packets leave in order, else on its next WQE's.
  */
 static int hca_qp_vl(const struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
 {
@@ -337,6 +283,57 @@ static int hca_qp_vl(const struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
 			sl = ibfs__sq_at(qp, qp->sq_next)->sl;
 	}
 	return hp->sl2vl[sl & 15];
+}
+
+/*
+ * Appends qp to the FIFO of the VL its next packet takes (no-op if it is
+ * in a FIFO already). O(1).
+ */
+static void hca_push(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
+{
+	if (qp->in_ring)
+		return;
+	int vl = hp->one ? 0 : hca_qp_vl(hp, qp);
+	qp->rr_next = NULL;
+	qp->rr_prev = hp->fifo[vl].tail;
+	if (hp->fifo[vl].tail)
+		hp->fifo[vl].tail->rr_next = qp;
+	else
+		hp->fifo[vl].head = qp;
+	hp->fifo[vl].tail = qp;
+	hp->fifo_mask |= (uint16_t)(1u << vl);
+	qp->in_ring = (uint8_t)(1 + vl);
+}
+
+/* Takes qp out of its FIFO, if it is in one. O(1). */
+static void hca_unlink(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp)
+{
+	if (!qp->in_ring)
+		return;
+	int vl = qp->in_ring - 1;
+	if (qp->rr_prev)
+		qp->rr_prev->rr_next = qp->rr_next;
+	else
+		hp->fifo[vl].head = qp->rr_next;
+	if (qp->rr_next)
+		qp->rr_next->rr_prev = qp->rr_prev;
+	else
+		hp->fifo[vl].tail = qp->rr_prev;
+	if (!hp->fifo[vl].head)
+		hp->fifo_mask &= (uint16_t)~(1u << vl);
+	qp->rr_next = qp->rr_prev = NULL;
+	qp->in_ring = 0;
+}
+
+/*
+ * One data VL that the arbiter serves: every pick would be VL 0 whatever
+ * entry the tables are at (the entries only share the link among data
+ * VLs), so hca_run skips the pick and the charge, as a switch output with
+ * one data VL does (switch/vlarb.c).
+ */
+static void hca_arb_update(struct ibfs_hca_port *hp)
+{
+	hp->one = hp->port->data_vls <= 1 && ibfs__vlarb_serves(&hp->arb, 0);
 }
 
 static void hca_kick_ev(void *obj, uint64_t arg);
@@ -354,6 +351,26 @@ static void hca_schedule(struct ibfs_hca_port *hp, ibfs_time_t t)
 	}
 	hp->kick = ibfs__eq_schedule(q, t, hca_kick_ev, hp, 0);
 	hp->kick_at = t;
+}
+
+int ibfs__hca_set_vlarb(struct ibfs_hca *h, int port,
+			const struct ibfs_vlarb_entry *high, int nhigh,
+			const struct ibfs_vlarb_entry *low, int nlow,
+			uint8_t limit_high)
+{
+	if (port < -1 || port == 0 || port > h->dev.nports ||
+	    ibfs__vlarb_check(high, nhigh, low, nlow) < 0)
+		return -1;
+	int last = port < 0 ? h->dev.nports : port;
+	for (int i = port < 0 ? 1 : port; i <= last; i++) {
+		struct ibfs_hca_port *hp = &h->hp[i];
+		ibfs__vlarb_set(&hp->arb, high, nhigh, low, nlow, limit_high);
+		hca_arb_update(hp);
+		/* A VL the old tables did not serve may send now. */
+		if (hp->fifo_mask || hp->held_mask)
+			hca_schedule(hp, ibfs__hca_now(h));
+	}
+	return 0;
 }
 
 /* Wakes qp at t, when its next packet is ready (one timer a QP). */
@@ -383,37 +400,113 @@ static void hca_sent(struct ibfs_hca_qp *ends, ibfs_time_t left)
 }
 
 /*
- * Sends while the transmitter is free. The head of the FIFO goes if its
- * next packet is ready; a QP with nothing left drops out, and one whose
- * packet is not ready yet drops out with a timer that brings it back
- * then. A QP that sent rejoins at the tail. Each QP taken from the head
- * either sends or leaves, so a packet costs O(1) amortised, whatever the
- * number of QPs.
+ * The data VLs that may send now: those with a QP on their FIFO and no
+ * packet held, and those whose held packet has its credits now. A VL
+ * whose packet waits for credits is not ready, nor are the QPs on its
+ * FIFO: their next packet takes that VL (or, for UD, follows that
+ * packet).
  */
-/*
- * Sends the first held packet (lowest VL first) whose VL has its credits
- * now; its VL's parked QPs return to the FIFO. 1 if one went.
- */
-static int hca_send_held(struct ibfs_hca_port *hp)
+static uint32_t hca_ready(struct ibfs_hca_port *hp)
 {
-	struct ibfs_hca *h = hp->hca;
+	uint32_t ready = hp->fifo_mask & ~(uint32_t)hp->held_mask;
 	for (uint32_t m = hp->held_mask; m; m &= m - 1) {
 		int vl = __builtin_ctz(m);
-		struct ibfs_packet *p = hp->held[vl];
-		if (!h->lops->can_send(hp, p))
-			continue;
-		struct ibfs_hca_qp *ends = hp->held_ends[vl];
-		hp->held[vl] = NULL;
-		hp->held_qp[vl] = NULL;
-		hp->held_ends[vl] = NULL;
-		hp->held_mask &= (uint16_t)~(1u << vl);
-		hca_unpark(hp, vl);
-		hca_sent(ends, h->lops->send(hp, p));
-		return 1;
+		if (hp->hca->lops->can_send(hp, hp->held[vl]))
+			ready |= 1u << vl;
 	}
-	return 0;
+	return ready;
 }
 
+/* Takes VL vl's held packet; *ends: the QP whose message it ends. */
+static struct ibfs_packet *hca_take_held(struct ibfs_hca_port *hp, int vl,
+					 struct ibfs_hca_qp **ends)
+{
+	struct ibfs_packet *p = hp->held[vl];
+	*ends = hp->held_ends[vl];
+	hp->held[vl] = NULL;
+	hp->held_qp[vl] = NULL;
+	hp->held_ends[vl] = NULL;
+	hp->held_mask &= (uint16_t)~(1u << vl);
+	return p;
+}
+
+/*
+ * The next packet of the QP at the head of VL vl's FIFO, which leaves the
+ * FIFO: it rejoins a tail if it sent (even with nothing more to send yet:
+ * it keeps that place if work comes before its turn, and leaves when its
+ * turn finds it idle); it drops out if it has nothing left, or with a
+ * timer that brings it back when its packet is not ready yet; and it
+ * moves to another VL's FIFO if its next packet now takes that VL. NULL
+ * when no packet may go now: with *stop set when the port should stop
+ * rather than spin (out of memory). A packet built without credits for
+ * its VL is held there, and NULL returned.
+ */
+static struct ibfs_packet *hca_build(struct ibfs_hca_port *hp, int vl,
+				     ibfs_time_t now, struct ibfs_hca_qp **ends,
+				     int *stop)
+{
+	struct ibfs_hca *h = hp->hca;
+	struct ibfs_hca_qp *qp = hp->fifo[vl].head;
+	hca_unlink(hp, qp);
+	/* A UD QP's next WQE, or a new SL-to-VL table, takes another VL. */
+	if (!hp->one && hca_qp_vl(hp, qp) != vl) {
+		hca_push(hp, qp);
+		return NULL;
+	}
+	ibfs_time_t r = hca_qp_ready(qp);
+	if (r == IBFS_TIME_NEVER)
+		return NULL;
+	if (r > now) {
+		hca_qp_timer(qp, r);
+		return NULL;
+	}
+	ibfs_time_t rr;
+	struct ibfs_packet *p;
+	uint64_t sq_next = qp->sq_next;
+	if (ibfs__rc_resp_pending(qp, &rr) && rr <= now)
+		p = ibfs__rc_resp_build(qp);
+	else
+		p = ibfs__sq_build(qp);
+	if (!p) {
+		/* The QP failed (it is in ERR, out of the FIFO) and another
+		 * may go; or memory ran out: keep the QP and stop rather
+		 * than spin. */
+		if (qp->destroyed || qp->pub.state == IBFS_QPS_ERR)
+			return NULL;
+		hca_push(hp, qp);
+		*stop = hca_qp_ready(qp) <= now;
+		return NULL;
+	}
+	h->st.tx_pkts++;
+	/* A UC or UD message ends with this packet (sq.c). */
+	*ends = qp->pub.qp_type != IBFS_QPT_RC && qp->sq_next != sq_next ? qp
+									  : NULL;
+	int live = !qp->destroyed && qp->pub.state != IBFS_QPS_ERR;
+	if (h->lops->can_send(hp, p)) {
+		if (live)
+			hca_push(hp, qp);
+		return p;
+	}
+	/* p->vl is vl (hca_qp_vl), which held nothing: it waits for its
+	 * credits there, and the QP, pushed after, waits on it too. */
+	hp->held[p->vl] = p;
+	hp->held_qp[p->vl] = qp;
+	hp->held_ends[p->vl] = *ends;
+	hp->held_mask |= (uint16_t)(1u << p->vl);
+	if (live)
+		hca_push(hp, qp);
+	return NULL;
+}
+
+/*
+ * Sends while the transmitter is free: management packets first, then
+ * the data VL that the arbiter picks among those ready (IBA 7.6.9) sends
+ * its held packet if it has one, else the next packet of the QP at its
+ * FIFO's head (hca_build), and is charged that packet's bytes. Each QP
+ * taken from a head either sends, leaves or moves to its VL's FIFO, so a
+ * packet costs O(1) amortised whatever the number of QPs, plus the pick,
+ * O(entries of the tables) (no pick with one data VL).
+ */
 static void hca_run(struct ibfs_hca_port *hp)
 {
 	struct ibfs_hca *h = hp->hca;
@@ -422,65 +515,29 @@ static void hca_run(struct ibfs_hca_port *hp)
 		/* Management packets (VL15) go ahead of data (mgmt.c). */
 		if (h->mgmt && ibfs__hca_mgmt_tx(hp))
 			continue;
-		if (hp->held_mask && hca_send_held(hp))
-			continue;
-		struct ibfs_hca_qp *qp = hp->rr_head;
-		if (!qp || !h->lops->can_send(hp, NULL))
+		if (!h->lops->can_send(hp, NULL))
 			return;
-		hca_unlink(hp, qp);
-		/* Its VL holds a packet waiting for credits: it waits too,
-		 * and QPs on other VLs go on. */
-		if (hp->held_mask) {
-			int vl = hca_qp_vl(hp, qp);
-			if (hp->held_mask >> vl & 1) {
-				hca_park(hp, qp, vl);
-				continue;
-			}
-		}
-		ibfs_time_t r = hca_qp_ready(qp);
-		if (r == IBFS_TIME_NEVER)
-			continue;
-		if (r > now) {
-			hca_qp_timer(qp, r);
-			continue;
-		}
-		ibfs_time_t rr;
-		struct ibfs_packet *p;
-		uint64_t sq_next = qp->sq_next;
-		if (ibfs__rc_resp_pending(qp, &rr) && rr <= now)
-			p = ibfs__rc_resp_build(qp);
-		else
-			p = ibfs__sq_build(qp);
+		uint32_t ready = hp->held_mask ? hca_ready(hp) : hp->fifo_mask;
+		if (!ready)
+			return;
+		int high = 0, stop = 0;
+		int vl = hp->one ? 0 : ibfs__vlarb_pick(&hp->arb, ready, &high);
+		if (vl < 0)
+			return;
+		struct ibfs_hca_qp *ends = NULL;
+		struct ibfs_packet *p = hp->held_mask >> vl & 1 ?
+						hca_take_held(hp, vl, &ends) :
+						hca_build(hp, vl, now, &ends,
+							  &stop);
 		if (!p) {
-			/* The QP failed (it is in ERR, out of the FIFO) and
-			 * another may go; or memory ran out: keep the QP
-			 * and stop rather than spin. */
-			if (qp->destroyed || qp->pub.state == IBFS_QPS_ERR)
-				continue;
-			hca_push(hp, qp);
-			if (hca_qp_ready(qp) <= now)
+			if (stop)
 				return;
 			continue;
 		}
-		/* Back to the tail even with nothing more to send yet: it
-		 * keeps that place if work comes before its turn, and
-		 * leaves when its turn finds it idle. */
-		if (!qp->destroyed && qp->pub.state != IBFS_QPS_ERR)
-			hca_push(hp, qp);
-		h->st.tx_pkts++;
-		/* A UC or UD message ends with this packet (sq.c). */
-		struct ibfs_hca_qp *ends =
-			qp->pub.qp_type != IBFS_QPT_RC && qp->sq_next != sq_next
-				? qp
-				: NULL;
-		if (h->lops->can_send(hp, p)) {
-			hca_sent(ends, h->lops->send(hp, p));
-		} else {
-			hp->held[p->vl] = p;
-			hp->held_qp[p->vl] = qp;
-			hp->held_ends[p->vl] = ends;
-			hp->held_mask |= (uint16_t)(1u << p->vl);
-		}
+		/* Charged before the send, which frees p on a dead link. */
+		if (!hp->one)
+			ibfs__vlarb_charge(&hp->arb, high, p->wire_bytes);
+		hca_sent(ends, h->lops->send(hp, p));
 	}
 }
 

@@ -21,6 +21,7 @@
 #include "fabric/exec.h"
 #include "fabric/fabric.h"
 #include "fabric/rng.h"
+#include "fabric/vl_arbiter.h"
 #include "ibfsim/verbs.h"
 
 struct ibfs_hca;
@@ -322,8 +323,7 @@ struct ibfs_hca_qp {
 	ibfs_time_t hold_until;  /* RNR wait */
 	ibfs_time_t ack_ready;
 	uint8_t req_ready_valid;
-	/* 0: in no list; 1: in its port's FIFO; 2 + v: parked behind the
-	 * packet held on VL v (hca.c). */
+	/* 0: in no list; 1 + v: in its port's FIFO of data VL v (hca.c). */
 	uint8_t in_ring;
 	uint8_t destroyed;
 	uint8_t ack_pending;
@@ -460,13 +460,19 @@ extern const struct ibfs_hca_link_ops ibfs__ib_link_ops;
 #define IBFS_HCA_DATA_VLS 15
 
 /*
- * Line 0 is what the transmit scheduler (hca_run) reads for every packet;
- * the rest what it reads for a VL that waits for credits (hca.c): each
- * data VL may hold one packet built and waiting for credits, the QP that
- * built it, the UC/UD QP whose message that packet ends, and the QPs
- * parked behind it (their next packet goes on that VL, or, for UD, their
- * own packet is held), so that a VL without credits does not stop the
- * others (IBA 7.6.9: a port arbitrates between its VLs).
+ * The transmit side of an HCA port arbitrates between its data VLs as a
+ * switch output does (IBA 7.6.9; hca.c): a FIFO of QPs per data VL, each
+ * QP on the FIFO of the VL its next packet takes, and the shared VL
+ * arbiter (fabric/vl_arbiter.c) picking the VL that sends next. Each data
+ * VL may hold one packet built and waiting for credits, with the QP that
+ * built it and the UC/UD QP whose message that packet ends; that VL is
+ * then not ready until the credits come, and the QPs on its FIFO wait
+ * with it, so that a VL without credits does not stop the others.
+ *
+ * Line 0 is what the scheduler (hca_run) reads for every packet, and the
+ * SL-to-VL table the frame reads; with one data VL it also reads VL 0's
+ * FIFO, at the start of line 1, and neither the held packets nor the
+ * arbiter (check_hca: qp_and_hca_start_a_cache_line).
  */
 struct ibfs_hca_port {
 	_Alignas(64) struct ibfs_hca *hca;
@@ -474,19 +480,28 @@ struct ibfs_hca_port {
 	int num;
 	uint16_t lid;
 	uint8_t lmc;
+	/*
+	 * 1 when the port has one data VL and the arbiter serves it: every
+	 * pick would be VL 0, so hca_run neither picks nor charges (as a
+	 * switch output's `one`). Kept by hca_arb_update.
+	 */
+	uint8_t one;
 	uint16_t held_mask;        /* data VLs with a packet in held[] */
-	/* FIFO of QPs that may have a packet to send: the head goes next
-	 * if ready, then rejoins at the tail (round robin). */
-	struct ibfs_hca_qp *rr_head, *rr_tail;
+	uint16_t fifo_mask;        /* data VLs whose FIFO has a QP */
 	struct ibfs_event *kick;
 	ibfs_time_t kick_at;
 	/* The port's SLtoVLMappingTable (IBA 7.6.6): VL of each SL. */
 	uint8_t sl2vl[16];
+	/* FIFOs of QPs that may have a packet to send on each VL: the
+	 * head goes next if ready, then rejoins a tail (round robin). */
+	struct {
+		struct ibfs_hca_qp *head, *tail;
+	} fifo[IBFS_HCA_DATA_VLS];
 	struct ibfs_packet *held[IBFS_HCA_DATA_VLS];
 	struct ibfs_hca_qp *held_qp[IBFS_HCA_DATA_VLS];
 	struct ibfs_hca_qp *held_ends[IBFS_HCA_DATA_VLS];
-	struct ibfs_hca_qp *park_head[IBFS_HCA_DATA_VLS];
-	struct ibfs_hca_qp *park_tail[IBFS_HCA_DATA_VLS];
+	/* VL arbitration tables and LimitOfHighPriority (IBA 7.6.9). */
+	struct ibfs_vlarb arb;
 };
 
 /* Which of the port's 2^LMC LIDs a packet was sent to: its DLID's low
@@ -569,6 +584,16 @@ int ibfs__hca_set_lid(struct ibfs_hca *h, int port, uint16_t lid,
 		      uint8_t lmc);
 /* Port `port`'s SL-to-VL table; -1 for a port or a VL out of range. */
 int ibfs__hca_set_sl2vl(struct ibfs_hca *h, int port, const uint8_t vls[16]);
+/*
+ * VL arbitration of port `port` (-1: every port), as
+ * ibfs__switch_set_vlarb: high- and low-priority tables of up to 64
+ * entries each (VL 0-14) and LimitOfHighPriority (4 KiB units; 255 =
+ * unlimited). Both tables restart at their first entry. Returns 0 or -1.
+ */
+int ibfs__hca_set_vlarb(struct ibfs_hca *h, int port,
+			const struct ibfs_vlarb_entry *high, int nhigh,
+			const struct ibfs_vlarb_entry *low, int nlow,
+			uint8_t limit_high);
 /* The verbs context of an HCA (what ibfs_open_device returns). */
 struct ibfs_context *ibfs__hca_context(struct ibfs_hca *h);
 /* ibfs_open_device asks this to find the calling actor's HCA. */

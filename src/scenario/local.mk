@@ -49,6 +49,10 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/qos_high.xml \
 	tests/data/scenario/qos_alone.xml \
 	tests/data/scenario/qos_low.xml \
+	tests/data/scenario/hca_qos.xml \
+	tests/data/scenario/hca_qos_instant.xml \
+	tests/data/scenario/hca_qos_alone.xml \
+	tests/data/scenario/hca_qos_none.xml \
 	tests/data/scenario/bad_qos_vl.xml \
 	tests/data/scenario/bad_qos_starve.xml \
 	tests/data/scenario/bad_qos_dfsssp.xml \

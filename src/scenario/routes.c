@@ -148,6 +148,10 @@ int ibfs__routes_apply_qos(struct ibfs_fabric *fab, const struct ibfs_qos *q,
 			bad = 0;
 			for (int p = 1; p <= n->nports && !bad; p++)
 				bad = ibfs__hca_set_sl2vl(h, p, q->sl2vl) < 0;
+			bad = bad || ibfs__hca_set_vlarb(h, -1, q->high,
+							 q->nhigh, q->low,
+							 q->nlow,
+							 q->high_limit) < 0;
 		}
 		if (bad)
 			return ibfs__diag(d, t->file, 0,

@@ -30,9 +30,9 @@ int ibfs__routes_program(struct ibfs_fabric *fab, const char *engine,
 
 /*
  * QoS settings (subnet_manager/qos.h) written at once, as the in-band SM
- * programs them: every switch's SL-to-VL table, every switch output's VL
- * arbitration tables and limit, every HCA port's SL-to-VL table. Nothing
- * when q->given is 0. Returns 0, or -1 with d filled.
+ * programs them: every switch's SL-to-VL table, every switch output's and
+ * HCA port's VL arbitration tables and limit, every HCA port's SL-to-VL
+ * table. Nothing when q->given is 0. Returns 0, or -1 with d filled.
  */
 struct ibfs_qos;
 int ibfs__routes_apply_qos(struct ibfs_fabric *fab, const struct ibfs_qos *q,

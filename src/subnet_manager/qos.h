@@ -3,10 +3,9 @@
  * QoS settings the subnet manager programs into every port, as OpenSM's
  * qos_* options (opensm.conf, doc/QoS_management_in_OpenSM.txt section 7):
  * the SL-to-VL table (IBA 7.6.6), the VL arbitration tables of high and
- * low priority and LimitOfHighPriority (IBA 7.6.9). The tables apply to
- * every switch output (OpenSM's qos_swe_*); the SL-to-VL table to HCA
- * ports too (qos_ca_sl2vl). HCA ports have no VL arbiter in this model:
- * their transmit scheduler takes QPs in turn, whatever their VL.
+ * low priority and LimitOfHighPriority (IBA 7.6.9). They apply to every
+ * switch output and HCA port alike (OpenSM's qos_swe_* and qos_ca_*,
+ * which ibfsim does not tell apart).
  */
 #ifndef IBFS_SM_QOS_H
 #define IBFS_SM_QOS_H
@@ -14,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "switch/switch.h"
+#include "fabric/vl_arbiter.h"
 
 #define IBFS_QOS_ENTRIES 64 /* VLArbitrationHighCap/LowCap (two blocks) */
 

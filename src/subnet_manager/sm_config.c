@@ -7,10 +7,10 @@
  * requests of each stage: PortInfo (LID, LMC, SM LID), SwitchInfo
  * (LinearFDBTop), the LinearForwardingTable blocks that differ from what a
  * switch holds, SLtoVLMappingTable and VLArbitrationTable of each linked
- * switch output (with QoS settings, qos.h, those and the HCA ports'
- * SLtoVLMappingTable), then PortState Armed and Active on every linked
- * port, with LimitOfHighPriority (IBA 7.2, 14.2.5). Routing takes no
- * simulated time here.
+ * switch output (with QoS settings, qos.h, those of the linked HCA ports
+ * too, as OpenSM's qos_ca_*), then PortState Armed and Active on every
+ * linked port, with LimitOfHighPriority (IBA 7.2, 14.2.5), which an HCA
+ * port's PortInfo Sets all carry. Routing takes no simulated time here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,7 +182,7 @@ static const struct ibfs_qos *sm_qos(struct ibfs_sm *sm,
 	return def;
 }
 
-/* VLArbitrationTable block blk (1, 2 low; 3, 4 high) of output p. */
+/* VLArbitrationTable block blk (1, 2 low; 3, 4 high) of port p. */
 static void sm_vlarb_block(struct ibfs_sm *sm, int i, int p, int blk,
 			   const struct ibfs_vlarb_entry *t, int n)
 {
@@ -201,20 +201,20 @@ static void sm_vlarb_block(struct ibfs_sm *sm, int i, int p, int blk,
 }
 
 /*
- * SL-to-VL (one SMP per linked output, for every input: see sma.c) and
- * VL arbitration: low-priority block 1 always (without QoS settings one
- * entry of weight 1 per data VL, the switches' default, vl_arbiter.c),
- * the other blocks when the tables have entries there.
+ * Port p's SL-to-VL table, in the SL2VL phase (modifier `mod`: see
+ * sma.c), or its VL arbitration tables: low-priority block 1 always
+ * (without QoS settings one entry of weight 1 per data VL, the ports'
+ * default, fabric/vl_arbiter.c), the other blocks when the tables have
+ * entries there.
  */
-static void sm_switch_port(struct ibfs_sm *sm, int i, int p)
+static void sm_port_tables(struct ibfs_sm *sm, int i, int p, uint32_t mod)
 {
 	struct ibfs_qos def;
 	const struct ibfs_qos *q = sm_qos(sm, &def);
 
 	if (sm->phase == PH_SL2VL) {
 		struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET,
-						 IBFS_SMP_ATTR_SL2VL,
-						 0xffu << 8 | (uint32_t)p, i,
+						 IBFS_SMP_ATTR_SL2VL, mod, i,
 						 0);
 		if (r)
 			ibfs__smp_put_sl2vl(r->data, sm->sn->sl2vl);
@@ -229,15 +229,17 @@ static void sm_switch_port(struct ibfs_sm *sm, int i, int p)
 		sm_vlarb_block(sm, i, p, 4, q->high, q->nhigh);
 }
 
-/* With QoS settings, an HCA port's SL-to-VL table (qos_ca_sl2vl). */
+/* A switch output: one SL2VL SMP for every input of output p. */
+static void sm_switch_port(struct ibfs_sm *sm, int i, int p)
+{
+	sm_port_tables(sm, i, p, 0xffu << 8 | (uint32_t)p);
+}
+
+/* With QoS settings, an HCA port's tables (qos_ca_sl2vl, qos_ca_vlarb). */
 static void sm_ca_port(struct ibfs_sm *sm, int i, int p)
 {
-	if (!sm->qos.given || sm->phase != PH_SL2VL)
-		return;
-	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_SL2VL,
-					 (uint32_t)p, i, 0);
-	if (r)
-		ibfs__smp_put_sl2vl(r->data, sm->sn->sl2vl);
+	if (sm->qos.given)
+		sm_port_tables(sm, i, p, (uint32_t)p);
 }
 
 static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
@@ -256,7 +258,8 @@ static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
 		w.lid = sn->ports[p].lid;
 		w.lmc = x->type == IBFS_NODE_SWITCH ? 0 : (uint8_t)sm->lmc;
 		w.sm_lid = sm->sn->nodes[me->sn].ports[sm->sm_port].lid;
-	} else {
+	}
+	if (p > 0) {
 		struct ibfs_qos def;
 
 		w.vl_high_limit = sm_qos(sm, &def)->high_limit;

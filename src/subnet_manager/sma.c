@@ -21,7 +21,8 @@
  * State an agent keeps beside the device: PortState of each port (Init
  * once the link is up, then Armed and Active as the SM sets them, IBA
  * 7.2), the SM's LID, LinearFDBTop, and the SL-to-VL and VL arbitration
- * tables it was given (the switch has setters but no getters for them).
+ * tables it was given (the devices have setters but no getters for them;
+ * an HCA port's VL arbitration is programmed as a switch output's).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +37,6 @@ struct sma_txq {
 	struct ibfs_event *retry;
 };
 
-/* One switch output's VL arbitration tables (IBA 7.6.9), 64 entries,
- * and its PortInfo VLHighLimit. */
-struct sma_vlarb {
-	struct ibfs_vlarb_entry low[64], high[64];
-	uint8_t limit;
-};
-
 struct sma_node {
 	struct ibfs_sma *a;
 	int node, nports;
@@ -54,7 +48,10 @@ struct sma_node {
 	uint16_t lft_top;
 	uint8_t psc;            /* SwitchInfo PortStateChange */
 	uint8_t sl2vl[16];
-	struct sma_vlarb *arb;  /* switches: [nports + 1] */
+	/* [nports + 1]: each switch output's or HCA port's VL arbitration
+	 * tables (IBA 7.6.9) and PortInfo VLHighLimit (limit); entries past
+	 * the last with a weight are zero, their state fields unused. */
+	struct ibfs_vlarb *arb;
 	struct sma_txq *txq;    /* switches: [nports + 1] */
 	ibfs_sma_sm_fn sm_fn;   /* the SM on this node, if any */
 	void *sm_ctx;
@@ -232,30 +229,39 @@ static void sma_port_info(struct sma_node *n, int port, int in_port,
 				 IBFS_PHYS_LINKUP :
 				 2; /* Polling: no partner */
 	pi->vl_cap = pi->op_vls = sma_vl_code(pt->data_vls);
-	if (n->sw) {
-		pi->vlarb_high_cap = pi->vlarb_low_cap = 64;
-		pi->vl_high_limit = n->arb[port].limit;
-	}
+	pi->vlarb_high_cap = pi->vlarb_low_cap = 64;
+	pi->vl_high_limit = n->arb[port].limit;
 }
 
-static int sma_arb_len(const struct ibfs_vlarb_entry *t);
+static int sma_arb_len(const struct ibfs_vlarb_entry *t)
+{
+	int n = 0;
 
-/* Programs switch output `port` with its tables and limit. */
+	for (int i = 0; i < 64; i++)
+		if (t[i].weight)
+			n = i + 1;
+	return n;
+}
+
+/* Programs switch output or HCA port `port` with its tables and limit. */
 static int sma_arb_apply(struct sma_node *n, int port)
 {
-	const struct sma_vlarb *a = &n->arb[port];
+	const struct ibfs_vlarb *a = &n->arb[port];
+	int nh = sma_arb_len(a->high), nl = sma_arb_len(a->low);
 
-	return ibfs__switch_set_vlarb(n->sw, port, a->high,
-				      sma_arb_len(a->high), a->low,
-				      sma_arb_len(a->low), a->limit);
+	if (n->hca)
+		return ibfs__hca_set_vlarb(n->hca, port, a->high, nh, a->low,
+					   nl, a->limit);
+	return ibfs__switch_set_vlarb(n->sw, port, a->high, nh, a->low, nl,
+				      a->limit);
 }
 
-/* PortInfo Set: LID, LMC, SM LID, PortState, a switch output's
- * VLHighLimit (IBA 14.2.5.6, 7.2). */
+/* PortInfo Set: LID, LMC, SM LID, PortState, a switch output's or HCA
+ * port's VLHighLimit (IBA 14.2.5.6, 7.2). */
 static uint16_t sma_port_set(struct sma_node *n, int port,
 			     const struct ibfs_smp_port_info *w)
 {
-	if (n->sw && port > 0 && w->vl_high_limit != n->arb[port].limit) {
+	if (port > 0 && w->vl_high_limit != n->arb[port].limit) {
 		uint8_t old = n->arb[port].limit;
 
 		n->arb[port].limit = w->vl_high_limit;
@@ -352,31 +358,25 @@ static uint16_t sma_ca_sl2vl(struct sma_node *n, struct ibfs_smp *s, int set,
 	return IBFS_MAD_STATUS_OK;
 }
 
-static int sma_arb_len(const struct ibfs_vlarb_entry *t)
-{
-	int n = 0;
-
-	for (int i = 0; i < 64; i++)
-		if (t[i].weight)
-			n = i + 1;
-	return n;
-}
-
-/* VLArb: modifier bits 31-16 the output port, 15-0 the block: 1 and 2
- * the low-priority entries 0-31 and 32-63, 3 and 4 the high (14.2.5.9). */
-static uint16_t sma_vlarb(struct sma_node *n, struct ibfs_smp *s, int set)
+/* VLArb: modifier bits 31-16 the output port (an HCA's: 0 is the one the
+ * SMP came in on, as for SL2VL), 15-0 the block: 1 and 2 the low-priority
+ * entries 0-31 and 32-63, 3 and 4 the high (14.2.5.9). */
+static uint16_t sma_vlarb(struct sma_node *n, struct ibfs_smp *s, int set,
+			  int in_port)
 {
 	int port = (int)(s->attr_mod >> 16), blk = (int)(s->attr_mod & 0xffff);
 
+	if (n->hca && port == 0)
+		port = in_port;
 	if (port > n->nports || blk < 1 || blk > 4)
 		return IBFS_MAD_STATUS_BAD_FIELD;
-	struct sma_vlarb *a = &n->arb[port];
+	struct ibfs_vlarb *a = &n->arb[port];
 	struct ibfs_vlarb_entry *t = (blk <= 2 ? a->low : a->high) +
 				     (blk % 2 ? 0 : 32);
 	uint8_t vl[32], w[32];
 
 	if (set) {
-		struct sma_vlarb save = *a;
+		struct ibfs_vlarb save = *a;
 
 		ibfs__smp_get_vlarb(s->data, vl, w);
 		for (int i = 0; i < 32; i++)
@@ -485,7 +485,7 @@ static void sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 								 in_port);
 		break;
 	case IBFS_SMP_ATTR_VLARB:
-		st = n->sw ? sma_vlarb(n, s, set) : IBFS_MAD_STATUS_BAD_ATTR;
+		st = sma_vlarb(n, s, set, in_port);
 		break;
 	default:
 		st = IBFS_MAD_STATUS_BAD_ATTR;
@@ -639,24 +639,20 @@ struct ibfs_sma *ibfs__sma_new(struct ibfs_fabric *f, struct ibfs_diag *d)
 
 		for (int sl = 0; sl < 16; sl++)
 			n->sl2vl[sl] = (uint8_t)(dv > 0 ? sl % dv : 0);
+		n->arb = calloc((size_t)n->nports + 1, sizeof(*n->arb));
+		if (!n->arb)
+			goto oom;
+		/* The devices' default arbitration (fabric/vl_arbiter.c). */
+		for (int p = 0; p <= n->nports; p++)
+			ibfs__vlarb_default(&n->arb[p], dv);
 		if (n->hca) {
 			if (ibfs__hca_mgmt_attach(n->hca, sma_hca_rx, n) < 0)
 				goto oom;
 			continue;
 		}
-		n->arb = calloc((size_t)n->nports + 1, sizeof(*n->arb));
 		n->txq = calloc((size_t)n->nports + 1, sizeof(*n->txq));
-		if (!n->arb || !n->txq)
+		if (!n->txq)
 			goto oom;
-		/* The switch's default arbitration (vl_arbiter.c): one
-		 * low-priority entry of weight 1 per data VL. */
-		for (int p = 0; p <= n->nports; p++) {
-			for (int vl = 0; vl < dv && vl < 64; vl++)
-				n->arb[p].low[vl] = (struct ibfs_vlarb_entry){
-					(uint8_t)vl, 1
-				};
-			n->arb[p].limit = 255;
-		}
 		ibfs__switch_set_local(n->sw, sma_sw_local, n);
 	}
 	return a;

@@ -20,9 +20,9 @@
  * left the output.
  *
  * Among the requests of one output: VL15 first, then VL arbitration
- * (vl_arbiter.c) picks the VL, and within a VL a round-robin pointer over
- * the (input, VL) requests picks the input, which makes the arbiter fair
- * (each backlogged input gets one packet in turn).
+ * (fabric/vl_arbiter.c) picks the VL, and within a VL a round-robin
+ * pointer over the (input, VL) requests picks the input, which makes the
+ * arbiter fair (each backlogged input gets one packet in turn).
  *
  * Requests are bit sets per output and output VL, so one arbitration costs
  * a scan of a few 64-bit words rather than of every input.
@@ -323,7 +323,7 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	so->cur_orig = p->mc_orig;
 	xb_set_busy(sw, (int)in, 1);
 	if (high >= 0)
-		ibfs__sw_vlarb_charge(&so->arb, high, p->wire_bytes);
+		ibfs__vlarb_charge(&so->arb, high, p->wire_bytes);
 	ibfs__port_wait_stop(port);
 	/*
 	 * The next head's request: input `in` now feeds this output, so
@@ -411,7 +411,7 @@ xb_arbitrate_all(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 				ready |= 1u << s;
 		}
 		high = 0;
-		int vl = ready ? ibfs__sw_vlarb_pick(&so->arb, ready, &high) :
+		int vl = ready ? ibfs__vlarb_pick(&so->arb, ready, &high) :
 				 -1;
 
 		os = (unsigned)vl;

@@ -425,7 +425,7 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 
 		o->req = req_ext ? req_ext + (size_t)i * nreqw : o->req_in;
 		o->wake_at = IBFS_TIME_NEVER;
-		ibfs__sw_vlarb_default(&o->arb, sw->data_vls);
+		ibfs__vlarb_default(&o->arb, sw->data_vls);
 		ibfs__sw_vlarb_one_update(sw, i);
 	}
 	sw->in_free = sw->nw > SW_FREE_INLINE ?

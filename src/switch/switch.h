@@ -15,6 +15,7 @@
 
 #include "fabric/diag.h"
 #include "fabric/fabric.h"
+#include "fabric/vl_arbiter.h"
 
 struct ibfs_switch;
 
@@ -80,12 +81,6 @@ int ibfs__switch_set_mft(struct ibfs_switch *sw, uint16_t mlid,
  */
 int ibfs__switch_set_sl2vl(struct ibfs_switch *sw, int in, int out,
 			   const uint8_t vls[16]);
-
-/* One entry of a VL arbitration table (IBA 7.6.9): VL and weight. */
-struct ibfs_vlarb_entry {
-	uint8_t vl;
-	uint8_t weight; /* in 64-byte units; 0 skips the entry */
-};
 
 /*
  * VL arbitration of output `out` (-1: every output): high- and

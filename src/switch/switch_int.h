@@ -10,27 +10,6 @@
 #include "switch/switch.h"
 
 /*
- * VL arbitration state of one output (IBA 7.6.9): the two tables, the
- * entry each is at and the bytes that entry may still send, and the
- * high-priority bytes sent since a low-priority packet last went. The
- * state (20 bytes) comes first and the low table, which the default
- * arbitration uses, right after it, so that a pick reads one cache line.
- */
-struct sw_vlarb {
-	uint8_t nhigh, nlow;
-	uint8_t limit;
-	uint8_t hi_at, lo_at;
-	/* A weight is at most 255 x 64 bytes, less at most one packet. */
-	int32_t hi_left, lo_left;
-	/*
-	 * Saturates at UINT32_MAX: it is only compared with the limit,
-	 * at most 255 x 4096 bytes.
-	 */
-	uint32_t hi_sent;
-	struct ibfs_vlarb_entry low[64], high[64];
-};
-
-/*
  * A FIFO of packets linked through p->next: one per input port and VL.
  * What the arbiter reads of the head packet is copied here when the head
  * changes (xb_head_set, crossbar.c), so that scanning requests and
@@ -124,7 +103,7 @@ struct sw_out {
 	 * then always picks VL 0 when it is ready, whatever entry the
 	 * tables are at (IBA 7.6.9: the entries only share the link among
 	 * data VLs; VL15 is not arbitrated), so its state is neither read
-	 * nor charged (vl_arbiter.c; ibfs__switch_set_vlarb resets it).
+	 * nor charged (vlarb.c; ibfs__switch_set_vlarb resets it).
 	 * Kept in this line, which an arbitration reads anyway.
 	 */
 	uint8_t one : 1;
@@ -142,7 +121,7 @@ struct sw_out {
 		uint16_t nreq; /* requests set for this output VL slot */
 	} slot[IBFS_MAX_VLS];
 	ibfs_time_t wake_at; /* pending re-arbitration, or NEVER */
-	struct sw_vlarb arb;
+	struct ibfs_vlarb arb;
 };
 
 /* in_free words kept inside the switch when nw fits. */
@@ -414,20 +393,9 @@ static inline uint8_t ibfs__sw_sl2vl(const struct ibfs_switch *sw, int in,
 			 16 + (size_t)sl];
 }
 
-/* vl_arbiter.c */
-void ibfs__sw_vlarb_default(struct sw_vlarb *a, int data_vls);
-/*
- * Picks the data VL to send next among `ready` (bit v: VL v has a packet
- * that may go now). Returns the VL, with *high set when it came from the
- * high-priority table, or -1 when the tables allow none of them.
- */
-int ibfs__sw_vlarb_pick(struct sw_vlarb *a, uint32_t ready, int *high);
-/* 1 if an entry of either table gives `vl` a weight. */
-int ibfs__sw_vlarb_serves(const struct sw_vlarb *a, int vl);
+/* vlarb.c (the arbiter itself: fabric/vl_arbiter.c) */
 /* Sets output o's `one` and `fast` from its tables and the switch. */
 void ibfs__sw_vlarb_one_update(struct ibfs_switch *sw, int o);
-/* Charges `bytes` sent on `vl` to the entry that picked it. */
-void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes);
 
 /* crossbar.c */
 void ibfs__sw_in_free_init(struct ibfs_switch *sw);

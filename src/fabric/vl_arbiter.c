@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * VL arbitration of a switch output (IBA 7.6.9). VL15 always goes first
- * and is not in the tables. Data VLs are served from two tables, high and
- * low priority, of up to 64 (VL, weight) entries; a weight counts 64-byte
- * units. The current entry of a table may send while its remaining weight
- * is above zero and its VL has a packet ready; a packet is sent whole even
- * if it is longer than what remains, and the remainder is then charged
- * below zero. When the remainder is used up, or the entry's VL has nothing
- * ready, the table moves on to its next entry with that entry's full
- * weight. A VL in neither table is never served (IBA 7.6.9).
+ * VL arbitration of a port's transmitter (IBA 7.6.9), for switch outputs
+ * and HCA ports alike. VL15 always goes first and is not in the tables.
+ * Data VLs are served from two tables, high and low priority, of up to 64
+ * (VL, weight) entries; a weight counts 64-byte units. The current entry
+ * of a table may send while its remaining weight is above zero and its VL
+ * has a packet ready; a packet is sent whole even if it is longer than
+ * what remains, and the remainder is then charged below zero. When the
+ * remainder is used up, or the entry's VL has nothing ready, the table
+ * moves on to its next entry with that entry's full weight. A VL in
+ * neither table is never served (IBA 7.6.9).
  *
  * LimitOfHighPriority (IBA 7.6.9, VLArbitration in PortInfo) bounds, in
  * 4096-byte units, the high-priority bytes sent before one low-priority
@@ -17,17 +18,22 @@
  * count only when a low-priority packet goes: high-priority bytes sent
  * while no low-priority packet was ready count too, so a low-priority
  * packet that becomes ready after a long high-priority run goes next.
+ *
+ * A pick scans at most one turn of a table, O(entries); the default
+ * tables have one entry per data VL.
  */
-#include "switch/switch_int.h"
+#include "fabric/vl_arbiter.h"
 
 #include <string.h>
+
+#include "fabric/packet.h"
 
 static int32_t arb_weight(const struct ibfs_vlarb_entry *e)
 {
 	return (int32_t)e->weight * 64;
 }
 
-void ibfs__sw_vlarb_default(struct sw_vlarb *a, int data_vls)
+void ibfs__vlarb_default(struct ibfs_vlarb *a, int data_vls)
 {
 	/* One packet per data VL in turn: weight 1 is one 64-byte unit. */
 	memset(a, 0, sizeof(*a));
@@ -61,7 +67,7 @@ static int arb_table(const struct ibfs_vlarb_entry *t, int n, uint8_t *at,
 	return -1;
 }
 
-int ibfs__sw_vlarb_pick(struct sw_vlarb *a, uint32_t ready, int *high)
+int ibfs__vlarb_pick(struct ibfs_vlarb *a, uint32_t ready, int *high)
 {
 	int hi_ok = arb_any(a->high, a->nhigh, ready);
 	int lo_ok = arb_any(a->low, a->nlow, ready);
@@ -81,7 +87,7 @@ int ibfs__sw_vlarb_pick(struct sw_vlarb *a, uint32_t ready, int *high)
 	return -1;
 }
 
-void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes)
+void ibfs__vlarb_charge(struct ibfs_vlarb *a, int high, uint32_t bytes)
 {
 	const struct ibfs_vlarb_entry *t = high ? a->high : a->low;
 	int n = high ? a->nhigh : a->nlow;
@@ -101,7 +107,7 @@ void ibfs__sw_vlarb_charge(struct sw_vlarb *a, int high, uint32_t bytes)
 	}
 }
 
-int ibfs__sw_vlarb_serves(const struct sw_vlarb *a, int vl)
+int ibfs__vlarb_serves(const struct ibfs_vlarb *a, int vl)
 {
 	for (int i = 0; i < a->nhigh; i++)
 		if (a->high[i].weight && a->high[i].vl == vl)
@@ -110,21 +116,6 @@ int ibfs__sw_vlarb_serves(const struct sw_vlarb *a, int vl)
 		if (a->low[i].weight && a->low[i].vl == vl)
 			return 1;
 	return 0;
-}
-
-/*
- * With one data VL, `ready` is 0 or 1 and a pick returns VL 0 whenever it
- * is ready and some entry serves it: arb_table comes round to such an
- * entry within a turn of the table, whichever table the limit selects.
- * Only then may the crossbar skip the pick and the charge.
- */
-void ibfs__sw_vlarb_one_update(struct ibfs_switch *sw, int o)
-{
-	struct sw_out *so = &sw->out[o];
-
-	so->one = sw->data_vls == 1 && ibfs__sw_vlarb_serves(&so->arb, 0);
-	/* xb_arbitrate_one's layout: 2 slots, both words in req_in. */
-	so->fast = so->one && sw->nw <= 2 && !sw->xbar_general;
 }
 
 static int arb_check(const struct ibfs_vlarb_entry *t, int n)
@@ -137,28 +128,28 @@ static int arb_check(const struct ibfs_vlarb_entry *t, int n)
 	return 0;
 }
 
-int ibfs__switch_set_vlarb(struct ibfs_switch *sw, int out,
-			   const struct ibfs_vlarb_entry *high, int nhigh,
-			   const struct ibfs_vlarb_entry *low, int nlow,
-			   uint8_t limit_high)
+int ibfs__vlarb_check(const struct ibfs_vlarb_entry *high, int nhigh,
+		      const struct ibfs_vlarb_entry *low, int nlow)
 {
-	if (out < -1 || out > sw->n || arb_check(high, nhigh) < 0 ||
-	    arb_check(low, nlow) < 0)
-		return -1;
-	for (int o = out < 0 ? 0 : out; o <= (out < 0 ? sw->n : out); o++) {
-		struct sw_vlarb *a = &sw->out[o].arb;
+	return arb_check(high, nhigh) < 0 || arb_check(low, nlow) < 0 ? -1 :
+									0;
+}
 
-		memset(a, 0, sizeof(*a));
-		if (nhigh)
-			memcpy(a->high, high, (size_t)nhigh * sizeof(*high));
-		if (nlow)
-			memcpy(a->low, low, (size_t)nlow * sizeof(*low));
-		a->nhigh = (uint8_t)nhigh;
-		a->nlow = (uint8_t)nlow;
-		a->limit = limit_high;
-		a->hi_left = nhigh ? arb_weight(&a->high[0]) : 0;
-		a->lo_left = nlow ? arb_weight(&a->low[0]) : 0;
-		ibfs__sw_vlarb_one_update(sw, o);
-	}
+int ibfs__vlarb_set(struct ibfs_vlarb *a, const struct ibfs_vlarb_entry *high,
+		    int nhigh, const struct ibfs_vlarb_entry *low, int nlow,
+		    uint8_t limit_high)
+{
+	if (ibfs__vlarb_check(high, nhigh, low, nlow) < 0)
+		return -1;
+	memset(a, 0, sizeof(*a));
+	if (nhigh)
+		memcpy(a->high, high, (size_t)nhigh * sizeof(*high));
+	if (nlow)
+		memcpy(a->low, low, (size_t)nlow * sizeof(*low));
+	a->nhigh = (uint8_t)nhigh;
+	a->nlow = (uint8_t)nlow;
+	a->limit = limit_high;
+	a->hi_left = nhigh ? arb_weight(&a->high[0]) : 0;
+	a->lo_left = nlow ? arb_weight(&a->low[0]) : 0;
 	return 0;
 }
