@@ -33,7 +33,7 @@ static const char run_usage[] =
 	"  --trace FILE    write a timeline (Chrome/Perfetto trace JSON)\n"
 	"  --trace-ports LIST  the ports whose packets and credit stalls the\n"
 	"                  timeline shows (as --pcap-ports; default: all)\n"
-	"  --until TIME    stop at this simulated time (e.g. 10ms)\n"
+	"  --until TIME    stop at this simulated time at the latest (10ms)\n"
 	"  --no-data       do not move real bytes (same timing)\n"
 	"  --quiet         no progress line\n"
 	"\n"
