@@ -63,6 +63,8 @@ bad_lfts_guid.xml|4|osm-ftree-fat-tree-k4-l3.lfts:16: ERR 6302: LID 0x000f port 
 bad_qos_vl.xml|15|qos-vlarb-low="0:64,2:64": entry 2 names VL 2, but the fabric has 2 data VLs
 bad_qos_starve.xml|15|SL 0 is on VL 0, which has no weight in either VL arbitration table
 bad_qos_dfsssp.xml|15|dfsssp chooses the SLs and VLs that break credit loops itself
+bad_unlinked.xml|14|'c' is not linked to the subnet manager's fabric (on 'a'): it gets no LID and no route
+bad_unlinked_pattern.xml|13|the pattern covers every HCA, and 'c' is not linked to the subnet manager's fabric
 bad_qos_lash.xml|15|lash chooses the SLs and VLs that break credit loops itself
 LIST
 
@@ -392,6 +394,12 @@ for d in x y; do
 	r=$(rate a $d "$out/hqn/flows.csv")
 	within "$r" "$al" 0.5 && ok || bad "hca_qos_none: a->$d at $r Gb/s, alone $al"
 done
+
+# An HCA whose only link is on its port 2 sends and receives there (RC
+# and UD): the traffic takes each HCA's first port with a LID. It used to
+# take port 1 and fail its set-up.
+run_sc port2 port2.xml 0
+expect port2 '^messages: 2 completed, 0 failed$'
 
 echo "run_scenarios: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -98,6 +98,9 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/torus_lash_sl0.xml \
 	tests/data/scenario/stop.xml \
 	tests/data/scenario/stop_late.xml \
+	tests/data/scenario/port2.xml \
+	tests/data/scenario/bad_unlinked.xml \
+	tests/data/scenario/bad_unlinked_pattern.xml \
 	tests/data/scenario/skeleton_one.xml
 check_PROGRAMS += tests/check_simulation
 tests_check_simulation_SOURCES = tests/check_simulation.c

@@ -488,6 +488,85 @@ static int read_sm(struct sx *x, xmlNode *n)
 	return 0;
 }
 
+static int hca_linked(const struct ibfs_topo_node *n)
+{
+	for (int p = 1; p <= n->nports; p++)
+		if (n->ports[p].peer_node >= 0)
+			return 1;
+	return 0;
+}
+
+/* The default host of the subnet manager: the first HCA with a link. */
+static int first_linked_hca(const struct ibfs_topology *t)
+{
+	int first = -1;
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].type == IBFS_NODE_HCA) {
+			if (hca_linked(&t->nodes[i]))
+				return (int)i;
+			if (first < 0)
+				first = (int)i;
+		}
+	return first;
+}
+
+/*
+ * Traffic runs between HCAs the subnet manager can reach: one with no
+ * link, or in a part of the fabric not joined to the SM's host, gets no
+ * LID and no route. Refused at the element naming it (a pattern covers
+ * every HCA), so that nothing runs to fail later.
+ */
+static int check_reach(struct sx *x)
+{
+	const struct ibfs_topology *t = x->s->topo;
+	if (x->s->sm_node < 0)
+		return 0;
+	char *seen = calloc(t->nnodes ? t->nnodes : 1, 1);
+	int *queue = malloc((t->nnodes ? t->nnodes : 1) * sizeof(*queue));
+	if (!seen || !queue) {
+		free(seen);
+		free(queue);
+		return ibfs__diag(x->d, x->file, 0, "out of memory");
+	}
+	size_t qn = 0;
+	queue[qn++] = x->s->sm_node;
+	seen[x->s->sm_node] = 1;
+	for (size_t i = 0; i < qn; i++) {
+		const struct ibfs_topo_node *n = &t->nodes[queue[i]];
+		for (int p = 1; p <= n->nports; p++) {
+			int peer = n->ports[p].peer_node;
+			if (peer >= 0 && !seen[peer]) {
+				seen[peer] = 1;
+				queue[qn++] = peer;
+			}
+		}
+	}
+	free(queue);
+	const char *sm = t->nodes[x->s->sm_node].id;
+	int rc = 0;
+	for (size_t i = 0; i < x->s->nmsgs && !rc; i++) {
+		const struct ibfs_sc_message *m = &x->s->msgs[i];
+		int away = !seen[m->src] ? m->src : !seen[m->dst] ? m->dst : -1;
+		if (away >= 0)
+			rc = ibfs__diag(x->d, x->file, m->line,
+					"'%s' is not linked to the subnet "
+					"manager's fabric (on '%s'): it gets no "
+					"LID and no route", t->nodes[away].id,
+					sm);
+	}
+	for (size_t i = 0; i < x->s->npats && !rc; i++)
+		for (size_t h = 0; h < t->nnodes && !rc; h++)
+			if (t->nodes[h].type == IBFS_NODE_HCA && !seen[h])
+				rc = ibfs__diag(x->d, x->file,
+						x->s->pats[i].line,
+						"the pattern covers every HCA, "
+						"and '%s' is not linked to the "
+						"subnet manager's fabric (on "
+						"'%s')", t->nodes[h].id, sm);
+	free(seen);
+	return rc;
+}
+
 /* The <fabric> of a scenario: a file (relative to the scenario) or inline. */
 static int read_fabric(struct sx *x, xmlNode *n)
 {
@@ -571,12 +650,8 @@ static int read_scenario(struct sx *x, xmlNode *root)
 			return -1;
 	}
 	if (x->s->sm_node < 0)
-		for (size_t i = 0; i < x->s->topo->nnodes; i++)
-			if (x->s->topo->nodes[i].type == IBFS_NODE_HCA) {
-				x->s->sm_node = (int)i;
-				break;
-			}
-	return 0;
+		x->s->sm_node = first_linked_hca(x->s->topo);
+	return check_reach(x);
 }
 
 void ibfs__scenario_free(struct ibfs_scenario *s)

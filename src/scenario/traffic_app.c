@@ -74,9 +74,17 @@ static struct ibfs_qp *make_qp(struct tr_node *n, enum ibfs_qp_type type,
 	return ibfs_create_qp(n->pd, &a);
 }
 
-static int to_init(struct ibfs_qp *qp, enum ibfs_qp_type type)
+/* A verbs call's errno value, kept in errno for the caller's message. */
+static int verbs_rc(int rc)
 {
-	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = 1,
+	if (rc)
+		errno = rc;
+	return rc ? -1 : 0;
+}
+
+static int to_init(struct ibfs_qp *qp, enum ibfs_qp_type type, uint8_t port)
+{
+	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = port,
 				 .qkey = QKEY,
 				 .qp_access_flags = IBFS_ACCESS_LOCAL_WRITE |
 						    IBFS_ACCESS_REMOTE_WRITE |
@@ -84,27 +92,27 @@ static int to_init(struct ibfs_qp *qp, enum ibfs_qp_type type)
 						    IBFS_ACCESS_REMOTE_ATOMIC};
 	int mask = IBFS_QP_STATE | IBFS_QP_PKEY_INDEX | IBFS_QP_PORT;
 	mask |= type == IBFS_QPT_UD ? IBFS_QP_QKEY : IBFS_QP_ACCESS_FLAGS;
-	return ibfs_modify_qp(qp, &a, mask);
+	return verbs_rc(ibfs_modify_qp(qp, &a, mask));
 }
 
 /* INIT -> RTR -> RTS towards the peer `p` (connected QPs), on the path
  * of the given source path bits to the peer's base LID + path. */
 static int connect_qp(struct ibfs_qp *qp, enum ibfs_qp_type type,
 		      const struct tr_endpoint *p, int mtu, uint8_t sl,
-		      uint8_t path)
+		      uint8_t path, uint8_t port)
 {
 	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_RTR,
 				 .path_mtu = mtu_enum(mtu),
 				 .dest_qp_num = p->qpn,
 				 .ah_attr = {.dlid = (uint16_t)(p->lid + path),
 					     .sl = sl, .src_path_bits = path,
-					     .port_num = 1},
+					     .port_num = port},
 				 .max_dest_rd_atomic = 16, .min_rnr_timer = 12};
 	int mask = IBFS_QP_STATE | IBFS_QP_AV | IBFS_QP_PATH_MTU |
 		   IBFS_QP_DEST_QPN | IBFS_QP_RQ_PSN;
 	if (type == IBFS_QPT_RC)
 		mask |= IBFS_QP_MAX_DEST_RD_ATOMIC | IBFS_QP_MIN_RNR_TIMER;
-	if (ibfs_modify_qp(qp, &a, mask))
+	if (verbs_rc(ibfs_modify_qp(qp, &a, mask)))
 		return -1;
 	a = (struct ibfs_qp_attr){.qp_state = IBFS_QPS_RTS, .timeout = 14,
 				  .retry_cnt = 7, .rnr_retry = 7,
@@ -113,16 +121,16 @@ static int connect_qp(struct ibfs_qp *qp, enum ibfs_qp_type type,
 	if (type == IBFS_QPT_RC)
 		mask |= IBFS_QP_TIMEOUT | IBFS_QP_RETRY_CNT |
 			IBFS_QP_RNR_RETRY | IBFS_QP_MAX_QP_RD_ATOMIC;
-	return ibfs_modify_qp(qp, &a, mask);
+	return verbs_rc(ibfs_modify_qp(qp, &a, mask));
 }
 
 static int ud_ready(struct ibfs_qp *qp)
 {
 	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_RTR};
-	if (ibfs_modify_qp(qp, &a, IBFS_QP_STATE))
+	if (verbs_rc(ibfs_modify_qp(qp, &a, IBFS_QP_STATE)))
 		return -1;
 	a.qp_state = IBFS_QPS_RTS;
-	return ibfs_modify_qp(qp, &a, IBFS_QP_STATE | IBFS_QP_SQ_PSN);
+	return verbs_rc(ibfs_modify_qp(qp, &a, IBFS_QP_STATE | IBFS_QP_SQ_PSN));
 }
 
 static uint32_t depth(uint64_t n)
@@ -174,15 +182,26 @@ static enum ibfs_qp_type qpt(enum ibfs_sc_qp q)
 	       : q == IBFS_SC_UC ? IBFS_QPT_UC : IBFS_QPT_UD;
 }
 
-/* Opens the device, registers the buffer, creates the CQ. */
+/*
+ * Opens the device, takes its first port with a LID (the subnet manager
+ * gave one to each port linked into its subnet), registers the buffer,
+ * creates the CQ.
+ */
 static int open_node(struct ibfs_traffic *t, struct tr_node *n)
 {
 	n->ctx = ibfs_open_device();
 	if (!n->ctx || !(n->pd = ibfs_alloc_pd(n->ctx)))
 		return -1;
-	struct ibfs_port_attr pa;
-	if (ibfs_query_port(n->ctx, 1, &pa))
+	struct ibfs_port_attr pa = {0};
+	n->port = 0;
+	for (int p = 1; !n->port && ibfs_query_port(n->ctx, (uint8_t)p,
+						    &pa) == 0; p++)
+		if (pa.lid)
+			n->port = (uint8_t)p;
+	if (!n->port) {
+		errno = ENETDOWN; /* no port of it is in the subnet */
 		return -1;
+	}
 	n->lid = pa.lid;
 	n->lmc = pa.lmc;
 	/* UD receives carry 40 bytes of GRH space first (IBA 11.4.1.2). */
@@ -229,7 +248,7 @@ static int create_qps(struct ibfs_traffic *t, int node)
 			make_qp(n, qpt(c->qp),
 				dst_end ? 1 : sends_on(t, n, n->conns[i]),
 				dst_end ? depth(c->recvs) : 1);
-		if (!qp || to_init(qp, qpt(c->qp)))
+		if (!qp || to_init(qp, qpt(c->qp), n->port))
 			return -1;
 		*(dst_end ? &c->qp_dst : &c->qp_src) = qp;
 		struct tr_endpoint e = {qp->qp_num, n->lid, n->mr->rkey,
@@ -241,7 +260,7 @@ static int create_qps(struct ibfs_traffic *t, int node)
 	if (n->uses_ud) {
 		n->ud_qp = make_qp(n, IBFS_QPT_UD, TR_MAX_WR,
 				   depth(n->ud_recvs));
-		if (!n->ud_qp || to_init(n->ud_qp, IBFS_QPT_UD) ||
+		if (!n->ud_qp || to_init(n->ud_qp, IBFS_QPT_UD, n->port) ||
 		    ud_ready(n->ud_qp))
 			return -1;
 		struct tr_endpoint e = {n->ud_qp->qp_num, n->lid, 0, 0};
@@ -278,7 +297,7 @@ static int connect_all(struct ibfs_traffic *t, int node)
 		uint8_t path = (uint8_t)(c->lane & ((1u << n->lmc) - 1));
 		if (connect_qp(qp, qpt(c->qp), &peer, t->sc->topo->def.mtu,
 			       conn_sl(t, c, n->lid + path, peer.lid + path),
-			       path))
+			       path, n->port))
 			return -1;
 		if (dst_end && c->recvs) {
 			c->recvs_left = c->recvs - depth(c->recvs);
@@ -331,7 +350,7 @@ static int post_one(struct ibfs_traffic *t, struct tr_node *n,
 	if (c->qp == IBFS_SC_UD) {
 		struct ibfs_ah_attr aa = {.dlid = peer.lid,
 					  .sl = conn_sl(t, c, n->lid, peer.lid),
-					  .port_num = 1};
+					  .port_num = n->port};
 		ah = ibfs_create_ah(n->pd, &aa);
 		if (!ah)
 			return -1;

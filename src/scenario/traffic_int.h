@@ -55,6 +55,7 @@ struct tr_node {
 	uint8_t *buf;
 	uint16_t lid;           /* its port's base LID */
 	uint8_t lmc;            /* its port's LMC: 2^lmc LIDs */
+	uint8_t port;           /* the port: its first one with a LID */
 };
 
 struct ibfs_traffic {
