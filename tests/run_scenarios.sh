@@ -400,6 +400,9 @@ done
 # take port 1 and fail its set-up.
 run_sc port2 port2.xml 0
 expect port2 '^messages: 2 completed, 0 failed$'
+# With no host named, the SM runs on the first HCA that has a link.
+run_sc smhost sm_default_host.xml 0
+expect smhost '^subnet manager: minhop on a, in-band sweep'
 
 echo "run_scenarios: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
