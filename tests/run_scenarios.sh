@@ -400,6 +400,15 @@ done
 # take port 1 and fail its set-up.
 run_sc port2 port2.xml 0
 expect port2 '^messages: 2 completed, 0 failed$'
+# Both ports of each HCA on one subnet: four 4 MiB writes on four QPs
+# take ports 1, 2, 1, 2, so each of a's links carries two of them (more
+# than 8 MiB on the wire); on port 1 alone the other carries only SMPs.
+"$IBFSIM" run "$data/dual_port.xml" --no-data --csv "$out/dp" >/dev/null
+for p in 1 2; do
+	b=$(sed -n "s/^a:$p,s$p:1,\([0-9]*\),.*/\1/p" "$out/dp/links.csv")
+	[ -n "$b" ] && [ "$b" -gt 8388608 ] && ok ||
+		bad "dual port: a:$p carried '$b' bytes, want > 8 MiB"
+done
 # With no host named, the SM runs on the first HCA that has a link.
 run_sc smhost sm_default_host.xml 0
 expect smhost '^subnet manager: minhop on a, in-band sweep'

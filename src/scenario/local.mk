@@ -99,6 +99,7 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/stop.xml \
 	tests/data/scenario/stop_late.xml \
 	tests/data/scenario/port2.xml \
+	tests/data/scenario/dual_port.xml \
 	tests/data/scenario/sm_default_host.xml \
 	tests/data/scenario/bad_unlinked.xml \
 	tests/data/scenario/bad_unlinked_pattern.xml \

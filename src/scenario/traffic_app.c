@@ -11,11 +11,12 @@
  *   - a completer: waits on the completion queue and timestamps each
  *     completion; a message's latency runs from its post to its completion
  *     at the requester (SPEC).
- * With an LMC, a pair's connections (qps) spread over its 2^LMC paths, as
- * Open MPI's openib transport does: connection l goes from source path
- * bits l mod 2^LMC to the peer's base LID + l mod 2^LMC, both ways, so
- * that the engines' routes for the LIDs of a port (e.g. ftree's, through
- * different spines) carry it.
+ * A pair's connections (qps) spread over the HCAs' ports and, with an
+ * LMC, over each port's 2^LMC paths, as Open MPI's openib transport does:
+ * at each end, connection l takes port l mod P of its P ports with a LID
+ * and path p = (l / P) mod 2^LMC: its source path bits are p and it goes
+ * to the peer's port's base LID + p, so that the engines' routes for the
+ * LIDs of a port (e.g. ftree's, through different spines) carry it.
  * Queue pair settings are perftest's defaults: timeout 14 (4.096 us x 2^14
  * = 67 ms), retry_cnt 7, rnr_retry 7, 16 outstanding RDMA READs/atomics.
  * Queues are as deep as the messages need, up to the HCA's max_qp_wr
@@ -41,6 +42,8 @@ static struct ibfs_traffic *g_traffic;
 #define RECV_UD (1ull << 62)
 /* ConnectX's max_qp_wr (ibv_devinfo), the HCA model's limit (hca/qp.c). */
 #define TR_MAX_WR (1u << 15)
+/* Ports of an HCA a pair's connections spread over (struct tr_node). */
+#define TR_PORTS 4
 /* ConnectX's max_cqe, the HCA model's limit (hca/cq.c). */
 #define TR_MAX_CQE (1u << 22)
 #define FAKE_ADDR ((uintptr_t)1 << 32)
@@ -193,17 +196,20 @@ static int open_node(struct ibfs_traffic *t, struct tr_node *n)
 	if (!n->ctx || !(n->pd = ibfs_alloc_pd(n->ctx)))
 		return -1;
 	struct ibfs_port_attr pa = {0};
-	n->port = 0;
-	for (int p = 1; !n->port && ibfs_query_port(n->ctx, (uint8_t)p,
-						    &pa) == 0; p++)
-		if (pa.lid)
-			n->port = (uint8_t)p;
-	if (!n->port) {
+	n->nports = 0;
+	for (int p = 1; n->nports < TR_PORTS &&
+			ibfs_query_port(n->ctx, (uint8_t)p, &pa) == 0; p++)
+		if (pa.lid) {
+			n->ports[n->nports] = (uint8_t)p;
+			n->lids[n->nports++] = pa.lid;
+			n->lmc = pa.lmc;
+		}
+	if (!n->nports) {
 		errno = ENETDOWN; /* no port of it is in the subnet */
 		return -1;
 	}
-	n->lid = pa.lid;
-	n->lmc = pa.lmc;
+	n->port = n->ports[0];
+	n->lid = n->lids[0];
 	/* UD receives carry 40 bytes of GRH space first (IBA 11.4.1.2). */
 	size_t len = n->bufsize + 40;
 	void *addr = (void *)FAKE_ADDR;
@@ -236,6 +242,13 @@ static uint32_t sends_on(const struct ibfs_traffic *t, const struct tr_node *n,
 	return depth(s);
 }
 
+/* The port (index into n->ports) and path bits of connection lane l. */
+static int lane_port(const struct tr_node *n, uint16_t lane, uint8_t *path)
+{
+	*path = (uint8_t)((lane / n->nports) & ((1u << n->lmc) - 1));
+	return lane % n->nports;
+}
+
 /* Creates the QPs of every connection of `node` and publishes them. */
 static int create_qps(struct ibfs_traffic *t, int node)
 {
@@ -248,10 +261,12 @@ static int create_qps(struct ibfs_traffic *t, int node)
 			make_qp(n, qpt(c->qp),
 				dst_end ? 1 : sends_on(t, n, n->conns[i]),
 				dst_end ? depth(c->recvs) : 1);
-		if (!qp || to_init(qp, qpt(c->qp), n->port))
+		uint8_t path;
+		int pi = lane_port(n, c->lane, &path);
+		if (!qp || to_init(qp, qpt(c->qp), n->ports[pi]))
 			return -1;
 		*(dst_end ? &c->qp_dst : &c->qp_src) = qp;
-		struct tr_endpoint e = {qp->qp_num, n->lid, n->mr->rkey,
+		struct tr_endpoint e = {qp->qp_num, n->lids[pi], n->mr->rkey,
 					(uintptr_t)n->mr->addr};
 		key_of(key, sizeof(key), "qp", n->conns[i], dst_end);
 		if (ibfs_oob_put(key, &e, sizeof(e)))
@@ -294,10 +309,12 @@ static int connect_all(struct ibfs_traffic *t, int node)
 			return -1;
 		struct ibfs_qp *qp = dst_end ? c->qp_dst : c->qp_src;
 		/* Every CA port has the SM's one LMC (IBA 14.2.5.6). */
-		uint8_t path = (uint8_t)(c->lane & ((1u << n->lmc) - 1));
+		uint8_t path;
+		int pi = lane_port(n, c->lane, &path);
 		if (connect_qp(qp, qpt(c->qp), &peer, t->sc->topo->def.mtu,
-			       conn_sl(t, c, n->lid + path, peer.lid + path),
-			       path, n->port))
+			       conn_sl(t, c, n->lids[pi] + path,
+				       peer.lid + path),
+			       path, n->ports[pi]))
 			return -1;
 		if (dst_end && c->recvs) {
 			c->recvs_left = c->recvs - depth(c->recvs);

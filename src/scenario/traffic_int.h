@@ -53,9 +53,13 @@ struct tr_node {
 	struct ibfs_mr *mr;
 	struct ibfs_qp *ud_qp;
 	uint8_t *buf;
-	uint16_t lid;           /* its port's base LID */
-	uint8_t lmc;            /* its port's LMC: 2^lmc LIDs */
-	uint8_t port;           /* the port: its first one with a LID */
+	uint16_t lid;           /* its first port's base LID */
+	uint8_t lmc;            /* the LMC: 2^lmc LIDs a port */
+	uint8_t port;           /* its first port with a LID (UD) */
+	/* Its ports with a LID (up to TR_PORTS), and their base LIDs: a
+	 * pair's connections spread over them. */
+	uint8_t nports, ports[4];
+	uint16_t lids[4];
 };
 
 struct ibfs_traffic {
