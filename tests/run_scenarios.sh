@@ -345,11 +345,16 @@ first2=$(sed -n '2s/^[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,\([0-9]*\),.*/\1/p' "$out/q2/
 # through different spines, so each of leaf1's up links carries one 1 MiB
 # write (more than 1,048,576 bytes on the wire); on one LID, one carries
 # both.
+# carried TAG CSVDIR A B MIN: link A - B (a regex for B) of that run's
+# links.csv carried more than MIN bytes from A.
+carried() {
+	b=$(sed -n "s/^$3,$4,\([0-9]*\),.*/\1/p" "$2/links.csv")
+	[ -n "$b" ] && [ "$b" -gt "$5" ] && ok ||
+		bad "$1: $3 carried '$b' bytes, want > $5"
+}
 "$IBFSIM" run "$data/lmc_paths.xml" --no-data --csv "$out/lmc" >/dev/null
 for up in 3 4; do
-	b=$(sed -n "s/^leaf1:$up,spine[12]:1,\([0-9]*\),.*/\1/p" "$out/lmc/links.csv")
-	[ -n "$b" ] && [ "$b" -gt 1048576 ] && ok ||
-		bad "lmc paths: leaf1:$up carried '$b' bytes, want > 1 MiB"
+	carried "lmc paths" "$out/lmc" "leaf1:$up" "spine[12]:1" 1048576
 done
 
 # QoS settings (OpenSM's qos_* values) on the link s1:3 - s2:1, which a
@@ -405,9 +410,7 @@ expect port2 '^messages: 2 completed, 0 failed$'
 # than 8 MiB on the wire); on port 1 alone the other carries only SMPs.
 "$IBFSIM" run "$data/dual_port.xml" --no-data --csv "$out/dp" >/dev/null
 for p in 1 2; do
-	b=$(sed -n "s/^a:$p,s$p:1,\([0-9]*\),.*/\1/p" "$out/dp/links.csv")
-	[ -n "$b" ] && [ "$b" -gt 8388608 ] && ok ||
-		bad "dual port: a:$p carried '$b' bytes, want > 8 MiB"
+	carried "dual port" "$out/dp" "a:$p" "s$p:1" 8388608
 done
 # With no host named, the SM runs on the first HCA that has a link.
 run_sc smhost sm_default_host.xml 0
