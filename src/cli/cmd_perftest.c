@@ -18,7 +18,7 @@
 
 static const char pt_usage[] =
 	"Usage: ibfsim perftest TEST [-s BYTES] [-n ITERS] [--fabric FILE]\n"
-	"                       [--profile NAME] [-c RC|UC|UD] [-a]\n"
+	"                       [--profile NAME] [-c RC|UC|UD] [-i PORT] [-a]\n"
 	"\n"
 	"Runs one of perftest's tests between two simulated HCAs, back to\n"
 	"back on one 4x EDR link with a 2 m cable, and prints perftest's\n"
@@ -31,6 +31,7 @@ static const char pt_usage[] =
 	"  -a              all sizes from 2 bytes to 8 MiB (powers of two)\n"
 	"  -c RC|UC|UD     connection type (default RC; UD: sends only, UC:\n"
 	"                  sends and writes)\n"
+	"  -i PORT         the HCAs' port (--ib-port; default 1)\n"
 	"  --profile NAME  HCA timing profile: ideal, connectx-4-edr\n"
 	"                  (default), connectx-6-hdr, connectx-7-ndr\n"
 	"  --speed SPEED   speed of the back-to-back cable (default: the\n"
@@ -193,6 +194,7 @@ int ibfs_cmd_perftest(int argc, char **argv)
 	enum ibfs_qp_type qpt = IBFS_QPT_RC;
 	const char *profile = "connectx-4-edr", *fabric = NULL;
 	int have_profile = 0;
+	uint8_t port = 1;
 	struct ibfs_hca_pair_cfg pc = {.data_mode = 1};
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
@@ -215,6 +217,14 @@ int ibfs_cmd_perftest(int argc, char **argv)
 			else
 				return pt_bad("connection type must be RC, UC "
 					      "or UD", v);
+		} else if (!strcmp(o, "-i") || !strcmp(o, "--ib-port")) {
+			uint64_t x;
+			if (!v)
+				return pt_bad("missing value after", o);
+			i++;
+			if (ibfs__parse_uint(v, &x) || x < 1 || x > 254)
+				return pt_bad("port must be 1 to 254", v);
+			port = (uint8_t)x;
 		} else if (!strcmp(o, "-s") || !strcmp(o, "-n") ||
 			   !strcmp(o, "--profile") || !strcmp(o, "--fabric") ||
 			   !strcmp(o, "--speed")) {
@@ -291,13 +301,18 @@ int ibfs_cmd_perftest(int argc, char **argv)
 		}
 		hi = mtu;
 	}
+	if (ibfs__perftest_port_ok(w.a, w.b, port, &d) < 0) {
+		pt_world_free(&w);
+		ibfs_cli_error("%s", d.msg);
+		return IBFS_EXIT_USAGE;
+	}
 	printf("# ibfsim perftest %s, %s\n", argv[1], w.what);
 	pt_print_header(t);
 	int rc = IBFS_EXIT_OK;
 	for (uint64_t s = lo; s <= hi; s = s ? 2 * s : 1) {
 		struct ibfs_pt_cfg c = {.test = t, .size = (uint32_t)s,
 					.iters = iters, .inline_max = 236,
-					.qpt = qpt};
+					.qpt = qpt, .port = port};
 		struct ibfs_pt_result r;
 		if (ibfs__perftest_run(w.a, w.b, w.dx, &c, &r, &d)) {
 			ibfs_cli_error("%s", d.msg);

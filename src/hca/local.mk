@@ -46,7 +46,7 @@ tests_check_hca_sched_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
 
 # `ibfsim perftest` from the command line (src/cli/cmd_perftest.c).
 TESTS += tests/data/hca/perftest_cli.sh
-EXTRA_DIST += tests/data/hca/perftest_cli.sh
+EXTRA_DIST += tests/data/hca/perftest_cli.sh tests/data/hca/port2_fabric.xml
 
 check_PROGRAMS += tests/check_hca_errors
 tests_check_hca_errors_SOURCES = tests/check_hca_errors.c tests/hca_fixture.h

@@ -78,11 +78,16 @@ int ibfs__hca_end_open(struct ibfs_hca_end *e, struct ibfs_hca *h,
 	return 0;
 }
 
+static uint8_t end_port(const struct ibfs_hca_end *e)
+{
+	return e->port ? e->port : 1;
+}
+
 int ibfs__hca_end_connect(struct ibfs_hca_end *e, uint16_t dlid,
 			  uint32_t dqpn, const struct ibfs_hca_conn *c)
 {
 	int rc_qp = e->qp->qp_type == IBFS_QPT_RC;
-	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = 1,
+	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = end_port(e),
 				 .qp_access_flags = IBFS_ACCESS_REMOTE_WRITE |
 						    IBFS_ACCESS_REMOTE_READ |
 						    IBFS_ACCESS_REMOTE_ATOMIC};
@@ -101,7 +106,7 @@ int ibfs__hca_end_connect(struct ibfs_hca_end *e, uint16_t dlid,
 	a.ah_attr.dlid = dlid;
 	a.ah_attr.src_path_bits = c->src_path_bits;
 	a.ah_attr.sl = c->sl;
-	a.ah_attr.port_num = 1;
+	a.ah_attr.port_num = end_port(e);
 	int rc_rtr = IBFS_QP_MAX_DEST_RD_ATOMIC | IBFS_QP_MIN_RNR_TIMER;
 	r = ibfs_modify_qp(e->qp, &a, IBFS_QP_STATE | IBFS_QP_AV |
 					      IBFS_QP_PATH_MTU |
@@ -125,7 +130,7 @@ int ibfs__hca_end_connect(struct ibfs_hca_end *e, uint16_t dlid,
 
 int ibfs__hca_end_connect_ud(struct ibfs_hca_end *e, uint32_t qkey)
 {
-	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = 1,
+	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = end_port(e),
 				 .qkey = qkey};
 	int r = ibfs_modify_qp(e->qp, &a, IBFS_QP_STATE | IBFS_QP_PKEY_INDEX |
 						  IBFS_QP_PORT | IBFS_QP_QKEY);

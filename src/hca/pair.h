@@ -48,6 +48,7 @@ struct ibfs_hca_end {
 	struct ibfs_mr *mr;
 	uint8_t *buf;
 	size_t len;
+	uint8_t port;    /* the HCA port its QP uses; 0: port 1 */
 };
 
 /* Connection attributes (RC, UC); both PSNs start at psn. */

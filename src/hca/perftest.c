@@ -93,8 +93,10 @@ static int pt_side_open(struct pt_run *r, struct pt_side *s,
 	};
 	uint32_t depth = c->tx_depth > PT_RX_DEPTH ? c->tx_depth : PT_RX_DEPTH;
 	s->h = h;
-	return ibfs__hca_end_open(&s->e, h, c->qpt, bytes, &cap,
-				  (int)depth + 16);
+	int rc = ibfs__hca_end_open(&s->e, h, c->qpt, bytes, &cap,
+				    (int)depth + 16);
+	s->e.port = c->port ? c->port : 1;
+	return rc;
 }
 
 static enum ibfs_mtu pt_mtu(struct ibfs_hca *h)
@@ -113,9 +115,9 @@ static enum ibfs_mtu pt_mtu(struct ibfs_hca *h)
 
 static int pt_connect(struct pt_side *s, struct pt_side *peer)
 {
+	uint16_t dlid = peer->h->hp[peer->e.port].lid;
 	if (s->e.qp->qp_type == IBFS_QPT_UD) {
-		struct ibfs_ah_attr aa = {.dlid = peer->h->hp[1].lid,
-					  .port_num = 1};
+		struct ibfs_ah_attr aa = {.dlid = dlid, .port_num = s->e.port};
 		s->ah = ibfs_create_ah(s->e.pd, &aa);
 		return !s->ah || ibfs__hca_end_connect_ud(&s->e, PT_QKEY) ? -1
 									 : 0;
@@ -127,8 +129,8 @@ static int pt_connect(struct pt_side *s, struct pt_side *peer)
 		.rnr_retry = 7, .min_rnr_timer = 12,
 		.rd_atomic = s->h->prof->max_rd_atomic,
 	};
-	return ibfs__hca_end_connect(&s->e, peer->h->hp[1].lid,
-				     peer->e.qp->qp_num, &c) ? -1 : 0;
+	return ibfs__hca_end_connect(&s->e, dlid, peer->e.qp->qp_num, &c) ? -1
+									  : 0;
 }
 
 static ibfs_time_t pt_now(struct pt_run *r)
@@ -392,6 +394,23 @@ static void pt_results(struct pt_run *r, struct ibfs_pt_result *res)
 	free(lat);
 }
 
+int ibfs__perftest_port_ok(struct ibfs_hca *a, struct ibfs_hca *b,
+			   uint8_t port, struct ibfs_diag *d)
+{
+	/* As perftest's "port is not active": both ends need a LID there. */
+	int pn = port ? port : 1;
+	struct ibfs_hca *ends[2] = {a, b};
+	for (int i = 0; i < 2; i++)
+		if (pn > ends[i]->dev.nports || !ends[i]->hp[pn].lid)
+			return ibfs__diag(d, "perftest", 0,
+					  "port %d of %s is not active (it "
+					  "has no link or no LID); -i PORT "
+					  "chooses another", pn,
+					  ends[i]->dev.fab->topo
+						  ->nodes[ends[i]->dev.node].id);
+	return 0;
+}
+
 int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
 		       struct ibfs_direct_exec *dx,
 		       const struct ibfs_pt_cfg *cin,
@@ -425,6 +444,8 @@ int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
 		return ibfs__diag(d, "perftest", 0,
 				  "UD messages are at most one MTU (%u bytes)",
 				  port_mtu);
+	if (ibfs__perftest_port_ok(a, b, c.port, d) < 0)
+		return -1;
 	memset(res, 0, sizeof(*res));
 	struct pt_run r = {.c = &c, .dx = dx, .d = d};
 	struct pt_cb cbs[4] = {

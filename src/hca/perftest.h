@@ -42,6 +42,7 @@ struct ibfs_pt_cfg {
 	uint32_t tx_depth;     /* bw: WRs in flight (perftest: 128) */
 	uint32_t inline_max;   /* lat: inline up to this (perftest: 236) */
 	enum ibfs_qp_type qpt; /* perftest -c: RC (0 means RC), UC, UD */
+	uint8_t port;          /* perftest -i: the HCA port; 0 means 1 */
 };
 
 struct ibfs_pt_result {
@@ -59,6 +60,9 @@ struct ibfs_pt_result {
  * dx; a and b must reach each other (LIDs set, routes programmed). Returns
  * 0, or -1 with a sentence in d (a failed completion, a stall).
  */
+/* 0 if port (0: 1) of both HCAs has a LID, else -1 with d filled. */
+int ibfs__perftest_port_ok(struct ibfs_hca *a, struct ibfs_hca *b,
+			   uint8_t port, struct ibfs_diag *d);
 int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
 		       struct ibfs_direct_exec *dx,
 		       const struct ibfs_pt_cfg *c, struct ibfs_pt_result *r,

@@ -53,10 +53,24 @@ head -1 "$tmp" | grep -q ', client [^ ]*, server [^ ]*, profile ideal$' ||
 	--profile connectx-6-hdr | head -1 | grep -q ', profile connectx-6-hdr$' ||
 	bad "--fabric --profile: the header does not name connectx-6-hdr"
 
+# -i PORT (perftest's --ib-port): HCAs linked on their port 2 only run
+# there; on port 1, or port 2 of the back-to-back pair, the port is not
+# active (exit 2, before any output).
+p2="$top_srcdir/tests/data/hca/port2_fabric.xml"
+"$IBFSIM" perftest write_lat -n 10 --fabric "$p2" -i 2 >"$tmp" ||
+	bad "-i 2 on port2_fabric.xml exited $?"
+grep -q '^ 2  *10  ' "$tmp" || bad "-i 2: no result line: $(cat "$tmp")"
+err=$("$IBFSIM" perftest write_lat -n 10 --fabric "$p2" 2>&1 >"$tmp")
+[ $? -eq 2 ] && [ ! -s "$tmp" ] ||
+	bad "port 1 of port2_fabric.xml: exit not 2 or output printed"
+echo "$err" | grep -q "port 1 of a is not active" || bad "port 1: '$err'"
+err=$("$IBFSIM" perftest send_lat -n 10 -i 2 2>&1 >/dev/null)
+echo "$err" | grep -q "port 2 of hca0 is not active" || bad "-i 2: '$err'"
+
 for args in "bogus" "send_lat -s" "send_lat -n 0" "send_lat --profile nope" \
 	"send_lat --speed QQQ" "send_lat -x" "send_lat --fabric /nonexistent.xml" \
 	"send_lat -c XX" "read_lat -c UD" "atomic_lat -c UC" \
-	"send_lat -c UD -s 4097"; do
+	"send_lat -c UD -s 4097" "send_lat -i 0" "send_lat -i x"; do
 	err=$("$IBFSIM" perftest $args 2>&1 >/dev/null)
 	rc=$?
 	[ $rc -eq 2 ] || bad "'perftest $args' exited $rc, not 2"
