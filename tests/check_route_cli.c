@@ -59,7 +59,8 @@ START_TEST(route_report)
 			 "hops between HCA ports: max 4, mean 3.714\n"
 			 "CA LIDs per switch-to-switch port: min 2, mean 2.500, max 3\n"
 			 "unroutable: none\n"
-			 "credit loops: deadlock-free (no credit loop on 1 VL)\n");
+			 "credit loops: deadlock-free (no credit loop on 1 VL)\n"
+			 "path SLs: 0 (1 of 1 data VL)\n");
 	ck_assert_str_eq(err, "");
 	/* LMC 2: 6 switch LIDs, then 8 aligned blocks of 4 from 8. */
 	ck_assert_int_eq(run("route platforms/fat-tree-k4-l2.xml --lmc 2"), 0);
@@ -74,6 +75,12 @@ START_TEST(route_ring_loop)
 	ck_assert_int_eq(run("route platforms/ring-n4.xml --routing dfsssp"), 0);
 	HAS(out, "routing engine: dfsssp\n");
 	HAS(out, "credit loops: deadlock-free (no credit loop on 2 VLs)\n");
+	/* dfsssp's balanced paths on 4 switches need no second layer;
+	 * lash's fixed trees need a second lane. */
+	HAS(out, "path SLs: 0 (1 of 2 data VLs)\n");
+	ck_assert_int_eq(run("route platforms/ring-n4.xml --routing lash"), 0);
+	HAS(out, "routing engine: lash\n");
+	HAS(out, "path SLs: 0, 1 (2 of 2 data VLs)\n");
 }
 END_TEST
 

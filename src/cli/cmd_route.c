@@ -36,8 +36,9 @@ static void route_usage(FILE *f)
 	      "\n"
 	      "Assigns LIDs, routes the fabric with one engine (OpenSM's names) and\n"
 	      "prints switches, HCAs, LIDs, the engine, hop counts between HCA ports\n"
-	      "(max, mean), CA LIDs per switch-to-switch port (min, mean, max) and\n"
-	      "the credit-loop (deadlock) verdict.\n"
+	      "(max, mean), CA LIDs per switch-to-switch port (min, mean, max),\n"
+	      "the credit-loop (deadlock) verdict and the SLs of the paths\n"
+	      "between HCAs (dfsssp's layers, lash's lanes; 0 for the others).\n"
 	      "\n"
 	      "  --routing ENGINE   routing engine (default minhop):\n",
 	      f);
@@ -97,6 +98,23 @@ static void route_print_log(const struct ibfs_subnet *sn, const char *quoted)
 }
 
 /* ps as "U.FFFFFF us", exactly. */
+/*
+ * "path SLs: 0, 1 (2 of 4 data VLs)": the SLs the engine gives CA-to-CA
+ * paths (dfsssp's layers, lash's lanes; SL 0 for the others), as the SA
+ * would answer PathRecord queries, which senders must use.
+ */
+static void print_sl_use(const struct ibfs_subnet *sn)
+{
+	uint16_t use = ibfs__route_sl_use(sn);
+	int n = 0;
+	printf("path SLs:");
+	for (int sl = 0; sl < 16; sl++)
+		if (use >> sl & 1)
+			printf("%s %d", n++ ? "," : "", sl);
+	printf(" (%d of %d data VL%s)\n", n, sn->data_vls,
+	       sn->data_vls == 1 ? "" : "s");
+}
+
 static void route_print_us(const char *what, ibfs_time_t t)
 {
 	printf("%s%llu.%06llu us", what, (unsigned long long)(t / IBFS_US),
@@ -423,6 +441,7 @@ int ibfs_cmd_route(int argc, char **argv)
 	else
 		printf("unroutable: none\n");
 	printf("credit loops: %s\n", verdict);
+	print_sl_use(sn);
 	if (dump) {
 		FILE *f = fopen(dump, "w");
 		int bad = !f;

@@ -208,3 +208,37 @@ int ibfs__route_stats(const struct ibfs_subnet *sn,
 	free(nx);
 	return 0;
 }
+
+static int rs_is_ca_lid(const struct ibfs_subnet *sn, unsigned lid)
+{
+	return sn->lid_node[lid] >= 0 &&
+	       sn->nodes[sn->lid_node[lid]].type != IBFS_NODE_SWITCH;
+}
+
+uint16_t ibfs__route_sl_use(const struct ibfs_subnet *sn)
+{
+	uint16_t use = 0;
+	if (!sn->src_sl) {
+		for (unsigned d = 1; d <= sn->max_lid; d++)
+			if (rs_is_ca_lid(sn, d))
+				use |= (uint16_t)(1u << (sn->dst_sl[d] & 15));
+		return use ? use : 1;
+	}
+	/* Per path: a row per source switch, the switches with CAs. */
+	char *has_ca = calloc(sn->nsw ? (size_t)sn->nsw : 1, 1);
+	if (!has_ca)
+		return 0;
+	for (unsigned l = 1; l <= sn->max_lid; l++) {
+		int s = rs_is_ca_lid(sn, l) ? ibfs__subnet_lid_switch(sn, l, NULL)
+					    : -1;
+		if (s >= 0)
+			has_ca[s] = 1;
+	}
+	for (int s = 0; s < sn->nsw; s++)
+		for (unsigned d = 1; has_ca[s] && d <= sn->max_lid; d++)
+			if (rs_is_ca_lid(sn, d))
+				use |= (uint16_t)(1u << (sn->src_sl[
+					(size_t)s * (sn->max_lid + 1) + d] & 15));
+	free(has_ca);
+	return use ? use : 1;
+}

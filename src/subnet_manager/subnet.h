@@ -156,5 +156,11 @@ struct ibfs_route_stats {
  */
 int ibfs__route_stats(const struct ibfs_subnet *sn,
 		      struct ibfs_route_stats *st, uint8_t *hops);
+/*
+ * The SLs the paths from CA LIDs to CA LIDs take (ibfs__subnet_path_sl),
+ * a bit each: 1 (SL 0 only) for engines that give no SLs. Returns 0 when
+ * out of memory.
+ */
+uint16_t ibfs__route_sl_use(const struct ibfs_subnet *sn);
 
 #endif
