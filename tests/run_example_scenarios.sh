@@ -117,10 +117,24 @@ g=$(flow_gbps qos_weights b cold)
 g=$(flow_gbps qos_weights a hot)
 [ "$g" = 49 ] && ok || bad "qos_weights: a -> hot $g Gb/s, want 49"
 
+# lash on the dragonfly: every message completes, and the same traffic on
+# minhop's routes (one VL) deadlocks, the cycle reported (exit 1).
+run dragonfly_lash 0
+has dragonfly_lash '"completed": 576, "failed": 0, "incomplete": 0'
+has dragonfly_lash '"deadlock": false'
+plat=$(cd "$top_srcdir/platforms" && pwd)
+sed -e 's/routing="lash"/routing="minhop"/' \
+	-e "s|file=\"../platforms/|file=\"$plat/|" "$ex/dragonfly_lash.xml" \
+	>"$out/dm.xml"
+"$IBFSIM" run "$out/dm.xml" --no-data --json "$out/dm.json" >"$out/dm.txt" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -q '"deadlock": true' "$out/dm.json" && ok ||
+	bad "dragonfly on minhop: exit $rc, $(grep -m1 deadlock "$out/dm.json")"
+
 # A permutation on the k=8 fat tree: every HCA's write completes.
 run fat_tree_permutation 0
 has fat_tree_permutation '"completed": 32, "failed": 0, "incomplete": 0'
-for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights; do
+for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights dragonfly_lash; do
 	has $n '"conservation": {"ok": true}'
 done
 

@@ -18,6 +18,7 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/ring_minhop.xml examples/ring_updn.xml \
 	examples/fat_tree_permutation.xml examples/sm_sweep.xml \
 	examples/link_failure.xml examples/qos_weights.xml \
+	examples/dragonfly_lash.xml \
 	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
 TESTS += tests/run_scenarios.sh
