@@ -412,6 +412,19 @@ expect port2 '^messages: 2 completed, 0 failed$'
 for p in 1 2; do
 	carried "dual port" "$out/dp" "a:$p" "s$p:1" 8388608
 done
+# Ids may hold a comma or a quote: the CSV files quote such fields
+# (RFC 4180), so every row has its header's columns and the ids read back.
+if command -v python3 >/dev/null 2>&1; then
+	"$IBFSIM" run "$data/csv_ids.xml" --no-data --csv "$out/ci" >/dev/null
+	python3 - "$out/ci" <<'PY' && ok || bad "csv ids: rows or ids differ"
+import csv, sys
+for t in ("messages", "flows", "links", "ports"):
+    rows = list(csv.reader(open("%s/%s.csv" % (sys.argv[1], t))))
+    assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), t
+links = list(csv.reader(open(sys.argv[1] + "/links.csv")))[1:]
+assert [r[:2] for r in links] == [['a"x:1', 's,1:1'], ['bc:1', 's,1:2']], links
+PY
+fi
 # With no host named, the SM runs on the first HCA that has a link.
 run_sc smhost sm_default_host.xml 0
 expect smhost '^subnet manager: minhop on a, in-band sweep'

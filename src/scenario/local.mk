@@ -102,6 +102,7 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/port2.xml \
 	tests/data/scenario/dual_port.xml \
 	tests/data/scenario/sm_default_host.xml \
+	tests/data/scenario/csv_ids.xml \
 	tests/data/scenario/bad_unlinked.xml \
 	tests/data/scenario/bad_unlinked_pattern.xml \
 	tests/data/scenario/skeleton_one.xml

@@ -536,13 +536,34 @@ int ibfs__results_write_json(const struct ibfs_results *r, const char *path)
 	return write_whole(path, json_body, r);
 }
 
+/*
+ * A node id (":PORT" after it when port > 0) as a CSV field and a comma:
+ * quoted, with its quotes doubled, when it holds a comma, a quote or a
+ * line break (RFC 4180), which ids may.
+ */
+static void csv_id(FILE *o, const char *id, int port)
+{
+	int quote = id[strcspn(id, ",\"\r\n")] != 0;
+	if (quote)
+		fputc('"', o);
+	for (const char *c = id; *c; c++) {
+		if (*c == '"')
+			fputc('"', o);
+		fputc(*c, o);
+	}
+	if (port > 0)
+		fprintf(o, ":%d", port);
+	fputs(quote ? "\"," : ",", o);
+}
+
 static void csv_messages(const struct ibfs_results *r, FILE *o)
 {
 	fputs("src,dst,op,bytes,post_ps,done_ps,latency_ps,status\n", o);
 	for (size_t i = 0; i < r->nmsgs; i++) {
 		const struct ibfs_msg_record *m = &r->msgs[i];
-		fprintf(o, "%s,%s,%s,%llu,%llu,%llu,%llu,%d\n",
-			node_id(r, m->src), node_id(r, m->dst),
+		csv_id(o, node_id(r, m->src), 0);
+		csv_id(o, node_id(r, m->dst), 0);
+		fprintf(o, "%s,%llu,%llu,%llu,%llu,%d\n",
 			ibfs__sc_op_str(m->op), (unsigned long long)m->bytes,
 			(unsigned long long)m->post,
 			(unsigned long long)m->done,
@@ -555,15 +576,17 @@ static void csv_flows(const struct ibfs_results *r, FILE *o)
 	struct flow *f;
 	size_t nf = make_flows(r, &f);
 	fputs("src,dst,op,bytes,start_ps,end_ps,gbps,unfinished\n", o);
-	for (size_t i = 0; i < nf; i++)
-		fprintf(o, "%s,%s,%s,%llu,%llu,%llu,%.6f,%zu\n",
-			node_id(r, f[i].src), node_id(r, f[i].dst),
+	for (size_t i = 0; i < nf; i++) {
+		csv_id(o, node_id(r, f[i].src), 0);
+		csv_id(o, node_id(r, f[i].dst), 0);
+		fprintf(o, "%s,%llu,%llu,%llu,%.6f,%zu\n",
 			ibfs__sc_op_str(f[i].op),
 			(unsigned long long)f[i].bytes,
 			(unsigned long long)f[i].start,
 			(unsigned long long)f[i].end,
 			gbps(f[i].bytes, f[i].end - f[i].start),
 			f[i].unfinished);
+	}
 	free(f);
 }
 
@@ -596,11 +619,11 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 			for (int v = 0; v < IBFS_MAX_VLS; v++)
 				if (pt->vls[v].buf_top > peak)
 					peak = pt->vls[v].buf_top;
+			csv_id(o, t->nodes[n].id, 0);
+			fprintf(o, "%d,", p);
+			csv_id(o, t->nodes[tp->peer_node].id, tp->peer_port);
 			fprintf(o,
-				"%s,%d,%s:%d,%llu,%llu,%llu,%llu,%llu,%llu,%u,"
-				"%llu,%llu\n",
-				t->nodes[n].id, p, t->nodes[tp->peer_node].id,
-				tp->peer_port,
+				"%llu,%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu\n",
 				(unsigned long long)pt->cnt.xmit_data,
 				(unsigned long long)pt->cnt.rcv_data,
 				(unsigned long long)pt->cnt.xmit_pkts,
@@ -624,9 +647,10 @@ static void csv_links(const struct ibfs_results *r, FILE *o)
 		const struct ibfs_topo_link *l = &t->links[i];
 		const struct ibfs_port *a = &r->fab->ports[l->node_a][l->port_a];
 		const struct ibfs_port *b = &r->fab->ports[l->node_b][l->port_b];
-		fprintf(o, "%s:%d,%s:%d,%llu,%llu,%llu,%llu,%llu,%llu\n",
-			node_id(r, l->node_a), l->port_a, node_id(r, l->node_b),
-			l->port_b, (unsigned long long)a->cnt.xmit_data,
+		csv_id(o, node_id(r, l->node_a), l->port_a);
+		csv_id(o, node_id(r, l->node_b), l->port_b);
+		fprintf(o, "%llu,%llu,%llu,%llu,%llu,%llu\n",
+			(unsigned long long)a->cnt.xmit_data,
 			(unsigned long long)b->cnt.xmit_data,
 			(unsigned long long)a->cnt.busy,
 			(unsigned long long)b->cnt.busy,
