@@ -27,6 +27,13 @@ usage topo "import needs an input file" import
 usage topo "export needs an input file" export --format dot
 usage topo "export needs --format ibnetdiscover|dot" export "$plat/star.xml"
 usage topo "unknown format 'svg'" export "$plat/star.xml" --format svg
+# An id with a quote cannot be written in the .net format (no escape).
+printf '%s\n' '<?xml version="1.0"?>' '<fabric version="1" name="q">' \
+	'  <switch id="s1" ports="2"/>' '  <hca id="a&quot;x"/>' \
+	'  <link a="a&quot;x:1" b="s1:1"/>' '</fabric>' >"$tmp/q.xml"
+usage topo "$tmp/q.xml:4: 'a\"x' holds a '\"' or a line break, which the ibnetdiscover format cannot quote" \
+	export "$tmp/q.xml" --format ibnetdiscover -o "$tmp/q.net"
+[ -e "$tmp/q.net" ] && fail "a refused export wrote $tmp/q.net"
 usage topo "info needs exactly one fabric file" info
 usage topo "info needs exactly one fabric file" info "$plat/star.xml" "$plat/star.xml"
 usage topo "$tmp/none.xml: cannot open" info "$tmp/none.xml"

@@ -234,8 +234,10 @@ static int topo_convert(int argc, char **argv, int import)
 	struct ibfs_diag d = {{0}};
 	struct ibfs_topology *t = import ? ibfs__netfile_load(in, &d)
 					 : topo_load(in, &d);
-	if (!t) {
+	if (!t || (fn == ibfs__topo_write_netfile &&
+		   ibfs__topo_netfile_check(t, &d) < 0)) {
 		ibfs_cli_error("%s", d.msg);
+		ibfs__topo_free(t);
 		return IBFS_EXIT_USAGE;
 	}
 	int rc = topo_write(t, out, fn);

@@ -110,6 +110,23 @@ static void exp_speed_codes(enum ibfs_speed sp, int *s, int *e)
 	     : sp >= IBFS_SPEED_HDR ? 7 : 0;
 }
 
+int ibfs__topo_netfile_check(const struct ibfs_topology *t,
+			     struct ibfs_diag *d)
+{
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct ibfs_topo_node *n = &t->nodes[i];
+		const char *bad = strpbrk(n->id, "\"\n") ? n->id
+				  : n->desc && strpbrk(n->desc, "\"\n") ? n->desc
+									: NULL;
+		if (bad)
+			return ibfs__diag(d, t->file, n->line,
+					  "'%s' holds a '\"' or a line break, "
+					  "which the ibnetdiscover format "
+					  "cannot quote", bad);
+	}
+	return 0;
+}
+
 int ibfs__topo_write_netfile(const struct ibfs_topology *t, FILE *f)
 {
 	fprintf(f, "# Written by ibfsim from fabric '%s'.\n",
