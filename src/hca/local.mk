@@ -15,6 +15,12 @@ tests_check_hca_SOURCES = tests/check_hca.c tests/hca_fixture.h
 tests_check_hca_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
 
+# UD and LIDs with an LMC, on the same back-to-back pair.
+check_PROGRAMS += tests/check_hca_ud
+tests_check_hca_ud_SOURCES = tests/check_hca_ud.c tests/hca_fixture.h
+tests_check_hca_ud_CFLAGS = $(TEST_CFLAGS)
+tests_check_hca_ud_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
 check_PROGRAMS += tests/check_qp
 tests_check_qp_SOURCES = tests/check_qp.c
 tests_check_qp_CFLAGS = $(TEST_CFLAGS)
