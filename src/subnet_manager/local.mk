@@ -15,7 +15,8 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/credit_loop.h src/subnet_manager/credit_loop.c \
 	src/subnet_manager/lft_dump.h src/subnet_manager/lft_dump.c \
 	src/subnet_manager/mad.h src/subnet_manager/mad.c \
-	src/subnet_manager/sma.h src/subnet_manager/sma.c \
+	src/subnet_manager/sma.h src/subnet_manager/sma_int.h \
+	src/subnet_manager/sma.c src/subnet_manager/sma_attrs.c \
 	src/subnet_manager/sm.h src/subnet_manager/sm_int.h \
 	src/subnet_manager/sm.c src/subnet_manager/sm_config.c \
 	src/subnet_manager/qos.h src/subnet_manager/qos.c

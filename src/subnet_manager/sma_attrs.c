@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The attributes a subnet management agent answers (IBA 14.2.5): NodeInfo,
+ * NodeDescription, SwitchInfo, PortInfo, the LFT, SL-to-VL and VL
+ * arbitration tables. A Get reads the device (or the state the agent keeps
+ * beside it, sma_int.h); a Set writes it through the device's setters at
+ * the moment the agent answers, and a value the device refuses is answered
+ * with status "invalid field" and leaves the device as it was.
+ */
+#include <string.h>
+
+#include "hca/hca.h"
+#include "subnet_manager/sma_int.h"
+#include "subnet_manager/subnet.h"
+
+/* LinkWidthActive codes (IBA 14.2.5.6): 1x 1, 4x 2, 8x 4, 12x 8, 2x 16. */
+static uint8_t sma_width_code(int lanes)
+{
+	switch (lanes) {
+	case 1: return 1;
+	case 2: return 16;
+	case 4: return 2;
+	case 8: return 4;
+	case 12: return 8;
+	default: return 0;
+	}
+}
+
+/* VLCap and OperationalVLs codes (IBA 14.2.5.6): 1 VL0, 2 VL0-1, 3
+ * VL0-3, 4 VL0-7, 5 VL0-14. */
+static uint8_t sma_vl_code(int data_vls)
+{
+	uint8_t c = 1;
+
+	while (c < 5 && (1 << (c - 1)) < data_vls)
+		c++;
+	return c;
+}
+
+static void sma_port_info(struct sma_node *n, int port, int in_port,
+			  struct ibfs_smp_port_info *pi)
+{
+	struct ibfs_fabric *f = n->a->f;
+	struct ibfs_port *pt = ibfs__fabric_port(f, n->node, port);
+
+	memset(pi, 0, sizeof(*pi));
+	if (n->sw) {
+		pi->lid = ibfs__switch_get_lid(n->sw);
+		pi->lmc = n->lmc;
+	} else {
+		pi->lid = n->hca->hp[port].lid;
+		pi->lmc = n->hca->hp[port].lmc;
+	}
+	pi->sm_lid = n->sm_lid;
+	pi->local_port = (uint8_t)in_port;
+	if (pt->link >= 0)
+		pi->width_active =
+			sma_width_code(f->topo->links[pt->link].width);
+	pi->state = n->state[port];
+	pi->phys_state = port == 0 || (pt->peer && pt->up) ?
+				 IBFS_PHYS_LINKUP :
+				 2; /* Polling: no partner */
+	pi->vl_cap = pi->op_vls = sma_vl_code(pt->data_vls);
+	pi->vlarb_high_cap = pi->vlarb_low_cap = 64;
+	pi->vl_high_limit = n->arb[port].limit;
+}
+
+static int sma_arb_len(const struct ibfs_vlarb_entry *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < 64; i++)
+		if (t[i].weight)
+			n = i + 1;
+	return n;
+}
+
+/* Programs switch output or HCA port `port` with its tables and limit. */
+static int sma_arb_apply(struct sma_node *n, int port)
+{
+	const struct ibfs_vlarb *a = &n->arb[port];
+	int nh = sma_arb_len(a->high), nl = sma_arb_len(a->low);
+
+	if (n->hca)
+		return ibfs__hca_set_vlarb(n->hca, port, a->high, nh, a->low,
+					   nl, a->limit);
+	return ibfs__switch_set_vlarb(n->sw, port, a->high, nh, a->low, nl,
+				      a->limit);
+}
+
+/* PortInfo Set: LID, LMC, SM LID, PortState, a switch output's or HCA
+ * port's VLHighLimit (IBA 14.2.5.6, 7.2). */
+static uint16_t sma_port_set(struct sma_node *n, int port,
+			     const struct ibfs_smp_port_info *w)
+{
+	if (port > 0 && w->vl_high_limit != n->arb[port].limit) {
+		uint8_t old = n->arb[port].limit;
+
+		n->arb[port].limit = w->vl_high_limit;
+		if (sma_arb_apply(n, port) < 0) {
+			n->arb[port].limit = old;
+			return IBFS_MAD_STATUS_BAD_FIELD;
+		}
+	}
+	if (w->state != IBFS_PORT_NOP && (port > 0 || !n->sw)) {
+		uint8_t cur = n->state[port];
+		int ok = (w->state == IBFS_PORT_ARMED &&
+			  (cur == IBFS_PORT_INIT || cur == IBFS_PORT_ARMED)) ||
+			 (w->state == IBFS_PORT_ACTIVE &&
+			  (cur == IBFS_PORT_ARMED || cur == IBFS_PORT_ACTIVE));
+		if (!ok)
+			return IBFS_MAD_STATUS_BAD_FIELD;
+	}
+	if (w->lid && n->hca &&
+	    ibfs__hca_set_lid(n->hca, port, w->lid, w->lmc) < 0)
+		return IBFS_MAD_STATUS_BAD_FIELD;
+	if (w->lid && n->sw && port == 0) {
+		if (w->lid >= IBFS_MCAST_LID_BASE)
+			return IBFS_MAD_STATUS_BAD_FIELD;
+		ibfs__switch_set_lid(n->sw, w->lid);
+		ibfs__switch_set_lmc(n->sw, w->lmc);
+		n->lmc = w->lmc;
+	}
+	if (w->sm_lid)
+		n->sm_lid = w->sm_lid;
+	if (w->state != IBFS_PORT_NOP && (port > 0 || !n->sw))
+		n->state[port] = w->state;
+	return IBFS_MAD_STATUS_OK;
+}
+
+static uint16_t sma_lft(struct sma_node *n, struct ibfs_smp *s, int set)
+{
+	uint32_t block = s->attr_mod;
+
+	if (block > IBFS_MAX_UCAST_LID / IBFS_LFT_BLOCK)
+		return IBFS_MAD_STATUS_BAD_FIELD;
+	if (set && ibfs__switch_set_lft_block(n->sw, block, s->data) < 0)
+		return IBFS_MAD_STATUS_BAD_FIELD;
+	for (uint32_t i = 0; i < IBFS_LFT_BLOCK; i++) {
+		uint32_t lid = block * IBFS_LFT_BLOCK + i;
+
+		s->data[i] = ibfs__switch_get_lft(n->sw, (uint16_t)lid);
+	}
+	return IBFS_MAD_STATUS_OK;
+}
+
+/* SL2VL of a switch: modifier bits 15-8 input port, 7-0 output port; an
+ * input of 0xff stands for every input (an ibfsim convention, so that the
+ * SM sends one SMP per output as the engines give one table). */
+static uint16_t sma_sl2vl(struct sma_node *n, struct ibfs_smp *s, int set)
+{
+	int in = (int)(s->attr_mod >> 8 & 0xff);
+	int out = (int)(s->attr_mod & 0xff);
+
+	if (in == 0xff)
+		in = -1;
+	if (in > n->nports || out > n->nports)
+		return IBFS_MAD_STATUS_BAD_FIELD;
+	if (set) {
+		uint8_t vls[16];
+
+		ibfs__smp_get_sl2vl(s->data, vls);
+		if (ibfs__switch_set_sl2vl(n->sw, in, out, vls) < 0)
+			return IBFS_MAD_STATUS_BAD_FIELD;
+		memcpy(n->sl2vl, vls, 16);
+	}
+	ibfs__smp_put_sl2vl(s->data, n->sl2vl);
+	return IBFS_MAD_STATUS_OK;
+}
+
+/* SL2VL of an HCA port: the modifier names the port, 0 the one the SMP
+ * came in on (IBA 14.2.5.8). */
+static uint16_t sma_ca_sl2vl(struct sma_node *n, struct ibfs_smp *s, int set,
+			     int in_port)
+{
+	int port = (int)(s->attr_mod & 0xff);
+
+	if (port == 0)
+		port = in_port;
+	if (port > n->nports)
+		return IBFS_MAD_STATUS_BAD_FIELD;
+	if (set) {
+		uint8_t vls[16];
+
+		ibfs__smp_get_sl2vl(s->data, vls);
+		if (ibfs__hca_set_sl2vl(n->hca, port, vls) < 0)
+			return IBFS_MAD_STATUS_BAD_FIELD;
+	}
+	ibfs__smp_put_sl2vl(s->data, n->hca->hp[port].sl2vl);
+	return IBFS_MAD_STATUS_OK;
+}
+
+/* VLArb: modifier bits 31-16 the output port (an HCA's: 0 is the one the
+ * SMP came in on, as for SL2VL), 15-0 the block: 1 and 2 the low-priority
+ * entries 0-31 and 32-63, 3 and 4 the high (14.2.5.9). */
+static uint16_t sma_vlarb(struct sma_node *n, struct ibfs_smp *s, int set,
+			  int in_port)
+{
+	int port = (int)(s->attr_mod >> 16), blk = (int)(s->attr_mod & 0xffff);
+
+	if (n->hca && port == 0)
+		port = in_port;
+	if (port > n->nports || blk < 1 || blk > 4)
+		return IBFS_MAD_STATUS_BAD_FIELD;
+	struct ibfs_vlarb *a = &n->arb[port];
+	struct ibfs_vlarb_entry *t = (blk <= 2 ? a->low : a->high) +
+				     (blk % 2 ? 0 : 32);
+	uint8_t vl[32], w[32];
+
+	if (set) {
+		struct ibfs_vlarb save = *a;
+
+		ibfs__smp_get_vlarb(s->data, vl, w);
+		for (int i = 0; i < 32; i++)
+			t[i] = (struct ibfs_vlarb_entry){ vl[i], w[i] };
+		if (sma_arb_apply(n, port) < 0) {
+			*a = save;
+			return IBFS_MAD_STATUS_BAD_FIELD;
+		}
+	}
+	for (int i = 0; i < 32; i++) {
+		vl[i] = t[i].vl;
+		w[i] = t[i].weight;
+	}
+	ibfs__smp_put_vlarb(s->data, vl, w);
+	return IBFS_MAD_STATUS_OK;
+}
+
+/* Answers request s that arrived on in_port; s becomes the response. */
+void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
+{
+	const struct ibfs_topo_node *tn = &n->a->f->topo->nodes[n->node];
+	int set = s->method == IBFS_SMP_SET;
+	uint16_t st = IBFS_MAD_STATUS_OK;
+
+	switch (s->method != IBFS_SMP_GET && !set ? 0 : s->attr_id) {
+	case 0:
+		st = IBFS_MAD_STATUS_BAD_METHOD;
+		break;
+	case IBFS_SMP_ATTR_NODE_INFO: {
+		struct ibfs_smp_node_info ni = {
+			.node_type = (uint8_t)tn->type,
+			.nports = (uint8_t)tn->nports,
+			.sys_guid = tn->guid,
+			.node_guid = tn->guid,
+			.port_guid = n->sw ? tn->guid :
+					     tn->ports[in_port].guid,
+			.partition_cap = 1,
+			.local_port = (uint8_t)in_port,
+		};
+		if (set)
+			st = IBFS_MAD_STATUS_BAD_ATTR;
+		else
+			ibfs__smp_put_node_info(s->data, &ni);
+		break;
+	}
+	case IBFS_SMP_ATTR_NODE_DESC: {
+		const char *desc = tn->desc ? tn->desc : tn->id;
+
+		if (set) {
+			st = IBFS_MAD_STATUS_BAD_ATTR;
+			break;
+		}
+		memset(s->data, 0, IBFS_SMP_DATA_BYTES);
+		memcpy(s->data, desc, strnlen(desc, IBFS_SMP_DATA_BYTES));
+		break;
+	}
+	case IBFS_SMP_ATTR_SWITCH_INFO: {
+		struct ibfs_smp_switch_info w;
+
+		if (!n->sw) {
+			st = IBFS_MAD_STATUS_BAD_ATTR;
+			break;
+		}
+		if (set) {
+			ibfs__smp_get_switch_info(s->data, &w);
+			if (w.lft_top > IBFS_MAX_UCAST_LID) {
+				st = IBFS_MAD_STATUS_BAD_FIELD;
+				break;
+			}
+			n->lft_top = w.lft_top;
+		}
+		/* Writing PortStateChange as 1 clears it (14.2.5.4). */
+		if (set && w.port_state_change)
+			n->psc = 0;
+		w = (struct ibfs_smp_switch_info){
+			.lft_cap = IBFS_MAX_UCAST_LID + 1,
+			.lft_top = n->lft_top,
+			.port_state_change = n->psc,
+		};
+		ibfs__smp_put_switch_info(s->data, &w);
+		break;
+	}
+	case IBFS_SMP_ATTR_PORT_INFO: {
+		int port = (int)s->attr_mod;
+		struct ibfs_smp_port_info pi;
+
+		if (!n->sw && port == 0)
+			port = in_port;
+		if (port > n->nports || (!n->sw && port < 1)) {
+			st = IBFS_MAD_STATUS_BAD_FIELD;
+			break;
+		}
+		if (set) {
+			ibfs__smp_get_port_info(s->data, &pi);
+			st = sma_port_set(n, port, &pi);
+		}
+		sma_port_info(n, port, in_port, &pi);
+		ibfs__smp_put_port_info(s->data, &pi);
+		break;
+	}
+	case IBFS_SMP_ATTR_LFT:
+		st = n->sw ? sma_lft(n, s, set) : IBFS_MAD_STATUS_BAD_ATTR;
+		break;
+	case IBFS_SMP_ATTR_SL2VL:
+		st = n->sw ? sma_sl2vl(n, s, set) : sma_ca_sl2vl(n, s, set,
+								 in_port);
+		break;
+	case IBFS_SMP_ATTR_VLARB:
+		st = sma_vlarb(n, s, set, in_port);
+		break;
+	default:
+		st = IBFS_MAD_STATUS_BAD_ATTR;
+	}
+	n->a->st.answered++;
+	if (set)
+		n->a->st.sets++;
+	if (st != IBFS_MAD_STATUS_OK)
+		n->a->st.errors++;
+	ibfs__smp_make_resp(s, st);
+}
