@@ -31,8 +31,21 @@ static void run_qpt(const char *profile, int data_mode, enum ibfs_pt_test t,
 					.data_mode = data_mode};
 	ck_assert_int_eq(ibfs__hca_pair_new(&x, &cfg, &d), 0);
 	struct ibfs_pt_cfg c = {.test = t, .size = size, .iters = iters,
-				.inline_max = 236, .qpt = qpt};
+				.qpt = qpt};
 	ck_assert_msg(ibfs__perftest_run(x.h[0], x.h[1], &x.dx, &c, r, &d) ==
+			      0, "%s", d.msg);
+	ibfs__hca_pair_free(&x);
+}
+
+/* Runs c on a fresh back-to-back pair of HCAs with the given profile. */
+static void run_cfg(const char *profile, const struct ibfs_pt_cfg *c,
+		    struct ibfs_pt_result *r)
+{
+	struct ibfs_hca_pair x;
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg cfg = {.profile = profile, .data_mode = 1};
+	ck_assert_int_eq(ibfs__hca_pair_new(&x, &cfg, &d), 0);
+	ck_assert_msg(ibfs__perftest_run(x.h[0], x.h[1], &x.dx, c, r, &d) ==
 			      0, "%s", d.msg);
 	ibfs__hca_pair_free(&x);
 }
@@ -115,6 +128,97 @@ START_TEST(ideal_write_bw_is_the_wire)
 	ck_assert_double_eq_tol(r.bw_avg_gbps, gbps, 0.05);
 	ck_assert_double_eq_tol(r.msg_rate_mpps, 1e6 / ((double)msg / 1e6) /
 							 1e6, 0.001);
+}
+END_TEST
+
+START_TEST(ideal_write_bw_tx_depth_1)
+{
+	/* perftest -t 1: one 2-byte WRITE at a time. WRITE Only: RETH, 46
+	 * wire bytes; the server's FCP, then its ACK (30 B); the client
+	 * frees the ACK (FCP) before its next WRITE. */
+	struct ibfs_pt_cfg c = {.test = IBFS_PT_WRITE_BW, .size = 2,
+				.iters = 100, .tx_depth = 1};
+	struct ibfs_pt_result r;
+	run_cfg("ideal", &c, &r);
+	ibfs_time_t trip = ser(46) + PROP + ser(6) + ser(30) + PROP;
+	ck_assert_uint_eq(r.elapsed_ps, 100 * trip + 99 * ser(6));
+}
+END_TEST
+
+START_TEST(ideal_write_bw_mtu_512)
+{
+	/* perftest -m 512: 128 packets a 64 KiB message (26 B of headers,
+	 * RETH on the first); an ACK every 16 packets (the profile's
+	 * ack_every), each freed by an FCP on the data's link. */
+	struct ibfs_pt_cfg c = {.test = IBFS_PT_WRITE_BW, .size = 65536,
+				.iters = 2000, .mtu = 512};
+	struct ibfs_pt_result r;
+	run_cfg("ideal", &c, &r);
+	ibfs_time_t msg = ser(128 * (512 + 26) + 16 + 8 * 6);
+	ck_assert_uint_ge(r.elapsed_ps, 2000 * msg);
+	ck_assert_uint_le(r.elapsed_ps, 2000 * msg + 1 * IBFS_US);
+}
+END_TEST
+
+START_TEST(ideal_write_bw_bidirectional)
+{
+	/* perftest -b: both sides write; the figures are the sums. Each
+	 * link carries a side's 64 KiB messages (16 packets), the ACK of
+	 * each of the other side's, and 17 FCPs: one for each packet and
+	 * ACK that came the other way. */
+	struct ibfs_pt_cfg c = {.test = IBFS_PT_WRITE_BW, .size = 65536,
+				.iters = 2000, .bidir = 1};
+	struct ibfs_pt_result r, uni;
+	run_cfg("ideal", &c, &r);
+	c.bidir = 0;
+	run_cfg("ideal", &c, &uni);
+	ibfs_time_t msg = ser(16 * (4096 + 26) + 16 + 30 + 17 * 6);
+	double side = 65536.0 * 8 / ((double)msg / 1e12) / 1e9;
+	ck_assert_double_eq_tol(r.bw_avg_gbps, 2 * side, 2 * side * 5e-4);
+	ck_assert_double_eq_tol(r.msg_rate_mpps, 2 * uni.msg_rate_mpps,
+				2 * uni.msg_rate_mpps * 5e-3);
+	ck_assert_uint_eq(r.iters, 2000);
+}
+END_TEST
+
+START_TEST(qps_add_message_rate)
+{
+	/* perftest -q 8: each QP begins a WQE every wqe_gap (385 ns), and
+	 * 2-byte writes leave the wire far from full: 8 / 385 ns. */
+	struct ibfs_pt_cfg c = {.test = IBFS_PT_WRITE_BW, .size = 2,
+				.iters = 2000, .nqps = 8};
+	struct ibfs_pt_result r;
+	run_cfg("connectx-4-edr", &c, &r);
+	ck_assert_double_eq_tol(r.msg_rate_mpps, 8e3 / 385.0,
+				8e3 / 385.0 * 5e-3);
+	ck_assert_uint_eq(r.iters, 2000); /* a QP, as perftest prints */
+}
+END_TEST
+
+START_TEST(inline_sizes)
+{
+	/* A message sent without inline adds the gather read (dma_read,
+	 * 390 ns) and its bytes over PCIe (93.8 Gb/s) each way: half a
+	 * round trip longer by exactly that. */
+	const struct ibfs_hca_profile *p = ibfs__hca_profile("connectx-4-edr");
+	struct ibfs_pt_cfg c = {.test = IBFS_PT_SEND_LAT, .size = 200,
+				.iters = 100};
+	struct ibfs_pt_result inl, not;
+	run_cfg("connectx-4-edr", &c, &inl); /* perftest's 236 */
+	c.have_inline = 1;                   /* -I 0 */
+	run_cfg("connectx-4-edr", &c, &not);
+	double extra = ((double)p->dma_read + 200 * 8e12 / 93.8e9) / 1e6;
+	ck_assert_double_eq_tol(not.t_typical - inl.t_typical, extra, 1e-6);
+	/* write_lat's default is 220 bytes (DEF_INLINE_WRITE): 221 is not
+	 * inline unless -I says so. */
+	c = (struct ibfs_pt_cfg){.test = IBFS_PT_WRITE_LAT, .size = 221,
+				 .iters = 100};
+	run_cfg("connectx-4-edr", &c, &not);
+	c.have_inline = 1;
+	c.inline_size = 221;
+	run_cfg("connectx-4-edr", &c, &inl);
+	extra = ((double)p->dma_read + 221 * 8e12 / 93.8e9) / 1e6;
+	ck_assert_double_eq_tol(not.t_typical - inl.t_typical, extra, 1e-6);
 }
 END_TEST
 
@@ -209,6 +313,28 @@ START_TEST(bad_parameters)
 	c.size = 4097;
 	refused(&x, &c, "perftest: UD messages are at most one MTU (4096 "
 			"bytes)");
+	c.size = 1025;
+	c.mtu = 1024;
+	refused(&x, &c, "perftest: UD messages are at most one MTU (1024 "
+			"bytes)");
+	c.mtu = 768;
+	refused(&x, &c, "perftest: MTU must be 256, 512, 1024, 2048 or 4096");
+	c = (struct ibfs_pt_cfg){.test = IBFS_PT_SEND_LAT, .size = 2,
+				 .iters = 5, .nqps = 2};
+	refused(&x, &c, "perftest: -q and -b are for the bandwidth tests");
+	c.nqps = 0;
+	c.bidir = 1;
+	refused(&x, &c, "perftest: -q and -b are for the bandwidth tests");
+	c = (struct ibfs_pt_cfg){.test = IBFS_PT_WRITE_BW, .size = 2,
+				 .iters = 5, .nqps = IBFS_PT_MAX_QPS + 1};
+	refused(&x, &c, "perftest: at most 16384 QPs and a tx depth of 15000");
+	c.nqps = 1;
+	c.have_inline = 1;
+	c.inline_size = 257;
+	refused(&x, &c, "perftest: inline size 257 is above the HCA's 256 "
+			"(max_inline_data)");
+	c.test = IBFS_PT_READ_BW;
+	refused(&x, &c, "perftest: read_bw sends nothing inline (-I)");
 	ck_assert_int_eq(ibfs__pt_test_parse("read_bw"), IBFS_PT_READ_BW);
 	ck_assert_int_eq(ibfs__pt_test_parse("read"), -1);
 	ibfs__hca_pair_free(&x);
@@ -225,6 +351,11 @@ static Suite *perftest_suite(void)
 	tcase_add_test(tc, uc_write_lat_runs);
 	tcase_add_test(tc, ideal_read_lat_closed_form);
 	tcase_add_test(tc, ideal_write_bw_is_the_wire);
+	tcase_add_test(tc, ideal_write_bw_tx_depth_1);
+	tcase_add_test(tc, ideal_write_bw_mtu_512);
+	tcase_add_test(tc, ideal_write_bw_bidirectional);
+	tcase_add_test(tc, qps_add_message_rate);
+	tcase_add_test(tc, inline_sizes);
 	tcase_add_test(tc, data_off_same_times);
 	tcase_add_test(tc, connectx4_edr_calibration);
 	tcase_add_test(tc, bad_parameters);

@@ -51,23 +51,46 @@ const char *ibfs__pt_test_name(enum ibfs_pt_test t)
 	return (unsigned)t < IBFS_PT_COUNT ? pt_names[t] : "?";
 }
 
-/* perftest's defaults: rx depth 512, tx depth 128 (bandwidth tests). */
-enum { PT_RX_DEPTH = 512, PT_TX_DEPTH = 128 };
+/* perftest's defaults: rx depth 512, tx depth 128 (bandwidth tests);
+ * inline sizes DEF_INLINE_WRITE 220, DEF_INLINE_SEND_RC_UC 236,
+ * DEF_INLINE_SEND_UD 188 (perftest_parameters.h). */
+enum {
+	PT_RX_DEPTH = 512, PT_TX_DEPTH = 128,
+	PT_INLINE_WRITE = 220, PT_INLINE_SEND = 236, PT_INLINE_SEND_UD = 188,
+};
 
-struct pt_side {
-	struct ibfs_hca *h;
+struct pt_run;
+
+/* What a completion notification is for: a side's QP, send or receive. */
+struct pt_cb {
+	struct pt_run *r;
+	int side, recv;
+	uint32_t qp;
+};
+
+/* One QP of a side, with its own CQs and buffer. */
+struct pt_conn {
 	struct ibfs_hca_end e;
 	struct ibfs_ah *ah;      /* UD: the way to the peer */
 	uint64_t posted, completed, rcvd;
 	int own_done;
+	struct pt_cb cb[2];      /* send and receive CQ notifications */
+};
+
+struct pt_side {
+	struct ibfs_hca *h;
+	struct pt_conn *q;       /* [nqps] */
+	/* Bandwidth: the first post, then each completion; latency (the
+	 * client): the start of each round trip, then its end. */
+	ibfs_time_t *stamp;
+	uint64_t nstamp, want;
 };
 
 struct pt_run {
 	const struct ibfs_pt_cfg *c;
 	struct ibfs_direct_exec *dx;
 	struct pt_side s[2];
-	ibfs_time_t *stamp;    /* client: one per iteration (+1) */
-	uint64_t nstamp;
+	uint32_t inline_size;
 	int failed;
 	struct ibfs_diag *d;
 };
@@ -81,27 +104,39 @@ static void pt_fail(struct pt_run *r, const char *what, int status)
 		   ibfs_wc_status_str((enum ibfs_wc_status)status));
 }
 
-static int pt_side_open(struct pt_run *r, struct pt_side *s,
+/* perftest's inline size for the test when -I is not given. */
+static uint32_t pt_default_inline(const struct ibfs_pt_cfg *c)
+{
+	if (c->test == IBFS_PT_WRITE_LAT)
+		return PT_INLINE_WRITE;
+	if (c->test == IBFS_PT_SEND_LAT)
+		return c->qpt == IBFS_QPT_UD ? PT_INLINE_SEND_UD
+					     : PT_INLINE_SEND;
+	return 0;
+}
+
+static int pt_conn_open(struct pt_run *r, struct pt_conn *q,
 			struct ibfs_hca *h, size_t bytes)
 {
 	const struct ibfs_pt_cfg *c = r->c;
 	struct ibfs_qp_cap cap = {
 		.max_send_wr = c->tx_depth + 1, .max_recv_wr = PT_RX_DEPTH,
 		.max_send_sge = 1, .max_recv_sge = 1,
-		.max_inline_data = h->prof->max_inline < c->inline_max ?
-					   h->prof->max_inline : c->inline_max,
+		.max_inline_data = r->inline_size,
 	};
 	uint32_t depth = c->tx_depth > PT_RX_DEPTH ? c->tx_depth : PT_RX_DEPTH;
-	s->h = h;
-	int rc = ibfs__hca_end_open(&s->e, h, c->qpt, bytes, &cap,
+	int rc = ibfs__hca_end_open(&q->e, h, c->qpt, bytes, &cap,
 				    (int)depth + 16);
-	s->e.port = c->port ? c->port : 1;
+	q->e.port = c->port ? c->port : 1;
 	return rc;
 }
 
-static enum ibfs_mtu pt_mtu(struct ibfs_hca *h)
+/* The path MTU: perftest -m, else the port's. */
+static enum ibfs_mtu pt_mtu(const struct pt_run *r, struct ibfs_hca *h)
 {
 	uint32_t m = h->dev.fab->mtu ? h->dev.fab->mtu : 4096;
+	if (r->c->mtu && r->c->mtu < m)
+		m = r->c->mtu;
 	enum ibfs_mtu e = IBFS_MTU_256;
 	while (e < IBFS_MTU_4096 && (uint32_t)ibfs_mtu_to_bytes(e + 1) <= m)
 		e++;
@@ -113,23 +148,25 @@ static enum ibfs_mtu pt_mtu(struct ibfs_hca *h)
 /* A UD receive buffer starts with room for a GRH (verbs). */
 #define PT_GRH 40
 
-static int pt_connect(struct pt_side *s, struct pt_side *peer)
+static int pt_connect(const struct pt_run *r, struct pt_side *s,
+		      struct pt_conn *q, const struct pt_side *ps,
+		      const struct pt_conn *peer)
 {
-	uint16_t dlid = peer->h->hp[peer->e.port].lid;
-	if (s->e.qp->qp_type == IBFS_QPT_UD) {
-		struct ibfs_ah_attr aa = {.dlid = dlid, .port_num = s->e.port};
-		s->ah = ibfs_create_ah(s->e.pd, &aa);
-		return !s->ah || ibfs__hca_end_connect_ud(&s->e, PT_QKEY) ? -1
+	uint16_t dlid = ps->h->hp[peer->e.port].lid;
+	if (q->e.qp->qp_type == IBFS_QPT_UD) {
+		struct ibfs_ah_attr aa = {.dlid = dlid, .port_num = q->e.port};
+		q->ah = ibfs_create_ah(q->e.pd, &aa);
+		return !q->ah || ibfs__hca_end_connect_ud(&q->e, PT_QKEY) ? -1
 									 : 0;
 	}
 	/* perftest's defaults: timeout 14, 7 retries, RNR timer 12
 	 * (0.64 ms); as many READs in flight as the HCA allows. */
 	struct ibfs_hca_conn c = {
-		.mtu = pt_mtu(s->h), .timeout = 14, .retry_cnt = 7,
+		.mtu = pt_mtu(r, s->h), .timeout = 14, .retry_cnt = 7,
 		.rnr_retry = 7, .min_rnr_timer = 12,
 		.rd_atomic = s->h->prof->max_rd_atomic,
 	};
-	return ibfs__hca_end_connect(&s->e, dlid, peer->e.qp->qp_num, &c) ? -1
+	return ibfs__hca_end_connect(&q->e, dlid, peer->e.qp->qp_num, &c) ? -1
 									  : 0;
 }
 
@@ -138,60 +175,61 @@ static ibfs_time_t pt_now(struct pt_run *r)
 	return r->dx->eq->now;
 }
 
-static void pt_stamp(struct pt_run *r)
+static void pt_stamp(struct pt_run *r, int side)
 {
-	if (r->nstamp <= r->c->iters)
-		r->stamp[r->nstamp++] = pt_now(r);
+	struct pt_side *s = &r->s[side];
+	if (s->nstamp < s->want)
+		s->stamp[s->nstamp++] = pt_now(r);
 }
 
-static void pt_post_recv(struct pt_run *r, struct pt_side *s)
+static void pt_post_recv(struct pt_run *r, struct pt_conn *q)
 {
 	uint32_t grh = r->c->qpt == IBFS_QPT_UD ? PT_GRH : 0;
-	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)s->e.buf,
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)q->e.buf,
 			      .length = r->c->size + grh,
-			      .lkey = s->e.mr->lkey};
+			      .lkey = q->e.mr->lkey};
 	struct ibfs_recv_wr wr = {.sg_list = &sg, .num_sge = 1};
 	struct ibfs_recv_wr *bad;
-	if (ibfs_post_recv(s->e.qp, &wr, &bad))
+	if (ibfs_post_recv(q->e.qp, &wr, &bad))
 		pt_fail(r, "post_recv", IBFS_WC_GENERAL_ERR);
 }
 
-static void pt_post(struct pt_run *r, struct pt_side *s)
+static enum ibfs_wr_opcode pt_opcode(enum ibfs_pt_test t)
 {
-	const struct ibfs_pt_cfg *c = r->c;
-	struct pt_side *peer = s == &r->s[0] ? &r->s[1] : &r->s[0];
-	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)s->e.buf,
-			      .length = c->size, .lkey = s->e.mr->lkey};
-	struct ibfs_send_wr wr = {.wr_id = s->posted, .sg_list = &sg,
-				  .num_sge = 1,
-				  .send_flags = IBFS_SEND_SIGNALED};
-	if (!ibfs__pt_is_bw(c->test) && c->size <= c->inline_max &&
-	    c->size <= s->h->prof->max_inline &&
-	    (c->test == IBFS_PT_SEND_LAT || c->test == IBFS_PT_WRITE_LAT))
-		wr.send_flags |= IBFS_SEND_INLINE;
-	switch (c->test) {
+	switch (t) {
 	case IBFS_PT_SEND_LAT:
 	case IBFS_PT_SEND_BW:
-		wr.opcode = IBFS_WR_SEND;
-		break;
+		return IBFS_WR_SEND;
 	case IBFS_PT_WRITE_LAT:
 	case IBFS_PT_WRITE_BW:
-		wr.opcode = IBFS_WR_RDMA_WRITE;
-		break;
+		return IBFS_WR_RDMA_WRITE;
 	case IBFS_PT_READ_LAT:
 	case IBFS_PT_READ_BW:
-		wr.opcode = IBFS_WR_RDMA_READ;
-		break;
+		return IBFS_WR_RDMA_READ;
 	default:
-		wr.opcode = IBFS_WR_ATOMIC_FETCH_AND_ADD;
-		wr.wr.atomic.compare_add = 1;
-		break;
+		return IBFS_WR_ATOMIC_FETCH_AND_ADD;
 	}
+}
+
+/* Posts the next message of QP k of side i to its peer QP. */
+static void pt_post(struct pt_run *r, int i, uint32_t k)
+{
+	const struct ibfs_pt_cfg *c = r->c;
+	struct pt_conn *q = &r->s[i].q[k], *peer = &r->s[!i].q[k];
+	struct ibfs_sge sg = {.addr = (uint64_t)(uintptr_t)q->e.buf,
+			      .length = c->size, .lkey = q->e.mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = q->posted, .sg_list = &sg,
+				  .num_sge = 1, .opcode = pt_opcode(c->test),
+				  .send_flags = IBFS_SEND_SIGNALED};
+	if ((wr.opcode == IBFS_WR_SEND || wr.opcode == IBFS_WR_RDMA_WRITE) &&
+	    c->size <= r->inline_size)
+		wr.send_flags |= IBFS_SEND_INLINE;
 	if (c->qpt == IBFS_QPT_UD) {
-		wr.wr.ud.ah = s->ah;
+		wr.wr.ud.ah = q->ah;
 		wr.wr.ud.remote_qpn = peer->e.qp->qp_num;
 		wr.wr.ud.remote_qkey = PT_QKEY;
 	} else if (wr.opcode == IBFS_WR_ATOMIC_FETCH_AND_ADD) {
+		wr.wr.atomic.compare_add = 1;
 		wr.wr.atomic.remote_addr = (uint64_t)(uintptr_t)peer->e.buf;
 		wr.wr.atomic.rkey = peer->e.mr->rkey;
 	} else {
@@ -199,116 +237,95 @@ static void pt_post(struct pt_run *r, struct pt_side *s)
 		wr.wr.rdma.rkey = peer->e.mr->rkey;
 	}
 	if (c->test == IBFS_PT_WRITE_LAT && c->size)
-		s->e.buf[c->size - 1] = (uint8_t)(s->posted + 1);
+		q->e.buf[c->size - 1] = (uint8_t)(q->posted + 1);
 	struct ibfs_send_wr *bad;
-	if (ibfs_post_send(s->e.qp, &wr, &bad)) {
+	if (ibfs_post_send(q->e.qp, &wr, &bad)) {
 		pt_fail(r, "post_send", IBFS_WC_GENERAL_ERR);
 		return;
 	}
-	s->posted++;
-	s->own_done = 0;
+	q->posted++;
+	q->own_done = 0;
 }
 
 /* write_lat: post when the own previous write completed and the peer's
  * write has arrived (the server answers; the client starts). */
 static void pt_wlat_try(struct pt_run *r, int i)
 {
-	struct pt_side *s = &r->s[i];
-	if (r->failed || !s->own_done || s->posted >= r->c->iters)
+	struct pt_conn *q = &r->s[i].q[0];
+	if (r->failed || !q->own_done || q->posted >= r->c->iters)
 		return;
-	uint64_t need = i == 0 ? s->posted : s->posted + 1;
-	if (s->rcvd < need)
+	uint64_t need = i == 0 ? q->posted : q->posted + 1;
+	if (q->rcvd < need)
 		return;
-	pt_post(r, s);
+	pt_post(r, i, 0);
 }
 
-static void pt_on_send_cq(struct pt_run *r, int i)
+/* A send completion of QP k of side i. */
+static void pt_sent(struct pt_run *r, int i, uint32_t k)
 {
-	struct pt_side *s = &r->s[i];
-	const struct ibfs_pt_cfg *c = r->c;
-	struct ibfs_wc wc[16];
-	int n;
-	while ((n = ibfs_poll_cq(s->e.scq, 16, wc)) > 0) {
-		for (int k = 0; k < n; k++) {
-			if (wc[k].status != IBFS_WC_SUCCESS) {
-				pt_fail(r, "send completion", wc[k].status);
-				return;
-			}
-			s->completed++;
-			s->own_done = 1;
-			switch (c->test) {
-			case IBFS_PT_READ_LAT:
-			case IBFS_PT_ATOMIC_LAT:
-				pt_stamp(r);
-				if (s->posted < c->iters)
-					pt_post(r, s);
-				break;
-			case IBFS_PT_WRITE_LAT:
-				pt_wlat_try(r, i);
-				break;
-			case IBFS_PT_SEND_BW:
-			case IBFS_PT_WRITE_BW:
-			case IBFS_PT_READ_BW:
-				pt_stamp(r);
-				if (s->posted < c->iters)
-					pt_post(r, s);
-				break;
-			default:
-				break;
-			}
-		}
+	struct pt_conn *q = &r->s[i].q[k];
+	q->completed++;
+	q->own_done = 1;
+	switch (r->c->test) {
+	case IBFS_PT_WRITE_LAT:
+		pt_wlat_try(r, i);
+		break;
+	case IBFS_PT_SEND_LAT:
+		break;
+	default: /* read_lat, atomic_lat and the bandwidth tests */
+		pt_stamp(r, i);
+		if (q->posted < r->c->iters)
+			pt_post(r, i, k);
+		break;
 	}
 }
 
-static void pt_on_recv_cq(struct pt_run *r, int i)
+/* A receive completion of QP k of side i. */
+static void pt_received(struct pt_run *r, int i, uint32_t k)
 {
-	struct pt_side *s = &r->s[i];
-	const struct ibfs_pt_cfg *c = r->c;
-	struct ibfs_wc wc[16];
-	int n;
-	while ((n = ibfs_poll_cq(s->e.rcq, 16, wc)) > 0) {
-		for (int k = 0; k < n; k++) {
-			if (wc[k].status != IBFS_WC_SUCCESS) {
-				pt_fail(r, "receive completion", wc[k].status);
-				return;
-			}
-			s->rcvd++;
-			pt_post_recv(r, s);
-			if (c->test != IBFS_PT_SEND_LAT)
-				continue;
-			if (i == 0)
-				pt_stamp(r);
-			if (s->posted < c->iters)
-				pt_post(r, s);
-		}
-	}
+	struct pt_conn *q = &r->s[i].q[k];
+	q->rcvd++;
+	pt_post_recv(r, q);
+	if (r->c->test != IBFS_PT_SEND_LAT)
+		return;
+	if (i == 0)
+		pt_stamp(r, 0);
+	if (q->posted < r->c->iters)
+		pt_post(r, i, k);
 }
-
-struct pt_cb {
-	struct pt_run *r;
-	int side;
-	int recv;
-};
 
 static void pt_cq_notify(void *arg, struct ibfs_hca_cq *cq)
 {
 	(void)cq;
 	struct pt_cb *cb = arg;
-	if (cb->r->failed)
-		return;
-	if (cb->recv)
-		pt_on_recv_cq(cb->r, cb->side);
-	else
-		pt_on_send_cq(cb->r, cb->side);
+	struct pt_run *r = cb->r;
+	struct ibfs_hca_end *e = &r->s[cb->side].q[cb->qp].e;
+	struct ibfs_wc wc[16];
+	int n;
+	while (!r->failed &&
+	       (n = ibfs_poll_cq(cb->recv ? e->rcq : e->scq, 16, wc)) > 0) {
+		for (int k = 0; k < n && !r->failed; k++) {
+			if (wc[k].status != IBFS_WC_SUCCESS) {
+				pt_fail(r, cb->recv ? "receive completion" :
+						      "send completion",
+					wc[k].status);
+				return;
+			}
+			if (cb->recv)
+				pt_received(r, cb->side, cb->qp);
+			else
+				pt_sent(r, cb->side, cb->qp);
+		}
+	}
 }
 
 /* write_lat: the last byte of a side's buffer became visible. */
 static void pt_data_ev(void *obj, uint64_t side)
 {
 	struct pt_run *r = obj;
-	r->s[side].rcvd++;
+	r->s[side].q[0].rcvd++;
 	if (side == 0)
-		pt_stamp(r); /* the client's round trip ends */
+		pt_stamp(r, 0); /* the client's round trip ends */
 	pt_wlat_try(r, (int)side);
 }
 
@@ -317,10 +334,10 @@ static void pt_write_hook(void *arg, struct ibfs_hca_qp *qp, uint64_t va,
 {
 	struct pt_run *r = arg;
 	for (int i = 0; i < 2; i++) {
-		struct pt_side *s = &r->s[i];
-		if (&qp->pub != s->e.qp)
+		struct pt_conn *q = &r->s[i].q[0];
+		if (&qp->pub != q->e.qp)
 			continue;
-		if (va + len != (uint64_t)(uintptr_t)s->e.buf + r->c->size)
+		if (va + len != (uint64_t)(uintptr_t)q->e.buf + r->c->size)
 			return; /* not the last byte */
 		ibfs__eq_schedule(r->dx->eq, vis, pt_data_ev, r, (uint64_t)i);
 	}
@@ -332,48 +349,57 @@ static int pt_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void pt_results(struct pt_run *r, struct ibfs_pt_result *res)
+/* Bandwidth of one side from its stamps: [0] the first post, [k] the
+ * k-th completion; the peak is the best rate over any window of w (the
+ * WRs in flight) consecutive completions. */
+static void pt_bw_side(const struct pt_side *s, uint32_t size, uint64_t w,
+		       struct ibfs_pt_result *res)
 {
-	const struct ibfs_pt_cfg *c = r->c;
-	res->size = c->size;
-	res->iters = c->iters;
-	uint64_t n = r->nstamp ? r->nstamp - 1 : 0;
-	if (ibfs__pt_is_bw(c->test)) {
-		/* stamp[0] is the first post; stamp[k] the k-th completion. */
-		ibfs_time_t el = r->stamp[n] - r->stamp[0];
+	uint64_t n = s->nstamp ? s->nstamp - 1 : 0;
+	ibfs_time_t el = s->stamp[n] - s->stamp[0];
+	double bytes = (double)size * (double)n;
+	if (el > res->elapsed_ps)
 		res->elapsed_ps = el;
-		double bytes = (double)c->size * (double)n;
-		res->bw_avg_gbps = el ? bytes * 8 / ((double)el * 1e-12) / 1e9
-				      : 0;
-		res->msg_rate_mpps = el ? (double)n / ((double)el * 1e-6) : 0;
-		uint64_t w = c->tx_depth < n ? c->tx_depth : n;
-		double peak = 0;
-		for (uint64_t k = w; w && k <= n; k++) {
-			ibfs_time_t dt = r->stamp[k] - r->stamp[k - w];
-			double g = dt ? (double)c->size * (double)w * 8 /
-						((double)dt * 1e-12) / 1e9
-				      : 0;
-			if (g > peak)
-				peak = g;
-		}
-		res->bw_peak_gbps = peak;
-		return;
+	res->bw_avg_gbps += el ? bytes * 8 / ((double)el * 1e-12) / 1e9 : 0;
+	res->msg_rate_mpps += el ? (double)n / ((double)el * 1e-6) : 0;
+	if (w > n)
+		w = n;
+	double peak = 0;
+	for (uint64_t k = w; w && k <= n; k++) {
+		ibfs_time_t dt = s->stamp[k] - s->stamp[k - w];
+		double g = dt ? (double)size * (double)w * 8 /
+					((double)dt * 1e-12) / 1e9
+			      : 0;
+		if (g > peak)
+			peak = g;
 	}
-	int half = c->test == IBFS_PT_SEND_LAT || c->test == IBFS_PT_WRITE_LAT;
-	ibfs_time_t *lat = malloc((n ? n : 1) * sizeof(*lat));
+	res->bw_peak_gbps += peak;
+}
+
+static ibfs_time_t pt_pct(const ibfs_time_t *lat, uint64_t n, double p)
+{
+	uint64_t k = (uint64_t)((double)n * p);
+	return lat[k < n ? k : n - 1];
+}
+
+/* Latency statistics from the client's stamps: round trip k runs from
+ * stamp[k] to stamp[k + 1], halved for send and write. */
+static void pt_lat(const struct pt_run *r, struct ibfs_pt_result *res)
+{
+	const struct pt_side *s = &r->s[0];
+	uint64_t n = s->nstamp ? s->nstamp - 1 : 0;
+	int half = r->c->test == IBFS_PT_SEND_LAT ||
+		   r->c->test == IBFS_PT_WRITE_LAT;
+	res->elapsed_ps = n ? s->stamp[n] - s->stamp[0] : 0;
+	ibfs_time_t *lat = n ? malloc(n * sizeof(*lat)) : NULL;
 	if (!lat)
 		return;
 	double sum = 0, sq = 0;
 	for (uint64_t k = 0; k < n; k++) {
-		lat[k] = r->stamp[k + 1] - r->stamp[k];
+		lat[k] = s->stamp[k + 1] - s->stamp[k];
 		if (half)
 			lat[k] /= 2;
 		sum += (double)lat[k];
-	}
-	res->elapsed_ps = n ? r->stamp[n] - r->stamp[0] : 0;
-	if (!n) {
-		free(lat);
-		return;
 	}
 	double avg = sum / (double)n;
 	for (uint64_t k = 0; k < n; k++)
@@ -384,14 +410,24 @@ static void pt_results(struct pt_run *r, struct ibfs_pt_result *res)
 	res->t_typical = (double)lat[n / 2] / 1e6;
 	res->t_avg = avg / 1e6;
 	res->t_stdev = sqrt(sq / (double)n) / 1e6;
-	res->p99 = (double)lat[(uint64_t)((double)n * 0.99) < n ?
-				       (uint64_t)((double)n * 0.99) : n - 1] /
-		   1e6;
-	res->p999 = (double)lat[(uint64_t)((double)n * 0.999) < n ?
-					(uint64_t)((double)n * 0.999) :
-					n - 1] /
-		    1e6;
+	res->p99 = (double)pt_pct(lat, n, 0.99) / 1e6;
+	res->p999 = (double)pt_pct(lat, n, 0.999) / 1e6;
 	free(lat);
+}
+
+static void pt_results(const struct pt_run *r, struct ibfs_pt_result *res)
+{
+	const struct ibfs_pt_cfg *c = r->c;
+	res->size = c->size;
+	res->iters = c->iters;
+	if (!ibfs__pt_is_bw(c->test)) {
+		pt_lat(r, res);
+		return;
+	}
+	for (int i = 0; i < 2; i++)
+		if (r->s[i].want)
+			pt_bw_side(&r->s[i], c->size,
+				   (uint64_t)c->tx_depth * c->nqps, res);
 }
 
 int ibfs__perftest_port_ok(struct ibfs_hca *a, struct ibfs_hca *b,
@@ -411,97 +447,193 @@ int ibfs__perftest_port_ok(struct ibfs_hca *a, struct ibfs_hca *b,
 	return 0;
 }
 
+/* The configuration with perftest's defaults filled in, or -1 with d
+ * filled when perftest would refuse it. */
+static int pt_check(struct ibfs_pt_cfg *c, struct ibfs_hca *a,
+		    struct ibfs_diag *d)
+{
+	int bw = ibfs__pt_is_bw(c->test);
+	if (c->test == IBFS_PT_ATOMIC_LAT)
+		c->size = 8;
+	if (!c->tx_depth || !bw)
+		c->tx_depth = bw ? PT_TX_DEPTH : 1;
+	if (!c->qpt)
+		c->qpt = IBFS_QPT_RC;
+	if (!c->nqps)
+		c->nqps = 1;
+	if (c->iters < 1 || c->iters > 100000000)
+		return ibfs__diag(d, "perftest", 0,
+				  "iterations must be 1 to 100000000");
+	if (c->test == IBFS_PT_WRITE_LAT && c->size == 0)
+		return ibfs__diag(d, "perftest", 0,
+				  "write_lat needs at least one byte");
+	if (!bw && (c->nqps > 1 || c->bidir))
+		return ibfs__diag(d, "perftest", 0,
+				  "-q and -b are for the bandwidth tests");
+	if (c->nqps > IBFS_PT_MAX_QPS || c->tx_depth > IBFS_PT_MAX_TX)
+		return ibfs__diag(d, "perftest", 0,
+				  "at most %d QPs and a tx depth of %d",
+				  IBFS_PT_MAX_QPS, IBFS_PT_MAX_TX);
+	if (c->mtu && (c->mtu < 256 || c->mtu > 4096 ||
+		       (c->mtu & (c->mtu - 1))))
+		return ibfs__diag(d, "perftest", 0,
+				  "MTU must be 256, 512, 1024, 2048 or 4096");
+	int sendish = c->test == IBFS_PT_SEND_LAT ||
+		      c->test == IBFS_PT_SEND_BW;
+	int writeish = c->test == IBFS_PT_WRITE_LAT ||
+		       c->test == IBFS_PT_WRITE_BW;
+	/* As perftest: UD sends only, UC sends and writes (IBA Table 38). */
+	if ((c->qpt == IBFS_QPT_UD && !sendish) ||
+	    (c->qpt == IBFS_QPT_UC && !sendish && !writeish))
+		return ibfs__diag(d, "perftest", 0,
+				  "%s does not run over %s",
+				  ibfs__pt_test_name(c->test),
+				  c->qpt == IBFS_QPT_UD ? "UD" : "UC");
+	uint32_t mtu = a->dev.fab->mtu ? a->dev.fab->mtu : 4096;
+	if (c->mtu && c->mtu < mtu)
+		mtu = c->mtu;
+	if (c->qpt == IBFS_QPT_UD && c->size > mtu)
+		return ibfs__diag(d, "perftest", 0,
+				  "UD messages are at most one MTU (%u bytes)",
+				  mtu);
+	if (c->have_inline && !sendish && !writeish && c->inline_size)
+		return ibfs__diag(d, "perftest", 0,
+				  "%s sends nothing inline (-I)",
+				  ibfs__pt_test_name(c->test));
+	if (c->have_inline && c->inline_size > a->prof->max_inline)
+		return ibfs__diag(d, "perftest", 0,
+				  "inline size %u is above the HCA's %u "
+				  "(max_inline_data)",
+				  c->inline_size, a->prof->max_inline);
+	return 0;
+}
+
+/* Opens and connects nqps QPs on each side. */
+static int pt_open(struct pt_run *r, struct ibfs_hca *a, struct ibfs_hca *b)
+{
+	const struct ibfs_pt_cfg *c = r->c;
+	size_t bytes = (c->size > 8 ? c->size : 8) + PT_GRH;
+	struct ibfs_hca *h[2] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		struct pt_side *s = &r->s[i];
+		s->h = h[i];
+		s->q = calloc(c->nqps, sizeof(*s->q));
+		if (!s->q)
+			return -1;
+		if (ibfs__pt_is_bw(c->test) ? i == 0 || c->bidir : i == 0)
+			s->want = (ibfs__pt_is_bw(c->test) ? c->nqps : 1) *
+					  c->iters + 1;
+		s->stamp = s->want ? calloc(s->want, sizeof(*s->stamp)) : NULL;
+		if (s->want && !s->stamp)
+			return -1;
+		for (uint32_t k = 0; k < c->nqps; k++)
+			if (pt_conn_open(r, &s->q[k], h[i], bytes))
+				return -1;
+	}
+	for (uint32_t k = 0; k < c->nqps; k++)
+		for (int i = 0; i < 2; i++) {
+			struct pt_conn *q = &r->s[i].q[k];
+			if (pt_connect(r, &r->s[i], q, &r->s[!i],
+				       &r->s[!i].q[k]))
+				return -1;
+			for (int v = 0; v < 2; v++) {
+				q->cb[v] = (struct pt_cb){r, i, v, k};
+				ibfs__cq_set_notify(v ? q->e.rcq : q->e.scq,
+						    pt_cq_notify, &q->cb[v]);
+			}
+			q->own_done = 1;
+		}
+	return 0;
+}
+
+static void pt_close(struct pt_run *r)
+{
+	for (int i = 0; i < 2; i++) {
+		struct pt_side *s = &r->s[i];
+		for (uint32_t k = 0; s->q && k < r->c->nqps; k++) {
+			if (s->q[k].ah)
+				ibfs_destroy_ah(s->q[k].ah);
+			if (s->q[k].e.ctx)
+				ibfs__hca_end_close(&s->q[k].e);
+		}
+		free(s->q);
+		free(s->stamp);
+	}
+}
+
+/* Receives posted ahead (send tests), then the first posts: the client's
+ * first message, or in the bandwidth tests tx_depth a QP on each sending
+ * side, QP by QP. */
+static void pt_start(struct pt_run *r)
+{
+	const struct ibfs_pt_cfg *c = r->c;
+	if (c->test == IBFS_PT_SEND_LAT || c->test == IBFS_PT_SEND_BW) {
+		int depth = c->test == IBFS_PT_SEND_LAT ? 16 : PT_RX_DEPTH;
+		for (int i = 0; i < 2; i++) {
+			if (c->test == IBFS_PT_SEND_BW && i == 0 && !c->bidir)
+				continue; /* the client only sends */
+			for (uint32_t k = 0; k < c->nqps; k++)
+				for (int n = 0; n < depth; n++)
+					pt_post_recv(r, &r->s[i].q[k]);
+		}
+	}
+	if (!ibfs__pt_is_bw(c->test)) {
+		pt_stamp(r, 0);
+		pt_post(r, 0, 0);
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (!r->s[i].want)
+			continue;
+		pt_stamp(r, i);
+		for (uint32_t k = 0; k < c->nqps; k++)
+			for (uint32_t n = 0; n < c->tx_depth && n < c->iters;
+			     n++)
+				pt_post(r, i, k);
+	}
+}
+
 int ibfs__perftest_run(struct ibfs_hca *a, struct ibfs_hca *b,
 		       struct ibfs_direct_exec *dx,
 		       const struct ibfs_pt_cfg *cin,
 		       struct ibfs_pt_result *res, struct ibfs_diag *d)
 {
 	struct ibfs_pt_cfg c = *cin;
-	if (c.test == IBFS_PT_ATOMIC_LAT)
-		c.size = 8;
-	if (!c.tx_depth || !ibfs__pt_is_bw(c.test))
-		c.tx_depth = ibfs__pt_is_bw(c.test) ? PT_TX_DEPTH : 1;
-	if (c.iters < 1 || c.iters > 100000000)
-		return ibfs__diag(d, "perftest", 0,
-				  "iterations must be 1 to 100000000");
-	if (c.test == IBFS_PT_WRITE_LAT && c.size == 0)
-		return ibfs__diag(d, "perftest", 0,
-				  "write_lat needs at least one byte");
-	if (!c.qpt)
-		c.qpt = IBFS_QPT_RC;
-	int sendish = c.test == IBFS_PT_SEND_LAT || c.test == IBFS_PT_SEND_BW;
-	int writeish = c.test == IBFS_PT_WRITE_LAT ||
-		       c.test == IBFS_PT_WRITE_BW;
-	/* As perftest: UD sends only, UC sends and writes (IBA Table 38). */
-	if ((c.qpt == IBFS_QPT_UD && !sendish) ||
-	    (c.qpt == IBFS_QPT_UC && !sendish && !writeish))
-		return ibfs__diag(d, "perftest", 0,
-				  "%s does not run over %s",
-				  ibfs__pt_test_name(c.test),
-				  c.qpt == IBFS_QPT_UD ? "UD" : "UC");
-	uint32_t port_mtu = a->dev.fab->mtu ? a->dev.fab->mtu : 4096;
-	if (c.qpt == IBFS_QPT_UD && c.size > port_mtu)
-		return ibfs__diag(d, "perftest", 0,
-				  "UD messages are at most one MTU (%u bytes)",
-				  port_mtu);
-	if (ibfs__perftest_port_ok(a, b, c.port, d) < 0)
+	if (pt_check(&c, a, d) < 0 ||
+	    ibfs__perftest_port_ok(a, b, c.port, d) < 0)
 		return -1;
 	memset(res, 0, sizeof(*res));
 	struct pt_run r = {.c = &c, .dx = dx, .d = d};
-	struct pt_cb cbs[4] = {
-		{&r, 0, 0}, {&r, 0, 1}, {&r, 1, 0}, {&r, 1, 1},
-	};
-	size_t bytes = (c.size > 8 ? c.size : 8) + PT_GRH;
+	r.inline_size = c.have_inline ? c.inline_size : pt_default_inline(&c);
+	if (r.inline_size > a->prof->max_inline)
+		r.inline_size = a->prof->max_inline;
 	int rc = -1;
-	r.stamp = calloc(c.iters + 1, sizeof(*r.stamp));
-	if (!r.stamp || pt_side_open(&r, &r.s[0], a, bytes) ||
-	    pt_side_open(&r, &r.s[1], b, bytes) ||
-	    pt_connect(&r.s[0], &r.s[1]) || pt_connect(&r.s[1], &r.s[0])) {
+	if (pt_open(&r, a, b)) {
 		ibfs__diag(d, "perftest", 0, "cannot set up the queue pairs");
 		goto out;
-	}
-	for (int i = 0; i < 2; i++) {
-		struct ibfs_hca_end *e = &r.s[i].e;
-		ibfs__cq_set_notify(e->scq, pt_cq_notify, &cbs[2 * i]);
-		ibfs__cq_set_notify(e->rcq, pt_cq_notify, &cbs[2 * i + 1]);
-		r.s[i].own_done = 1;
 	}
 	if (c.test == IBFS_PT_WRITE_LAT) {
 		a->write_hook = b->write_hook = pt_write_hook;
 		a->write_hook_arg = b->write_hook_arg = &r;
 	}
-	if (c.test == IBFS_PT_SEND_LAT || c.test == IBFS_PT_SEND_BW) {
-		int depth = c.test == IBFS_PT_SEND_LAT ? 16 : PT_RX_DEPTH;
-		for (int k = 0; k < depth; k++) {
-			pt_post_recv(&r, &r.s[1]);
-			if (c.test == IBFS_PT_SEND_LAT)
-				pt_post_recv(&r, &r.s[0]);
-		}
-	}
-	pt_stamp(&r);
-	if (ibfs__pt_is_bw(c.test)) {
-		for (uint32_t k = 0; k < c.tx_depth && k < c.iters; k++)
-			pt_post(&r, &r.s[0]);
-	} else {
-		pt_post(&r, &r.s[0]);
-	}
+	pt_start(&r);
 	ibfs__direct_exec_drain(dx);
-	if (!r.failed && r.nstamp != c.iters + 1)
+	for (int i = 0; i < 2 && !r.failed; i++) {
+		struct pt_side *s = &r.s[i];
+		if (s->nstamp == s->want)
+			continue;
 		ibfs__diag(d, "perftest", 0,
 			   "stalled after %llu of %llu iterations",
-			   (unsigned long long)(r.nstamp ? r.nstamp - 1 : 0),
-			   (unsigned long long)c.iters);
-	else if (!r.failed)
+			   (unsigned long long)(s->nstamp ? s->nstamp - 1 : 0),
+			   (unsigned long long)(s->want - 1));
+		r.failed = 1;
+	}
+	if (!r.failed) {
 		rc = 0;
-	if (rc == 0)
 		pt_results(&r, res);
+	}
 out:
 	a->write_hook = b->write_hook = NULL;
-	for (int i = 0; i < 2; i++) {
-		if (r.s[i].ah)
-			ibfs_destroy_ah(r.s[i].ah);
-		ibfs__hca_end_close(&r.s[i].e);
-	}
-	free(r.stamp);
+	pt_close(&r);
 	return rc;
 }

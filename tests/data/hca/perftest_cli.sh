@@ -67,10 +67,40 @@ echo "$err" | grep -q "port 1 of a is not active" || bad "port 1: '$err'"
 err=$("$IBFSIM" perftest send_lat -n 10 -i 2 2>&1 >/dev/null)
 echo "$err" | grep -q "port 2 of hca0 is not active" || bad "-i 2: '$err'"
 
+# perftest's -b, -q, -t, -I and -m, short and long (--qp 4, --qp=4).
+uni=$("$IBFSIM" perftest write_bw -n 500 --profile ideal | awk '$1 == 65536 { print $4 }')
+bi=$("$IBFSIM" perftest write_bw -n 500 --profile ideal -b | awk '$1 == 65536 { print $4 }')
+in_range "$bi" "$(awk -v u="$uni" 'BEGIN { print 1.99 * u }')" \
+	"$(awk -v u="$uni" 'BEGIN { print 2 * u }')" ||
+	bad "-b: $bi Gb/s is not the two directions' sum (one: $uni)"
+"$IBFSIM" perftest write_bw -b -q 2 -n 10 | head -1 |
+	grep -q '^# ibfsim perftest write_bw (bidirectional, 2 QPs), ' ||
+	bad "-b -q 2: the header does not say so"
+a=$("$IBFSIM" perftest write_bw -s 2 -n 500 --qp=4 | awk '$1 == 2 { print $5 }')
+b=$("$IBFSIM" perftest write_bw --size 2 --iters=500 -q 4 | awk '$1 == 2 { print $5 }')
+[ -n "$a" ] && [ "$a" = "$b" ] || bad "--qp=4 '$a' and -q 4 '$b' differ"
+in_range "$a" 10.3 10.5 || bad "-q 4: $a M messages/s, not 4 / 385 ns"
+a=$("$IBFSIM" perftest send_lat -s 200 -n 100 | awk '$1 == 200 { print $5 }')
+b=$("$IBFSIM" perftest send_lat -s 200 -n 100 -I 0 | awk '$1 == 200 { print $5 }')
+in_range "$(awk -v a="$a" -v b="$b" 'BEGIN { print b - a }')" 0.40 0.42 ||
+	bad "-I 0: send_lat 200 B $b us against $a inline"
+mtu2k=$(mktemp) || exit 99
+trap 'rm -f "$tmp" "$mtu2k"' EXIT
+sed 's/cable="2m"/cable="2m" mtu="2048"/' "$p2" >"$mtu2k"
+err=$("$IBFSIM" perftest write_bw -n 10 -i 2 -m 4096 --fabric "$mtu2k" 2>&1 >"$tmp") ||
+	bad "-m 4096 on a 2048 port exited $?"
+echo "$err" | grep -q "MTU 4096 is above the port's 2048: using 2048" ||
+	bad "-m above the port's: '$err'"
+grep -q '^ 65536 ' "$tmp" || bad "-m 4096 on a 2048 port: no result"
+
 for args in "bogus" "send_lat -s" "send_lat -n 0" "send_lat --profile nope" \
 	"send_lat --speed QQQ" "send_lat -x" "send_lat --fabric /nonexistent.xml" \
 	"send_lat -c XX" "read_lat -c UD" "atomic_lat -c UC" \
-	"send_lat -c UD -s 4097" "send_lat -i 0" "send_lat -i x"; do
+	"send_lat -c UD -s 4097" "send_lat -i 0" "send_lat -i x" \
+	"send_lat -q 2" "send_lat -b" "write_lat -t 4" "read_bw -I 0" \
+	"write_bw -m 768" "write_bw -m 8192" "write_bw --mtu=" "write_bw -q 0" \
+	"write_bw -t 15001" "write_bw -I 300" "send_bw -c UD -s 2048 -m 1024" \
+	"write_bw --qp" "write_bw --bidirectional=1"; do
 	err=$("$IBFSIM" perftest $args 2>&1 >/dev/null)
 	rc=$?
 	[ $rc -eq 2 ] || bad "'perftest $args' exited $rc, not 2"
