@@ -71,6 +71,33 @@ else
 	fail "run with every output: $(cat "$tmp/err")"
 fi
 
+# --profile NAME: every HCA runs that profile, as if the fabric named it
+# (skeleton.xml's HCAs are ideal): the same results, and the summary and
+# JSON say which.
+usage run "--profile: no profile 'cx4' (ideal, connectx-4-edr, connectx-6-hdr, connectx-7-ndr)" \
+	--profile cx4 "$sc"
+usage run "--profile needs a value" "$sc" --profile
+checks=$((checks + 1))
+mkdir "$tmp/prof"
+sed 's/profile="ideal"/profile="connectx-4-edr"/' \
+	"$top_srcdir/platforms/skeleton.xml" >"$tmp/prof/cx4.xml"
+sed 's|"../platforms/skeleton.xml"|"cx4.xml"|' "$sc" >"$tmp/prof/sc.xml"
+"$IBFSIM" run "$tmp/prof/sc.xml" --quiet --json "$tmp/prof/file.json" \
+	>/dev/null || fail "the connectx-4-edr fabric: exit $?"
+"$IBFSIM" run "$sc" --quiet --profile connectx-4-edr \
+	--json "$tmp/prof/opt.json" >"$tmp/prof/out" ||
+	fail "--profile connectx-4-edr: exit $?"
+head -1 "$tmp/prof/out" | grep -q ', HCA profile connectx-4-edr$' ||
+	fail "--profile: summary '$(head -1 "$tmp/prof/out")'"
+grep -q '"hca_profile": "connectx-4-edr"' "$tmp/prof/opt.json" ||
+	fail "--profile: no hca_profile in the JSON"
+grep -v '"wall_s"\|"hca_profile"' "$tmp/prof/opt.json" >"$tmp/prof/a"
+grep -v '"wall_s"' "$tmp/prof/file.json" >"$tmp/prof/b"
+cmp -s "$tmp/prof/a" "$tmp/prof/b" ||
+	fail "--profile connectx-4-edr differs from a fabric naming it"
+grep -q "\"end_ns\": 5521.600," "$tmp/prof/a" &&
+	fail "--profile: the ideal profile's time"
+
 checks=$((checks + 1))
 "$IBFSIM" run --help >"$tmp/out" 2>"$tmp/err" || fail "run --help: exit $?"
 grep -q '^Usage: ibfsim run SCENARIO.xml' "$tmp/out" ||

@@ -20,6 +20,9 @@ static const char run_usage[] =
 	"\n"
 	"Options:\n"
 	"  --model ib|roce|iwarp|tcp  transport model (default: the scenario's)\n"
+	"  --profile NAME  every HCA's timing profile (ideal, connectx-4-edr,\n"
+	"                  connectx-6-hdr, connectx-7-ndr) instead of the\n"
+	"                  fabric's\n"
 	"  --seed N        seed of every random choice (default 1)\n"
 	"  --json FILE     write the results as JSON\n"
 	"  --csv DIR       write messages, flows, links and ports as CSV\n"
@@ -42,6 +45,7 @@ static const char run_usage[] =
 
 struct run_args {
 	const char *scenario, *json, *csv, *model, *pcap_ports, *trace_ports;
+	const char *profile;
 	struct ibfs_run_opts o;
 };
 
@@ -100,7 +104,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				return -1;
 		} else if (!strcmp(arg, "--json") || !strcmp(arg, "--csv") ||
 			   !strcmp(arg, "--pcap") || !strcmp(arg, "--trace") ||
-			   !strcmp(arg, "--model")) {
+			   !strcmp(arg, "--model") || !strcmp(arg, "--profile")) {
 			if (!(v = value(argc, argv, &i)))
 				return -1;
 			if (!strcmp(arg, "--json"))
@@ -111,6 +115,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				a->o.pcap = v;
 			else if (!strcmp(arg, "--trace"))
 				a->o.trace = v;
+			else if (!strcmp(arg, "--profile"))
+				a->profile = v;
 			else
 				a->model = v;
 		} else if (arg[0] == '-' && arg[1]) {
@@ -228,6 +234,11 @@ int ibfs_cmd_run(int argc, char **argv)
 	struct ibfs_scenario *sc = ibfs__scenario_load(a.scenario, &d);
 	if (!sc) {
 		ibfs_cli_error("%s", d.msg);
+		return IBFS_EXIT_USAGE;
+	}
+	if (a.profile && ibfs__scenario_set_profile(sc, a.profile, &d) < 0) {
+		ibfs_cli_error("%s", d.msg);
+		ibfs__scenario_free(sc);
 		return IBFS_EXIT_USAGE;
 	}
 	if (apply_model(sc, a.model) < 0) {

@@ -221,8 +221,11 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 {
 	struct ibfs_latency l;
 	ibfs__results_latency(r, &l);
-	fprintf(out, "scenario %s, model %s, seed %llu\n", r->sc->name,
+	fprintf(out, "scenario %s, model %s, seed %llu", r->sc->name,
 		ibfs__sc_model_str(r->sc->model), (unsigned long long)r->seed);
+	if (r->sc->hca_profile)
+		fprintf(out, ", HCA profile %s", r->sc->hca_profile);
+	fputc('\n', out);
 	if (r->sm_inband && r->sm.state > 0)
 		fprintf(out,
 			"subnet manager: %s on %s, in-band sweep %.3f us "
@@ -410,6 +413,8 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 	json_str(o, r->sc->name);
 	fprintf(o, ",\n  \"model\": \"%s\",\n  \"seed\": %llu,\n",
 		ibfs__sc_model_str(r->sc->model), (unsigned long long)r->seed);
+	if (r->sc->hca_profile)
+		fprintf(o, "  \"hca_profile\": \"%s\",\n", r->sc->hca_profile);
 	if (r->routing)
 		fprintf(o, "  \"routing\": \"%s\",\n", r->routing);
 	if (r->routing_fallback) {

@@ -95,6 +95,7 @@ struct ibfs_scenario {
 	int lmc;
 	struct ibfs_qos qos;   /* qos-* attributes; qos.given 0 without */
 	enum ibfs_sc_model model;
+	char *hca_profile;     /* run --profile: every HCA's; else NULL */
 	struct ibfs_sc_message *msgs;
 	size_t nmsgs;
 	struct ibfs_sc_pattern *pats;
@@ -108,6 +109,10 @@ struct ibfs_scenario {
 struct ibfs_scenario *ibfs__scenario_load(const char *path,
 					  struct ibfs_diag *d);
 void ibfs__scenario_free(struct ibfs_scenario *s);
+/* Gives every HCA of s the timing profile name (run --profile); -1 with d
+ * filled when there is no such profile. */
+int ibfs__scenario_set_profile(struct ibfs_scenario *s, const char *name,
+			       struct ibfs_diag *d);
 
 const char *ibfs__sc_op_str(enum ibfs_sc_op op);
 const char *ibfs__sc_qp_str(enum ibfs_sc_qp qp);

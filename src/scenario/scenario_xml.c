@@ -654,6 +654,34 @@ static int read_scenario(struct sx *x, xmlNode *root)
 	return check_reach(x);
 }
 
+int ibfs__scenario_set_profile(struct ibfs_scenario *s, const char *name,
+			       struct ibfs_diag *d)
+{
+	if (!ibfs__hca_profile(name))
+		return ibfs__diag(d, "--profile", 0, "no profile '%s' (ideal, "
+				  "connectx-4-edr, connectx-6-hdr, "
+				  "connectx-7-ndr)", name);
+	char *own = strdup(name);
+	for (size_t i = 0; own && i < s->topo->nnodes; i++) {
+		struct ibfs_topo_node *n = &s->topo->nodes[i];
+		char *p = n->type == IBFS_NODE_HCA ? strdup(name) : NULL;
+		if (n->type == IBFS_NODE_HCA && !p) {
+			free(own);
+			own = NULL;
+			break;
+		}
+		if (p) {
+			free(n->profile);
+			n->profile = p;
+		}
+	}
+	if (!own)
+		return ibfs__diag(d, "--profile", 0, "out of memory");
+	free(s->hca_profile);
+	s->hca_profile = own;
+	return 0;
+}
+
 void ibfs__scenario_free(struct ibfs_scenario *s)
 {
 	if (!s)
@@ -663,6 +691,7 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 	free(s->file);
 	free(s->routing);
 	free(s->lfts);
+	free(s->hca_profile);
 	free(s->msgs);
 	free(s->pats);
 	free(s->faults);
