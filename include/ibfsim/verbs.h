@@ -193,11 +193,36 @@ struct ibfs_qp_cap {
 	uint32_t max_inline_data;
 };
 
+/*
+ * A shared receive queue (IBA 10.2.9.5, ibv_create_srq): receive WQEs
+ * that every QP created with it takes from, in order, instead of a
+ * receive queue of its own. Its limit event (srq_limit) is not modelled.
+ */
+struct ibfs_srq {
+	struct ibfs_context *context;
+	void *srq_context;
+	struct ibfs_pd *pd;
+	uint32_t handle;
+};
+
+struct ibfs_srq_attr {
+	uint32_t max_wr;
+	uint32_t max_sge;
+	uint32_t srq_limit;     /* kept and reported; no event */
+};
+
+struct ibfs_srq_init_attr {
+	void *srq_context;
+	struct ibfs_srq_attr attr;
+};
+
 struct ibfs_qp_init_attr {
 	void *qp_context;
 	struct ibfs_cq *send_cq;
 	struct ibfs_cq *recv_cq;
-	void *srq;              /* shared receive queues: not modelled (NULL) */
+	/* With a shared receive queue the QP has no receive queue: cap's
+	 * max_recv_wr and max_recv_sge are ignored, post_recv is refused. */
+	struct ibfs_srq *srq;
 	struct ibfs_qp_cap cap;
 	enum ibfs_qp_type qp_type;
 	int sq_sig_all;
@@ -372,6 +397,15 @@ int ibfs_post_send(struct ibfs_qp *qp, struct ibfs_send_wr *wr,
 		   struct ibfs_send_wr **bad_wr);
 int ibfs_post_recv(struct ibfs_qp *qp, struct ibfs_recv_wr *wr,
 		   struct ibfs_recv_wr **bad_wr);
+
+/* max_wr 1 to 32768, max_sge 1 to the HCA's; NULL with errno EINVAL. */
+struct ibfs_srq *ibfs_create_srq(struct ibfs_pd *pd,
+				 struct ibfs_srq_init_attr *attr);
+int ibfs_query_srq(struct ibfs_srq *srq, struct ibfs_srq_attr *attr);
+/* EBUSY while a QP uses it. */
+int ibfs_destroy_srq(struct ibfs_srq *srq);
+int ibfs_post_srq_recv(struct ibfs_srq *srq, struct ibfs_recv_wr *wr,
+		       struct ibfs_recv_wr **bad_wr);
 
 #ifdef __cplusplus
 }

@@ -151,6 +151,7 @@ struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 	ibfs__res_init(&h->pds);
 	ibfs__res_init(&h->cqs);
 	ibfs__res_init(&h->ahs);
+	ibfs__res_init(&h->srqs);
 	h->exec = exec;
 	h->ctx.node = node;
 	h->ctx.hca = h;
@@ -167,6 +168,7 @@ void ibfs__hca_free(struct ibfs_hca *h)
 		if (h->qps[i])
 			ibfs__qp_free(h->qps[i]);
 	free(h->qps);
+	ibfs__srq_free_all(h);
 	ibfs__mr_free_all(h);
 	ibfs__cq_free_all(h);
 	ibfs__hca_mgmt_detach(h);

@@ -228,6 +228,8 @@ void ibfs__cq_push(struct ibfs_hca_cq *cq, const struct ibfs_wc *wc);
 /* As push, visible no earlier than not_before (data it completes). */
 void ibfs__cq_push_after(struct ibfs_hca_cq *cq, const struct ibfs_wc *wc,
 			 ibfs_time_t not_before);
+/* Frees every SRQ of h (HCA teardown, srq.c). */
+void ibfs__srq_free_all(struct ibfs_hca *h);
 /* Frees every CQ of h (HCA teardown). */
 void ibfs__cq_free_all(struct ibfs_hca *h);
 int ibfs__cq_poll(struct ibfs_hca_cq *cq, int num, struct ibfs_wc *wc,
@@ -269,6 +271,37 @@ struct ibfs_rwqe {
 	uint32_t len;
 	uint8_t num_sge;
 	struct ibfs_sge sge[IBFS_HCA_MAX_SGE];
+};
+
+/*
+ * A receive queue: a QP's own, or a shared one (srq.c) that several QPs
+ * take WQEs from. A receiver takes a message's WQE when its first packet
+ * arrives (qp->cur_rwqe), so that the QPs sharing a queue never take
+ * each other's.
+ */
+struct ibfs_hca_rq {
+	struct ibfs_rwqe *ring;
+	uint32_t cap;           /* ring slots */
+	uint32_t max_wr;        /* most WQEs posted at once */
+	uint32_t max_sge;
+	uint64_t head, tail;
+	struct ibfs_hca_pd *pd; /* whose MRs the WQEs' lkeys name */
+};
+
+static inline int ibfs__rq_empty(const struct ibfs_hca_rq *q)
+{
+	return q->head == q->tail;
+}
+
+/* 0, or ENOMEM when max_wr are posted; EINVAL for a bad request. */
+int ibfs__rq_post(struct ibfs_hca_rq *q, const struct ibfs_recv_wr *wr);
+
+struct ibfs_hca_srq {
+	struct ibfs_srq pub;
+	struct ibfs_hca_rq rq;
+	struct ibfs_hca_res res;
+	uint32_t srq_limit;
+	int refs;               /* QPs using it */
 };
 
 /*
@@ -374,9 +407,10 @@ struct ibfs_hca_qp {
 	/* The rest: READ and atomic responses, receive queue. */
 	int recv_err;            /* its receive WQE failed */
 	struct ibfs_resp *resp;  /* ring of max_dest_rd_atomic entries */
-	struct ibfs_rwqe *rq;
-	uint32_t rq_cap;
-	uint64_t rq_head, rq_tail;
+	struct ibfs_hca_rq *rq;  /* own_rq, or the SRQ's */
+	struct ibfs_hca_rq own_rq;
+	struct ibfs_rwqe cur_rwqe; /* the message's, taken at its start */
+	int rwqe_kept;           /* UC: cur_rwqe, kept for the next SEND */
 	uint8_t *inl;            /* max_inline bytes per slot */
 	struct ibfs_qp_init_attr init;
 	/* Results of the last atomics, to answer duplicates without
@@ -563,10 +597,10 @@ struct ibfs_hca {
 
 	struct ibfs_context ctx;
 	struct ibfs_exec exec;
-	struct ibfs_hca_res pds, cqs, ahs;
+	struct ibfs_hca_res pds, cqs, ahs, srqs;
 	struct ibfs_hca_mr **mrs;
 	uint32_t nmrs, mrs_cap;
-	uint32_t next_pd;
+	uint32_t next_pd, next_srq;
 	uint32_t qps_cap;
 	struct ibfs_rng rng;
 };

@@ -4,7 +4,7 @@ noinst_LTLIBRARIES += libibfs_hca.la
 libibfs_hca_la_SOURCES = \
 	src/hca/hca.h src/hca/hca.c src/hca/ib_link.c \
 	src/hca/profile.c src/hca/opcodes.c src/hca/mr.c src/hca/cq.c \
-	src/hca/qp.c src/hca/sq.c src/hca/rc_requester.c \
+	src/hca/qp.c src/hca/srq.c src/hca/sq.c src/hca/rc_requester.c \
 	src/hca/rc_responder.c src/hca/rc_retry.c src/hca/ud.c \
 	src/hca/verbs.c src/hca/direct_exec.h src/hca/direct_exec.c \
 	src/hca/pair.h src/hca/pair.c src/hca/perftest.h src/hca/perftest.c
@@ -20,6 +20,12 @@ check_PROGRAMS += tests/check_hca_ud
 tests_check_hca_ud_SOURCES = tests/check_hca_ud.c tests/hca_fixture.h
 tests_check_hca_ud_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_ud_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+# Shared receive queues, on the same back-to-back pair.
+check_PROGRAMS += tests/check_hca_srq
+tests_check_hca_srq_SOURCES = tests/check_hca_srq.c tests/hca_fixture.h
+tests_check_hca_srq_CFLAGS = $(TEST_CFLAGS)
+tests_check_hca_srq_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
 
 check_PROGRAMS += tests/check_qp
 tests_check_qp_SOURCES = tests/check_qp.c

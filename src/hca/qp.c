@@ -35,10 +35,28 @@ _Static_assert(QP_LINE(epsn) == 5 && QP_LINE(in_send) == 5,
 /* ConnectX reports max_qp_wr 32768 (ibv_devinfo). */
 enum { QP_MAX_WR = 1 << 15 };
 
+/* The QP's receive queue: its own of max_recv_wr WQEs, or ia->srq's. */
+static int qp_rq_init(struct ibfs_hca_qp *qp, struct ibfs_pd *pd,
+		      const struct ibfs_qp_init_attr *ia)
+{
+	if (ia->srq) {
+		qp->rq = &((struct ibfs_hca_srq *)ia->srq)->rq;
+		return 0;
+	}
+	uint32_t cap = ia->cap.max_recv_wr ? ia->cap.max_recv_wr : 1;
+	qp->own_rq = (struct ibfs_hca_rq){
+		.ring = calloc(cap, sizeof(struct ibfs_rwqe)), .cap = cap,
+		.max_wr = ia->cap.max_recv_wr, .max_sge = ia->cap.max_recv_sge,
+		.pd = (struct ibfs_hca_pd *)pd,
+	};
+	qp->rq = &qp->own_rq;
+	return qp->own_rq.ring ? 0 : -1;
+}
+
 struct ibfs_qp *ibfs_create_qp(struct ibfs_pd *pd,
 			       struct ibfs_qp_init_attr *ia)
 {
-	if (!pd || !ia || !ia->send_cq || !ia->recv_cq || ia->srq) {
+	if (!pd || !ia || !ia->send_cq || !ia->recv_cq) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -72,14 +90,12 @@ struct ibfs_qp *ibfs_create_qp(struct ibfs_pd *pd,
 		return NULL;
 	}
 	qp->sq_cap = c->max_send_wr;
-	qp->rq_cap = c->max_recv_wr ? c->max_recv_wr : 1;
 	qp->resp_cap = h->prof->max_rd_atomic ? h->prof->max_rd_atomic : 1;
 	qp->sq = calloc(qp->sq_cap, sizeof(*qp->sq));
-	qp->rq = calloc(qp->rq_cap, sizeof(*qp->rq));
 	qp->resp = calloc(qp->resp_cap, sizeof(*qp->resp));
 	if (c->max_inline_data)
 		qp->inl = calloc(qp->sq_cap, c->max_inline_data);
-	if (!qp->sq || !qp->rq || !qp->resp ||
+	if (!qp->sq || qp_rq_init(qp, pd, ia) || !qp->resp ||
 	    (c->max_inline_data && !qp->inl)) {
 		ibfs__qp_free(qp);
 		errno = ENOMEM;
@@ -102,6 +118,8 @@ struct ibfs_qp *ibfs_create_qp(struct ibfs_pd *pd,
 	qp->mtu = ia->qp_type == IBFS_QPT_UD && h->dev.fab->mtu ?
 			  h->dev.fab->mtu : 256;
 	qp->attr.cap = *c;
+	if (ia->srq)
+		((struct ibfs_hca_srq *)ia->srq)->refs++;
 	((struct ibfs_hca_pd *)pd)->refs++;
 	h->qps[h->nqps++] = qp;
 	return &qp->pub;
@@ -110,7 +128,7 @@ struct ibfs_qp *ibfs_create_qp(struct ibfs_pd *pd,
 void ibfs__qp_free(struct ibfs_hca_qp *qp)
 {
 	free(qp->sq);
-	free(qp->rq);
+	free(qp->own_rq.ring);
 	free(qp->resp);
 	free(qp->inl);
 	free(qp);
@@ -148,6 +166,8 @@ int ibfs_destroy_qp(struct ibfs_qp *pub)
 			h->hp[qp->port].held_qp[v] = NULL;
 	}
 	((struct ibfs_hca_pd *)pub->pd)->refs--;
+	if (qp->init.srq)
+		((struct ibfs_hca_srq *)qp->init.srq)->refs--;
 	h->qps[pub->handle] = NULL;
 	ibfs__qp_free(qp);
 	return 0;
@@ -199,19 +219,28 @@ void ibfs__qp_complete_sq(struct ibfs_hca_qp *qp, ibfs_time_t not_before)
 		qp->sq_next = qp->sq_head;
 }
 
+static void qp_flush_rwqe(struct ibfs_hca_qp *qp, const struct ibfs_rwqe *r)
+{
+	struct ibfs_wc wc = {
+		.wr_id = r->wr_id,
+		.status = IBFS_WC_WR_FLUSH_ERR,
+		.opcode = IBFS_WC_RECV,
+		.qp_num = qp->pub.qp_num,
+	};
+	ibfs__cq_push((struct ibfs_hca_cq *)qp->pub.recv_cq, &wc);
+}
+
+/* The WQE of a SEND being received, then (own queue) every other. */
 static void qp_flush_rq(struct ibfs_hca_qp *qp)
 {
-	while (qp->rq_head != qp->rq_tail) {
-		struct ibfs_rwqe *r = &qp->rq[qp->rq_head % qp->rq_cap];
-		struct ibfs_wc wc = {
-			.wr_id = r->wr_id,
-			.status = IBFS_WC_WR_FLUSH_ERR,
-			.opcode = IBFS_WC_RECV,
-			.qp_num = qp->pub.qp_num,
-		};
-		ibfs__cq_push((struct ibfs_hca_cq *)qp->pub.recv_cq, &wc);
-		qp->rq_head++;
+	if (qp->in_send || qp->rwqe_kept) {
+		qp_flush_rwqe(qp, &qp->cur_rwqe);
+		qp->in_send = qp->rwqe_kept = 0;
 	}
+	if (qp->init.srq)
+		return;
+	for (; qp->rq->head != qp->rq->tail; qp->rq->head++)
+		qp_flush_rwqe(qp, &qp->rq->ring[qp->rq->head % qp->rq->cap]);
 }
 
 void ibfs__qp_error(struct ibfs_hca_qp *qp, enum ibfs_wc_status status)
@@ -296,10 +325,11 @@ static void qp_reset(struct ibfs_hca_qp *qp)
 {
 	qp_stop(qp);
 	qp->sq_head = qp->sq_next = qp->sq_tail = 0;
-	qp->rq_head = qp->rq_tail = 0;
+	if (!qp->init.srq)
+		qp->own_rq.head = qp->own_rq.tail = 0;
 	qp->tx_off = 0;
 	qp->rd_out = 0;
-	qp->in_send = qp->in_write = 0;
+	qp->in_send = qp->in_write = qp->rwqe_kept = 0;
 	qp->nak_sent = 0;
 	qp->msn = 0;
 	qp->resp_head = 0;

@@ -272,11 +272,26 @@ static int rs_atomic(struct ibfs_hca_qp *qp, struct ibfs_packet *p, int dup)
 	return 0;
 }
 
+/* Takes the next receive WQE into qp->cur_rwqe (srq.c); -1 if none. */
+static int rs_take_rwqe(struct ibfs_hca_qp *qp)
+{
+	if (qp->rwqe_kept) {
+		qp->rwqe_kept = 0;
+		return 0;
+	}
+	if (ibfs__rq_empty(qp->rq))
+		return -1;
+	qp->cur_rwqe = qp->rq->ring[qp->rq->head % qp->rq->cap];
+	qp->rq->head++;
+	return 0;
+}
+
+/* Completes qp->cur_rwqe. */
 static void rs_recv_cqe(struct ibfs_hca_qp *qp, struct ibfs_packet *p,
 			enum ibfs_wc_status st, enum ibfs_wc_opcode op,
 			uint32_t len)
 {
-	struct ibfs_rwqe *r = &qp->rq[qp->rq_head % qp->rq_cap];
+	const struct ibfs_rwqe *r = &qp->cur_rwqe;
 	struct ibfs_wc wc = {
 		.wr_id = r->wr_id,
 		.status = st,
@@ -292,7 +307,6 @@ static void rs_recv_cqe(struct ibfs_hca_qp *qp, struct ibfs_packet *p,
 		wc.imm_data = p->imm;
 		wc.wc_flags |= IBFS_WC_WITH_IMM;
 	}
-	qp->rq_head++;
 	ibfs__cq_push_after((struct ibfs_hca_cq *)qp->pub.recv_cq, &wc,
 			    qp->last_data_vis);
 }
@@ -302,7 +316,7 @@ static int rs_send(struct ibfs_hca_qp *qp, struct ibfs_packet *p,
 {
 	struct ibfs_hca *h = qp->hca;
 	if (oi->flags & IBFS_OPF_FIRST) {
-		if (qp->rq_head == qp->rq_tail) {
+		if (rs_take_rwqe(qp) < 0) {
 			if (qp->pub.qp_type == IBFS_QPT_RC)
 				ibfs__rc_queue_ack(qp, IBFS_AETH_RNR |
 						   qp->attr.min_rnr_timer,
@@ -316,12 +330,12 @@ static int rs_send(struct ibfs_hca_qp *qp, struct ibfs_packet *p,
 		rs_error(qp, IBFS_NAK_INV_REQ, p->psn);
 		return -1;
 	}
-	struct ibfs_rwqe *r = &qp->rq[qp->rq_head % qp->rq_cap];
+	const struct ibfs_rwqe *r = &qp->cur_rwqe;
 	if (qp->recv_err == IBFS_WC_SUCCESS) {
 		if (qp->recv_off + p->payload_len > r->len)
 			qp->recv_err = IBFS_WC_LOC_LEN_ERR;
 		else if ((oi->flags & IBFS_OPF_FIRST) &&
-			 ibfs__mr_check_sgl(h, (struct ibfs_hca_pd *)qp->pub.pd,
+			 ibfs__mr_check_sgl(h, qp->rq->pd,
 					    r->sge, r->num_sge,
 					    IBFS_ACCESS_LOCAL_WRITE) !=
 				 IBFS_MR_OK)
@@ -359,7 +373,7 @@ static int rs_write(struct ibfs_hca_qp *qp, struct ibfs_packet *p,
 	struct ibfs_hca *h = qp->hca;
 	ibfs_time_t t = ibfs__hca_now(h);
 	if ((oi->flags & IBFS_OPF_LAST) && (oi->flags & IBFS_OPF_IMM) &&
-	    qp->rq_head == qp->rq_tail) {
+	    ibfs__rq_empty(qp->rq) && !qp->rwqe_kept) {
 		if (qp->pub.qp_type == IBFS_QPT_RC)
 			ibfs__rc_queue_ack(qp, IBFS_AETH_RNR |
 					   qp->attr.min_rnr_timer, p->psn);
@@ -397,7 +411,7 @@ static int rs_write(struct ibfs_hca_qp *qp, struct ibfs_packet *p,
 	if (oi->flags & IBFS_OPF_LAST) {
 		qp->in_write = 0;
 		qp->msn++;
-		if (oi->flags & IBFS_OPF_IMM)
+		if ((oi->flags & IBFS_OPF_IMM) && rs_take_rwqe(qp) == 0)
 			rs_recv_cqe(qp, p, IBFS_WC_SUCCESS,
 				    IBFS_WC_RECV_RDMA_WITH_IMM, 0);
 	}
@@ -414,7 +428,10 @@ static void rs_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p, int uc)
 	const struct ibfs_hca_opinfo *oi = ibfs__hca_opinfo(p->opcode);
 	int32_t d = ibfs__psn_cmp(p->psn, qp->epsn);
 	if (uc && d != 0) {
-		/* UC: a gap loses the message in progress (IBA 9.8.3). */
+		/* UC: a gap loses the message in progress (IBA 9.8.3);
+		 * its receive WQE serves the next SEND. */
+		if (qp->in_send)
+			qp->rwqe_kept = 1;
 		qp->in_send = qp->in_write = 0;
 		if (d < 0)
 			return;

@@ -17,16 +17,18 @@ void ibfs__ud_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 	enum ibfs_qp_state s = qp->pub.state;
 	if ((s != IBFS_QPS_RTR && s != IBFS_QPS_RTS && s != IBFS_QPS_SQD) ||
 	    !(p->xh & IBFS_XH_DETH) || p->deth.qkey != qp->attr.qkey ||
-	    qp->rq_head == qp->rq_tail) {
+	    ibfs__rq_empty(qp->rq)) {
 		h->st.dropped++;
 		return;
 	}
-	struct ibfs_rwqe *r = &qp->rq[qp->rq_head % qp->rq_cap];
+	/* One packet a message: the WQE is taken and completed at once. */
+	const struct ibfs_rwqe *r = &qp->rq->ring[qp->rq->head++ %
+						  qp->rq->cap];
 	enum ibfs_wc_status st = IBFS_WC_SUCCESS;
 	uint32_t len = p->payload_len + UD_GRH_SPACE;
 	if (len > r->len)
 		st = IBFS_WC_LOC_LEN_ERR;
-	else if (ibfs__mr_check_sgl(h, (struct ibfs_hca_pd *)qp->pub.pd,
+	else if (ibfs__mr_check_sgl(h, qp->rq->pd,
 				    r->sge, r->num_sge,
 				    IBFS_ACCESS_LOCAL_WRITE) != IBFS_MR_OK)
 		st = IBFS_WC_LOC_PROT_ERR;
@@ -53,6 +55,5 @@ void ibfs__ud_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 		wc.imm_data = p->imm;
 		wc.wc_flags |= IBFS_WC_WITH_IMM;
 	}
-	qp->rq_head++;
 	ibfs__cq_push_after((struct ibfs_hca_cq *)qp->pub.recv_cq, &wc, vis);
 }

@@ -239,7 +239,9 @@ int ibfs_post_recv(struct ibfs_qp *pub, struct ibfs_recv_wr *wr,
 	int r = 0;
 	verbs_enter(qp->hca);
 	for (; wr; wr = wr->next) {
-		if (pub->state == IBFS_QPS_RESET || wr->num_sge < 0 ||
+		/* A QP with an SRQ has no receive queue to post to. */
+		if (pub->state == IBFS_QPS_RESET || qp->init.srq ||
+		    wr->num_sge < 0 ||
 		    (uint32_t)wr->num_sge > qp->init.cap.max_recv_sge ||
 		    (wr->num_sge && !wr->sg_list)) {
 			r = EINVAL;
@@ -250,23 +252,33 @@ int ibfs_post_recv(struct ibfs_qp *pub, struct ibfs_recv_wr *wr,
 					IBFS_WC_RECV);
 			continue;
 		}
-		if (qp->rq_tail - qp->rq_head >= qp->init.cap.max_recv_wr) {
-			r = ENOMEM;
+		if ((r = ibfs__rq_post(qp->rq, wr)))
 			break;
-		}
-		struct ibfs_rwqe *rw = &qp->rq[qp->rq_tail % qp->rq_cap];
-		rw->wr_id = wr->wr_id;
-		rw->num_sge = (uint8_t)wr->num_sge;
-		rw->len = 0;
-		for (int i = 0; i < wr->num_sge; i++) {
-			rw->sge[i] = wr->sg_list[i];
-			rw->len += wr->sg_list[i].length;
-		}
-		qp->rq_tail++;
 	}
 	if (r && bad_wr)
 		*bad_wr = wr;
 	verbs_leave(qp->hca);
+	return r;
+}
+
+int ibfs_post_srq_recv(struct ibfs_srq *pub, struct ibfs_recv_wr *wr,
+		       struct ibfs_recv_wr **bad_wr)
+{
+	if (!pub) {
+		if (bad_wr)
+			*bad_wr = wr;
+		return EINVAL;
+	}
+	struct ibfs_hca_srq *s = (struct ibfs_hca_srq *)pub;
+	struct ibfs_hca *h = pub->context->hca;
+	int r = 0;
+	verbs_enter(h);
+	for (; wr; wr = wr->next)
+		if ((r = ibfs__rq_post(&s->rq, wr)))
+			break;
+	if (r && bad_wr)
+		*bad_wr = wr;
+	verbs_leave(h);
 	return r;
 }
 
