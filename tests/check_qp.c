@@ -380,6 +380,56 @@ START_TEST(names_and_port)
 }
 END_TEST
 
+START_TEST(query_device)
+{
+	setup();
+	struct ibfs_device_attr da;
+	ck_assert_int_eq(ibfs_query_device(ctx, &da), 0);
+	ck_assert_str_eq(da.fw_ver, "ibfsim ideal");
+	ck_assert_uint_eq(da.vendor_id, 0);
+	ck_assert_uint_eq(da.node_guid, P.t->nodes[P.h[0]->dev.node].guid);
+	ck_assert_int_eq(da.phys_port_cnt, 1);
+	ck_assert_int_eq(da.max_qp_rd_atom, P.h[0]->prof->max_rd_atomic);
+	ck_assert_int_eq(da.max_qp_init_rd_atom, da.max_qp_rd_atom);
+	ck_assert_int_eq(da.max_pkeys, 1);
+	/* Each limit reported is the one enforced. */
+	struct ibfs_qp_init_attr ia = {.send_cq = cq, .recv_cq = cq,
+				       .qp_type = IBFS_QPT_RC,
+				       .cap = {.max_send_wr = (uint32_t)
+							da.max_qp_wr,
+					       .max_send_sge = (uint32_t)
+							da.max_sge}};
+	struct ibfs_qp *qp = ibfs_create_qp(pd, &ia);
+	ck_assert_ptr_nonnull(qp);
+	ck_assert_int_eq(ibfs_destroy_qp(qp), 0);
+	ia.cap.max_send_wr++;
+	ck_assert_ptr_null(ibfs_create_qp(pd, &ia));
+	ia.cap.max_send_wr--;
+	ia.cap.max_send_sge++;
+	ck_assert_ptr_null(ibfs_create_qp(pd, &ia));
+	ck_assert_ptr_null(ibfs_create_cq(ctx, da.max_cqe + 1, NULL, NULL, 0));
+	struct ibfs_srq_init_attr sa = {.attr = {
+		.max_wr = (uint32_t)da.max_srq_wr + 1, .max_sge = 1}};
+	ck_assert_ptr_null(ibfs_create_srq(pd, &sa));
+	sa.attr.max_wr--;
+	struct ibfs_srq *srq = ibfs_create_srq(pd, &sa);
+	ck_assert_ptr_nonnull(srq);
+	ck_assert_int_eq(ibfs_destroy_srq(srq), 0);
+	ck_assert_int_eq(ibfs_query_device(NULL, &da), EINVAL);
+	teardown();
+	/* A ConnectX profile names its part, as ibv_devinfo does. */
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg cfg = {.profile = "connectx-4-edr"};
+	ck_assert_int_eq(ibfs__hca_pair_new(&P, &cfg, &d), 0);
+	ck_assert_int_eq(ibfs_query_device(ibfs__hca_context(P.h[1]), &da), 0);
+	ck_assert_str_eq(da.fw_ver, "ibfsim connectx-4-edr");
+	ck_assert_uint_eq(da.vendor_id, 0x02c9);
+	ck_assert_uint_eq(da.vendor_part_id, 4115);
+	ck_assert_int_eq(da.max_qp_rd_atom, 16);
+	teardown();
+}
+END_TEST
+
 static int notified;
 
 static void on_notify(void *arg, struct ibfs_hca_cq *c)
@@ -445,6 +495,7 @@ static Suite *qp_suite(void)
 	tcase_add_test(tc, post_checks);
 	tcase_add_test(tc, opcode_per_qp_type);
 	tcase_add_test(tc, memory_registration);
+	tcase_add_test(tc, query_device);
 	tcase_add_test(tc, names_and_port);
 	tcase_add_test(tc, destroy_cq_with_pending_notify);
 	suite_add_tcase(s, tc);

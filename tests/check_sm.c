@@ -280,6 +280,15 @@ START_TEST(test_star_exact)
 	star_make(&n, nports, nh);
 	net_sweep(&n, 1, "minhop", 0, 1);
 	check_programmed(&n, "minhop", 0);
+	/* Each CA port's PortInfo MasterSMLID is the SM's port's LID, as
+	 * ibv_query_port reports it. */
+	for (int i = 1; i <= nh; i++) {
+		struct ibfs_port_attr pa;
+		ck_assert_int_eq(ibfs_query_port(ibfs__hca_context(n.hca[i]),
+						 1, &pa), 0);
+		ck_assert_uint_eq(pa.sm_lid, n.hca[1]->hp[1].lid);
+		ck_assert_uint_ne(pa.sm_lid, 0);
+	}
 
 	/* Round trips by hop count, window 1: back to back, no queueing. */
 	ibfs_time_t A = IBFS_SMA_PROC_TIME, R = IBFS_SMA_RELAY_TIME;

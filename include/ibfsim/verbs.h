@@ -102,6 +102,29 @@ struct ibfs_context {
 	void *hca;              /* the simulated device (opaque) */
 };
 
+/*
+ * The device's attributes, as ibv_query_device reports them (the fields a
+ * program reads to size its queues); each limit is one the simulated HCA
+ * enforces.
+ */
+struct ibfs_device_attr {
+	char fw_ver[64];
+	uint64_t node_guid;
+	uint64_t sys_image_guid;
+	uint32_t vendor_id;       /* 0x02c9 (Mellanox) for the ConnectX profiles */
+	uint32_t vendor_part_id;  /* the PCI device ID of the profile's part */
+	int max_qp;
+	int max_qp_wr;
+	int max_sge;
+	int max_cqe;
+	int max_qp_rd_atom;       /* READs and atomics a QP answers at once */
+	int max_qp_init_rd_atom;  /* ... and has in flight */
+	int max_srq_wr;
+	int max_srq_sge;
+	uint16_t max_pkeys;
+	uint8_t phys_port_cnt;
+};
+
 struct ibfs_pd {
 	struct ibfs_context *context;
 	uint32_t handle;
@@ -356,6 +379,8 @@ struct ibfs_context *ibfs_open_device(void);
 int ibfs_close_device(struct ibfs_context *ctx);
 int ibfs_query_port(struct ibfs_context *ctx, uint8_t port_num,
 		    struct ibfs_port_attr *attr);
+int ibfs_query_device(struct ibfs_context *ctx,
+		      struct ibfs_device_attr *attr);
 
 struct ibfs_pd *ibfs_alloc_pd(struct ibfs_context *ctx);
 int ibfs_dealloc_pd(struct ibfs_pd *pd);

@@ -20,8 +20,7 @@ struct ibfs_cq *ibfs_create_cq(struct ibfs_context *ctx, int cqe,
 {
 	(void)channel;
 	(void)comp_vector;
-	/* 4 M entries: ConnectX's max_cqe (ibv_devinfo), 2^22. */
-	if (!ctx || cqe < 1 || cqe > (1 << 22)) {
+	if (!ctx || cqe < 1 || cqe > IBFS_HCA_MAX_CQE) {
 		errno = EINVAL;
 		return NULL;
 	}

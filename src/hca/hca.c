@@ -205,6 +205,14 @@ int ibfs__hca_set_lid(struct ibfs_hca *h, int port, uint16_t lid,
 	return 0;
 }
 
+int ibfs__hca_set_sm_lid(struct ibfs_hca *h, int port, uint16_t lid)
+{
+	if (port < 1 || port > h->dev.nports)
+		return -1;
+	h->hp[port].sm_lid = lid;
+	return 0;
+}
+
 int ibfs__hca_set_sl2vl(struct ibfs_hca *h, int port, const uint8_t vls[16])
 {
 	if (port < 1 || port > h->dev.nports)

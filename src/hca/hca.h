@@ -47,6 +47,7 @@ struct ibfs_hca_profile {
 	uint32_t max_inline;    /* largest inline send, bytes */
 	uint32_t ack_every;     /* AckReq at least every N packets */
 	uint8_t max_rd_atomic;  /* initiator depth and responder resources */
+	uint32_t part_id;       /* PCI device ID of the part (0: none) */
 };
 
 /* Looks a profile up by name; NULL if unknown. */
@@ -536,6 +537,7 @@ struct ibfs_hca_port {
 	struct ibfs_hca_qp *held_ends[IBFS_HCA_DATA_VLS];
 	/* VL arbitration tables and LimitOfHighPriority (IBA 7.6.9). */
 	struct ibfs_vlarb arb;
+	uint16_t sm_lid;           /* PortInfo MasterSMLID, as the SM set it */
 };
 
 /* Which of the port's 2^LMC LIDs a packet was sent to: its DLID's low
@@ -608,12 +610,23 @@ struct ibfs_hca {
 /* QP numbers: 0 and 1 are the SMI and GSI QPs (IBA 3.5.1, 9.6); data
  * QPs are numbered from here (an arbitrary start above them). */
 enum { IBFS_HCA_QPN_BASE = 0x11 };
+/* The QPs an HCA can have (QPNs are 24 bits: the BTH's DestQP, IBA 9.2),
+ * and the WRs of a QP or SRQ (ConnectX's max_qp_wr, ibv_devinfo). */
+enum {
+	IBFS_HCA_MAX_QP = (1 << 24) - IBFS_HCA_QPN_BASE,
+	IBFS_HCA_MAX_WR = 1 << 15,
+	/* A CQ's entries: ConnectX's max_cqe (ibv_devinfo), 4 M. */
+	IBFS_HCA_MAX_CQE = 1 << 22,
+};
 
 struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 				  const char *profile, struct ibfs_exec exec,
 				  struct ibfs_diag *d);
 void ibfs__hca_free(struct ibfs_hca *h);
 struct ibfs_hca *ibfs__hca_of_node(struct ibfs_fabric *f, int node);
+/* PortInfo's MasterSMLID of a port (the SM's agent sets it); -1 if no
+ * such port. */
+int ibfs__hca_set_sm_lid(struct ibfs_hca *h, int port, uint16_t lid);
 int ibfs__hca_set_lid(struct ibfs_hca *h, int port, uint16_t lid,
 		      uint8_t lmc);
 /* Port `port`'s SL-to-VL table; -1 for a port or a VL out of range. */

@@ -86,6 +86,9 @@ static const struct ibfs_hca_profile prof_table[] = {
 		.ack_every = 16,
 		/* ConnectX-4 reports max_qp_rd_atom 16 (ibv_devinfo). */
 		.max_rd_atomic = 16,
+		/* PCI device ID of the ConnectX-4 (its user manual;
+		 * ibv_devinfo's vendor_part_id). */
+		.part_id = 4115,
 		/* One QP processes a WQE every 385 ns: ~2.6 M messages/s
 		 * of 2-byte ib_write_bw (DESIGN.md), whatever the link. */
 		.wqe_gap = 385 * IBFS_NS,
@@ -107,6 +110,9 @@ static const struct ibfs_hca_profile prof_table[] = {
 		.max_inline = 256,
 		.ack_every = 16,
 		.max_rd_atomic = 16,
+		/* PCI device ID of the ConnectX-6 (perftest's device table;
+		 * ibv_devinfo's vendor_part_id). */
+		.part_id = 4123,
 		/* ConnectX-4's per-QP message rate: no published one. */
 		.wqe_gap = 385 * IBFS_NS,
 	},
@@ -127,6 +133,9 @@ static const struct ibfs_hca_profile prof_table[] = {
 		.max_inline = 256,
 		.ack_every = 16,
 		.max_rd_atomic = 16,
+		/* PCI device ID of the ConnectX-7 (perftest's device table;
+		 * ibv_devinfo's vendor_part_id). */
+		.part_id = 4129,
 		.wqe_gap = 385 * IBFS_NS,
 	},
 };

@@ -32,8 +32,6 @@ _Static_assert(QP_LINE(attr.dest_qp_num) == 4 &&
 _Static_assert(QP_LINE(epsn) == 5 && QP_LINE(in_send) == 5,
 	       "responder fields in line 5");
 
-/* ConnectX reports max_qp_wr 32768 (ibv_devinfo). */
-enum { QP_MAX_WR = 1 << 15 };
 
 /* The QP's receive queue: its own of max_recv_wr WQEs, or ia->srq's. */
 static int qp_rq_init(struct ibfs_hca_qp *qp, struct ibfs_pd *pd,
@@ -67,11 +65,15 @@ struct ibfs_qp *ibfs_create_qp(struct ibfs_pd *pd,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (c->max_send_wr < 1 || c->max_send_wr > QP_MAX_WR ||
-	    c->max_recv_wr > QP_MAX_WR || c->max_send_sge > IBFS_HCA_MAX_SGE ||
+	if (c->max_send_wr < 1 || c->max_send_wr > IBFS_HCA_MAX_WR ||
+	    c->max_recv_wr > IBFS_HCA_MAX_WR || c->max_send_sge > IBFS_HCA_MAX_SGE ||
 	    c->max_recv_sge > IBFS_HCA_MAX_SGE ||
 	    c->max_inline_data > h->prof->max_inline) {
 		errno = EINVAL;
+		return NULL;
+	}
+	if (h->nqps >= IBFS_HCA_MAX_QP) {
+		errno = ENOMEM;
 		return NULL;
 	}
 	if (h->nqps == h->qps_cap) {

@@ -15,9 +15,6 @@
 
 #include "hca/hca.h"
 
-/* ConnectX reports max_srq_wr 32767 (ibv_devinfo); the QPs' ring limit. */
-enum { SRQ_MAX_WR = 1 << 15 };
-
 int ibfs__rq_post(struct ibfs_hca_rq *q, const struct ibfs_recv_wr *wr)
 {
 	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > q->max_sge ||
@@ -40,7 +37,7 @@ int ibfs__rq_post(struct ibfs_hca_rq *q, const struct ibfs_recv_wr *wr)
 struct ibfs_srq *ibfs_create_srq(struct ibfs_pd *pd,
 				 struct ibfs_srq_init_attr *a)
 {
-	if (!pd || !a || a->attr.max_wr < 1 || a->attr.max_wr > SRQ_MAX_WR ||
+	if (!pd || !a || a->attr.max_wr < 1 || a->attr.max_wr > IBFS_HCA_MAX_WR ||
 	    a->attr.max_sge < 1 || a->attr.max_sge > IBFS_HCA_MAX_SGE ||
 	    a->attr.srq_limit > a->attr.max_wr) {
 		errno = EINVAL;

@@ -12,6 +12,7 @@
  * ibv_post_send does, so the buffer may be reused at once.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "hca/hca.h"
@@ -73,10 +74,34 @@ int ibfs_query_port(struct ibfs_context *ctx, uint8_t port_num,
 								 : 4096);
 	attr->lid = hp->lid;
 	attr->lmc = hp->lmc;
+	attr->sm_lid = hp->sm_lid;
 	attr->max_vl_num = (uint8_t)hp->port->data_vls;
 	if (hp->port->link >= 0 && (size_t)hp->port->link < f->topo->nlinks)
 		attr->active_width =
 			(uint8_t)f->topo->links[hp->port->link].width;
+	return 0;
+}
+
+int ibfs_query_device(struct ibfs_context *ctx, struct ibfs_device_attr *attr)
+{
+	if (!ctx || !attr)
+		return EINVAL;
+	struct ibfs_hca *h = ctx->hca;
+	const struct ibfs_topo_node *n = &h->dev.fab->topo->nodes[h->dev.node];
+	memset(attr, 0, sizeof(*attr));
+	snprintf(attr->fw_ver, sizeof(attr->fw_ver), "ibfsim %s",
+		 h->prof->name);
+	attr->node_guid = attr->sys_image_guid = n->guid;
+	attr->vendor_id = h->prof->part_id ? 0x02c9 : 0;
+	attr->vendor_part_id = h->prof->part_id;
+	attr->max_qp = IBFS_HCA_MAX_QP;
+	attr->max_qp_wr = attr->max_srq_wr = IBFS_HCA_MAX_WR;
+	attr->max_sge = attr->max_srq_sge = IBFS_HCA_MAX_SGE;
+	attr->max_cqe = IBFS_HCA_MAX_CQE;
+	attr->max_qp_rd_atom = attr->max_qp_init_rd_atom =
+		h->prof->max_rd_atomic;
+	attr->max_pkeys = 1; /* the default P_Key only */
+	attr->phys_port_cnt = (uint8_t)h->dev.nports;
 	return 0;
 }
 

@@ -121,8 +121,11 @@ static uint16_t sma_port_set(struct sma_node *n, int port,
 		ibfs__switch_set_lmc(n->sw, w->lmc);
 		n->lmc = w->lmc;
 	}
-	if (w->sm_lid)
+	if (w->sm_lid) {
 		n->sm_lid = w->sm_lid;
+		if (n->hca)
+			ibfs__hca_set_sm_lid(n->hca, port, w->sm_lid);
+	}
 	if (w->state != IBFS_PORT_NOP && (port > 0 || !n->sw))
 		n->state[port] = w->state;
 	return IBFS_MAD_STATUS_OK;
