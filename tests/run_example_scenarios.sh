@@ -134,7 +134,20 @@ rc=$?
 # A permutation on the k=8 fat tree: every HCA's write completes.
 run fat_tree_permutation 0
 has fat_tree_permutation '"completed": 32, "failed": 0, "incomplete": 0'
-for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights dragonfly_lash; do
+# Collectives on the k=4 fat tree: the ring allreduce's bus bandwidth
+# near EDR's payload rate (12.42 GB/s), the broadcast three rounds of
+# 1 MiB (each at least 1 MiB x 8 / 99.37 Gb/s = 84.4 us).
+run collectives 0
+bus=$(sed -n 's/.*"kind": "allreduce".*"busbw_gbytes": \([0-9.]*\).*/\1/p' \
+	"$out/collectives.json")
+awk -v b="$bus" 'BEGIN { exit !(b >= 11.5 && b <= 12.42) }' && ok ||
+	bad "collectives: allreduce busbw '$bus' GB/s"
+alg=$(sed -n 's/.*"kind": "broadcast".*"algbw_gbytes": \([0-9.]*\).*/\1/p' \
+	"$out/collectives.json")
+awk -v a="$alg" 'BEGIN { t = 1048576 / a / 1000; exit !(t >= 3 * 84.4 && t <= 3 * 86) }' &&
+	ok || bad "collectives: broadcast algbw '$alg' GB/s"
+
+for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights dragonfly_lash collectives; do
 	has $n '"conservation": {"ok": true}'
 done
 

@@ -327,7 +327,7 @@ cmp -s "$out/rf.cmp" "$out/rt.cmp" && ok || bad "OpenSM's ftree tables and ours 
 "$IBFSIM" run "$data/rate.xml" --csv "$out/rate" >/dev/null
 for k in 0 1 2 3 4; do
 	post=$((k * 1000000))
-	grep -q "^node1,node2,write,1000,$post,$((post + 327520)),327520,0\$" \
+	grep -q "^node1,node2,write,1000,$post,$((post + 327520)),327520,0,0\$" \
 		"$out/rate/messages.csv" && ok || bad "rate: message $k"
 done
 # qps: two 64 KiB writes posted together. On one QP they go one after the
@@ -364,7 +364,7 @@ done
 # header was taken first at the same picosecond and went before b's.
 "$IBFSIM" run "$data/qos_high.xml" --no-data --csv "$out/qh" >/dev/null
 "$IBFSIM" run "$data/qos_alone.xml" --no-data --csv "$out/qa" >/dev/null
-lat() { sed -n "s/^$1,$2,write,[0-9]*,[0-9]*,[0-9]*,\([0-9]*\),0\$/\1/p" "$3"; }
+lat() { sed -n "s/^$1,$2,write,[0-9]*,[0-9]*,[0-9]*,\([0-9]*\),0,0\$/\1/p" "$3"; }
 hi=$(lat b cold "$out/qh/messages.csv") al=$(lat b cold "$out/qa/messages.csv")
 [ -n "$hi" ] && [ -n "$al" ] && [ $((hi - al)) -eq $((4138 * 80)) ] && ok ||
 	bad "qos high: b took $hi ps, alone $al ps: not one 4138-byte packet more"

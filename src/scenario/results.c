@@ -34,6 +34,9 @@ int ibfs__results_add(struct ibfs_results *r, const struct ibfs_msg_record *m)
 void ibfs__results_free(struct ibfs_results *r)
 {
 	free(r->msgs);
+	free(r->colls);
+	r->colls = NULL;
+	r->ncolls = 0;
 	free(r->no_route);
 	r->no_route = NULL;
 	r->msgs = NULL;
@@ -291,6 +294,7 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 		fprintf(out, "  ... %zu flows in all (see --json or --csv)\n",
 			nf);
 	free(f);
+	ibfs__results_print_colls(r, out);
 	fprintf(out, "throughput: %.3f Gb/s aggregate\n", aggregate_gbps(r));
 	fprintf(out, "packets: %llu sent, %llu dropped\n",
 		(unsigned long long)r->fab->pkts_injected,
@@ -385,6 +389,7 @@ static void json_flows(const struct ibfs_results *r, FILE *o)
 {
 	struct flow *f;
 	size_t nf = make_flows(r, &f);
+	ibfs__results_json_colls(r, o);
 	fputs("  \"flows\": [", o);
 	for (size_t i = 0; i < nf; i++) {
 		fprintf(o, "%s\n    {\"src\": ", i ? "," : "");
@@ -563,16 +568,18 @@ static void csv_id(FILE *o, const char *id, int port)
 
 static void csv_messages(const struct ibfs_results *r, FILE *o)
 {
-	fputs("src,dst,op,bytes,post_ps,done_ps,latency_ps,status\n", o);
+	fputs("src,dst,op,bytes,post_ps,done_ps,latency_ps,status,"
+	      "arrived_ps\n", o);
 	for (size_t i = 0; i < r->nmsgs; i++) {
 		const struct ibfs_msg_record *m = &r->msgs[i];
 		csv_id(o, node_id(r, m->src), 0);
 		csv_id(o, node_id(r, m->dst), 0);
-		fprintf(o, "%s,%llu,%llu,%llu,%llu,%d\n",
+		fprintf(o, "%s,%llu,%llu,%llu,%llu,%d,%llu\n",
 			ibfs__sc_op_str(m->op), (unsigned long long)m->bytes,
 			(unsigned long long)m->post,
 			(unsigned long long)m->done,
-			(unsigned long long)(m->done - m->post), m->status);
+			(unsigned long long)(m->done - m->post), m->status,
+			(unsigned long long)m->arrived);
 	}
 }
 
@@ -670,6 +677,7 @@ int ibfs__results_write_csv(const struct ibfs_results *r, const char *dir)
 		const char *name;
 		void (*body)(const struct ibfs_results *, FILE *);
 	} tables[] = {{"messages.csv", csv_messages},
+		      {"collectives.csv", ibfs__results_csv_colls},
 		      {"flows.csv", csv_flows},
 		      {"links.csv", csv_links},
 		      {"ports.csv", csv_ports}};

@@ -22,8 +22,21 @@ struct ibfs_msg_record {
 	enum ibfs_sc_op op;
 	uint64_t bytes;
 	ibfs_time_t post, done;
+	ibfs_time_t arrived; /* a collective's: when its receiver saw it
+			      * complete (0: not seen, or not one) */
 	int status;          /* 0 success, > 0 the failed completion's
 			      * status, < 0 never completed */
+};
+
+/* A collective's outcome (its messages are among the records). */
+struct ibfs_coll_result {
+	enum ibfs_sc_coll_kind kind;
+	uint32_t members;
+	uint64_t size;
+	uint32_t count;
+	ibfs_time_t start;    /* its first post */
+	ibfs_time_t end;      /* its last arrival or completion */
+	uint64_t msgs, failed, unfinished;
 };
 
 struct ibfs_results {
@@ -50,6 +63,8 @@ struct ibfs_results {
 	uint64_t events;
 	struct ibfs_msg_record *msgs;
 	size_t nmsgs, msgs_cap;
+	struct ibfs_coll_result *colls;
+	size_t ncolls;
 	int deadlock;
 	char deadlock_cycle[1024];
 	/* Packets and credits conserved at the end (ibfs__fabric_check). */
@@ -63,6 +78,18 @@ struct ibfs_results {
 /* Appends a record; returns 0 or -1 when memory is exhausted. */
 int ibfs__results_add(struct ibfs_results *r, const struct ibfs_msg_record *m);
 void ibfs__results_free(struct ibfs_results *r);
+
+/* Collectives (results_collective.c): append one; 0 or -1 (no memory). */
+int ibfs__results_add_coll(struct ibfs_results *r,
+			   const struct ibfs_coll_result *c);
+/* nccl-tests' figures of c: algbw = size / time of one run, busbw =
+ * algbw x 2(n-1)/n (allreduce), (n-1)/n (reduce-scatter, allgather) or
+ * 1 (broadcast), in GB/s (10^9 bytes/s); 0 when it did not finish. */
+double ibfs__coll_algbw(const struct ibfs_coll_result *c);
+double ibfs__coll_busbw(const struct ibfs_coll_result *c);
+void ibfs__results_print_colls(const struct ibfs_results *r, FILE *out);
+void ibfs__results_json_colls(const struct ibfs_results *r, FILE *o);
+void ibfs__results_csv_colls(const struct ibfs_results *r, FILE *o);
 
 /* Latency statistics over successful messages, in ps. */
 struct ibfs_latency {

@@ -75,6 +75,35 @@ struct ibfs_sc_pattern {
 	long line;
 };
 
+/* Collectives (<collective kind=>), as MPI and NCCL run them. */
+enum ibfs_sc_coll_kind {
+	IBFS_COLL_ALLREDUCE,      /* ring: reduce-scatter then allgather */
+	IBFS_COLL_REDUCE_SCATTER, /* ring */
+	IBFS_COLL_ALLGATHER,      /* ring */
+	IBFS_COLL_BROADCAST,      /* binomial tree from root */
+	IBFS_COLL_COUNT
+};
+
+/*
+ * One <collective>: its members exchange in steps, each message posted
+ * when the one it waits for has arrived (traffic_collective.c); `count`
+ * runs back to back.
+ */
+struct ibfs_sc_collective {
+	enum ibfs_sc_coll_kind kind;
+	int *members;          /* HCAs, in ring (or rank) order */
+	size_t nmembers;
+	size_t root;           /* broadcast: the root's rank in members */
+	enum ibfs_sc_op op;    /* write-imm or send-imm: the receiver sees
+				* each message's completion */
+	enum ibfs_sc_qp qp;    /* rc or uc */
+	uint8_t sl, sl_given;
+	uint64_t size;         /* the whole buffer, as nccl-tests' size */
+	uint32_t count;
+	ibfs_time_t start;
+	long line;
+};
+
 struct ibfs_sc_fault {
 	ibfs_time_t at;
 	int node, port;        /* port 0: the whole switch */
@@ -100,6 +129,8 @@ struct ibfs_scenario {
 	size_t nmsgs;
 	struct ibfs_sc_pattern *pats;
 	size_t npats;
+	struct ibfs_sc_collective *colls;
+	size_t ncolls;
 	struct ibfs_sc_fault *faults;
 	size_t nfaults;
 	ibfs_time_t stop_at;   /* IBFS_TIME_NEVER when absent */
@@ -117,6 +148,9 @@ int ibfs__scenario_set_profile(struct ibfs_scenario *s, const char *name,
 const char *ibfs__sc_op_str(enum ibfs_sc_op op);
 const char *ibfs__sc_qp_str(enum ibfs_sc_qp qp);
 const char *ibfs__sc_pattern_str(enum ibfs_sc_pattern_kind k);
+const char *ibfs__sc_coll_str(enum ibfs_sc_coll_kind k);
+/* The algorithm a collective kind runs: "ring" or "binomial". */
+const char *ibfs__sc_coll_algo(enum ibfs_sc_coll_kind k);
 const char *ibfs__sc_model_str(enum ibfs_sc_model m);
 
 #endif

@@ -37,6 +37,8 @@ static const struct {
 	{"traffic", {NULL}},
 	{"message", {"src", "dst", SX_COMMON}},
 	{"pattern", {"kind", "dst", "shift", SX_COMMON}},
+	{"collective", {"kind", "hcas", "root", "op", "qp", "size", "count",
+			"start", "sl"}},
 	{"fault", {"at", "link", "switch", "action"}},
 	{"stop", {"at"}},
 };
@@ -53,6 +55,7 @@ static const struct {
 	{"transport", {"model"}},
 	{"message", {"src", "dst"}},
 	{"pattern", {"kind"}},
+	{"collective", {"kind", "size"}},
 	{"fault", {"at", "action"}},
 	{"stop", {"at"}},
 };
@@ -123,7 +126,8 @@ static int sx_check_structure(xmlNode *root, const char *path,
 	static const char *const top[] = {"fabric", "subnet-manager",
 					  "transport", "traffic", "fault",
 					  "stop", NULL};
-	static const char *const traffic[] = {"message", "pattern", NULL};
+	static const char *const traffic[] = {"message", "pattern",
+					      "collective", NULL};
 
 	if (sx_check_content(root, top, path, d) < 0)
 		return -1;

@@ -19,16 +19,11 @@
 #include "hca/hca.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_check.h"
+#include "scenario/scenario_xml_int.h"
 #include "subnet_manager/lft_dump.h"
 #include "subnet_manager/routing.h"
 #include "subnet_manager/subnet.h"
 
-/* Parsing context: the file being read and where errors go. */
-struct sx {
-	const char *file;
-	struct ibfs_diag *d;
-	struct ibfs_scenario *s;
-};
 
 static const char *const op_names[IBFS_SC_OP_COUNT] = {
 	"send", "send-imm", "write", "write-imm", "read", "cmp-swap",
@@ -563,6 +558,17 @@ static int check_reach(struct sx *x)
 						"and '%s' is not linked to the "
 						"subnet manager's fabric (on "
 						"'%s')", t->nodes[h].id, sm);
+	for (size_t i = 0; i < x->s->ncolls && !rc; i++) {
+		const struct ibfs_sc_collective *c = &x->s->colls[i];
+		for (size_t k = 0; k < c->nmembers && !rc; k++)
+			if (!seen[c->members[k]])
+				rc = ibfs__diag(x->d, x->file, c->line,
+						"'%s' is not linked to the "
+						"subnet manager's fabric (on "
+						"'%s'): it gets no LID and no "
+						"route",
+						t->nodes[c->members[k]].id, sm);
+	}
 	free(seen);
 	return rc;
 }
@@ -600,6 +606,8 @@ static int read_children(struct sx *x, xmlNode *parent)
 			rc = read_message(x, n);
 		else if (!strcmp(name, "pattern"))
 			rc = read_pattern(x, n);
+		else if (!strcmp(name, "collective"))
+			rc = ibfs__sx_read_collective(x, n);
 		else
 			rc = ibfs__diag(x->d, x->file, line_of(n),
 					"unexpected <%s> in <traffic>", name);
@@ -682,6 +690,54 @@ int ibfs__scenario_set_profile(struct ibfs_scenario *s, const char *name,
 	return 0;
 }
 
+/* The helpers, for the readers in other files (scenario_xml_int.h). */
+int ibfs__sx_unit(struct sx *x, xmlNode *n, const char *name,
+		  int (*parse)(const char *, uint64_t *),
+		  const char *quantity, uint64_t dflt, uint64_t *out)
+{
+	return unit_attr(x, n, name, parse, quantity, dflt, out);
+}
+
+int ibfs__sx_enum(struct sx *x, xmlNode *n, const char *name,
+		  const char *const *names, int count, int dflt, int *out)
+{
+	return enum_attr(x, n, name, names, count, dflt, out);
+}
+
+int ibfs__sx_hca(struct sx *x, xmlNode *n, const char *name, int *out)
+{
+	return hca_attr(x, n, name, out);
+}
+
+int ibfs__sx_op_qp(struct sx *x, xmlNode *n, enum ibfs_sc_op dflt,
+		   enum ibfs_sc_op *op, enum ibfs_sc_qp *qp)
+{
+	int o, q;
+	if (enum_attr(x, n, "op", op_names, IBFS_SC_OP_COUNT, (int)dflt,
+		      &o) < 0 ||
+	    enum_attr(x, n, "qp", qp_names, 3, IBFS_SC_RC, &q) < 0)
+		return -1;
+	*op = (enum ibfs_sc_op)o;
+	*qp = (enum ibfs_sc_qp)q;
+	return 0;
+}
+
+int ibfs__sx_sl(struct sx *x, xmlNode *n, uint8_t *out, uint8_t *given)
+{
+	return sl_attr(x, n, out, given);
+}
+
+int ibfs__sx_count(struct sx *x, xmlNode *n, uint32_t *out)
+{
+	return count_attr(x, n, out);
+}
+
+int ibfs__sx_check_op(struct sx *x, long line, enum ibfs_sc_op op,
+		      enum ibfs_sc_qp qp, uint64_t *size, int size_given)
+{
+	return check_op(x, line, op, qp, size, size_given);
+}
+
 void ibfs__scenario_free(struct ibfs_scenario *s)
 {
 	if (!s)
@@ -694,6 +750,9 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 	free(s->hca_profile);
 	free(s->msgs);
 	free(s->pats);
+	for (size_t i = 0; i < s->ncolls; i++)
+		free(s->colls[i].members);
+	free(s->colls);
 	free(s->faults);
 	free(s);
 }

@@ -10,7 +10,11 @@
  *     message at its start time;
  *   - a completer: waits on the completion queue and timestamps each
  *     completion; a message's latency runs from its post to its completion
- *     at the requester (SPEC).
+ *     at the requester (SPEC);
+ *   - with collectives, a collective poster: posts the HCA's messages of
+ *     its collectives in order, each once the message it waits for has
+ *     arrived (its immediate data names it) or completed, as the
+ *     completer announces out of band (traffic_collective.c).
  * A pair's connections (qps) spread over the HCAs' ports and, with an
  * LMC, over each port's 2^LMC paths, as Open MPI's openib transport does:
  * at each end, connection l takes port l mod P of its P ports with a LID
@@ -434,14 +438,75 @@ static void poster(int argc, char **argv)
 	}
 }
 
+/* Announces what others wait for of record rec: "arr" its arrival at
+ * its destination, "cmp" its completion at its source. */
+static void announce(const char *what, size_t rec)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "ibfsim/%s/%zu", what, rec);
+	ibfs_oob_put(key, "", 1);
+}
+
+static void await(const char *what, size_t rec)
+{
+	char key[64], one;
+	if (rec == TR_NONE)
+		return;
+	snprintf(key, sizeof(key), "ibfsim/%s/%zu", what, rec);
+	ibfs_oob_get(key, &one, 1);
+}
+
+/* A receive with immediate data: a collective's message has arrived. */
+static void arrived(struct ibfs_traffic *t, const struct ibfs_wc *wc,
+		    ibfs_time_ps now)
+{
+	size_t rec = wc->imm_data;
+	if (!(wc->wc_flags & IBFS_WC_WITH_IMM) || rec >= t->nrecs ||
+	    !t->msgs[t->rec_msg[rec]].coll || wc->status != IBFS_WC_SUCCESS)
+		return;
+	t->recs[rec].arrived = now;
+	if (t->sig[rec] & TR_SIG_ARRIVAL)
+		announce("arr", rec);
+}
+
+/* An actor's node (argv[1]), once its poster has set up its queues. */
+static struct tr_node *node_ready(struct ibfs_traffic *t, char **argv)
+{
+	char key[64], one;
+	snprintf(key, sizeof(key), "ibfsim/ready/%s", argv[1]);
+	ibfs_oob_get(key, &one, 1);
+	return &t->nodes[atoi(argv[1])];
+}
+
+static void coll_poster(int argc, char **argv)
+{
+	struct ibfs_traffic *t = g_traffic;
+	struct tr_node *n = node_ready(t, argv);
+	char key[64], one;
+	for (size_t i = 0; i < n->ncposts; i++) {
+		snprintf(key, sizeof(key), "ibfsim/rx/%d",
+			 t->recs[n->cposts[i]].dst);
+		ibfs_oob_get(key, &one, 1);
+	}
+	for (size_t i = 0; i < n->ncposts; i++) {
+		size_t rec = n->cposts[i];
+		const struct tr_msg *m = &t->msgs[t->rec_msg[rec]];
+		await("arr", m->dep_arr);
+		await("arr", m->dep_arr2);
+		await("cmp", m->dep_cmp);
+		ibfs_time_ps now = ibfs_now(), at = t->base + t->planned[rec];
+		if (at > now)
+			ibfs_sleep(at - now);
+		if (post_one(t, n, m, rec))
+			return;
+	}
+}
+
 static void completer(int argc, char **argv)
 {
 	struct ibfs_traffic *t = g_traffic;
 	int node = atoi(argv[1]);
-	struct tr_node *n = &t->nodes[node];
-	char key[64], one;
-	snprintf(key, sizeof(key), "ibfsim/ready/%d", node);
-	ibfs_oob_get(key, &one, 1);
+	struct tr_node *n = node_ready(t, argv);
 	struct ibfs_wc wc[16];
 	for (uint64_t seen = 0; seen < n->expected;) {
 		int got = ibfs_wait_cq(n->cq, 16, wc);
@@ -451,11 +516,14 @@ static void completer(int argc, char **argv)
 		for (int i = 0; i < got; i++, seen++) {
 			if (wc[i].wr_id & RECV_FLAG) {
 				repost(t, n, wc[i].wr_id);
+				arrived(t, &wc[i], now);
 				continue;
 			}
 			struct ibfs_msg_record *r = &t->recs[wc[i].wr_id];
 			r->done = now;
 			r->status = wc[i].status;
+			if (t->sig[wc[i].wr_id] & TR_SIG_COMPLETION)
+				announce("cmp", wc[i].wr_id);
 			ibfs__trace_cqe(t->trace, node, wc[i].qp_num,
 					wc[i].wr_id,
 					ibfs_wc_opcode_str(wc[i].opcode),
@@ -507,6 +575,13 @@ int ibfs__traffic_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,
 		snprintf(name, sizeof(name), "cq-%s", topo->nodes[i].id);
 		if (ibfs__bridge_spawn(b, topo->nodes[i].id, name, completer, 2,
 				       argv) < 0)
+			return ibfs__diag(d, t->sc->file, 0,
+					  "cannot start traffic on %s",
+					  topo->nodes[i].id);
+		snprintf(name, sizeof(name), "coll-%s", topo->nodes[i].id);
+		if (n->ncposts &&
+		    ibfs__bridge_spawn(b, topo->nodes[i].id, name, coll_poster,
+				       2, argv) < 0)
 			return ibfs__diag(d, t->sc->file, 0,
 					  "cannot start traffic on %s",
 					  topo->nodes[i].id);

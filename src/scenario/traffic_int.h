@@ -23,6 +23,9 @@ struct tr_conn {
 	struct ibfs_qp *qp_src, *qp_dst; /* filled by the actors */
 };
 
+/* No record: a message of a collective that waits for nothing. */
+#define TR_NONE ((size_t)-1)
+
 struct tr_msg {
 	size_t conn;
 	enum ibfs_sc_op op;
@@ -31,6 +34,28 @@ struct tr_msg {
 	ibfs_time_t start;      /* the first post */
 	ibfs_time_t interval;   /* between posts (0: all at start) */
 	size_t first;           /* index of its first record */
+	/* A collective's message (count 1): its collective + 1 (0: none),
+	 * and what it is posted after: the arrival of records dep_arr and
+	 * dep_arr2 at its source, the completion of its source's record
+	 * dep_cmp (TR_NONE: nothing). */
+	uint32_t coll;
+	size_t dep_arr, dep_arr2, dep_cmp;
+};
+
+/* A collective's messages: records [first, end). */
+struct tr_coll {
+	size_t first, end;
+};
+
+/* What a <message>, <pattern> or <collective> says about each message. */
+struct tr_spec {
+	enum ibfs_sc_op op;
+	enum ibfs_sc_qp qp;
+	uint8_t sl, sl_given;
+	uint64_t size;
+	ibfs_time_t start;
+	uint32_t qps;
+	uint64_t rate;
 };
 
 /* What one HCA's actors need and share. */
@@ -60,6 +85,9 @@ struct tr_node {
 	 * pair's connections spread over them. */
 	uint8_t nports, ports[4];
 	uint16_t lids[4];
+	/* Its records of collectives, in the order it posts them. */
+	size_t *cposts;
+	size_t ncposts, cposts_cap;
 };
 
 struct ibfs_traffic {
@@ -81,7 +109,30 @@ struct ibfs_traffic {
 	uint8_t (*path_sl)(void *ctx, uint16_t slid, uint16_t dlid);
 	void *path_sl_ctx;
 	int setup_failed;         /* an HCA's program could not start */
+	/* Collectives: their records, and what each record's arrival or
+	 * completion must announce (TR_SIG_*). */
+	struct tr_coll *colls;
+	size_t ncolls;
+	uint8_t *sig;
+	/* By node: the last record of its collectives so far that it sent,
+	 * and that arrived at it (TR_NONE: none), which its next
+	 * collective waits for, as a blocking MPI call returns first. */
+	size_t *coll_sent, *coll_in;
 };
+
+enum { TR_SIG_ARRIVAL = 1, TR_SIG_COMPLETION = 2 };
+
+/*
+ * One lane (connection) of `count` messages from src to dst, posted from
+ * start every interval (traffic_plan.c); the message is t->msgs[last].
+ * Returns 0 or -1 (no memory).
+ */
+int ibfs__tr_add_lane(struct ibfs_traffic *t, int src, int dst,
+		      const struct tr_spec *sp, uint16_t lane, uint32_t count,
+		      ibfs_time_t start, ibfs_time_t interval);
+/* Appends collective c's messages (traffic_collective.c); -1 no memory. */
+int ibfs__tr_expand_collective(struct ibfs_traffic *t,
+			       const struct ibfs_sc_collective *c);
 
 /* Out-of-band record an end publishes for its peer. */
 struct tr_endpoint {

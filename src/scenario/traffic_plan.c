@@ -106,20 +106,9 @@ static int is_recv_imm(enum ibfs_sc_op op)
 	return is_send(op) || op == IBFS_SC_WRITE_IMM;
 }
 
-/* What a <message> or <pattern> says about each of its messages. */
-struct tr_spec {
-	enum ibfs_sc_op op;
-	enum ibfs_sc_qp qp;
-	uint8_t sl, sl_given;
-	uint64_t size;
-	ibfs_time_t start;
-	uint32_t qps;
-	uint64_t rate;
-};
-
-static int add_lane(struct ibfs_traffic *t, int src, int dst,
-		    const struct tr_spec *sp, uint16_t lane, uint32_t count,
-		    ibfs_time_t start, ibfs_time_t interval)
+int ibfs__tr_add_lane(struct ibfs_traffic *t, int src, int dst,
+		      const struct tr_spec *sp, uint16_t lane, uint32_t count,
+		      ibfs_time_t start, ibfs_time_t interval)
 {
 	enum ibfs_sc_op op = sp->op;
 	enum ibfs_sc_qp qp = sp->qp;
@@ -129,7 +118,7 @@ static int add_lane(struct ibfs_traffic *t, int src, int dst,
 		return -1;
 	t->conns[c].sl_given |= sp->sl_given;
 	struct tr_msg m = {(size_t)c, op, size, count, start, interval,
-			   t->nrecs};
+			   t->nrecs, 0, TR_NONE, TR_NONE, TR_NONE};
 	PUSH(t->msgs, t->nmsgs, t->msgs_cap, m);
 	t->nrecs += count;
 	struct tr_node *s = &t->nodes[src], *d = &t->nodes[dst];
@@ -169,7 +158,7 @@ static int add_message(struct ibfs_traffic *t, int src, int dst,
 	}
 	for (uint32_t l = 0; l < lanes; l++) {
 		uint32_t n = count / lanes + (l < count % lanes);
-		if (add_lane(t, src, dst, sp, (uint16_t)l, n,
+		if (ibfs__tr_add_lane(t, src, dst, sp, (uint16_t)l, n,
 			     sp->start + l * gap, lanes * gap) < 0)
 			return -1;
 	}
@@ -277,7 +266,8 @@ static int cmp_post(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Each node's records in the order it posts them. */
+/* Each node's records in the order its poster posts them (a collective's
+ * are posted by the node's collective poster, in their own order). */
 static int order_posts(struct ibfs_traffic *t)
 {
 	for (size_t i = 0; i < t->nmsgs; i++) {
@@ -292,7 +282,8 @@ static int order_posts(struct ibfs_traffic *t)
 		struct tr_node *node = &t->nodes[n];
 		size_t total = 0;
 		for (size_t i = 0; i < node->nmsgs; i++)
-			total += t->msgs[node->msgs[i]].count;
+			if (!t->msgs[node->msgs[i]].coll)
+				total += t->msgs[node->msgs[i]].count;
 		if (!total)
 			continue;
 		node->posts = malloc(total * sizeof(*node->posts));
@@ -300,7 +291,7 @@ static int order_posts(struct ibfs_traffic *t)
 			return -1;
 		for (size_t i = 0; i < node->nmsgs; i++) {
 			const struct tr_msg *m = &t->msgs[node->msgs[i]];
-			for (uint32_t k = 0; k < m->count; k++)
+			for (uint32_t k = 0; !m->coll && k < m->count; k++)
 				node->posts[node->nposts++] = m->first + k;
 		}
 		qsort(node->posts, node->nposts, sizeof(*node->posts),
@@ -333,12 +324,26 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 		if (expand_pattern(t, &sc->pats[i], h, nh, &r) < 0)
 			goto oom;
 	}
+	for (size_t i = 0; i < sc->ncolls; i++)
+		if (ibfs__tr_expand_collective(t, &sc->colls[i]) < 0)
+			goto oom;
 	size_t nr = t->nrecs ? t->nrecs : 1;
 	t->recs = calloc(nr, sizeof(*t->recs));
 	t->rec_msg = calloc(nr, sizeof(*t->rec_msg));
 	t->planned = calloc(nr, sizeof(*t->planned));
-	if (!t->recs || !t->rec_msg || !t->planned || order_posts(t) < 0)
+	t->sig = calloc(nr, sizeof(*t->sig));
+	if (!t->recs || !t->rec_msg || !t->planned || !t->sig ||
+	    order_posts(t) < 0)
 		goto oom;
+	for (size_t i = 0; i < t->nmsgs; i++) {
+		const struct tr_msg *m = &t->msgs[i];
+		if (m->dep_arr != TR_NONE)
+			t->sig[m->dep_arr] |= TR_SIG_ARRIVAL;
+		if (m->dep_arr2 != TR_NONE)
+			t->sig[m->dep_arr2] |= TR_SIG_ARRIVAL;
+		if (m->dep_cmp != TR_NONE)
+			t->sig[m->dep_cmp] |= TR_SIG_COMPLETION;
+	}
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tr_msg *m = &t->msgs[i];
 		const struct tr_conn *c = &t->conns[m->conn];
@@ -361,12 +366,40 @@ size_t ibfs__traffic_messages(const struct ibfs_traffic *t)
 	return t->nrecs;
 }
 
+/* Collective i's outcome from its records. */
+static void coll_result(const struct ibfs_traffic *t, size_t i,
+			struct ibfs_coll_result *o)
+{
+	const struct ibfs_sc_collective *c = &t->sc->colls[i];
+	*o = (struct ibfs_coll_result){.kind = c->kind,
+				       .members = (uint32_t)c->nmembers,
+				       .size = c->size, .count = c->count,
+				       .start = IBFS_TIME_NEVER};
+	for (size_t k = t->colls[i].first; k < t->colls[i].end; k++) {
+		const struct ibfs_msg_record *m = &t->recs[k];
+		o->msgs++;
+		o->failed += m->status > 0;
+		o->unfinished += m->status < 0 || (!m->status && !m->arrived);
+		if (m->post < o->start)
+			o->start = m->post;
+		ibfs_time_t last = m->done > m->arrived ? m->done : m->arrived;
+		if (last > o->end)
+			o->end = last;
+	}
+}
+
 int ibfs__traffic_collect(const struct ibfs_traffic *t,
 			  struct ibfs_results *r)
 {
 	for (size_t i = 0; i < t->nrecs; i++)
 		if (ibfs__results_add(r, &t->recs[i]) < 0)
 			return -1;
+	for (size_t i = 0; i < t->ncolls; i++) {
+		struct ibfs_coll_result c;
+		coll_result(t, i, &c);
+		if (ibfs__results_add_coll(r, &c) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -379,6 +412,7 @@ void ibfs__traffic_free(struct ibfs_traffic *t)
 			free(t->nodes[i].msgs);
 			free(t->nodes[i].conns);
 			free(t->nodes[i].posts);
+			free(t->nodes[i].cposts);
 			free(t->nodes[i].buf);
 		}
 	free(t->nodes);
@@ -387,6 +421,9 @@ void ibfs__traffic_free(struct ibfs_traffic *t)
 	free(t->recs);
 	free(t->rec_msg);
 	free(t->planned);
+	free(t->sig);
+	free(t->coll_sent);
+	free(t->colls);
 	free(t->conn_index);
 	free(t);
 }

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <collective>: the reader of a collective operation in a scenario's
+ * traffic (traffic_collective.c expands it into messages).
+ *
+ *   <collective kind="allreduce|reduce-scatter|allgather|broadcast"
+ *               size="16MiB" hcas="n1,n2,..." root="n1" op="write-imm"
+ *               qp="rc" count="1" start="0us" sl="0"/>
+ *
+ * hcas lists the members in ring (rank) order, every HCA of the fabric in
+ * topology order when absent; root is broadcast's (default the first
+ * member). Each message must show its arrival at the receiver, so op is
+ * write-imm (default) or send-imm, over rc (default) or uc.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/units.h"
+#include "fabric/xml_doc.h"
+#include "scenario/scenario_xml_int.h"
+
+static const char *const coll_names[IBFS_COLL_COUNT] = {
+	"allreduce", "reduce-scatter", "allgather", "broadcast"};
+
+const char *ibfs__sc_coll_str(enum ibfs_sc_coll_kind k)
+{
+	return k < IBFS_COLL_COUNT ? coll_names[k] : "?";
+}
+
+const char *ibfs__sc_coll_algo(enum ibfs_sc_coll_kind k)
+{
+	return k == IBFS_COLL_BROADCAST ? "binomial" : "ring";
+}
+
+static long coll_line(xmlNode *n)
+{
+	return ibfs__xml_line(n);
+}
+
+/* Appends HCA `id` to c's members; -1 (with the reason) if it is not an
+ * HCA of the fabric or already a member. */
+static int coll_member(struct sx *x, long line, struct ibfs_sc_collective *c,
+		       const char *id)
+{
+	int idx = ibfs__topo_find(x->s->topo, id);
+	if (idx < 0 || x->s->topo->nodes[idx].type != IBFS_NODE_HCA)
+		return ibfs__diag(x->d, x->file, line,
+				  "hcas: '%s' is not an HCA of the fabric",
+				  id);
+	for (size_t i = 0; i < c->nmembers; i++)
+		if (c->members[i] == idx)
+			return ibfs__diag(x->d, x->file, line,
+					  "hcas: '%s' is listed twice", id);
+	c->members[c->nmembers++] = idx;
+	return 0;
+}
+
+/* hcas="a,b,c", or every HCA in topology order. */
+static int coll_members(struct sx *x, xmlNode *n, struct ibfs_sc_collective *c)
+{
+	const struct ibfs_topology *t = x->s->topo;
+	c->members = malloc((t->nnodes ? t->nnodes : 1) * sizeof(int));
+	if (!c->members)
+		return ibfs__diag(x->d, x->file, c->line, "out of memory");
+	char *list = (char *)xmlGetProp(n, (const xmlChar *)"hcas");
+	if (!list) {
+		for (size_t i = 0; i < t->nnodes; i++)
+			if (t->nodes[i].type == IBFS_NODE_HCA)
+				c->members[c->nmembers++] = (int)i;
+		return 0;
+	}
+	int rc = 0;
+	char *save = NULL;
+	for (char *id = strtok_r(list, ",", &save); id && !rc;
+	     id = strtok_r(NULL, ",", &save))
+		rc = coll_member(x, c->line, c, id);
+	xmlFree(list);
+	return rc;
+}
+
+/* broadcast's root: a member, the first by default. */
+static int coll_root(struct sx *x, xmlNode *n, struct ibfs_sc_collective *c)
+{
+	int root;
+	if (ibfs__sx_hca(x, n, "root", &root) < 0)
+		return -1;
+	if (root < 0)
+		return 0;
+	if (c->kind != IBFS_COLL_BROADCAST)
+		return ibfs__diag(x->d, x->file, c->line,
+				  "root applies only to kind=\"broadcast\"");
+	for (size_t i = 0; i < c->nmembers; i++)
+		if (c->members[i] == root) {
+			c->root = i;
+			return 0;
+		}
+	return ibfs__diag(x->d, x->file, c->line,
+			  "root=\"%s\" is not one of the collective's HCAs",
+			  x->s->topo->nodes[root].id);
+}
+
+/* What op, qp and size must be for the expansion to work. */
+static int coll_check(struct sx *x, const struct ibfs_sc_collective *c)
+{
+	if (c->op != IBFS_SC_WRITE_IMM && c->op != IBFS_SC_SEND_IMM)
+		return ibfs__diag(x->d, x->file, c->line,
+				  "a collective's op is write-imm or "
+				  "send-imm (its receivers must see each "
+				  "message arrive), not %s",
+				  ibfs__sc_op_str(c->op));
+	if (c->qp == IBFS_SC_UD)
+		return ibfs__diag(x->d, x->file, c->line,
+				  "a collective runs over rc or uc, not ud");
+	if (c->nmembers < 2)
+		return ibfs__diag(x->d, x->file, c->line,
+				  "a collective needs at least two HCAs");
+	uint64_t piece = c->size;
+	if (c->kind != IBFS_COLL_BROADCAST) {
+		if (c->size < c->nmembers)
+			return ibfs__diag(x->d, x->file, c->line,
+					  "a ring of %zu HCAs splits size in "
+					  "%zu chunks: it needs at least %zu B",
+					  c->nmembers, c->nmembers,
+					  c->nmembers);
+		piece = (c->size + c->nmembers - 1) / c->nmembers;
+	}
+	uint64_t sz = piece;
+	return ibfs__sx_check_op(x, c->line, c->op, c->qp, &sz, 1);
+}
+
+int ibfs__sx_read_collective(struct sx *x, xmlNode *n)
+{
+	struct ibfs_sc_collective c = {.line = coll_line(n)};
+	int kind;
+	char *sz = (char *)xmlGetProp(n, (const xmlChar *)"size");
+	int size_given = sz != NULL;
+	xmlFree(sz);
+	if (ibfs__sx_enum(x, n, "kind", coll_names, IBFS_COLL_COUNT, -1,
+			  &kind) < 0)
+		return -1;
+	if (kind < 0)
+		return ibfs__diag(x->d, x->file, c.line,
+				  "<collective> needs kind");
+	if (!size_given)
+		return ibfs__diag(x->d, x->file, c.line,
+				  "<collective> needs size");
+	c.kind = (enum ibfs_sc_coll_kind)kind;
+	int rc = coll_members(x, n, &c);
+	if (!rc &&
+	    (ibfs__sx_op_qp(x, n, IBFS_SC_WRITE_IMM, &c.op, &c.qp) < 0 ||
+	     ibfs__sx_unit(x, n, "size", ibfs__parse_size, "size", 0,
+			   &c.size) < 0 ||
+	     ibfs__sx_unit(x, n, "start", ibfs__parse_time, "time", 0,
+			   &c.start) < 0 ||
+	     ibfs__sx_sl(x, n, &c.sl, &c.sl_given) < 0 ||
+	     ibfs__sx_count(x, n, &c.count) < 0 || coll_root(x, n, &c) < 0 ||
+	     coll_check(x, &c) < 0))
+		rc = -1;
+	struct ibfs_sc_collective *v =
+		rc ? NULL
+		   : realloc(x->s->colls, (x->s->ncolls + 1) * sizeof(*v));
+	if (!v) {
+		free(c.members);
+		return rc ? -1
+			  : ibfs__diag(x->d, x->file, c.line, "out of memory");
+	}
+	x->s->colls = v;
+	v[x->s->ncolls++] = c;
+	return 0;
+}
