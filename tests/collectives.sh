@@ -114,6 +114,33 @@ awk -F, 'NR > 1 { p[NR-2] = $5; d[NR-2] = $6; a[NR-2] = $9 }
 grep -q '^collective broadcast (binomial), 4 HCAs, 8192 B x 2: ' \
 	"$out/bc.out" && ok || bad "broadcast: summary"
 
+# --- Pairwise alltoall: at step s member i sends its 16 KiB chunk to
+# i + s; step s + 1 waits for its step-s send to complete and for the
+# step-s chunk from i - s to arrive (MPI_Sendrecv): on node2's slow
+# cable the two differ.
+scenario a2a '<collective kind="alltoall" size="64KiB"/>' "$out/star200.xml"
+"$IBFSIM" run "$out/a2a.xml" --quiet --csv "$out/a2a" >"$out/a2a.out" ||
+	bad "alltoall: exit $?"
+m="$out/a2a/messages.csv"
+edges=$(awk -F, 'NR > 1 { sub("node", "", $1); sub("node", "", $2);
+	printf "%s%s ", $1, $2 }' "$m")
+[ "$edges" = "12 23 34 41 13 24 31 42 14 21 32 43 " ] && ok ||
+	bad "alltoall: edges '$edges'"
+awk -F, 'NR > 1 { k = NR - 2; p[k] = $5; d[k] = $6; a[k] = $9; b[k] = $4 }
+	END {
+		for (k = 4; k < 12; k++) {
+			s = int(k / 4); i = k % 4
+			own = k - 4                       # i at step s - 1
+			from = 4 * (s - 1) + (i + 4 - s) % 4 # to i at s - 1
+			w = d[own] > a[from] ? d[own] : a[from]
+			if (p[k] != w || b[k] != 16384) exit 1
+			if (d[own] != a[from]) diff++
+		}
+		exit !diff
+	}' "$m" && ok || bad "alltoall: posts $(cut -d, -f5,6,9 "$m" | tr '\n' ' ')"
+grep -q '^collective alltoall (pairwise), 4 HCAs, 65536 B x 1: ' \
+	"$out/a2a.out" && ok || bad "alltoall: summary"
+
 # --- Mistakes, each at its line (6), by run and validate.
 while IFS='|' read -r traffic phrase; do
 	[ -n "$traffic" ] || continue
@@ -129,7 +156,8 @@ while IFS='|' read -r traffic phrase; do
 done <<'LIST'
 <collective size="1MiB"/>|<collective> needs a 'kind' attribute
 <collective kind="allreduce"/>|<collective> needs a 'size' attribute
-<collective kind="gather" size="1MiB"/>|kind="gather" is not one of: allreduce, reduce-scatter, allgather, broadcast
+<collective kind="gather" size="1MiB"/>|kind="gather" is not one of: allreduce, reduce-scatter, allgather, broadcast, alltoall
+<collective kind="alltoall" size="2B"/>|an alltoall of 4 HCAs splits size in 4 chunks: it needs at least 4 B
 <collective kind="allreduce" size="1MiB" root="node1"/>|root applies only to kind="broadcast"
 <collective kind="broadcast" size="1MiB" hcas="node1,node2" root="node3"/>|root="node3" is not one of the collective's HCAs
 <collective kind="allreduce" size="1MiB" hcas="node1,sw1"/>|hcas: 'sw1' is not an HCA of the fabric

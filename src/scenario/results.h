@@ -83,8 +83,9 @@ void ibfs__results_free(struct ibfs_results *r);
 int ibfs__results_add_coll(struct ibfs_results *r,
 			   const struct ibfs_coll_result *c);
 /* nccl-tests' figures of c: algbw = size / time of one run, busbw =
- * algbw x 2(n-1)/n (allreduce), (n-1)/n (reduce-scatter, allgather) or
- * 1 (broadcast), in GB/s (10^9 bytes/s); 0 when it did not finish. */
+ * algbw x 2(n-1)/n (allreduce), (n-1)/n (reduce-scatter, allgather,
+ * alltoall) or 1 (broadcast), in GB/s (10^9 bytes/s); 0 when it did not
+ * finish. */
 double ibfs__coll_algbw(const struct ibfs_coll_result *c);
 double ibfs__coll_busbw(const struct ibfs_coll_result *c);
 void ibfs__results_print_colls(const struct ibfs_results *r, FILE *out);

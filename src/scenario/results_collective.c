@@ -4,8 +4,8 @@
  * doc/PERFORMANCE.md): the algorithm bandwidth is the buffer's size over
  * the time of one run; the bus bandwidth scales it by what each member's
  * link must carry, so that it compares with the links' rate whatever the
- * number of members: 2(n-1)/n for allreduce, (n-1)/n for reduce-scatter
- * and allgather, 1 for broadcast. Both in GB/s (10^9 bytes/s), as
+ * number of members: 2(n-1)/n for allreduce, (n-1)/n for reduce-scatter,
+ * allgather and alltoall, 1 for broadcast. Both in GB/s (10^9 bytes/s), as
  * nccl-tests prints them.
  */
 #include <stdlib.h>
@@ -46,6 +46,7 @@ double ibfs__coll_busbw(const struct ibfs_coll_result *c)
 		return ibfs__coll_algbw(c) * 2 * (n - 1) / n;
 	case IBFS_COLL_REDUCE_SCATTER:
 	case IBFS_COLL_ALLGATHER:
+	case IBFS_COLL_ALLTOALL:
 		return ibfs__coll_algbw(c) * (n - 1) / n;
 	default:
 		return ibfs__coll_algbw(c);

@@ -81,6 +81,7 @@ enum ibfs_sc_coll_kind {
 	IBFS_COLL_REDUCE_SCATTER, /* ring */
 	IBFS_COLL_ALLGATHER,      /* ring */
 	IBFS_COLL_BROADCAST,      /* binomial tree from root */
+	IBFS_COLL_ALLTOALL,       /* pairwise exchange */
 	IBFS_COLL_COUNT
 };
 

@@ -20,7 +20,7 @@
 #include "scenario/scenario_xml_int.h"
 
 static const char *const coll_names[IBFS_COLL_COUNT] = {
-	"allreduce", "reduce-scatter", "allgather", "broadcast"};
+	"allreduce", "reduce-scatter", "allgather", "broadcast", "alltoall"};
 
 const char *ibfs__sc_coll_str(enum ibfs_sc_coll_kind k)
 {
@@ -29,7 +29,9 @@ const char *ibfs__sc_coll_str(enum ibfs_sc_coll_kind k)
 
 const char *ibfs__sc_coll_algo(enum ibfs_sc_coll_kind k)
 {
-	return k == IBFS_COLL_BROADCAST ? "binomial" : "ring";
+	return k == IBFS_COLL_BROADCAST ? "binomial" :
+	       k == IBFS_COLL_ALLTOALL	? "pairwise" :
+					  "ring";
 }
 
 static long coll_line(xmlNode *n)
@@ -118,8 +120,10 @@ static int coll_check(struct sx *x, const struct ibfs_sc_collective *c)
 	if (c->kind != IBFS_COLL_BROADCAST) {
 		if (c->size < c->nmembers)
 			return ibfs__diag(x->d, x->file, c->line,
-					  "a ring of %zu HCAs splits size in "
+					  "%s of %zu HCAs splits size in "
 					  "%zu chunks: it needs at least %zu B",
+					  c->kind == IBFS_COLL_ALLTOALL ?
+						  "an alltoall" : "a ring",
 					  c->nmembers, c->nmembers,
 					  c->nmembers);
 		piece = (c->size + c->nmembers - 1) / c->nmembers;

@@ -16,6 +16,10 @@
  *     v + 2^k; a member sends once its parent's message has arrived, one
  *     child after the other (each send once the last has completed), as
  *     MPICH's binomial broadcast does with blocking sends.
+ *   pairwise (alltoall): N - 1 steps; at step s member i sends its chunk
+ *     for member i + s (size / N bytes) and receives from i - s, each
+ *     step once the last step's send completed and receive arrived
+ *     (MPI_Sendrecv).
  *
  * Each message is one record whose arrival (the receiver's completion:
  * write-imm or send-imm carry the record in their immediate data) or
@@ -155,6 +159,34 @@ static int binomial_run(struct ibfs_traffic *t,
 	return 0;
 }
 
+/*
+ * Pairwise exchange: at step s (1 to N - 1) member i sends chunk
+ * (i + s) mod N to member i + s and receives from i - s, as
+ * MPI_Sendrecv, so step s + 1 waits for both.
+ */
+static int pairwise_run(struct ibfs_traffic *t,
+			const struct ibfs_sc_collective *c, uint32_t ci,
+			struct coll_state *st)
+{
+	size_t n = c->nmembers;
+	for (size_t s = 1; s < n; s++) {
+		for (size_t i = 0; i < n; i++)
+			st->prev[i] = st->in[i];
+		for (size_t i = 0; i < n; i++) {
+			size_t to = (i + s) % n;
+			size_t dep[3] = {st->prev[i], TR_NONE, st->sent[i]};
+			size_t r = coll_msg(t, c, ci, c->members[i],
+					    c->members[to],
+					    ring_chunk(c->size, n, to), dep);
+			if (r == TR_NONE)
+				return -1;
+			st->sent[i] = r;
+			st->in[to] = r;
+		}
+	}
+	return 0;
+}
+
 int ibfs__tr_expand_collective(struct ibfs_traffic *t,
 			       const struct ibfs_sc_collective *c)
 {
@@ -183,8 +215,9 @@ int ibfs__tr_expand_collective(struct ibfs_traffic *t,
 	}
 	int rc = 0;
 	for (uint32_t r = 0; r < c->count && !rc; r++)
-		rc = c->kind == IBFS_COLL_BROADCAST ? binomial_run(t, c, ci, &st)
-						    : ring_run(t, c, ci, &st);
+		rc = c->kind == IBFS_COLL_BROADCAST ? binomial_run(t, c, ci, &st) :
+		     c->kind == IBFS_COLL_ALLTOALL  ? pairwise_run(t, c, ci, &st) :
+						      ring_run(t, c, ci, &st);
 	for (size_t i = 0; i < n; i++) {
 		t->coll_sent[c->members[i]] = st.sent[i];
 		t->coll_in[c->members[i]] = st.in[i];
