@@ -52,8 +52,8 @@ static struct ibfs_sw_cc setting(uint8_t t, uint8_t size, uint16_t rate)
 }
 
 /* Runs the fabric above with `cc` (NULL: none); the marks at port 3. */
-static uint64_t run(const struct ibfs_sw_cc *cc, struct seen *s,
-		    uint32_t *cap)
+static uint64_t run_size(const struct ibfs_sw_cc *cc, struct seen *s,
+			 uint32_t *cap, uint32_t payload)
 {
 	struct star x;
 	struct star_opts o = {.slow = 3};
@@ -66,7 +66,7 @@ static uint64_t run(const struct ibfs_sw_cc *cc, struct seen *s,
 	if (cc)
 		ck_assert_int_eq(ibfs__switch_set_cc(x.sw, cc), 0);
 	ck_assert_ptr_eq(ibfs__switch_of(ibfs__switch_device(x.sw)), x.sw);
-	flow(x.ep[0], 3, 4096, N);
+	flow(x.ep[0], 3, payload, N);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, N);
 	*cap = x.f->ports[0][1].buf_cap[0];
@@ -81,6 +81,12 @@ static uint64_t run(const struct ibfs_sw_cc *cc, struct seen *s,
 	conserved(x.f);
 	star_free(&x);
 	return marks;
+}
+
+static uint64_t run(const struct ibfs_sw_cc *cc, struct seen *s,
+		    uint32_t *cap)
+{
+	return run_size(cc, s, cap, 4096);
 }
 
 /* The queue packet k finds on arrival, in blocks (the comment above). */
@@ -139,6 +145,29 @@ START_TEST(threshold_closed_form)
 	ck_assert_uint_eq(cap, 512);
 	ck_assert_uint_eq(s.blocks, 65);
 	static const uint64_t fig[] = {0, 0, 0, 19, 20, 21, 22};
+	ck_assert_uint_eq(marks, fig[_i]);
+}
+END_TEST
+
+/*
+ * Packets of 64 blocks (8 fit the buffer): the queues are multiples of
+ * 64, as are the limits, so a queue equal to the limit is not congested.
+ * Threshold 4 (384 blocks) then never marks: the queue reaches 6 x 64 =
+ * 384 and no more; 12 (128) marks from packet 4 on, not 3.
+ */
+START_TEST(threshold_at_the_limit)
+{
+	uint8_t t = thresholds[_i];
+	struct ibfs_sw_cc cc = setting(t, 0, 0);
+	struct seen s;
+	uint32_t cap;
+	uint64_t marks = run_size(&cc, &s, &cap, 4064);
+
+	ck_assert_uint_eq(s.blocks, 64);
+	ck_assert_uint_eq(marks, expect(t, 0, 0, cap, s.blocks));
+	/* 8, 10, 12, 15 (256, 192, 128, 32 blocks): from packets 6, 5, 4,
+	 * 2 on, of 24. */
+	static const uint64_t fig[] = {0, 0, 0, 18, 19, 20, 22};
 	ck_assert_uint_eq(marks, fig[_i]);
 }
 END_TEST
@@ -253,6 +282,8 @@ static Suite *cc_mark_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, no_cc_no_marks);
 	tcase_add_loop_test(tc, threshold_closed_form, 0,
+			    sizeof(thresholds) / sizeof(thresholds[0]));
+	tcase_add_loop_test(tc, threshold_at_the_limit, 0,
 			    sizeof(thresholds) / sizeof(thresholds[0]));
 	tcase_add_loop_test(tc, marking_rate_closed_form, 0,
 			    sizeof(rates) / sizeof(rates[0]));

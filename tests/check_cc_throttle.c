@@ -224,6 +224,46 @@ START_TEST(gap_per_qp_exact)
 }
 END_TEST
 
+/*
+ * On FDR 4x a byte takes 440/3 ps, so a packet's time is rounded up to
+ * the ps and the delay's shift drops a fraction: the First of 4,138 bytes
+ * takes ceil(4,138 x 440 / 3) = 606,907 ps, and entry 1 (shift 3,
+ * multiplier 5 here) delays the next by (606,907 x 5) >> 3 = 379,316 ps,
+ * not the 379,315 of (606,907 >> 3) x 5.
+ */
+START_TEST(gap_fdr_rounding)
+{
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg cfg = {.profile = "ideal", .mtu = 4096,
+					.speed = IBFS_SPEED_FDR,
+					.have_speed = 1};
+	struct starts s = {0};
+	struct ibfs_ca_cc c = ca_setting(0, 1, 0, 2);
+
+	c.cct[1] = 3 << 14 | 5;
+	ck_assert_int_eq(ibfs__hca_pair_new(&P, &cfg, &d), 0);
+	side_open(&A, P.h[0], IBFS_QPT_RC);
+	side_open(&B, P.h[1], IBFS_QPT_RC);
+	qp_connect(&A, 2, B.qp->qp_num, &CONN_DEFAULT);
+	qp_connect(&B, 1, A.qp->qp_num, &CONN_DEFAULT);
+	s.obs = (struct ibfs_observer){.on_tx = starts_tx, .ctx = &s};
+	s.port = P.h[0]->hp[1].port;
+	ibfs__fabric_observe(P.f, &s.obs);
+	ck_assert_int_eq(ibfs__hca_set_cc(P.h[0], &c), 0);
+	becn_to(&A, 0);
+	post_send(&A, 1, IBFS_WR_RDMA_WRITE, 0, 3 * 4096, raddr(&B, 0),
+		  B.mr->rkey, IBFS_SEND_SIGNALED);
+	struct ibfs_wc wc;
+
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(s.n, 3);
+	ck_assert_uint_eq(s.t[1] - s.t[0], 606907 + 379316);
+	/* A Middle: 4,122 bytes, 604,560 ps, then 377,850 ps. */
+	ck_assert_uint_eq(s.t[2] - s.t[1], 604560 + 377850);
+	teardown();
+}
+END_TEST
+
 /* Per SL (Port_Control bit 0): the port's SL 0 flow; SL 1's BECNs do not
  * slow SL 0. */
 START_TEST(gap_per_sl)
@@ -420,6 +460,7 @@ static Suite *cc_throttle_suite(void)
 	tcase_add_test(tc, gap_without_cc);
 	tcase_add_loop_test(tc, gap_per_qp_exact, 0,
 			    sizeof(cctis) / sizeof(cctis[0]));
+	tcase_add_test(tc, gap_fdr_rounding);
 	tcase_add_test(tc, gap_per_sl);
 	tcase_add_test(tc, becn_in_ack);
 	tcase_add_test(tc, becn_without_cc_at_source);
