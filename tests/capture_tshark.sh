@@ -79,7 +79,7 @@ for path in sys.argv[1:]:
         assert pktlen == len(pkt) - 2, 'PktLen'
         masked = bytearray(pkt[:-6])
         masked[0] |= 0xF0        # LRH:VL
-        masked[12] = 0xFF        # BTH:Resv8a
+        masked[12] = 0xFF        # BTH: FECN, BECN, Resv6
         icrc = struct.unpack('<I', pkt[-6:-2])[0]
         assert icrc == zlib.crc32(bytes(masked)) & 0xFFFFFFFF, 'ICRC'
         assert struct.unpack('<H', pkt[-2:])[0] == crc16_vcrc(pkt[:-2]), 'VCRC'
@@ -124,6 +124,53 @@ fi
 if [ $have_tshark = 1 ] && [ -s "$out/s.pcap" ]; then
 	n=$(f "$out/s.pcap" -e infiniband.reth.dmalen | grep -c '^1048576$')
 	[ "$n" -gt 0 ] && ok || bad "--pcap-snaplen 64: no RETH dissected"
+fi
+
+# Congestion control (IBA A10): FECN (0x80) and BECN (0x40) in the BTH's
+# byte after the P_Key, which tshark 4.0 shows as infiniband.reserved.
+# incast_cc: each packet that reached an HCA marked is captured once with
+# FECN, leaving the last switch (the HCA ends see it before any switch
+# marked it), so as many as the HCAs' fecn_rx; each ACK that carries a
+# BECN twice (leaving its HCA and leaving the switch). The same fabric
+# with UD SENDs: a CNP (opcode 0x80, 128: LRH, BTH, ICRC, PktLen 6
+# words) for each FECN, also seen twice.
+if [ $have_tshark = 1 ]; then
+	"$IBFSIM" run "$top_srcdir/examples/incast_cc.xml" --quiet --pcap "$out/cc.pcap" \
+		--json "$out/cc.json" >/dev/null || bad "incast_cc run"
+	fecn_rx=$(sed -n 's/.*"hca": .*"fecn_rx": \([0-9]*\),.*/\1/p' "$out/cc.json" | awk '{ n += $1 } END { print n + 0 }')
+	becn_tx=$(sed -n 's/.*"congestion_control": {.*"becn_tx": \([0-9]*\),.*/\1/p' "$out/cc.json")
+	n=$(f "$out/cc.pcap" -e infiniband.bth.opcode -Y 'infiniband.bth.opcode < 100 && infiniband.reserved == 80' | wc -l)
+	[ "$fecn_rx" -gt 0 ] && [ "$n" -eq "$fecn_rx" ] && ok ||
+		bad "FECN records: $n, the HCAs' fecn_rx $fecn_rx"
+	n=$(f "$out/cc.pcap" -e infiniband.bth.opcode -Y 'infiniband.bth.opcode == 17 && infiniband.reserved == 40' | wc -l)
+	[ -n "$becn_tx" ] && [ "$becn_tx" -gt 0 ] && [ "$n" -eq $((2 * becn_tx)) ] && ok ||
+		bad "BECN ACK records: $n, becn_tx $becn_tx"
+	sed 's/op="write"/op="send" qp="ud" size="4KiB" count="50"/; s/ size="4MiB"//' \
+		"$top_srcdir/examples/incast_cc.xml" >"$out/ud.xml"
+	"$IBFSIM" run "$out/ud.xml" --quiet --pcap "$out/ud.pcap" --json "$out/ud.json" >/dev/null ||
+		bad "UD incast_cc run"
+	cnp=$(sed -n 's/.*"cnp_tx": \([0-9]*\), "becn_rx".*/\1/p' "$out/ud.json" | head -n 1)
+	cnps=$(f "$out/ud.pcap" -e infiniband.bth.destqp -e infiniband.lrh.pktlen \
+		-Y 'infiniband.bth.opcode == 128 && infiniband.reserved == 40' | sort | uniq -c | awk '{print $1":"$2}')
+	[ -n "$cnp" ] && [ "$cnp" -gt 0 ] && [ "$cnps" = "$((2 * cnp)):0x000011,6" ] && ok ||
+		bad "CNP records: $cnps, cnp_tx $cnp"
+fi
+if [ $have_py = 1 ] && [ -s "$out/ud.pcap" ]; then
+	python3 - "$out/ud.pcap" <<'PY' && ok || bad "ICRC of CC packets"
+import struct, sys, zlib
+b = open(sys.argv[1], 'rb').read()
+off, n = 24, 0
+while off < len(b):
+    incl = struct.unpack('<I', b[off + 8:off + 12])[0]
+    pkt = b[off + 32:off + 16 + incl]
+    off += 16 + incl
+    masked = bytearray(pkt[:-6])
+    masked[0] |= 0xF0
+    masked[12] = 0xFF        # BTH: FECN, BECN, Resv6 (variant)
+    assert struct.unpack('<I', pkt[-6:-2])[0] == zlib.crc32(bytes(masked)) & 0xFFFFFFFF
+    n += pkt[12] != 0
+assert n > 0, 'no FECN or BECN'
+PY
 fi
 
 echo "capture_tshark: $pass passed, $fail failed"

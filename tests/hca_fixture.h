@@ -78,6 +78,38 @@ static inline void setup_rc(void)
 	setup_rc_cfg(1, 4096, &CONN_DEFAULT);
 }
 
+/*
+ * UD QPs at both ends, in RTS, path MTU 2048, real bytes: A's Q_Key
+ * 0x1111, B's qkey_b; A's buffer patterned.
+ */
+static inline void setup_ud(uint32_t qkey_b)
+{
+	struct ibfs_diag d;
+	struct ibfs_hca_pair_cfg cfg = {.profile = "ideal", .data_mode = 1,
+					.mtu = 2048};
+	ck_assert_int_eq(ibfs__hca_pair_new(&P, &cfg, &d), 0);
+	side_open(&A, P.h[0], IBFS_QPT_UD);
+	side_open(&B, P.h[1], IBFS_QPT_UD);
+	struct side *s[2] = {&A, &B};
+	for (int i = 0; i < 2; i++) {
+		struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT,
+					 .port_num = 1,
+					 .qkey = i ? qkey_b : 0x1111};
+		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE |
+				IBFS_QP_PKEY_INDEX | IBFS_QP_PORT |
+				IBFS_QP_QKEY), 0);
+		a.qp_state = IBFS_QPS_RTR;
+		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE),
+				 0);
+		a.qp_state = IBFS_QPS_RTS;
+		a.sq_psn = 0;
+		ck_assert_int_eq(ibfs_modify_qp(s[i]->qp, &a, IBFS_QP_STATE |
+				IBFS_QP_SQ_PSN), 0);
+	}
+	for (int i = 0; i < BUFSZ; i++)
+		A.buf[i] = (uint8_t)(i * 13 + 1);
+}
+
 static inline void post_send(struct side *s, uint64_t id, enum ibfs_wr_opcode op,
 		      uint32_t off, uint32_t len, uint64_t raddr,
 		      uint32_t rkey, unsigned flags)

@@ -130,9 +130,9 @@ done
 # its one ACK is (8 + 12 + 4 + 4) / 4 = 7. On the wire each also carries a
 # 2-byte VCRC: 65,968 bytes out of node1 (ports.csv's byte columns).
 "$IBFSIM" run "$top_srcdir/examples/rdma_write.xml" --csv "$out/w" >/dev/null
-grep -q '^node1,1,sw1:1,65968,30,16,1,.*,16484,7$' "$out/w/ports.csv" &&
+grep -q '^node1,1,sw1:1,65968,30,16,1,.*,16484,7,0$' "$out/w/ports.csv" &&
 	ok || bad "ports.csv: node1 $(grep '^node1,' "$out/w/ports.csv")"
-grep -q '^sw1,2,node2:1,65968,30,16,1,.*,16484,7$' "$out/w/ports.csv" &&
+grep -q '^sw1,2,node2:1,65968,30,16,1,.*,16484,7,0$' "$out/w/ports.csv" &&
 	ok || bad "ports.csv: sw1:2 $(grep '^sw1,2,' "$out/w/ports.csv")"
 
 # A stop time ends the run: messages not done are incomplete, not failed.

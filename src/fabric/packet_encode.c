@@ -4,7 +4,7 @@
  * and its sources). Header layouts, most significant bit first, big-endian:
  *   LRH (7.7):  VL:4 LVer:4 | SL:4 Rsv:2 LNH:2 | DLID:16 | Rsv:5 PktLen:11 |
  *               SLID:16, PktLen counting 4-byte words from LRH to ICRC.
- *   BTH (9.2):  OpCode:8 | SE:1 M:1 Pad:2 TVer:4 | P_Key:16 | Resv8a:8 |
+ *   BTH (9.2):  OpCode:8 | SE:1 M:1 Pad:2 TVer:4 | P_Key:16 | F:1 B:1 Rsv:6 |
  *               DestQP:24 | A:1 Resv7:7 | PSN:24
  *   DETH 9.3.3 Q_Key:32 Rsv:8 SrcQP:24; RETH 9.3.4 VA:64 R_Key:32 Len:32;
  *   AtomicETH 9.3.5 VA:64 R_Key:32 Swap:64 Compare:64; AETH 9.3.6
@@ -76,7 +76,7 @@ uint32_t ibfs__icrc(const uint8_t *pkt, size_t len)
 		masked[0] |= 0xF0; /* LRH:VL */
 	}
 	if (bth + 4 < len)
-		masked[bth + 4] = 0xFF; /* BTH:Resv8a */
+		masked[bth + 4] = 0xFF; /* BTH: FECN, BECN, Resv6 */
 	return ibfs__crc32_ib(masked, len);
 }
 
@@ -179,7 +179,8 @@ size_t ibfs__packet_encode(const struct ibfs_packet *p, uint8_t *buf,
 		*b++ = (uint8_t)((p->se ? 0x80 : 0) | (p->mig ? 0x40 : 0) |
 				 (pad << 4) | (p->tver & 0xF));
 		b = put16(b, p->pkey);
-		*b++ = 0; /* Resv8a */
+		/* FECN, BECN (IBA A10.2.2), then 6 reserved bits. */
+		*b++ = (uint8_t)((p->fecn ? 0x80 : 0) | (p->becn ? 0x40 : 0));
 		b = put24(b, p->dest_qp);
 		*b++ = p->ack_req ? 0x80 : 0;
 		b = put24(b, p->psn);

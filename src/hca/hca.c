@@ -172,10 +172,13 @@ void ibfs__hca_free(struct ibfs_hca *h)
 	ibfs__mr_free_all(h);
 	ibfs__cq_free_all(h);
 	ibfs__hca_mgmt_detach(h);
-	for (int i = 1; i <= h->dev.nports; i++)
+	for (int i = 1; i <= h->dev.nports; i++) {
 		for (int v = 0; v < IBFS_HCA_DATA_VLS; v++)
 			if (h->hp[i].held[v])
 				ibfs__packet_free(h->dev.fab, h->hp[i].held[v]);
+		ibfs__cc_cnp_flush(&h->hp[i]);
+	}
+	ibfs__hca_cc_free(h);
 	if (h->dev.fab && h->dev.fab->devices &&
 	    h->dev.fab->devices[h->dev.node] == &h->dev)
 		h->dev.fab->devices[h->dev.node] = NULL;
@@ -270,6 +273,12 @@ static ibfs_time_t hca_qp_ready(struct ibfs_hca_qp *qp)
 	if (qp->req_ready_valid && qp->req_ready < t) {
 		r = qp->req_ready > qp->hold_until ? qp->req_ready :
 						     qp->hold_until;
+		/* Congestion control's injection rate delay (A10.3). */
+		if (__builtin_expect(qp->hca->cc != NULL, 0)) {
+			ibfs_time_t u = ibfs__cc_until(qp);
+			if (u > r)
+				r = u;
+		}
 		if (r < t)
 			t = r;
 	}
@@ -361,6 +370,11 @@ static void hca_schedule(struct ibfs_hca_port *hp, ibfs_time_t t)
 	}
 	hp->kick = ibfs__eq_schedule(q, t, hca_kick_ev, hp, 0);
 	hp->kick_at = t;
+}
+
+void ibfs__hca_port_run_at(struct ibfs_hca_port *hp, ibfs_time_t t)
+{
+	hca_schedule(hp, t);
 }
 
 int ibfs__hca_set_vlarb(struct ibfs_hca *h, int port,
@@ -509,6 +523,26 @@ static struct ibfs_packet *hca_build(struct ibfs_hca_port *hp, int vl,
 }
 
 /*
+ * hca_run's send with congestion control: the flow of QP `from` waits
+ * its injection rate delay after a request packet (cc_throttle.c). What
+ * that needs of p is read before the send, which may free it.
+ */
+static void hca_send_cc(struct ibfs_hca_port *hp, struct ibfs_hca_qp *from,
+			struct ibfs_packet *p, struct ibfs_hca_qp *ends)
+{
+	struct ibfs_hca *h = hp->hca;
+	const struct ibfs_hca_opinfo *oi = ibfs__hca_opinfo(p->opcode);
+	struct ibfs_cc_tx tx = {
+		.request = oi && !(oi->flags & IBFS_OPF_RESP),
+		.sl = p->sl,
+		.wire = p->wire_bytes,
+	};
+	ibfs_time_t left = h->lops->send(hp, p);
+	ibfs__cc_sent(hp, from, &tx, left);
+	hca_sent(ends, left);
+}
+
+/*
  * Sends while the transmitter is free: management packets first, then
  * the data VL that the arbiter picks among those ready (IBA 7.6.9) sends
  * its held packet if it has one, else the next packet of the QP at its
@@ -527,6 +561,10 @@ static void hca_run(struct ibfs_hca_port *hp)
 			continue;
 		if (!h->lops->can_send(hp, NULL))
 			return;
+		/* CNPs (congestion control) go ahead of data too. */
+		if (__builtin_expect(hp->cnp_head != NULL, 0) &&
+		    ibfs__cc_cnp_tx(hp))
+			continue;
 		uint32_t ready = hp->held_mask ? hca_ready(hp) : hp->fifo_mask;
 		if (!ready)
 			return;
@@ -535,6 +573,9 @@ static void hca_run(struct ibfs_hca_port *hp)
 		if (vl < 0)
 			return;
 		struct ibfs_hca_qp *ends = NULL;
+		struct ibfs_hca_qp *from = hp->held_mask >> vl & 1 ?
+						   hp->held_qp[vl] :
+						   hp->fifo[vl].head;
 		struct ibfs_packet *p = hp->held_mask >> vl & 1 ?
 						hca_take_held(hp, vl, &ends) :
 						hca_build(hp, vl, now, &ends,
@@ -547,6 +588,10 @@ static void hca_run(struct ibfs_hca_port *hp)
 		/* Charged before the send, which frees p on a dead link. */
 		if (!hp->one)
 			ibfs__vlarb_charge(&hp->arb, high, p->wire_bytes);
+		if (__builtin_expect(h->cc != NULL, 0)) {
+			hca_send_cc(hp, from, p, ends);
+			continue;
+		}
 		hca_sent(ends, h->lops->send(hp, p));
 	}
 }
@@ -617,6 +662,12 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 	h->st.rx_pkts++;
 	if (p->kind == IBFS_PKT_MGMT && ibfs__hca_mgmt_rx(hp, p))
 		return;
+	/* Congestion notification (A10.3): a CNP is consumed there. */
+	if (__builtin_expect(p->fecn | p->becn, 0) && ibfs__cc_rx(hp, p)) {
+		ibfs__fabric_deliver(h->dev.fab, p);
+		ibfs__packet_free(h->dev.fab, p);
+		return;
+	}
 	const struct ibfs_hca_opinfo *oi = ibfs__hca_opinfo(p->opcode);
 	struct ibfs_hca_qp *qp = NULL;
 	if (p->kind == IBFS_PKT_DATA && oi && h->lops->accept(hp, p))

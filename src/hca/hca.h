@@ -88,6 +88,9 @@ enum {
 	IBFS_OP_ATOMIC_ACK = 0x12,
 	IBFS_OP_CMP_SWAP = 0x13,
 	IBFS_OP_FETCH_ADD = 0x14,
+	/* Congestion Notification Packet (IBA A10.2.2.1): the full opcode,
+	 * LRH, BTH with BECN set, ICRC and no payload. */
+	IBFS_OP_CNP = 0x80,
 };
 
 /* What an opcode is (opcodes.c). */
@@ -426,6 +429,13 @@ struct ibfs_hca_qp {
 	/* Message rate (profile wqe_gap): when the WQE being prepared
 	 * began, and when the next may (sq.c). */
 	ibfs_time_t wqe_begin, wqe_next;
+	/* Congestion control (cc_throttle.c), QP-based (Port_Control 0):
+	 * the CCTI as set at cc_at, and when the next request packet may
+	 * go (the injection rate delay). cc_becn: the next ACK carries a
+	 * BECN (a FECN-marked request arrived). */
+	uint16_t cc_ccti;
+	uint8_t cc_becn;
+	ibfs_time_t cc_at, cc_until;
 };
 
 struct ibfs_hca_qp *ibfs__qp_lookup(struct ibfs_hca *h, uint32_t qpn);
@@ -538,6 +548,8 @@ struct ibfs_hca_port {
 	/* VL arbitration tables and LimitOfHighPriority (IBA 7.6.9). */
 	struct ibfs_vlarb arb;
 	uint16_t sm_lid;           /* PortInfo MasterSMLID, as the SM set it */
+	/* CNPs waiting to be sent, linked through next (cc_throttle.c). */
+	struct ibfs_packet *cnp_head, *cnp_tail;
 };
 
 /* Which of the port's 2^LMC LIDs a packet was sent to: its DLID's low
@@ -553,6 +565,10 @@ struct ibfs_hca_stats {
 	uint64_t dropped;     /* bad LID, P_Key, Q_Key or QP */
 	uint64_t duplicates;
 	uint64_t acks;        /* ACK, RNR NAK and NAK packets sent */
+	/* Congestion control (IBA A10): FECN-marked packets received,
+	 * BECNs sent in ACKs, CNPs sent, BECNs received (ACKs and CNPs),
+	 * CNPs received. */
+	uint64_t fecn_rx, becn_tx, cnp_tx, becn_rx, cnp_rx;
 };
 
 /*
@@ -605,6 +621,8 @@ struct ibfs_hca {
 	uint32_t next_pd, next_srq;
 	uint32_t qps_cap;
 	struct ibfs_rng rng;
+	/* Congestion control settings and state, NULL when off. */
+	struct ibfs_hca_cc *cc;
 };
 
 /* QP numbers: 0 and 1 are the SMI and GSI QPs (IBA 3.5.1, 9.6); data
@@ -672,6 +690,50 @@ struct ibfs_packet *ibfs__hca_packet(struct ibfs_hca *h, uint32_t len);
  * frees it) and sends them with ibfs__hca_mgmt_send; a port sends its
  * queued management packets before any data packet.
  */
+/*
+ * Congestion control at a CA (IBA A10.3, A10.4.3.4-5): a
+ * CACongestionSetting and a CongestionControlTable (cc_throttle.c).
+ */
+#define IBFS_CCT_MAX 128
+struct ibfs_ca_cc_sl {
+	uint16_t ccti_timer;       /* 1.024 us units; 0: CCTI never falls */
+	uint8_t ccti_increase;
+	uint16_t trigger_threshold; /* kept, not modelled */
+	uint16_t ccti_min;
+};
+struct ibfs_ca_cc {
+	uint16_t port_control;   /* bit 0: 0 per QP, 1 per SL of a port */
+	uint16_t control_map;    /* SLs whose entry below is valid */
+	struct ibfs_ca_cc_sl sl[16];
+	int ncct;                /* CCT entries; CCTI_Limit = ncct - 1 */
+	uint16_t cct[IBFS_CCT_MAX]; /* CCT_Shift << 14 | CCT_Multiplier */
+};
+struct ibfs_hca_cc;
+/* Programs CC (cc NULL: off). 0, or -1 out of memory or a bad table. */
+int ibfs__hca_set_cc(struct ibfs_hca *h, const struct ibfs_ca_cc *cc);
+void ibfs__hca_cc_free(struct ibfs_hca *h);
+/*
+ * The current CCTI of qp's flow: its own (per QP) or its port's for sl
+ * (per SL); 0 without CC. For tests and reports.
+ */
+uint16_t ibfs__hca_cc_ccti(const struct ibfs_hca_qp *qp, uint8_t sl);
+/* When qp's next request packet may go for CC (0: now). */
+ibfs_time_t ibfs__cc_until(const struct ibfs_hca_qp *qp);
+/* A received packet with FECN or BECN: 1 when it was a CNP, consumed. */
+int ibfs__cc_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p);
+/* What cc_sent needs of a packet, taken before the send frees it. */
+struct ibfs_cc_tx {
+	uint8_t request, sl;
+	uint32_t wire;
+};
+void ibfs__cc_sent(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp,
+		   const struct ibfs_cc_tx *tx, ibfs_time_t left);
+/* Sends the port's first CNP if it may go: 1 when it sent one. */
+int ibfs__cc_cnp_tx(struct ibfs_hca_port *hp);
+void ibfs__cc_cnp_flush(struct ibfs_hca_port *hp);
+/* The port's transmitter runs at t (hca.c). */
+void ibfs__hca_port_run_at(struct ibfs_hca_port *hp, ibfs_time_t t);
+
 struct ibfs_hca_mgmt;
 typedef void (*ibfs_hca_mgmt_rx_fn)(void *ctx, struct ibfs_hca *h, int port,
 				    struct ibfs_packet *p);

@@ -7,7 +7,8 @@ libibfs_hca_la_SOURCES = \
 	src/hca/qp.c src/hca/srq.c src/hca/sq.c src/hca/rc_requester.c \
 	src/hca/rc_responder.c src/hca/rc_retry.c src/hca/ud.c \
 	src/hca/verbs.c src/hca/direct_exec.h src/hca/direct_exec.c \
-	src/hca/pair.h src/hca/pair.c src/hca/perftest.h src/hca/perftest.c
+	src/hca/pair.h src/hca/pair.c src/hca/perftest.h src/hca/perftest.c \
+	src/hca/cc_throttle.c
 ibfsiminclude_HEADERS += include/ibfsim/verbs.h
 
 check_PROGRAMS += tests/check_hca
@@ -70,3 +71,10 @@ check_PROGRAMS += tests/check_verbs_actors
 tests_check_verbs_actors_SOURCES = tests/check_verbs_actors.c
 tests_check_verbs_actors_CFLAGS = $(TEST_CFLAGS)
 tests_check_verbs_actors_LDADD = libibfsim.la $(TEST_LIBS)
+
+# Congestion control at the HCAs (IBA A10.3): CCTI, gaps, BECN, CNP.
+check_PROGRAMS += tests/check_cc_throttle
+tests_check_cc_throttle_SOURCES = tests/check_cc_throttle.c \
+	tests/hca_fixture.h
+tests_check_cc_throttle_CFLAGS = $(TEST_CFLAGS)
+tests_check_cc_throttle_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)

@@ -114,6 +114,12 @@ struct ibfs_packet *ibfs__rc_resp_build(struct ibfs_hca_qp *qp)
 		p->aeth.syndrome = qp->ack_syn;
 		qp->ack_pending = 0;
 		qp->hca->st.acks++;
+		/* A FECN-marked request came: BECN back (IBA A10.3.1). */
+		if (qp->cc_becn) {
+			p->becn = 1;
+			qp->cc_becn = 0;
+			qp->hca->st.becn_tx++;
+		}
 		rs_frame(qp, p);
 		if (qp->err_pending && (qp->ack_syn & 0xe0) == IBFS_AETH_NAK) {
 			qp->err_pending = 0;

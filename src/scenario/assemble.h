@@ -11,6 +11,7 @@
 
 #include "bridge/bridge.h"
 #include "fabric/fabric.h"
+#include "subnet_manager/cc_config.h"
 #include "subnet_manager/qos.h"
 #include "switch/switch.h"
 
@@ -38,6 +39,8 @@ struct ibfs_assembly_opts {
 	const char *lfts;       /* the file engine's opensm-lfts.dump */
 	int lmc;
 	const struct ibfs_qos *qos;   /* NULL or not given: no QoS */
+	/* NULL or not enabled: no congestion control (set at time 0). */
+	const struct ibfs_cc_config *cc;
 	ibfs_time_t deadlock_timeout; /* 0: the default (50 us) */
 	/*
 	 * In-band: the subnet manager runs on HCA sm_node and programs the

@@ -6,7 +6,8 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/scenario_xml_int.h src/scenario/scenario_collective.c \
 	src/scenario/scenario_check.h src/scenario/scenario_check.c \
 	src/scenario/results.h src/scenario/results.c \
-	src/scenario/results_collective.c
+	src/scenario/results_collective.c \
+	src/scenario/results_cc.h src/scenario/results_cc.c
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
 	src/scenario/assemble.h src/scenario/assemble.c \
@@ -18,6 +19,7 @@ libibfs_scenario_la_SOURCES += \
 # Example scenarios (examples/*.xml), run with their key numbers asserted.
 EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/send.xml examples/incast_hol.xml examples/incast_vl.xml \
+	examples/incast_cc.xml \
 	examples/ring_minhop.xml examples/ring_updn.xml \
 	examples/fat_tree_permutation.xml examples/sm_sweep.xml \
 	examples/link_failure.xml examples/qos_weights.xml \
@@ -27,6 +29,9 @@ TESTS += tests/run_example_scenarios.sh
 TESTS += tests/collectives.sh
 EXTRA_DIST += tests/collectives.sh
 TESTS += tests/run_scenarios.sh
+# Congestion control attributes: refusals, defaults, both SM modes.
+TESTS += tests/cc_scenarios.sh
+EXTRA_DIST += tests/cc_scenarios.sh
 EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_attr.xml \
 	tests/data/scenario/bad_element.xml \

@@ -16,6 +16,7 @@
 #include <ibfsim/verbs.h>
 
 #include "scenario/results.h"
+#include "scenario/results_cc.h"
 
 int ibfs__results_add(struct ibfs_results *r, const struct ibfs_msg_record *m)
 {
@@ -299,6 +300,7 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 	fprintf(out, "packets: %llu sent, %llu dropped\n",
 		(unsigned long long)r->fab->pkts_injected,
 		(unsigned long long)r->fab->pkts_dropped);
+	ibfs__results_cc_print(r, out);
 	if (r->deadlock)
 		fprintf(out, "DEADLOCK: %s\n", r->deadlock_cycle);
 	if (r->fab->eq.nomem)
@@ -350,11 +352,13 @@ static void json_links(const struct ibfs_results *r, FILE *o)
 		fprintf(o,
 			", \"tx_bytes_ab\": %llu, \"tx_bytes_ba\": %llu, "
 			"\"utilization_ab\": %.6f, \"utilization_ba\": %.6f, "
-			"\"xmit_wait_ns_ab\": %.3f, \"xmit_wait_ns_ba\": %.3f}",
+			"\"xmit_wait_ns_ab\": %.3f, \"xmit_wait_ns_ba\": %.3f",
 			(unsigned long long)a->cnt.xmit_data,
 			(unsigned long long)b->cnt.xmit_data,
 			(double)a->cnt.busy / span, (double)b->cnt.busy / span,
 			ns(a->cnt.xmit_wait), ns(b->cnt.xmit_wait));
+		ibfs__results_cc_json_link(r, o, l);
+		fputc('}', o);
 	}
 	fputs(t->nlinks ? "\n  ],\n" : "],\n", o);
 }
@@ -481,6 +485,7 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 		}
 		fputs(first ? "],\n" : "\n  ],\n", o);
 	}
+	ibfs__results_cc_json(r, o);
 	fprintf(o, "  \"packets\": {\"sent\": %llu, \"dropped\": %llu},\n",
 		(unsigned long long)r->fab->pkts_injected,
 		(unsigned long long)r->fab->pkts_dropped);
@@ -620,7 +625,7 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 	const struct ibfs_topology *t = r->sc->topo;
 	fputs("node,port,peer,xmit_data_bytes,rcv_data_bytes,xmit_pkts,"
 	      "rcv_pkts,xmit_wait_ps,busy_ps,peak_buffer_blocks,"
-	      "port_xmit_data,port_rcv_data\n", o);
+	      "port_xmit_data,port_rcv_data,fecn_marks\n", o);
 	for (size_t n = 0; n < t->nnodes; n++) {
 		for (int p = 1; p <= t->nodes[n].nports; p++) {
 			const struct ibfs_port *pt = &r->fab->ports[n][p];
@@ -635,7 +640,8 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 			fprintf(o, "%d,", p);
 			csv_id(o, t->nodes[tp->peer_node].id, tp->peer_port);
 			fprintf(o,
-				"%llu,%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu\n",
+				"%llu,%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,"
+				"%llu\n",
 				(unsigned long long)pt->cnt.xmit_data,
 				(unsigned long long)pt->cnt.rcv_data,
 				(unsigned long long)pt->cnt.xmit_pkts,
@@ -645,7 +651,9 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 				(unsigned long long)iba_data_words(
 					pt->cnt.xmit_data, pt->cnt.xmit_pkts),
 				(unsigned long long)iba_data_words(
-					pt->cnt.rcv_data, pt->cnt.rcv_pkts));
+					pt->cnt.rcv_data, pt->cnt.rcv_pkts),
+				(unsigned long long)ibfs__results_fecn_marks(
+					r, (int)n, p));
 		}
 	}
 }

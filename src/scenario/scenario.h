@@ -14,6 +14,7 @@
 #include "fabric/diag.h"
 #include "fabric/time.h"
 #include "fabric/topology.h"
+#include "subnet_manager/cc_config.h"
 #include "subnet_manager/qos.h"
 
 /* Operations, by SPEC's names (libibverbs' IBV_WR_* in meaning). */
@@ -124,6 +125,7 @@ struct ibfs_scenario {
 	int sm_node;           /* default: the first HCA */
 	int lmc;
 	struct ibfs_qos qos;   /* qos-* attributes; qos.given 0 without */
+	struct ibfs_cc_config cc; /* cc-* attributes; cc.enabled 0 without */
 	enum ibfs_sc_model model;
 	char *hca_profile;     /* run --profile: every HCA's; else NULL */
 	struct ibfs_sc_message *msgs;

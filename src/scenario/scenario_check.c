@@ -24,15 +24,31 @@
  * fabric grammar and reader; anything else the grammar rejects is still
  * reported by it.
  */
+/* OpenSM's congestion control options, '_' as '-' (cc_config.h). */
+#define SX_CC                                                              \
+	"congestion-control", "cc-sw-cong-setting-control-map",            \
+		"cc-sw-cong-setting-victim-mask",                          \
+		"cc-sw-cong-setting-credit-mask",                          \
+		"cc-sw-cong-setting-threshold",                            \
+		"cc-sw-cong-setting-packet-size",                          \
+		"cc-sw-cong-setting-credit-starvation-threshold",          \
+		"cc-sw-cong-setting-credit-starvation-return-delay",       \
+		"cc-sw-cong-setting-marking-rate",                         \
+		"cc-ca-cong-setting-port-control",                         \
+		"cc-ca-cong-setting-control-map",                          \
+		"cc-ca-cong-setting-ccti-timer",                           \
+		"cc-ca-cong-setting-ccti-increase",                        \
+		"cc-ca-cong-setting-trigger-threshold",                    \
+		"cc-ca-cong-setting-ccti-min", "cc-cct"
 #define SX_COMMON "op", "qp", "size", "count", "start", "sl", "qps", "rate"
 static const struct {
 	const char *element;
-	const char *const attrs[14];
+	const char *const attrs[32];
 } sx_allowed[] = {
 	{"scenario", {"version", "name"}},
 	{"subnet-manager", {"routing", "host", "lmc", "lfts", "mode",
 			    "qos-sl2vl", "qos-vlarb-high", "qos-vlarb-low",
-			    "qos-high-limit"}},
+			    "qos-high-limit", SX_CC}},
 	{"transport", {"model"}},
 	{"traffic", {NULL}},
 	{"message", {"src", "dst", SX_COMMON}},
@@ -179,7 +195,7 @@ static int sx_check_once(xmlNode *root, const char *path,
 
 static int sx_known_attr(int e, const char *name)
 {
-	for (int i = 0; i < 14 && sx_allowed[e].attrs[i]; i++)
+	for (int i = 0; i < 32 && sx_allowed[e].attrs[i]; i++)
 		if (!strcmp(sx_allowed[e].attrs[i], name))
 			return 1;
 	return 0;

@@ -430,6 +430,49 @@ static int read_qos(struct sx *x, xmlNode *n)
 	return 0;
 }
 
+/*
+ * OpenSM's congestion control options as <subnet-manager> attributes
+ * (cc_config.h), named as OpenSM names them with '-' for '_', each in
+ * OpenSM's syntax. The others are refused without
+ * congestion-control="true", which they would not affect.
+ */
+static int read_cc(struct sx *x, xmlNode *n)
+{
+	struct ibfs_cc_config *c = &x->s->cc;
+	char err[160] = "", name[64];
+	const char *given = NULL;
+
+	ibfs__cc_default(c);
+	for (int i = 0; i < IBFS_CC_NOPTS; i++) {
+		const char *o = ibfs__cc_opt_names[i];
+
+		ibfs__cc_attr_name(o, name, sizeof(name));
+		char *v = attr(n, name);
+		if (!v)
+			continue;
+		int rc = ibfs__cc_parse(c, (enum ibfs_cc_opt)i, v, err,
+					sizeof(err));
+		if (rc < 0)
+			ibfs__diag(x->d, x->file, line_of(n), "%s=\"%s\": %s",
+				   name, v, err);
+		xmlFree(v);
+		if (rc < 0)
+			return -1;
+		if (i != IBFS_CC_ENABLE && !given)
+			given = o;
+	}
+	if (given && !c->enabled) {
+		ibfs__cc_attr_name(given, name, sizeof(name));
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "%s has no effect without "
+				  "congestion-control=\"true\"",
+				  name);
+	}
+	if (c->enabled && ibfs__cc_check(c, err, sizeof(err)) < 0)
+		return ibfs__diag(x->d, x->file, line_of(n), "%s", err);
+	return 0;
+}
+
 static int read_sm(struct sx *x, xmlNode *n)
 {
 	char *routing = attr(n, "routing"), *lfts = attr(n, "lfts");
@@ -467,7 +510,7 @@ static int read_sm(struct sx *x, xmlNode *n)
 		return ibfs__diag(x->d, x->file, line_of(n),
 				  "lmc must be 0 to 7 (IBA 14.2.5.6)");
 	x->s->lmc = (int)lmc;
-	if (read_qos(x, n) < 0)
+	if (read_qos(x, n) < 0 || read_cc(x, n) < 0)
 		return -1;
 	/* The engines that put paths on SLs themselves (OpenSM's path_sl). */
 	if (x->s->qos.given && x->s->routing &&

@@ -19,7 +19,8 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/sma.c src/subnet_manager/sma_attrs.c \
 	src/subnet_manager/sm.h src/subnet_manager/sm_int.h \
 	src/subnet_manager/sm.c src/subnet_manager/sm_config.c \
-	src/subnet_manager/qos.h src/subnet_manager/qos.c
+	src/subnet_manager/qos.h src/subnet_manager/qos.c \
+	src/subnet_manager/cc_config.h src/subnet_manager/cc_config.c
 
 # The HCA's management hook (QP0/VL15) the SM and its agents use; it lives
 # with the HCA but is listed here, by the SM that needs it.
@@ -101,3 +102,10 @@ EXTRA_DIST += tests/data/sm/osm-ftree-fat-tree-k4-l3.lfts \
 	tests/data/sm/bad-entry.lfts \
 	tests/data/sm/osm-ftree-xgft-m4.3.2-w1.4.3.lfts \
 	tests/data/sm/osm-ftree-xgft-m4.3-w1.2.lfts
+
+# OpenSM's congestion control options (cc_config.c).
+check_PROGRAMS += tests/check_cc_config
+tests_check_cc_config_SOURCES = tests/check_cc_config.c
+tests_check_cc_config_CFLAGS = $(TEST_CFLAGS)
+tests_check_cc_config_LDADD = libibfs_sm.la libibfs_switch.la \
+	libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)

@@ -6,7 +6,7 @@ libibfs_switch_la_SOURCES = \
 	src/switch/switch.h src/switch/switch_int.h src/switch/switch.c \
 	src/switch/crossbar.c src/switch/vlarb.c src/switch/sl2vl.c \
 	src/switch/forwarding.c src/switch/lft_file.c src/switch/deadlock.c \
-	src/switch/port_state.c
+	src/switch/port_state.c src/switch/cc_mark.c
 
 check_PROGRAMS += tests/check_switch
 tests_check_switch_SOURCES = tests/check_switch.c tests/switch_star.h
@@ -48,3 +48,9 @@ tests_check_switch_lfts_CFLAGS = $(TEST_CFLAGS)
 tests_check_switch_lfts_LDADD = libibfs_switch.la libibfs_fabric.la \
 	$(TEST_LIBS)
 EXTRA_DIST += tests/data/switch/ring4-line.lfts
+
+# Congestion marking (IBA A10.2.1): FECN marks in closed form.
+check_PROGRAMS += tests/check_cc_mark
+tests_check_cc_mark_SOURCES = tests/check_cc_mark.c tests/switch_star.h
+tests_check_cc_mark_CFLAGS = $(TEST_CFLAGS)
+tests_check_cc_mark_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)

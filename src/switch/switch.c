@@ -467,6 +467,8 @@ void ibfs__switch_destroy(struct ibfs_switch *sw)
 	}
 	if (sw->dev.fab && sw->dev.fab->devices[sw->dev.node] == &sw->dev)
 		sw->dev.fab->devices[sw->dev.node] = NULL;
+	if (sw->dev.ops)
+		ibfs__sw_cc_free(sw);
 	free(sw->q);
 	if (sw->out && sw->out[0].req != sw->out[0].req_in)
 		free(sw->out[0].req);
@@ -550,7 +552,8 @@ struct ibfs_device *ibfs__switch_device(struct ibfs_switch *sw)
 
 struct ibfs_switch *ibfs__switch_of(struct ibfs_device *dev)
 {
-	if (!dev || dev->ops != &ibfs__switch_ops)
+	/* A switch with CC has its own copy of the operations (cc_mark.c). */
+	if (!dev || dev->ops->tx_ready != ibfs__sw_tx_ready)
 		return NULL;
 	return (struct ibfs_switch *)dev;
 }

@@ -117,6 +117,40 @@ typedef void (*ibfs_switch_local_fn)(void *ctx, struct ibfs_switch *sw,
 void ibfs__switch_set_local(struct ibfs_switch *sw, ibfs_switch_local_fn fn,
 			    void *ctx);
 
+/*
+ * Congestion control (IBA 1.2.1 Annex A10), as a SwitchCongestionSetting
+ * (A10.4.3.3) programs it: cc_mark.c. Fields not valid in control_map
+ * keep the switch's defaults (0: no marking).
+ */
+struct ibfs_sw_cc {
+	uint8_t control_map;      /* bit 0 victim, 1 credit, 2 threshold and
+				   * packet size, 3 CS, 4 marking rate */
+	uint64_t victim_mask[4];  /* bit p: port p marks as a victim too */
+	uint64_t credit_mask[4];  /* credit starvation: not modelled */
+	uint8_t threshold;        /* 0 none, 1 loose .. 15 aggressive */
+	uint8_t packet_size;      /* 64-byte credits: smaller, never marked */
+	uint8_t cs_threshold;     /* credit starvation: not modelled */
+	uint16_t cs_return_delay; /* shift:multiplier, not modelled */
+	uint16_t marking_rate;    /* eligible packets left unmarked between
+				   * two marks */
+};
+
+/*
+ * Turns congestion marking on with the valid fields of cc, or off (NULL).
+ * Without it the switch pays nothing for CC: a CC switch receives and
+ * ends packets through its own device operations (cc_mark.c). Returns 0,
+ * or -1 out of memory.
+ */
+int ibfs__switch_set_cc(struct ibfs_switch *sw, const struct ibfs_sw_cc *cc);
+/* Packets the switch marked with FECN when leaving `port` (0: none). */
+uint64_t ibfs__switch_fecn_marks(const struct ibfs_switch *sw, int port);
+/*
+ * The output queue of (port, vl) in 64-byte blocks: what waits in the
+ * switch for that output VL (A10.2.1.1). 0 without CC.
+ */
+uint32_t ibfs__switch_cc_queue(const struct ibfs_switch *sw, int port,
+			       int vl);
+
 /* Deadlock detection (deadlock.c). */
 struct ibfs_deadlock_elem {
 	int node; /* switch node index */

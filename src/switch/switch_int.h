@@ -525,6 +525,9 @@ ibfs__sw_prefetch_ask(const struct ibfs_switch *sw, unsigned ho)
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);
 void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out);
 
+/* cc_mark.c: drops the switch's CC state, if any (switch_destroy). */
+void ibfs__sw_cc_free(struct ibfs_switch *sw);
+
 /* port_state.c */
 /*
  * Output o is down: discards every head of a free input that requests it

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The congestion control counters in the results (IBA A10): FECN marks
+ * per switch port (switch/cc_mark.c), and per HCA the FECN-marked packets
+ * it received, the BECNs it sent in ACKs and the CNPs it sent, and the
+ * BECNs and CNPs it received (hca/cc_throttle.c). They appear in the
+ * text summary and the JSON only when the scenario turns CC on, so that
+ * the results of other runs do not change; ports.csv always has the
+ * fecn_marks column (0 without CC).
+ */
+#include "scenario/results_cc.h"
+
+#include "hca/hca.h"
+#include "switch/switch.h"
+
+static int cc_on(const struct ibfs_results *r)
+{
+	return r->sc->cc.enabled;
+}
+
+uint64_t ibfs__results_fecn_marks(const struct ibfs_results *r, int node,
+				  int port)
+{
+	struct ibfs_device *dev = r->fab->devices[node];
+	const struct ibfs_switch *sw = ibfs__switch_of(dev);
+
+	return sw ? ibfs__switch_fecn_marks(sw, port) : 0;
+}
+
+/* The HCA of a node, or NULL. */
+static const struct ibfs_hca *cc_hca(const struct ibfs_results *r, int node)
+{
+	return ibfs__hca_of_node((struct ibfs_fabric *)(uintptr_t)r->fab,
+				 node);
+}
+
+struct cc_sums {
+	uint64_t marks, fecn_rx, becn_tx, cnp_tx, becn_rx, cnp_rx;
+};
+
+static void cc_sum(const struct ibfs_results *r, struct cc_sums *s)
+{
+	const struct ibfs_topology *t = r->sc->topo;
+
+	*s = (struct cc_sums){0};
+	for (size_t n = 0; n < t->nnodes; n++) {
+		const struct ibfs_hca *h = cc_hca(r, (int)n);
+
+		for (int p = 1; p <= t->nodes[n].nports; p++)
+			s->marks += ibfs__results_fecn_marks(r, (int)n, p);
+		if (!h)
+			continue;
+		s->fecn_rx += h->st.fecn_rx;
+		s->becn_tx += h->st.becn_tx;
+		s->cnp_tx += h->st.cnp_tx;
+		s->becn_rx += h->st.becn_rx;
+		s->cnp_rx += h->st.cnp_rx;
+	}
+}
+
+void ibfs__results_cc_print(const struct ibfs_results *r, FILE *out)
+{
+	struct cc_sums s;
+
+	if (!cc_on(r))
+		return;
+	cc_sum(r, &s);
+	fprintf(out,
+		"congestion control: %llu FECN marks; %llu BECNs in ACKs and "
+		"%llu CNPs sent, %llu BECNs received\n",
+		(unsigned long long)s.marks, (unsigned long long)s.becn_tx,
+		(unsigned long long)s.cnp_tx, (unsigned long long)s.becn_rx);
+}
+
+void ibfs__results_cc_json_link(const struct ibfs_results *r, FILE *o,
+				const struct ibfs_topo_link *l)
+{
+	if (!cc_on(r))
+		return;
+	fprintf(o, ", \"fecn_marks_ab\": %llu, \"fecn_marks_ba\": %llu",
+		(unsigned long long)ibfs__results_fecn_marks(r, l->node_a,
+							     l->port_a),
+		(unsigned long long)ibfs__results_fecn_marks(r, l->node_b,
+							     l->port_b));
+}
+
+void ibfs__results_cc_json(const struct ibfs_results *r, FILE *o)
+{
+	const struct ibfs_topology *t = r->sc->topo;
+	struct cc_sums s;
+	int first = 1;
+
+	if (!cc_on(r))
+		return;
+	cc_sum(r, &s);
+	fprintf(o,
+		"  \"congestion_control\": {\"fecn_marks\": %llu, "
+		"\"becn_tx\": %llu, \"cnp_tx\": %llu, \"becn_rx\": %llu, "
+		"\"cnp_rx\": %llu,\n    \"hcas\": [",
+		(unsigned long long)s.marks, (unsigned long long)s.becn_tx,
+		(unsigned long long)s.cnp_tx, (unsigned long long)s.becn_rx,
+		(unsigned long long)s.cnp_rx);
+	for (size_t n = 0; n < t->nnodes; n++) {
+		const struct ibfs_hca *h = cc_hca(r, (int)n);
+
+		if (!h)
+			continue;
+		fprintf(o,
+			"%s\n      {\"hca\": \"%s\", \"fecn_rx\": %llu, "
+			"\"becn_tx\": %llu, \"cnp_tx\": %llu, "
+			"\"becn_rx\": %llu, \"cnp_rx\": %llu}",
+			first ? "" : ",", t->nodes[n].id,
+			(unsigned long long)h->st.fecn_rx,
+			(unsigned long long)h->st.becn_tx,
+			(unsigned long long)h->st.cnp_tx,
+			(unsigned long long)h->st.becn_rx,
+			(unsigned long long)h->st.cnp_rx);
+		first = 0;
+	}
+	fputs(first ? "]},\n" : "\n    ]},\n", o);
+}
