@@ -64,3 +64,7 @@ check_PROGRAMS += tests/check_verbs_actors
 tests_check_verbs_actors_SOURCES = tests/check_verbs_actors.c
 tests_check_verbs_actors_CFLAGS = $(TEST_CFLAGS)
 tests_check_verbs_actors_LDADD = libibfsim.la $(TEST_LIBS)
+check_PROGRAMS += tests/check_hca_pkey
+tests_check_hca_pkey_SOURCES = tests/check_hca_pkey.c tests/hca_fixture.h
+tests_check_hca_pkey_CFLAGS = $(TEST_CFLAGS)
+tests_check_hca_pkey_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)

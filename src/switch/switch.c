@@ -20,6 +20,8 @@
  */
 #include "switch/switch_int.h"
 
+#include "fabric/pkey.h"
+
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +184,19 @@ static void sw_multicast(struct ibfs_switch *sw, int in,
 		sw_enqueue(sw, in, copies[i]);
 }
 
+/* p goes to output `out` (a good route): on its VL there, or discarded
+ * when its SL maps to none. Inline in both callers (sw_receive's tail). */
+static inline __attribute__((always_inline)) void
+sw_forward(struct ibfs_switch *sw, int in, struct ibfs_packet *p, uint8_t out)
+{
+	if (sw_map_vl(sw, p, in, out) < 0) {
+		sw_discard(sw, p);
+		return;
+	}
+	p->out_port = out;
+	sw_enqueue(sw, in, p);
+}
+
 /* p is for the switch itself: taken once its tail is in. */
 static void sw_local(struct ibfs_switch *sw, struct ibfs_packet *p)
 {
@@ -232,6 +247,69 @@ sw_receive_bad(struct ibfs_switch *sw, int in, struct ibfs_packet *p,
 }
 
 /*
+ * p's P_Key passes an enforcing port: it is in a partition of the port's
+ * table, whatever the membership (which the end ports check, IBA
+ * 10.9.3). VL15 packets (SMPs) are exempt.
+ */
+static int sw_pkey_pass(const struct ibfs_port *port, int flag,
+			const struct ibfs_packet *p)
+{
+	return !(port->pkey_enf & flag) || p->vl == IBFS_VL15 ||
+	       ibfs__port_pkey_find(port, p->pkey) >= 0;
+}
+
+/*
+ * The arrival at a switch with an enforcing port (IBA 10.9.4): the
+ * input's inbound check, the route as sw_receive makes it, the output's
+ * outbound check. A packet that fails is dropped once its tail is in and
+ * counted in that port's PortRcvConstraintErrors or
+ * PortXmitConstraintErrors (IBA 16.1.3.5). Multicast copies are checked
+ * inbound only.
+ */
+static void __attribute__((noinline))
+sw_receive_enforced(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
+{
+	struct ibfs_port *inp = &sw->dev.ports[in];
+	uint16_t dlid = p->dlid;
+
+	if (!sw_pkey_pass(inp, IBFS_PKEY_ENF_IN, p)) {
+		inp->rcv_constraint_errors++;
+		sw_drop_at_tail(sw, p);
+		return;
+	}
+	if (sw->lid && (dlid & (uint16_t)~((1u << sw->lmc) - 1)) == sw->lid) {
+		sw_local(sw, p);
+		return;
+	}
+	if (dlid >= IBFS_MCAST_LID_BASE) {
+		sw_receive_mcast(sw, in, p);
+		return;
+	}
+	uint8_t out = ibfs__sw_route(sw, in, dlid);
+
+	if (!(sw->out_ok[out / 64] >> (out % 64) & 1) || out == in) {
+		sw_receive_bad(sw, in, p, out);
+		return;
+	}
+	if (!sw_pkey_pass(&sw->dev.ports[out], IBFS_PKEY_ENF_OUT, p)) {
+		sw->dev.ports[out].xmit_constraint_errors++;
+		sw_drop_at_tail(sw, p);
+		return;
+	}
+	sw_forward(sw, in, p, out);
+}
+
+/* sw_receive's first test passed: p is for the switch, or it enforces. */
+static void __attribute__((noinline))
+sw_receive_local(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
+{
+	if (sw->pkey_enf)
+		sw_receive_enforced(sw, in, p);
+	else
+		sw_local(sw, p);
+}
+
+/*
  * Tried without gain (sw14, against a73449f): the grant (xb_arbitrate_one)
  * fetching, for a packet sent to a switch, the LFT line of its DLID and
  * its input's FIFO entry there (a per-output copy of the peer switch and
@@ -258,9 +336,12 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 	int in = inp->num;
 	uint16_t dlid = p->dlid;
 
-	/* The permissive LID is the switch's too: tested with multicast. */
+	/*
+	 * The permissive LID is the switch's too: tested with multicast.
+	 * Every packet passes here while the switch enforces partitions.
+	 */
 	if ((dlid & sw->lid_mask) == sw->lid_local) {
-		sw_local(sw, p);
+		sw_receive_local(sw, in, p);
 		return;
 	}
 	if (__builtin_expect(dlid >= IBFS_MCAST_LID_BASE, 0)) {
@@ -279,12 +360,7 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 		sw_receive_bad(sw, in, p, out);
 		return;
 	}
-	if (sw_map_vl(sw, p, in, out) < 0) {
-		sw_discard(sw, p);
-		return;
-	}
-	p->out_port = out;
-	sw_enqueue(sw, in, p);
+	sw_forward(sw, in, p, out);
 }
 
 /*
@@ -335,6 +411,7 @@ const struct ibfs_device_ops ibfs__switch_ops = {
 	.tx_ready = ibfs__sw_tx_ready,
 	.tx_done = ibfs__sw_tx_done,
 	.port_state = sw_port_state,
+	.pkey_cap = IBFS_SWITCH_PKEYS,
 };
 
 /*
@@ -344,6 +421,11 @@ const struct ibfs_device_ops ibfs__switch_ops = {
  */
 static void sw_lid_update(struct ibfs_switch *sw)
 {
+	if (sw->pkey_enf) {
+		sw->lid_mask = 0;
+		sw->lid_local = 0;
+		return;
+	}
 	if (!sw->lid) {
 		sw->lid_mask = IBFS_PERMISSIVE_LID;
 		sw->lid_local = IBFS_PERMISSIVE_LID;
@@ -437,6 +519,7 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	ibfs__sw_in_free_init(sw);
 	sw->dev.ops = &ibfs__switch_ops;
 	ibfs__fabric_attach(f, node, &sw->dev);
+
 	sw_set_rx_delay(sw);
 	return sw;
 oom:
@@ -530,6 +613,18 @@ int ibfs__switch_counters(const struct ibfs_switch *sw, int port,
 
 	*c = p->cnt;
 	c->xmit_wait = ibfs__port_xmit_wait(p);
+	return 0;
+}
+
+int ibfs__switch_set_pkey_enf(struct ibfs_switch *sw, int port, int flags)
+{
+	if (port < 1 || port > sw->n || (flags & ~3))
+		return -1;
+	sw->dev.ports[port].pkey_enf = (uint8_t)flags;
+	sw->pkey_enf = 0;
+	for (int i = 1; i <= sw->n; i++)
+		sw->pkey_enf |= sw->dev.ports[i].pkey_enf;
+	sw_lid_update(sw);
 	return 0;
 }
 

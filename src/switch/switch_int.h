@@ -193,6 +193,14 @@ struct ibfs_switch {
 	/* The ends ring's read and write positions (ends[], below). */
 	uint8_t ends_out, ends_in;
 	uint8_t nw;          /* 64-bit words of one request bitset (<= 64) */
+	/*
+	 * Set while some port enforces partitions (IBA 10.9.4, PortInfo
+	 * PartitionEnforcementInbound/Outbound): lid_mask and lid_local are
+	 * then 0, so that sw_receive's first test, which every packet makes
+	 * anyway, sends every arrival to the enforcing path (switch.c). A
+	 * switch that enforces nothing pays not one instruction for it.
+	 */
+	uint8_t pkey_enf;
 	uint64_t relay_errors;
 	uint64_t free_in[SW_FREE_INLINE];
 	/*
