@@ -38,6 +38,8 @@ struct ibfs_assembly_opts {
 	const char *lfts;       /* the file engine's opensm-lfts.dump */
 	int lmc;
 	const struct ibfs_qos *qos;   /* NULL or not given: no QoS */
+	/* Partitions (borrowed); NULL: OpenSM's default. */
+	const struct ibfs_partitions *partitions;
 	ibfs_time_t deadlock_timeout; /* 0: the default (50 us) */
 	/*
 	 * In-band: the subnet manager runs on HCA sm_node and programs the

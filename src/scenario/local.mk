@@ -4,6 +4,7 @@ noinst_LTLIBRARIES += libibfs_scenario.la
 libibfs_scenario_la_SOURCES = \
 	src/scenario/scenario.h src/scenario/scenario_xml.c \
 	src/scenario/scenario_check.h src/scenario/scenario_check.c \
+	src/scenario/scenario_pkeys.c \
 	src/scenario/results.h src/scenario/results.c
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
@@ -19,10 +20,22 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/fat_tree_permutation.xml examples/sm_sweep.xml \
 	examples/link_failure.xml examples/qos_weights.xml \
 	examples/dragonfly_lash.xml \
+	examples/partitions.xml examples/partitions.conf \
 	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
 TESTS += tests/run_scenarios.sh
 EXTRA_DIST += tests/run_scenarios.sh \
+	tests/data/scenario/bad_pkey_conf.xml \
+	tests/data/scenario/bad_pkey_default.xml \
+	tests/data/scenario/bad_pkey_limited.xml \
+	tests/data/scenario/bad_pkey_member.xml \
+	tests/data/scenario/bad_pkey_nofile.xml \
+	tests/data/scenario/bad_pkey_pattern.xml \
+	tests/data/scenario/bad_pkey_ud.xml \
+	tests/data/scenario/bad_pkey_value.xml \
+	tests/data/scenario/bad_pkey_without.xml \
+	tests/data/scenario/pkeys/tenants.conf \
+	tests/data/scenario/pkeys/bad_member.conf \
 	tests/data/scenario/bad_attr.xml \
 	tests/data/scenario/bad_element.xml \
 	tests/data/scenario/bad_fabric_missing.xml \

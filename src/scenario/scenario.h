@@ -56,6 +56,7 @@ struct ibfs_sc_message {
 	uint32_t qps;          /* connections (QP pairs) the count spreads over */
 	uint64_t rate;         /* offered load in bit/s: one message every
 				* size x 8 / rate; 0: all posted at start */
+	uint16_t pkey;         /* the partition its QPs use (0xffff) */
 	long line;
 };
 
@@ -72,6 +73,7 @@ struct ibfs_sc_pattern {
 	ibfs_time_t start;
 	uint32_t qps;
 	uint64_t rate;
+	uint16_t pkey;
 	long line;
 };
 
@@ -94,6 +96,8 @@ struct ibfs_scenario {
 	int sm_node;           /* default: the first HCA */
 	int lmc;
 	struct ibfs_qos qos;   /* qos-* attributes; qos.given 0 without */
+	/* partitions="FILE" (partitions.h); NULL: OpenSM's default. */
+	struct ibfs_partitions *partitions;
 	enum ibfs_sc_model model;
 	struct ibfs_sc_message *msgs;
 	size_t nmsgs;
@@ -103,6 +107,16 @@ struct ibfs_scenario {
 	size_t nfaults;
 	ibfs_time_t stop_at;   /* IBFS_TIME_NEVER when absent */
 };
+
+/*
+ * scenario_pkeys.c: the partitions file is read against the fabric, laid
+ * out, and every pair of the traffic checked to be able to talk in its
+ * partition (both ends members, not both limited), as the SA would give
+ * no path otherwise. 0, or -1 with "FILE:LINE: ..." in d.
+ */
+int ibfs__scenario_check_pkeys(struct ibfs_scenario *s, struct ibfs_diag *d);
+/* A P_Key in C notation (0x8001): 0, or -1 for 0/0x8000 or no number. */
+int ibfs__sc_parse_pkey(const char *v, uint16_t *out);
 
 /* Loads and checks a scenario file; NULL with d filled on any error. */
 struct ibfs_scenario *ibfs__scenario_load(const char *path,

@@ -24,7 +24,8 @@
  * fabric grammar and reader; anything else the grammar rejects is still
  * reported by it.
  */
-#define SX_COMMON "op", "qp", "size", "count", "start", "sl", "qps", "rate"
+#define SX_COMMON \
+	"op", "qp", "size", "count", "start", "sl", "qps", "rate", "pkey"
 static const struct {
 	const char *element;
 	const char *const attrs[14];
@@ -32,7 +33,7 @@ static const struct {
 	{"scenario", {"version", "name"}},
 	{"subnet-manager", {"routing", "host", "lmc", "lfts", "mode",
 			    "qos-sl2vl", "qos-vlarb-high", "qos-vlarb-low",
-			    "qos-high-limit"}},
+			    "qos-high-limit", "partitions"}},
 	{"transport", {"model"}},
 	{"traffic", {NULL}},
 	{"message", {"src", "dst", SX_COMMON}},

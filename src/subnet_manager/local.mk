@@ -19,6 +19,9 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/sma.c src/subnet_manager/sma_attrs.c \
 	src/subnet_manager/sm.h src/subnet_manager/sm_int.h \
 	src/subnet_manager/sm.c src/subnet_manager/sm_config.c \
+	src/subnet_manager/sm_pkey.c \
+	src/subnet_manager/partitions.h src/subnet_manager/partitions.c \
+	src/subnet_manager/pkey_plan.h src/subnet_manager/pkey_plan.c \
 	src/subnet_manager/qos.h src/subnet_manager/qos.c
 
 # The HCA's management hook (QP0/VL15) the SM and its agents use; it lives
@@ -101,3 +104,11 @@ EXTRA_DIST += tests/data/sm/osm-ftree-fat-tree-k4-l3.lfts \
 	tests/data/sm/bad-entry.lfts \
 	tests/data/sm/osm-ftree-xgft-m4.3.2-w1.4.3.lfts \
 	tests/data/sm/osm-ftree-xgft-m4.3-w1.2.lfts
+check_PROGRAMS += tests/check_partitions
+tests_check_partitions_SOURCES = tests/check_partitions.c
+tests_check_partitions_CFLAGS = $(TEST_CFLAGS)
+tests_check_partitions_LDADD = $(SM_INBAND_LIBS)
+check_PROGRAMS += tests/check_sm_pkey
+tests_check_sm_pkey_SOURCES = tests/check_sm_pkey.c
+tests_check_sm_pkey_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_pkey_LDADD = libibfs_scenario.la $(SM_INBAND_LIBS)
