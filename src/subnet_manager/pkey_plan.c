@@ -15,6 +15,7 @@
 
 #include "fabric/pkey.h"
 #include "hca/hca.h"
+#include "subnet_manager/subnet.h"
 #include "switch/switch.h"
 
 int ibfs__pkey_plan_cap(const struct ibfs_topo_node *n)
@@ -268,4 +269,30 @@ uint16_t ibfs__pkey_plan_member(const struct ibfs_pkey_plan *pl, int node,
 		if (ibfs__pkey_same(tab[i], pkey))
 			return tab[i];
 	return 0;
+}
+
+int ibfs__pkey_plan_dump(const struct ibfs_pkey_plan *pl,
+			 const struct ibfs_subnet *sn, FILE *f)
+{
+	for (size_t n = 0; n < pl->t->nnodes && (int)n < sn->nnodes; n++) {
+		const struct ibfs_topo_node *tn = &pl->t->nodes[n];
+		int sw = tn->type == IBFS_NODE_SWITCH;
+
+		for (int p = 0; p <= tn->nports; p++) {
+			const uint16_t *tab =
+				ibfs__pkey_plan_table(pl, (int)n, p);
+			int end = ibfs__pkey_plan_cap(tn);
+
+			if (!tab)
+				continue;
+			while (end > 0 && !tab[end - 1])
+				end--;
+			fprintf(f, "%s %u %d", sw ? "SW" : "CA",
+				sn->nodes[n].ports[sw ? 0 : p].lid, p);
+			for (int i = 0; i < end; i++)
+				fprintf(f, " 0x%04x", tab[i]);
+			fputc('\n', f);
+		}
+	}
+	return ferror(f) ? -1 : 0;
 }

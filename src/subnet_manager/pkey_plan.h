@@ -21,6 +21,7 @@
 #define IBFS_SM_PKEY_PLAN_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fabric/diag.h"
 #include "fabric/topology.h"
@@ -48,6 +49,15 @@ void ibfs__pkey_plan_free(struct ibfs_pkey_plan *pl);
 /* The table of node:port (cap entries), NULL if the SM leaves it. */
 const uint16_t *ibfs__pkey_plan_table(const struct ibfs_pkey_plan *pl,
 				      int node, int port);
+/*
+ * Writes one line per programmed port, "CA|SW LID PORT P_KEY..." with the
+ * LIDs of sn (a switch's: its port 0's) and the table without its
+ * trailing unused entries, for comparison with `smpquery pkeys`. Returns
+ * 0, or -1 on a write error.
+ */
+struct ibfs_subnet;
+int ibfs__pkey_plan_dump(const struct ibfs_pkey_plan *pl,
+			 const struct ibfs_subnet *sn, FILE *f);
 /* The entry of pkey's partition in node:port's table, 0 if none. */
 uint16_t ibfs__pkey_plan_member(const struct ibfs_pkey_plan *pl, int node,
 				int port, uint16_t pkey);
