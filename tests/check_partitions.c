@@ -199,6 +199,41 @@ START_TEST(good_file)
 }
 END_TEST
 
+/*
+ * Bad input never crashes: every prefix of a good file, and the file
+ * with each byte replaced by a delimiter or a NUL, is read or refused
+ * with its file and a line (the sanitizer build and valgrind watch).
+ */
+START_TEST(prefixes_and_mutations)
+{
+	struct ibfs_topology *t = star();
+	struct ibfs_diag d;
+	const char good[] = "Default=0x7fff : ALL, SELF=full ;\n"
+			    "A=0x8001, ipoib, sl=2 : h1=full,\n"
+			    "  0x100003, h3:1=both # note\n ;\n";
+	char buf[sizeof(good)];
+	const char subst[] = "=,:;# \n0x\0";
+
+	for (size_t n = 0; n + 1 < sizeof(good); n++) {
+		for (size_t k = 0; k <= sizeof(subst) - 1; k++) {
+			memcpy(buf, good, sizeof(good));
+			if (k < sizeof(subst) - 1)
+				buf[n] = subst[k];
+			else
+				buf[n] = '\0'; /* the prefix */
+			struct ibfs_partitions *pp =
+				ibfs__partitions_parse(buf, "p.conf", t, &d);
+
+			if (!pp)
+				ck_assert_msg(!strncmp(d.msg, "p.conf:", 7),
+					      "'%s': %s", buf, d.msg);
+			ibfs__partitions_free(pp);
+		}
+	}
+	ibfs__topo_free(t);
+}
+END_TEST
+
 /* Table of node:port from the plan, `want` padded with zeros. */
 static void table_is(const struct ibfs_pkey_plan *pl, int node, int port,
 		     const uint16_t *want, int n)
@@ -368,6 +403,7 @@ static Suite *partitions_suite(void)
 	tcase_add_test(tc, member_errors);
 	tcase_add_test(tc, file_errors);
 	tcase_add_test(tc, good_file);
+	tcase_add_test(tc, prefixes_and_mutations);
 	tcase_add_test(tc, layout_as_opensm);
 	tcase_add_test(tc, table_overflow);
 	suite_add_tcase(s, tc);
