@@ -59,6 +59,19 @@ static inline uint16_t ibfs__port_pkey(const struct ibfs_port *port,
 		return i == 0 ? IBFS_PKEY_DEFAULT : 0;
 	return port->pkeys[i];
 }
+/*
+ * Entry i, i known to be below the table's size (a QP's pkey_index,
+ * checked when it was set): what a packet sent or received reads, without
+ * the device's ops.
+ */
+static inline uint16_t ibfs__port_pkey_at(const struct ibfs_port *port,
+					  unsigned i)
+{
+	if (!port->pkeys)
+		return i == 0 ? IBFS_PKEY_DEFAULT : 0;
+	return port->pkeys[i];
+}
+
 /* Writes entry i; -1 beyond the table's size or out of memory. */
 int ibfs__port_pkey_set(struct ibfs_port *port, unsigned i, uint16_t pkey);
 /* The first index whose entry is in pkey's partition, -1 if none. */

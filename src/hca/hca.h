@@ -595,8 +595,8 @@ enum { IBFS_HCA_QPN_BASE = 0x11 };
 
 static inline uint16_t ibfs__qp_pkey(const struct ibfs_hca_qp *qp)
 {
-	return ibfs__port_pkey(qp->hca->hp[qp->port].port,
-			       qp->attr.pkey_index);
+	return ibfs__port_pkey_at(qp->hca->hp[qp->port].port,
+				  qp->attr.pkey_index);
 }
 
 struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,

@@ -204,18 +204,20 @@ int ibfs__routes_apply_pkeys(struct ibfs_fabric *fab,
 	for (size_t n = 0; n < t->nnodes && !rc; n++) {
 		if (!fab->devices[n])
 			continue;
+		struct ibfs_switch *sw = ibfs__switch_of(fab->devices[n]);
+
 		for (int p = 0; p <= t->nodes[n].nports && !rc; p++) {
 			const uint16_t *tab =
 				ibfs__pkey_plan_table(&pl, (int)n, p);
+			unsigned cap = ibfs__port_pkey_cap(&fab->ports[n][p]);
 
-			if (tab)
-				rc = write_table(ibfs__fabric_port(fab, (int)n,
-								   p),
-						 tab);
+			if (tab && sw)
+				rc = ibfs__switch_set_pkeys(sw, p, 0, tab, cap);
+			else if (tab)
+				rc = write_table(&fab->ports[n][p], tab);
 			if (!rc && pl.enf[n][p])
-				rc = ibfs__switch_set_pkey_enf(
-					ibfs__switch_of(fab->devices[n]), p,
-					pl.enf[n][p]);
+				rc = ibfs__switch_set_pkey_enf(sw, p,
+							       pl.enf[n][p]);
 		}
 	}
 	ibfs__pkey_plan_free(&pl);

@@ -255,10 +255,14 @@ static uint16_t sma_pkeys(struct sma_node *n, struct ibfs_smp *s, int set,
 		return IBFS_MAD_STATUS_BAD_FIELD;
 	if (set) {
 		ibfs__smp_get_pkeys(s->data, k);
-		for (unsigned i = 0; i < IBFS_PKEY_BLOCK; i++)
+		for (unsigned i = 0; !n->sw && i < IBFS_PKEY_BLOCK; i++)
 			if (ibfs__port_pkey_set(pt, blk * IBFS_PKEY_BLOCK + i,
 						k[i]) < 0)
 				return IBFS_MAD_STATUS_BAD_FIELD;
+		if (n->sw && ibfs__switch_set_pkeys(n->sw, port,
+						    blk * IBFS_PKEY_BLOCK, k,
+						    IBFS_PKEY_BLOCK) < 0)
+			return IBFS_MAD_STATUS_BAD_FIELD;
 	}
 	for (unsigned i = 0; i < IBFS_PKEY_BLOCK; i++)
 		k[i] = ibfs__port_pkey(pt, blk * IBFS_PKEY_BLOCK + i);

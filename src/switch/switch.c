@@ -247,14 +247,14 @@ sw_receive_bad(struct ibfs_switch *sw, int in, struct ibfs_packet *p,
 }
 
 /*
- * p's P_Key passes an enforcing port: it is in a partition of the port's
- * table, whatever the membership (which the end ports check, IBA
- * 10.9.3). VL15 packets (SMPs) are exempt.
+ * p's P_Key passes the port: it does not enforce that way, or p's
+ * partition is in its table, whatever the membership (which the end
+ * ports check, IBA 10.9.3).
  */
 static int sw_pkey_pass(const struct ibfs_port *port, int flag,
 			const struct ibfs_packet *p)
 {
-	return !(port->pkey_enf & flag) || p->vl == IBFS_VL15 ||
+	return !(port->pkey_enf & flag) ||
 	       ibfs__port_pkey_find(port, p->pkey) >= 0;
 }
 
@@ -264,15 +264,21 @@ static int sw_pkey_pass(const struct ibfs_port *port, int flag,
  * outbound check. A packet that fails is dropped once its tail is in and
  * counted in that port's PortRcvConstraintErrors or
  * PortXmitConstraintErrors (IBA 16.1.3.5). Multicast copies are checked
- * inbound only.
+ * inbound only. VL15 packets (SMPs) are exempt, and so is a packet of the
+ * default partition while every enforcing port has it in its table
+ * (SW_PKEY_DFLT, OpenSM's default configuration): it passes them all, and
+ * their tables, in the ports' cold lines, are not read.
  */
-static void __attribute__((noinline))
+static inline __attribute__((always_inline)) void
 sw_receive_enforced(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 {
 	struct ibfs_port *inp = &sw->dev.ports[in];
 	uint16_t dlid = p->dlid;
+	int pass = p->vl == IBFS_VL15 ||
+		   ((sw->pkey_enf & SW_PKEY_DFLT) &&
+		    (p->pkey & IBFS_PKEY_BASE) == IBFS_PKEY_BASE);
 
-	if (!sw_pkey_pass(inp, IBFS_PKEY_ENF_IN, p)) {
+	if (!pass && !sw_pkey_pass(inp, IBFS_PKEY_ENF_IN, p)) {
 		inp->rcv_constraint_errors++;
 		sw_drop_at_tail(sw, p);
 		return;
@@ -291,7 +297,7 @@ sw_receive_enforced(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 		sw_receive_bad(sw, in, p, out);
 		return;
 	}
-	if (!sw_pkey_pass(&sw->dev.ports[out], IBFS_PKEY_ENF_OUT, p)) {
+	if (!pass && !sw_pkey_pass(&sw->dev.ports[out], IBFS_PKEY_ENF_OUT, p)) {
 		sw->dev.ports[out].xmit_constraint_errors++;
 		sw_drop_at_tail(sw, p);
 		return;
@@ -616,16 +622,51 @@ int ibfs__switch_counters(const struct ibfs_switch *sw, int port,
 	return 0;
 }
 
+/*
+ * Keeps sw->pkey_enf: SW_PKEY_ON while a port enforces, with SW_PKEY_DFLT
+ * while every enforcing port's table holds the default partition.
+ */
+static void sw_pkey_update(struct ibfs_switch *sw)
+{
+	int on = 0, dflt = SW_PKEY_DFLT;
+
+	for (int i = 1; i <= sw->n; i++) {
+		const struct ibfs_port *pt = &sw->dev.ports[i];
+
+		if (!pt->pkey_enf)
+			continue;
+		on = SW_PKEY_ON;
+		if (ibfs__port_pkey_find(pt, IBFS_PKEY_DEFAULT) < 0)
+			dflt = 0;
+	}
+	sw->pkey_enf = (uint8_t)(on ? on | dflt : 0);
+	sw_lid_update(sw);
+}
+
 int ibfs__switch_set_pkey_enf(struct ibfs_switch *sw, int port, int flags)
 {
 	if (port < 1 || port > sw->n || (flags & ~3))
 		return -1;
 	sw->dev.ports[port].pkey_enf = (uint8_t)flags;
-	sw->pkey_enf = 0;
-	for (int i = 1; i <= sw->n; i++)
-		sw->pkey_enf |= sw->dev.ports[i].pkey_enf;
-	sw_lid_update(sw);
+	sw_pkey_update(sw);
 	return 0;
+}
+
+int ibfs__switch_set_pkeys(struct ibfs_switch *sw, int port, unsigned first,
+			   const uint16_t *pkeys, unsigned n)
+{
+	if (port < 0 || port > sw->n)
+		return -1;
+	struct ibfs_port *pt = &sw->dev.ports[port];
+	int rc = first + n > ibfs__port_pkey_cap(pt) ? -1 : 0;
+
+	/* An entry as it is is not written: a table at power-up stays
+	 * unallocated (pkey.h). */
+	for (unsigned i = 0; i < n && !rc; i++)
+		if (ibfs__port_pkey(pt, first + i) != pkeys[i])
+			rc = ibfs__port_pkey_set(pt, first + i, pkeys[i]);
+	sw_pkey_update(sw);
+	return rc;
 }
 
 uint64_t ibfs__switch_relay_errors(const struct ibfs_switch *sw)

@@ -113,6 +113,14 @@ uint64_t ibfs__switch_relay_errors(const struct ibfs_switch *sw);
  * Errors), IBA 10.9.4, 16.1.3.5. Returns 0, or -1 for a bad port.
  */
 int ibfs__switch_set_pkey_enf(struct ibfs_switch *sw, int port, int flags);
+/*
+ * Writes entries first..first + n - 1 of port `port`'s P_Key table (0..n;
+ * how a switch's table is written, so that it knows which partitions its
+ * enforcing ports hold). Returns 0, or -1 beyond the table (nothing
+ * written) or out of memory.
+ */
+int ibfs__switch_set_pkeys(struct ibfs_switch *sw, int port, unsigned first,
+			   const uint16_t *pkeys, unsigned n);
 /* Packets held in the input buffers now. */
 uint64_t ibfs__switch_buffered(const struct ibfs_switch *sw);
 struct ibfs_device *ibfs__switch_device(struct ibfs_switch *sw);
