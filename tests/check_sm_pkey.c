@@ -326,6 +326,27 @@ START_TEST(switch_enforces_both_ways)
 	ck_assert_int_eq(ibfs__switch_set_pkey_enf(n.sw, 9, 0), -1);
 	ck_assert_int_eq(ibfs__switch_set_pkey_enf(n.sw, 1, 4), -1);
 	rc_close(&a, &b);
+
+	/*
+	 * The default partition passes every enforcing port that holds it
+	 * without a look at the tables; once sw port 3's table loses it, a
+	 * WRITE of h1 to h3 in it is dropped there on its way out.
+	 */
+	rc_pair(&n, &a, 1, 0, &b, 3, 0, retries);
+	ck_assert_int_eq(write_once(&n, &a, &b), IBFS_WC_SUCCESS);
+	rc_close(&a, &b);
+	const uint16_t no_default[2] = {0x0002, 0};
+	struct ibfs_port *s3 = ibfs__fabric_port(n.f, 0, 3);
+
+	ck_assert_int_eq(ibfs__switch_set_pkeys(n.sw, 3, 0, no_default, 2), 0);
+	ck_assert_int_eq(ibfs__switch_set_pkeys(n.sw, 3, 31, no_default, 2),
+			 -1);
+	ck_assert_int_eq(ibfs__switch_set_pkeys(n.sw, 9, 0, no_default, 1),
+			 -1);
+	rc_pair(&n, &a, 1, 0, &b, 3, 0, retries);
+	ck_assert_int_eq(write_once(&n, &a, &b), IBFS_WC_RETRY_EXC_ERR);
+	ck_assert_uint_eq(s3->xmit_constraint_errors, (uint64_t)retries + 1);
+	rc_close(&a, &b);
 	net_free(&n);
 }
 END_TEST
