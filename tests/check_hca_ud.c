@@ -269,9 +269,11 @@ START_TEST(lmc_lids_and_partition)
 	ck_assert_int_eq(P.h[1]->lops->accept(hp, &p), 1);
 	p.dlid = 4;
 	ck_assert_int_eq(P.h[1]->lops->accept(hp, &p), 0);
+	/* The link checks the LID only: the P_Key is the QP's to check
+	 * (hca.c; check_hca_pkey.c). */
 	p.dlid = 2;
-	p.pkey = 0x8001; /* another partition */
-	ck_assert_int_eq(P.h[1]->lops->accept(hp, &p), 0);
+	p.pkey = 0x8001;
+	ck_assert_int_eq(P.h[1]->lops->accept(hp, &p), 1);
 	teardown();
 }
 END_TEST

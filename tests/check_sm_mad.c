@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fabric/pkey.h"
 #include "hca/pair.h"
 #include "subnet_manager/mad.h"
 #include "subnet_manager/sma.h"
@@ -176,16 +177,17 @@ START_TEST(test_attributes)
 	ck_assert_uint_eq(p2.vlarb_high_cap, pi.vlarb_high_cap);
 	ck_assert_uint_eq(p2.vlarb_low_cap, pi.vlarb_low_cap);
 
-	struct ibfs_smp_switch_info w = { 0xc000, 0x200, 0x0123, 1 }, w2;
+	struct ibfs_smp_switch_info w = { 0xc000, 0x200, 0x0123, 1, 0x20 }, w2;
 	ibfs__smp_put_switch_info(d, &w);
-	const uint8_t sw[12] = { 0xc0, 0, 0, 0, 0x02, 0, 0x01, 0x23,
-				 0, 0, 0, 0x04 };
-	ck_assert_mem_eq(d, sw, 12);
+	const uint8_t sw[16] = { 0xc0, 0, 0, 0, 0x02, 0, 0x01, 0x23,
+				 0, 0, 0, 0x04, 0, 0, 0, 0x20 };
+	ck_assert_mem_eq(d, sw, 16);
 	ibfs__smp_get_switch_info(d, &w2);
 	ck_assert_uint_eq(w2.lft_cap, w.lft_cap);
 	ck_assert_uint_eq(w2.mft_cap, w.mft_cap);
 	ck_assert_uint_eq(w2.lft_top, w.lft_top);
 	ck_assert_uint_eq(w2.port_state_change, 1);
+	ck_assert_uint_eq(w2.enforce_cap, 0x20);
 
 	uint8_t vls[16], back[16];
 	for (int i = 0; i < 16; i++)
@@ -508,6 +510,102 @@ START_TEST(test_agent_hca_vlarb)
 }
 END_TEST
 
+/*
+ * The P_Key table (IBA 14.2.5.7) and partition enforcement: PartitionCap
+ * is the table's size (a ConnectX's 128; a switch's 32, its
+ * PartitionEnforcementCap); Get and Set of 32-entry blocks (a switch's
+ * modifier names the port in bits 31-16, an HCA's the block only);
+ * PortInfo's enforcement bits (byte 43, bits 3 and 2) set a switch
+ * port's enforcement, and P_KeyViolations (bytes 46-47) saturates.
+ */
+START_TEST(test_agent_pkeys)
+{
+	struct star x;
+	uint8_t d[64];
+	uint16_t k[32], got[32];
+	struct ibfs_smp_node_info ni;
+	struct ibfs_smp_switch_info si;
+	struct ibfs_smp_port_info pi = { .part_enf = IBFS_PKEY_ENF_IN |
+						     IBFS_PKEY_ENF_OUT };
+
+	star_make(&x);
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_GET, IBFS_SMP_ATTR_NODE_INFO, 0,
+			      NULL), IBFS_MAD_STATUS_OK);
+	ibfs__smp_get_node_info(x.resp[x.nresp - 1].data, &ni);
+	ck_assert_uint_eq(ni.partition_cap, 32);
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_GET, IBFS_SMP_ATTR_SWITCH_INFO, 0,
+			      NULL), IBFS_MAD_STATUS_OK);
+	ibfs__smp_get_switch_info(x.resp[x.nresp - 1].data, &si);
+	ck_assert_uint_eq(si.enforce_cap, 32);
+	ck_assert_uint_eq(x.resp[x.nresp - 1].data[15], 32);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_GET, IBFS_SMP_ATTR_NODE_INFO, 0,
+			      NULL), IBFS_MAD_STATUS_OK);
+	ibfs__smp_get_node_info(x.resp[x.nresp - 1].data, &ni);
+	ck_assert_uint_eq(ni.partition_cap, 128);
+
+	/* Power-up: 0xFFFF at index 0, big endian on the wire. */
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_GET, IBFS_SMP_ATTR_PKEY_TABLE, 0,
+			      NULL), IBFS_MAD_STATUS_OK);
+	memset(d, 0, sizeof(d));
+	d[0] = d[1] = 0xff;
+	ck_assert_mem_eq(x.resp[x.nresp - 1].data, d, 64);
+	for (int i = 0; i < 32; i++)
+		k[i] = (uint16_t)(i ? 0x8000 | (i * 3) : 0x1234);
+	ibfs__smp_put_pkeys(d, k);
+	ck_assert_uint_eq(d[0], 0x12);
+	ck_assert_uint_eq(d[1], 0x34);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_SET, IBFS_SMP_ATTR_PKEY_TABLE, 3,
+			      d), IBFS_MAD_STATUS_OK);
+	for (int i = 0; i < 32; i++)
+		ck_assert_uint_eq(ibfs__port_pkey(x.h[1]->hp[1].port,
+						  96 + (unsigned)i), k[i]);
+	ck_assert_uint_eq(ibfs__port_pkey(x.h[1]->hp[1].port, 0), 0xffff);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_GET, IBFS_SMP_ATTR_PKEY_TABLE, 3,
+			      NULL), IBFS_MAD_STATUS_OK);
+	ibfs__smp_get_pkeys(x.resp[x.nresp - 1].data, got);
+	ck_assert_mem_eq(got, k, sizeof(k));
+	/* Past the table, a port field at an HCA, a port the switch lacks. */
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_SET, IBFS_SMP_ATTR_PKEY_TABLE, 4,
+			      d), IBFS_MAD_STATUS_BAD_FIELD);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_GET, IBFS_SMP_ATTR_PKEY_TABLE,
+			      1u << 16, NULL), IBFS_MAD_STATUS_BAD_FIELD);
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_GET, IBFS_SMP_ATTR_PKEY_TABLE,
+			      5u << 16, NULL), IBFS_MAD_STATUS_BAD_FIELD);
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_SET, IBFS_SMP_ATTR_PKEY_TABLE,
+			      2u << 16 | 1, d), IBFS_MAD_STATUS_BAD_FIELD);
+	/* A switch port's block: port 2 in the modifier's high half. */
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_SET, IBFS_SMP_ATTR_PKEY_TABLE,
+			      2u << 16, d), IBFS_MAD_STATUS_OK);
+	const struct ibfs_port *sp = ibfs__fabric_port(x.f, 0, 2);
+
+	ck_assert_uint_eq(ibfs__port_pkey(sp, 0), 0x1234);
+	ck_assert_uint_eq(ibfs__port_pkey(sp, 31), 0x8000 | 93);
+	ck_assert_uint_eq(ibfs__port_pkey(ibfs__fabric_port(x.f, 0, 1), 0),
+			  0xffff);
+
+	/* Enforcement through PortInfo, and the violations counter. */
+	ck_assert_uint_eq(sp->pkey_enf, 0);
+	ibfs__smp_put_port_info(d, &pi);
+	ck_assert_uint_eq(d[43] & 0x0f, 0x0c);
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_SET, IBFS_SMP_ATTR_PORT_INFO, 2,
+			      d), IBFS_MAD_STATUS_OK);
+	ck_assert_uint_eq(sp->pkey_enf, IBFS_PKEY_ENF_IN | IBFS_PKEY_ENF_OUT);
+	ck_assert_uint_eq(x.resp[x.nresp - 1].data[43] & 0x0f, 0x0c);
+	pi.part_enf = IBFS_PKEY_ENF_OUT;
+	ibfs__smp_put_port_info(d, &pi);
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_SET, IBFS_SMP_ATTR_PORT_INFO, 2,
+			      d), IBFS_MAD_STATUS_OK);
+	ck_assert_uint_eq(sp->pkey_enf, IBFS_PKEY_ENF_OUT);
+	x.h[1]->hp[1].port->pkey_violations = 70000;
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_GET, IBFS_SMP_ATTR_PORT_INFO, 1,
+			      NULL), IBFS_MAD_STATUS_OK);
+	ibfs__smp_get_port_info(x.resp[x.nresp - 1].data, &pi);
+	ck_assert_uint_eq(pi.pkey_violations, 0xffff);
+	ck_assert_uint_eq(pi.part_enf, 0);
+	star_free(&x);
+}
+END_TEST
+
 START_TEST(test_agent_bad_path)
 {
 	struct star x;
@@ -653,6 +751,7 @@ static Suite *sm_mad_suite(void)
 	tcase_add_test(tc, test_dr_discards);
 	tcase_add_test(tc, test_agent_statuses);
 	tcase_add_test(tc, test_agent_hca_vlarb);
+	tcase_add_test(tc, test_agent_pkeys);
 	tcase_add_test(tc, test_agent_bad_path);
 	tcase_add_test(tc, test_smp_packet);
 	tcase_add_test(tc, test_hca_vl15_first);

@@ -17,7 +17,9 @@
 #     a credit loop on no more VLs than OpenSM's dfsssp says it needs;
 #   - lash (ring, tori, hypercube, dragonfly, fat trees): ours is free of
 #     credit loops, needs as many lanes as OpenSM's and its LFTs are
-#     OpenSM's, line for line.
+#     OpenSM's, line for line;
+#   - partitions (star, a fat tree): the P_Key tables OpenSM programs from
+#     a partitions.conf are ours, entry for entry (smpquery pkeys).
 # Needs ibsim and libumad2sim.so (Debian ibsim-utils) and opensm; without
 # them it says so and exits 77 (SKIP), never passing silently.
 set -u
@@ -257,6 +259,75 @@ for name in ring-5 torus-4x4 hypercube-d3 dragonfly-a4-p2-h2 \
 		fail "$name: lash LFTs differ from OpenSM's"
 		diff "$d/ours-lash.dump" "$d/osm-lash/dump/opensm-lfts.dump" |
 			head -5
+	fi
+done
+
+# Partitions: the P_Key tables OpenSM programs from a partitions.conf
+# (read back with `smpquery pkeys` over ibsim) equal, entry for entry,
+# those ibfsim lays out for its SM (route --dump-pkeys), on every CA port,
+# every switch's port 0 and every switch port facing a CA. ibsim's tables
+# are shorter than ours (64 entries a CA port, 8 a switch port), so the
+# file keeps to a few partitions a port; trailing unused entries are
+# left out on both sides.
+pkeys_of() { # LID [PORT]: the entries, trailing zeros dropped
+	IBSIM_SOCKNAME=$sock SIM_HOST=$host LD_PRELOAD=$umad2sim \
+		timeout 20 smpquery pkeys "$@" 2>&1 |
+		awk '/^ *[0-9]+:/ { for (i = 2; i <= NF; i++) k[n++] = $i }
+		     END { while (n > 0 && k[n - 1] == "0x0000") n--;
+			   for (i = 0; i < n; i++) printf " %s", k[i]; print "" }'
+}
+command -v smpquery >/dev/null 2>&1 ||
+	fail "partitions: smpquery is missing (Debian: infiniband-diags)"
+for name in star fat-tree-k4-l2; do
+	command -v smpquery >/dev/null 2>&1 || break
+	fab=$top_srcdir/platforms/$name.xml
+	d=$tmp/pk-$name
+	prepare pk-$name "$fab" || continue
+	set -- $(sed -n 's/.*Channel Adapter portguid \(0x[0-9a-f]*\):.*/\1/p' \
+		"$d/ours-minhop.dump" | awk '!seen[$0]++')
+	{
+		echo "# Written by opensm_conformance.sh for $name."
+		echo "Default=0x7fff : ALL, SELF=full ;"
+		echo "Storage=0x0100, ipoib : ALL_SWITCHES=full, $1=full, $3 ;"
+		echo "TenantA=0x8001, defmember=full : $1, $2=limited,"
+		echo "	$3 ;"
+		echo "TenantB=0x0002 : $2=full, $4 ; Empty=0x0003 : ;"
+	} >"$d/part.conf"
+	"$IBFSIM" route "$fab" --partitions "$d/part.conf" \
+		--dump-pkeys "$d/ours.pk" >/dev/null ||
+		{ fail "$name: route --dump-pkeys"; continue; }
+	mkdir -p "$d/osm/cache" "$d/osm/dump"
+	cp "$d/guid2lid" "$d/osm/cache/guid2lid"
+	sock="ibfs-osm-$$-pk-$name"
+	ibsim_start "$d/fab.net" "$d/ibsim.log" "$sock" ||
+		{ fails=$((fails + 1)); continue; }
+	host=$(awk '/^Ca\t/ {gsub(/"/, "", $3); print $3; exit}' "$d/fab.net")
+	if ! IBSIM_SOCKNAME=$sock SIM_HOST=$host OSM_CACHE_DIR=$d/osm/cache \
+		OSM_TMP_DIR=$d/osm LD_PRELOAD=$umad2sim \
+		timeout 120 opensm -o -f "$d/osm/osm.log" -D 0x43 \
+		--dump_files_dir "$d/osm/dump" -P "$d/part.conf" \
+		>"$d/osm/opensm.out" 2>&1; then
+		fail "$name: opensm -P"
+		ibsim_stop
+		continue
+	fi
+	n=0
+	while read -r kind lid port keys; do
+		if [ "$kind" = SW ]; then
+			theirs=$(pkeys_of "$lid" "$port")
+		else
+			theirs=$(pkeys_of "$lid")
+		fi
+		n=$((n + 1))
+		[ "$theirs" = " $keys" ] ||
+			fail "$name: $kind LID $lid port $port: ours '$keys', OpenSM's '$theirs'"
+	done <"$d/ours.pk"
+	ibsim_stop
+	if [ "$n" -gt 0 ] && grep -q '^CA .* 0x8001' "$d/ours.pk"; then
+		echo "$name partitions: $n P_Key tables as OpenSM's"
+		checked=$((checked + 1))
+	else
+		fail "$name: no P_Key tables compared"
 	fi
 done
 

@@ -149,6 +149,35 @@ rc=$?
 [ "$rc" -eq 1 ] && grep -q '"deadlock": true' "$out/dm.json" && ok ||
 	bad "dragonfly on minhop: exit $rc, $(grep -m1 deadlock "$out/dm.json")"
 
+# Partitions: every message completes in its partition, nothing is
+# dropped. The SM sets 9 P_KeyTable blocks, block 0 of each port whose
+# table differs from power-up (0xFFFF at index 0): the 4 CA ports (node1
+# keeps 0xFFFF and gains 0x8001; node2-4 get the limited 0x7FFF and their
+# tenants' keys), sw1's port 0 (0x7FFF) and the 4 switch ports facing the
+# CAs (a copy of their CA's block): 9 SMPs more than the same traffic
+# without partitions="", whose sweep sets none.
+run partitions 0
+has partitions '"completed": 7, "failed": 0, "incomplete": 0'
+has partitions '"pkey_blocks": 9, "pkey_violations": 0, "rcv_constraint_errors": 0, "xmit_constraint_errors": 0'
+smps() { sed -n 's/.*"smps": \([0-9]*\),.*/\1/p' "$1"; }
+sed -e 's/ partitions="partitions.conf"//' -e 's/ pkey="[^"]*"//' \
+	-e "s|file=\"../platforms/|file=\"$plat/|" "$ex/partitions.xml" \
+	>"$out/np.xml"
+"$IBFSIM" run "$out/np.xml" --json "$out/np.json" >"$out/np.txt" 2>&1
+a=$(smps "$out/partitions.json") b=$(smps "$out/np.json")
+[ -n "$a" ] && [ -n "$b" ] && [ $((a - b)) -eq 9 ] && ok ||
+	bad "partitions: $a SMPs, $b without partitions: want 9 more"
+grep -q "\"partitions\": {" "$out/np.json" && bad "np: reports partitions" || ok
+# node4 talks to node2 in 0x8001: node4 is no member: refused at line 19.
+sed -e 's|src="node2" dst="node1" size="4KiB" pkey="0x0001"|src="node4" dst="node2" size="4KiB" pkey="0x8001"|' \
+	-e "s|file=\"../platforms/|file=\"$plat/|" \
+	-e "s|partitions=\"partitions.conf\"|partitions=\"$(cd "$ex" && pwd)/partitions.conf\"|" \
+	"$ex/partitions.xml" >"$out/pb.xml"
+"$IBFSIM" run "$out/pb.xml" >"$out/pb.txt" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "pb.xml:19: 'node4' port 1 is not a member of partition 0x0001" "$out/pb.txt" &&
+	ok || bad "partitions, node4 outside: exit $rc, $(cat "$out/pb.txt")"
+
 # A permutation on the k=8 fat tree: every HCA's write completes.
 run fat_tree_permutation 0
 has fat_tree_permutation '"completed": 32, "failed": 0, "incomplete": 0'
@@ -165,7 +194,7 @@ alg=$(sed -n 's/.*"kind": "broadcast".*"algbw_gbytes": \([0-9.]*\).*/\1/p' \
 awk -v a="$alg" 'BEGIN { t = 1048576 / a / 1000; exit !(t >= 3 * 84.4 && t <= 3 * 86) }' &&
 	ok || bad "collectives: broadcast algbw '$alg' GB/s"
 
-for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights dragonfly_lash collectives incast_cc; do
+for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights dragonfly_lash collectives incast_cc partitions; do
 	has $n '"conservation": {"ok": true}'
 done
 

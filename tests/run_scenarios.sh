@@ -130,9 +130,9 @@ done
 # its one ACK is (8 + 12 + 4 + 4) / 4 = 7. On the wire each also carries a
 # 2-byte VCRC: 65,968 bytes out of node1 (ports.csv's byte columns).
 "$IBFSIM" run "$top_srcdir/examples/rdma_write.xml" --csv "$out/w" >/dev/null
-grep -q '^node1,1,sw1:1,65968,30,16,1,.*,16484,7,0$' "$out/w/ports.csv" &&
+grep -q '^node1,1,sw1:1,65968,30,16,1,.*,16484,7,0,0,0,0$' "$out/w/ports.csv" &&
 	ok || bad "ports.csv: node1 $(grep '^node1,' "$out/w/ports.csv")"
-grep -q '^sw1,2,node2:1,65968,30,16,1,.*,16484,7,0$' "$out/w/ports.csv" &&
+grep -q '^sw1,2,node2:1,65968,30,16,1,.*,16484,7,0,0,0,0$' "$out/w/ports.csv" &&
 	ok || bad "ports.csv: sw1:2 $(grep '^sw1,2,' "$out/w/ports.csv")"
 
 # A stop time ends the run: messages not done are incomplete, not failed.
@@ -428,6 +428,34 @@ fi
 # With no host named, the SM runs on the first HCA that has a link.
 run_sc smhost sm_default_host.xml 0
 expect smhost '^subnet manager: minhop on a, in-band sweep'
+
+# Partitions (pkey="", partitions="FILE"): refused before anything runs,
+# by run and validate alike, at the scenario's line (a file that cannot be
+# read, a pair that cannot talk in its partition, as the SA would give no
+# path) or at the partitions file's own line (a mistake in it).
+while IFS='|' read -r file where line phrase; do
+	for cmd in run validate; do
+		"$IBFSIM" $cmd "$data/$file" >"$out/stdout" 2>"$out/stderr"
+		rc=$?
+		msg=$(cat "$out/stderr")
+		[ "$rc" -eq 2 ] || { bad "$cmd $file: exit $rc, want 2"; continue; }
+		case "$msg" in
+		"ibfsim: $data/$where:$line: "*"$phrase"*) ok ;;
+		*) bad "$cmd $file: got '$msg', want $where:$line '$phrase'" ;;
+		esac
+		[ -s "$out/stdout" ] && bad "$cmd $file: printed results"
+	done
+done <<'LIST'
+bad_pkey_nofile.xml|bad_pkey_nofile.xml|4|partitions: cannot read
+bad_pkey_conf.xml|pkeys/bad_member.conf|3|unknown member 'node9'
+bad_pkey_limited.xml|bad_pkey_limited.xml|7|'node2' and 'node3' are both limited members of partition 0x0001
+bad_pkey_member.xml|bad_pkey_member.xml|7|'node1' port 1 is not a member of partition 0x0002
+bad_pkey_default.xml|bad_pkey_default.xml|6|both limited members of partition 0x7fff
+bad_pkey_pattern.xml|bad_pkey_pattern.xml|7|the pattern may pair them
+bad_pkey_ud.xml|bad_pkey_ud.xml|6|qp="ud" takes the default partition only
+bad_pkey_value.xml|bad_pkey_value.xml|6|pkey="0x8000": a P_Key
+bad_pkey_without.xml|bad_pkey_without.xml|6|only the default 0x7fff
+LIST
 
 echo "run_scenarios: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

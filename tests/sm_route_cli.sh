@@ -65,6 +65,25 @@ bad --max-wire-smps 65
 msg="ibfsim: route: --max-wire-smps 'x' must be 1 to 64"
 bad --max-wire-smps x
 
+# --partitions FILE --dump-pkeys OUT: the tables the SM would program
+# (both or neither; a mistake in FILE at its line).
+msg="ibfsim: route: --partitions and --dump-pkeys go together"
+bad --partitions "$top_srcdir/examples/partitions.conf"
+bad --dump-pkeys "$tmp/pk"
+printf 'A=0x8001 : node1=full,\n node7 ;\n' >"$tmp/bad.conf"
+msg="ibfsim: $tmp/bad.conf:2: unknown member 'node7'"
+bad --partitions "$tmp/bad.conf" --dump-pkeys "$tmp/pk"
+"$IBFSIM" route "$star" --partitions "$top_srcdir/examples/partitions.conf" \
+	--dump-pkeys "$tmp/pk" >/dev/null 2>"$tmp/err" ||
+	fail "--dump-pkeys: exit $? ($(cat "$tmp/err"))"
+# examples/partitions.conf: node1 (the SM) keeps 0xffff and gains 0x8001;
+# node4's port 1 (GUID 0x100007) is a full member of Storage and Tenant B.
+has "$tmp/pk" "CA 2 1 0xffff 0x8001"
+has "$tmp/pk" "CA 5 1 0x7fff 0x8002 0x8003"
+has "$tmp/pk" "SW 1 4 0x7fff 0x8002 0x8003"
+has "$tmp/pk" "SW 1 0 0x7fff"
+[ "$(wc -l <"$tmp/pk")" -eq 9 ] || fail "--dump-pkeys: $(cat "$tmp/pk")"
+
 # Dumps that cannot be written are refused before any routing.
 usage route "$tmp/no/lfts: cannot write: No such file or directory" \
 	"$star" --dump-lfts "$tmp/no/lfts"

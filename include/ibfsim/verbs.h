@@ -175,6 +175,7 @@ struct ibfs_port_attr {
 	uint16_t sm_lid;
 	uint8_t active_width;   /* lanes */
 	uint8_t max_vl_num;     /* data VLs */
+	uint16_t pkey_tbl_len;  /* P_Key table entries (IBA 14.2.5.7) */
 };
 
 /* Queue pairs. */
@@ -381,6 +382,17 @@ int ibfs_query_port(struct ibfs_context *ctx, uint8_t port_num,
 		    struct ibfs_port_attr *attr);
 int ibfs_query_device(struct ibfs_context *ctx,
 		      struct ibfs_device_attr *attr);
+/*
+ * Entry `index` of port_num's P_Key table, as ibv_query_pkey, in host
+ * order (libibverbs gives it big endian): 0, or EINVAL for a port or an
+ * index out of range. An entry of 0 is unused (the SM wrote none there).
+ */
+int ibfs_query_pkey(struct ibfs_context *ctx, uint8_t port_num, int index,
+		    uint16_t *pkey);
+/* The index of P_Key `pkey` (all 16 bits) in the table, as
+ * ibv_get_pkey_index; -1 if the table does not hold it. */
+int ibfs_get_pkey_index(struct ibfs_context *ctx, uint8_t port_num,
+			uint16_t pkey);
 
 struct ibfs_pd *ibfs_alloc_pd(struct ibfs_context *ctx);
 int ibfs_dealloc_pd(struct ibfs_pd *pd);

@@ -21,6 +21,8 @@
 #include "fabric/xml_fabric.h"
 #include "subnet_manager/credit_loop.h"
 #include "subnet_manager/lft_dump.h"
+#include "subnet_manager/partitions.h"
+#include "subnet_manager/pkey_plan.h"
 #include "subnet_manager/routing.h"
 #include "subnet_manager/sm.h"
 #include "hca/direct_exec.h"
@@ -33,6 +35,7 @@ static void route_usage(FILE *f)
 	      "                    [--dump-lfts FILE] [--dump-hops FILE] [--lfts-file FILE]\n"
 	      "                    [--root-guids GUID,...] [--no-fallback]\n"
 	      "                    [--inband [--sm-host HCA] [--max-wire-smps N]]\n"
+	      "                    [--partitions FILE --dump-pkeys FILE]\n"
 	      "\n"
 	      "Assigns LIDs, routes the fabric with one engine (OpenSM's names) and\n"
 	      "prints switches, HCAs, LIDs, the engine, hop counts between HCA ports\n"
@@ -57,6 +60,10 @@ static void route_usage(FILE *f)
 	      "  --sm-host HCA      the HCA the SM runs on (default the first)\n"
 	      "  --max-wire-smps N  SMPs outstanding at once, 1..64 (default 4,\n"
 	      "                     OpenSM's max_wire_smps)\n"
+	      "  --partitions FILE  OpenSM's partitions.conf (see README)\n"
+	      "  --dump-pkeys FILE  write the P_Key table the SM gives each port\n"
+	      "                     ('CA|SW LID PORT P_KEY...'; the SM on the\n"
+	      "                     first HCA with a link)\n"
 	      "\n"
 	      "Exit status: 0 routed, 1 routing failed, 2 bad usage or input.\n",
 	      f);
@@ -284,10 +291,44 @@ out:
 	return rc;
 }
 
+/* --partitions IN --dump-pkeys OUT: the tables the SM would program. */
+static int route_pkeys(const struct ibfs_topology *t,
+		       const struct ibfs_subnet *sn, const char *in,
+		       const char *out)
+{
+	struct ibfs_diag d;
+	struct ibfs_partitions *pp = ibfs__partitions_load(in, t, &d);
+	struct ibfs_pkey_plan pl;
+	int sm = -1, port = -1;
+
+	for (size_t n = 0; n < t->nnodes && sm < 0; n++)
+		for (int p = 1; t->nodes[n].type == IBFS_NODE_HCA &&
+				p <= t->nodes[n].nports && sm < 0; p++)
+			if (t->nodes[n].ports[p].peer_node >= 0) {
+				sm = (int)n;
+				port = p;
+			}
+	if (!pp || ibfs__pkey_plan_build(&pl, pp, t, sm, port, &d) < 0) {
+		ibfs__partitions_free(pp);
+		ibfs_cli_error("%s", d.msg);
+		return -1;
+	}
+	FILE *f = fopen(out, "w");
+	int bad = !f || ibfs__pkey_plan_dump(&pl, sn, f) < 0;
+
+	if (f)
+		bad |= fclose(f) != 0;
+	if (bad)
+		ibfs_cli_error("%s: cannot write: %s", out, strerror(errno));
+	ibfs__pkey_plan_free(&pl);
+	ibfs__partitions_free(pp);
+	return bad ? -1 : 0;
+}
+
 int ibfs_cmd_route(int argc, char **argv)
 {
 	const char *fabric = NULL, *engine = "minhop", *dump = NULL;
-	const char *hops_file = NULL;
+	const char *hops_file = NULL, *pkeys_in = NULL, *pkeys_out = NULL;
 	struct ibfs_routing_opts opts = {0};
 	long lmc = 0, window = IBFS_SM_MAX_WIRE_SMPS;
 	int inband = 0;
@@ -324,6 +365,10 @@ int ibfs_cmd_route(int argc, char **argv)
 				dump = v;
 			} else if (!strcmp(a, "--dump-hops")) {
 				hops_file = v;
+			} else if (!strcmp(a, "--partitions")) {
+				pkeys_in = v;
+			} else if (!strcmp(a, "--dump-pkeys")) {
+				pkeys_out = v;
 			} else if (!strcmp(a, "--lfts-file")) {
 				opts.lfts_file = v;
 			} else if (!strcmp(a, "--root-guids")) {
@@ -359,10 +404,16 @@ int ibfs_cmd_route(int argc, char **argv)
 		route_usage(stderr);
 		return IBFS_EXIT_USAGE;
 	}
-	const struct ibfs_cli_output out[] = { { dump, 0 }, { hops_file, 0 } };
+	const struct ibfs_cli_output out[] = { { dump, 0 }, { hops_file, 0 },
+					       { pkeys_out, 0 } };
 
-	if (ibfs_cli_outputs_ok(out, 2) < 0)
+	if (ibfs_cli_outputs_ok(out, 3) < 0)
 		return IBFS_EXIT_USAGE;
+	if (!pkeys_in != !pkeys_out) {
+		ibfs_cli_error("route: --partitions and --dump-pkeys go "
+			       "together");
+		return IBFS_EXIT_USAGE;
+	}
 	if (!ibfs__routing_find(engine)) {
 		struct ibfs_diag d;
 		struct ibfs_subnet tmp = {0};
@@ -455,6 +506,8 @@ int ibfs_cmd_route(int argc, char **argv)
 			rc = IBFS_EXIT_FAIL;
 		}
 	}
+	if (pkeys_out && route_pkeys(t, sn, pkeys_in, pkeys_out) < 0)
+		rc = IBFS_EXIT_USAGE;
 	if (inband) {
 		fflush(stdout);
 		int r = route_inband(t, fabric, engine, (int)lmc, &opts,

@@ -139,8 +139,12 @@ void ibfs__fabric_free(struct ibfs_fabric *f)
 	if (!f)
 		return;
 	if (f->ports)
-		for (size_t n = 0; n < f->topo->nnodes; n++)
+		for (size_t n = 0; n < f->topo->nnodes; n++) {
+			for (int i = 0; f->pkey_tables && f->ports[n] &&
+					i <= f->topo->nodes[n].nports; i++)
+				free(f->ports[n][i].pkeys);
 			free(f->ports[n]);
+		}
 	free(f->ports);
 	free(f->devices);
 	if (f->packets.obj_size)

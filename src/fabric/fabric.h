@@ -74,14 +74,14 @@ struct ibfs_fabric {
 	uint64_t pkts_retired;
 	uint64_t pkts_buffered;
 	/*
-	 * Unused: where pkts_on_wire and pkt_sends were. Without them the
-	 * struct is 16 bytes smaller, and so is everything the fat tree
-	 * allocates after it shifted: bench_fabric at 100% took 34 K more
-	 * simulated LL misses (5.64 M against 5.60 M) for that alone,
-	 * the same code with these 16 bytes back did not. Layout only:
-	 * 8 of them went to eq.nomem, the struct keeps its size.
+	 * P_Key tables allocated (fabric/pkey.c): ibfs__fabric_free looks
+	 * for them only when there are some. In 8 bytes that were unused
+	 * (where pkts_on_wire and pkt_sends were): without them the struct
+	 * is smaller, and everything the fat tree allocates after it
+	 * shifted, which alone cost bench_fabric at 100% 34 K more
+	 * simulated LL misses (5.64 M against 5.60 M).
 	 */
-	uint64_t layout_pad[1];
+	uint64_t pkey_tables;
 	uint64_t fcps;                 /* flow-control packets sent */
 	/*
 	 * Of pkts_dropped: packets that were on a link when it went down

@@ -131,6 +131,11 @@ struct ibfs_device_ops {
 	 */
 	void (*port_state)(struct ibfs_device *dev, struct ibfs_port *port,
 			   int up);
+	/*
+	 * P_Key table entries of each port of the device (IBA 14.2.5.7;
+	 * NodeInfo PartitionCap), 0 for none (fabric/pkey.h).
+	 */
+	uint16_t pkey_cap;
 };
 
 struct ibfs_device {
@@ -390,6 +395,23 @@ struct ibfs_port {
 	uint64_t xmit_discards;
 	/* Times the link of this port went down (LinkDownedCounter). */
 	uint32_t link_downed;
+	/*
+	 * Partitions (fabric/pkey.h): the port's P_KeyTable (IBA 10.9.2,
+	 * 14.2.5.7), of as many entries as its device's ops say (pkey_cap);
+	 * NULL until an entry is written, and then entry 0 is the
+	 * default P_Key 0xFFFF and the others 0, as at power-up. pkey_enf:
+	 * a switch port's PortInfo PartitionEnforcementInbound and Outbound
+	 * (IBFS_PKEY_ENF_*). The counters: P_KeyViolations (PortInfo, an
+	 * end port's packets dropped by the IBA 10.9.3 check),
+	 * PortRcvConstraintErrors and PortXmitConstraintErrors (IBA
+	 * 16.1.3.5, a switch port's enforcement drops). In the cold part:
+	 * a packet's hop reads none of it.
+	 */
+	uint8_t pkey_enf;
+	uint16_t *pkeys;
+	uint64_t pkey_violations;
+	uint64_t rcv_constraint_errors;
+	uint64_t xmit_constraint_errors;
 };
 
 /* The layout the comments above describe: what a hop touches on VL 0. */

@@ -6,6 +6,7 @@ libibfs_fabric_la_SOURCES += \
 	src/fabric/link.h src/fabric/link.c src/fabric/credits.c \
 	src/fabric/link_state.c \
 	src/fabric/vl_arbiter.h src/fabric/vl_arbiter.c \
+	src/fabric/pkey.h src/fabric/pkey.c \
 	src/fabric/fabric.h src/fabric/fabric.c \
 	src/fabric/endpoint.h src/fabric/endpoint.c
 

@@ -198,8 +198,10 @@ static void cc_cnp(struct ibfs_hca_port *hp, const struct ibfs_packet *p,
 	c->becn = 1;
 	c->dest_qp = src_qp & 0xffffff;
 	c->psn = 0;
+	/* In the partition of the packet it answers, so that its source,
+	 * which sent in that partition, accepts it (IBA 10.9.3). */
 	h->lops->frame(hp, c, p->slid, p->sl,
-		       ibfs__hca_dlid_path_bits(hp, p->dlid));
+		       ibfs__hca_dlid_path_bits(hp, p->dlid), p->pkey);
 	c->next = NULL;
 	if (hp->cnp_tail)
 		hp->cnp_tail->next = c;

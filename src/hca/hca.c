@@ -50,6 +50,7 @@ static const struct ibfs_device_ops hca_ops = {
 	.kind = "hca",
 	.receive = hca_receive,
 	.tx_ready = hca_tx_ready,
+	.pkey_cap = IBFS_HCA_PKEYS,
 };
 
 void *ibfs__hca_zalloc(size_t n)
@@ -686,6 +687,19 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 	}
 	struct ibfs_fabric *f = h->dev.fab;
 	if (!qp || qp->port != hp->num) {
+		h->st.dropped++;
+		ibfs__fabric_drop(f, p);
+		ibfs__packet_free(f, p);
+		return;
+	}
+	/*
+	 * IBA 10.9.3: the packet's P_Key must match the QP's (RC and UC:
+	 * the one in its context; UD: its table entry), else it is dropped
+	 * silently and counted in the port's P_KeyViolations.
+	 */
+	if (__builtin_expect(!ibfs__pkey_match(p->pkey, ibfs__qp_pkey(qp)),
+			     0)) {
+		hp->port->pkey_violations++;
 		h->st.dropped++;
 		ibfs__fabric_drop(f, p);
 		ibfs__packet_free(f, p);

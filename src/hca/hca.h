@@ -20,6 +20,7 @@
 #include "fabric/diag.h"
 #include "fabric/exec.h"
 #include "fabric/fabric.h"
+#include "fabric/pkey.h"
 #include "fabric/rng.h"
 #include "fabric/vl_arbiter.h"
 #include "ibfsim/verbs.h"
@@ -485,10 +486,12 @@ struct ibfs_hca_link_ops {
 	/*
 	 * Adds link headers for dlid/sl and computes the wire size.
 	 * path_bits: the address vector's source path bits, which choose
-	 * one of the port's 2^LMC LIDs as the SLID (IBA 7.11.1).
+	 * one of the port's 2^LMC LIDs as the SLID (IBA 7.11.1); pkey: the
+	 * BTH's P_Key, the QP's (ibfs__qp_pkey).
 	 */
 	void (*frame)(struct ibfs_hca_port *hp, struct ibfs_packet *p,
-		      uint16_t dlid, uint8_t sl, uint8_t path_bits);
+		      uint16_t dlid, uint8_t sl, uint8_t path_bits,
+		      uint16_t pkey);
 	int (*can_send)(struct ibfs_hca_port *hp, const struct ibfs_packet *p);
 	/* Sends p; returns when its last byte leaves the port (now if the
 	 * port loses it). */
@@ -496,10 +499,25 @@ struct ibfs_hca_link_ops {
 	/* The device is done with a received packet's buffer. */
 	void (*consume)(struct ibfs_hca_port *hp, struct ibfs_packet *p);
 	/* 1 if a received packet is addressed to this port (InfiniBand:
-	 * DLID within the port's LID range, the default P_Key). */
+	 * DLID within the port's LID range; the P_Key is the QP's to check,
+	 * ibfs__qp_pkey_ok). */
 	int (*accept)(struct ibfs_hca_port *hp, const struct ibfs_packet *p);
 };
 extern const struct ibfs_hca_link_ops ibfs__ib_link_ops;
+
+/*
+ * P_Key table entries of an HCA port: 128, as a ConnectX (NodeInfo
+ * PartitionCap; IBA 14.2.5.3).
+ */
+#define IBFS_HCA_PKEYS 128
+
+struct ibfs_hca_port;
+/*
+ * The QP's P_Key: the entry of its port's P_KeyTable at its pkey_index,
+ * read when used, as a CA does (IBA 10.9.1): a table the SM changes
+ * changes the P_Key of the QPs naming that entry.
+ */
+static inline uint16_t ibfs__qp_pkey(const struct ibfs_hca_qp *qp);
 
 /* Data VLs an HCA port can hold a packet for (VL0-14). */
 #define IBFS_HCA_DATA_VLS 15
@@ -636,6 +654,12 @@ enum {
 	/* A CQ's entries: ConnectX's max_cqe (ibv_devinfo), 4 M. */
 	IBFS_HCA_MAX_CQE = 1 << 22,
 };
+
+static inline uint16_t ibfs__qp_pkey(const struct ibfs_hca_qp *qp)
+{
+	return ibfs__port_pkey_at(qp->hca->hp[qp->port].port,
+				  qp->attr.pkey_index);
+}
 
 struct ibfs_hca *ibfs__hca_create(struct ibfs_fabric *f, int node,
 				  const char *profile, struct ibfs_exec exec,

@@ -17,7 +17,8 @@ static uint16_t ibl_path_mask(const struct ibfs_hca_port *hp)
 }
 
 static void ibl_frame(struct ibfs_hca_port *hp, struct ibfs_packet *p,
-		      uint16_t dlid, uint8_t sl, uint8_t path_bits)
+		      uint16_t dlid, uint8_t sl, uint8_t path_bits,
+		      uint16_t pkey)
 {
 	p->dlid = dlid;
 	/* Source path bits beyond the LMC are ignored, as a ConnectX
@@ -26,7 +27,7 @@ static void ibl_frame(struct ibfs_hca_port *hp, struct ibfs_packet *p,
 	p->sl = sl;
 	p->vl = hp->sl2vl[sl & 15];
 	p->lnh = 2; /* IBA local: BTH follows the LRH (IBA 7.7.1) */
-	p->pkey = 0xffff;
+	p->pkey = pkey; /* the QP's (IBA 9.2, 10.9.1) */
 	ibfs__packet_finish(p);
 }
 
@@ -63,10 +64,9 @@ static void ibl_consume(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 static int ibl_accept(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
 {
 	/* With LMC l the port answers to 2^l LIDs from its base LID (IBA
-	 * 7.11.1); only the default partition 0x7fff exists (IBA 10.9). */
+	 * 7.11.1). The P_Key is checked against the QP's (hca.c). */
 	uint16_t mask = (uint16_t)~ibl_path_mask(hp);
-	return hp->lid && (p->dlid & mask) == hp->lid &&
-	       (p->pkey & 0x7fff) == 0x7fff;
+	return hp->lid && (p->dlid & mask) == hp->lid;
 }
 
 const struct ibfs_hca_link_ops ibfs__ib_link_ops = {

@@ -78,3 +78,9 @@ tests_check_cc_throttle_SOURCES = tests/check_cc_throttle.c \
 	tests/hca_fixture.h
 tests_check_cc_throttle_CFLAGS = $(TEST_CFLAGS)
 tests_check_cc_throttle_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+# Partitions at the HCA (IBA 10.9): P_Key tables and checks.
+check_PROGRAMS += tests/check_hca_pkey
+tests_check_hca_pkey_SOURCES = tests/check_hca_pkey.c tests/hca_fixture.h
+tests_check_hca_pkey_CFLAGS = $(TEST_CFLAGS)
+tests_check_hca_pkey_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)

@@ -88,6 +88,7 @@ int ibfs__hca_end_connect(struct ibfs_hca_end *e, uint16_t dlid,
 {
 	int rc_qp = e->qp->qp_type == IBFS_QPT_RC;
 	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = end_port(e),
+				 .pkey_index = e->pkey_index,
 				 .qp_access_flags = IBFS_ACCESS_REMOTE_WRITE |
 						    IBFS_ACCESS_REMOTE_READ |
 						    IBFS_ACCESS_REMOTE_ATOMIC};
@@ -131,7 +132,7 @@ int ibfs__hca_end_connect(struct ibfs_hca_end *e, uint16_t dlid,
 int ibfs__hca_end_connect_ud(struct ibfs_hca_end *e, uint32_t qkey)
 {
 	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = end_port(e),
-				 .qkey = qkey};
+				 .pkey_index = e->pkey_index, .qkey = qkey};
 	int r = ibfs_modify_qp(e->qp, &a, IBFS_QP_STATE | IBFS_QP_PKEY_INDEX |
 						  IBFS_QP_PORT | IBFS_QP_QKEY);
 	if (r)

@@ -49,6 +49,7 @@ struct ibfs_hca_end {
 	uint8_t *buf;
 	size_t len;
 	uint8_t port;    /* the HCA port its QP uses; 0: port 1 */
+	uint16_t pkey_index; /* its QP's P_Key (fabric/pkey.h); 0 default */
 };
 
 /* Connection attributes (RC, UC); both PSNs start at psn. */

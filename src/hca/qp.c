@@ -267,6 +267,22 @@ void ibfs__qp_error(struct ibfs_hca_qp *qp, enum ibfs_wc_status status)
 	qp_flush_rq(qp);
 }
 
+/*
+ * A pkey_index names a valid entry of the QP's port's P_Key table (the
+ * port the same modify sets, or the QP's): not beyond the table, and not
+ * the invalid P_Key 0x0000/0x8000 of an unused entry (IBA 10.9.1).
+ */
+static int qp_pkey_ok(const struct ibfs_hca_qp *qp,
+		      const struct ibfs_qp_attr *a, int mask)
+{
+	int port = (mask & IBFS_QP_PORT) ? a->port_num : qp->port;
+
+	if (port < 1 || port > qp->hca->dev.nports)
+		return 0;
+	return (ibfs__port_pkey(qp->hca->hp[port].port, a->pkey_index) &
+		IBFS_PKEY_BASE) != 0;
+}
+
 static int qp_mtu_ok(struct ibfs_hca_qp *qp, enum ibfs_mtu m)
 {
 	int b = ibfs_mtu_to_bytes(m);
@@ -378,8 +394,8 @@ int ibfs__qp_modify(struct ibfs_hca_qp *qp, struct ibfs_qp_attr *a, int mask)
 	if ((mask & IBFS_QP_PORT) &&
 	    (a->port_num < 1 || a->port_num > qp->hca->dev.nports))
 		return EINVAL;
-	if ((mask & IBFS_QP_PKEY_INDEX) && a->pkey_index != 0)
-		return EINVAL; /* one P_Key, the default 0xffff */
+	if ((mask & IBFS_QP_PKEY_INDEX) && !qp_pkey_ok(qp, a, mask))
+		return EINVAL;
 	if ((mask & IBFS_QP_PATH_MTU) && !qp_mtu_ok(qp, a->path_mtu))
 		return EINVAL;
 	if ((mask & IBFS_QP_AV) &&

@@ -87,7 +87,7 @@ static void rs_frame(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 {
 	qp->hca->lops->frame(&qp->hca->hp[qp->port], p,
 			     qp->attr.ah_attr.dlid, qp->attr.ah_attr.sl,
-			     qp->attr.ah_attr.src_path_bits);
+			     qp->attr.ah_attr.src_path_bits, ibfs__qp_pkey(qp));
 }
 
 static void rs_next_ready(struct ibfs_hca_qp *qp, struct ibfs_resp *e,

@@ -76,6 +76,7 @@ int ibfs_query_port(struct ibfs_context *ctx, uint8_t port_num,
 	attr->lmc = hp->lmc;
 	attr->sm_lid = hp->sm_lid;
 	attr->max_vl_num = (uint8_t)hp->port->data_vls;
+	attr->pkey_tbl_len = (uint16_t)ibfs__port_pkey_cap(hp->port);
 	if (hp->port->link >= 0 && (size_t)hp->port->link < f->topo->nlinks)
 		attr->active_width =
 			(uint8_t)f->topo->links[hp->port->link].width;
@@ -100,9 +101,36 @@ int ibfs_query_device(struct ibfs_context *ctx, struct ibfs_device_attr *attr)
 	attr->max_cqe = IBFS_HCA_MAX_CQE;
 	attr->max_qp_rd_atom = attr->max_qp_init_rd_atom =
 		h->prof->max_rd_atomic;
-	attr->max_pkeys = 1; /* the default P_Key only */
+	/* Every port has the same table (NodeInfo PartitionCap). */
+	attr->max_pkeys = (uint16_t)ibfs__port_pkey_cap(h->hp[1].port);
 	attr->phys_port_cnt = (uint8_t)h->dev.nports;
 	return 0;
+}
+
+int ibfs_query_pkey(struct ibfs_context *ctx, uint8_t port_num, int index,
+		    uint16_t *pkey)
+{
+	struct ibfs_hca *h = ctx ? ctx->hca : NULL;
+	if (!h || !pkey || port_num < 1 || port_num > h->dev.nports)
+		return EINVAL;
+	const struct ibfs_port *port = h->hp[port_num].port;
+	if (index < 0 || (unsigned)index >= ibfs__port_pkey_cap(port))
+		return EINVAL;
+	*pkey = ibfs__port_pkey(port, (unsigned)index);
+	return 0;
+}
+
+int ibfs_get_pkey_index(struct ibfs_context *ctx, uint8_t port_num,
+			uint16_t pkey)
+{
+	struct ibfs_hca *h = ctx ? ctx->hca : NULL;
+	if (!h || port_num < 1 || port_num > h->dev.nports)
+		return -1;
+	const struct ibfs_port *port = h->hp[port_num].port;
+	for (unsigned i = 0; i < ibfs__port_pkey_cap(port); i++)
+		if (ibfs__port_pkey(port, i) == pkey && (pkey & IBFS_PKEY_BASE))
+			return (int)i;
+	return -1;
 }
 
 static void verbs_enter(struct ibfs_hca *h)

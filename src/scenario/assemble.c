@@ -89,7 +89,9 @@ static int program(struct ibfs_assembly *a, const struct ibfs_assembly_opts *o,
 					 &routes, d) < 0)
 			return -1;
 		if ((o->qos && ibfs__routes_apply_qos(a->fab, o->qos, d) < 0) ||
-		    ibfs__cc_apply(a->fab, o->cc, d) < 0) {
+		    ibfs__cc_apply(a->fab, o->cc, d) < 0 ||
+		    ibfs__routes_apply_pkeys(a->fab, o->partitions, o->sm_node,
+					     d) < 0) {
 			ibfs__subnet_free(routes.sn);
 			return -1;
 		}
@@ -109,6 +111,7 @@ static int program(struct ibfs_assembly *a, const struct ibfs_assembly_opts *o,
 	/* Not by the SM's CC MADs, which are not modelled (cc_config.c). */
 	if (ibfs__cc_apply(a->fab, o->cc, d) < 0)
 		return -1;
+	ibfs__sm_set_partitions(a->sm, o->partitions);
 	snprintf(a->engine, sizeof(a->engine), "%s", engine);
 	return 0;
 }

@@ -41,6 +41,8 @@ struct ibfs_assembly_opts {
 	const struct ibfs_qos *qos;   /* NULL or not given: no QoS */
 	/* NULL or not enabled: no congestion control (set at time 0). */
 	const struct ibfs_cc_config *cc;
+	/* Partitions (borrowed); NULL: OpenSM's default. */
+	const struct ibfs_partitions *partitions;
 	ibfs_time_t deadlock_timeout; /* 0: the default (50 us) */
 	/*
 	 * In-band: the subnet manager runs on HCA sm_node and programs the

@@ -5,6 +5,7 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/scenario.h src/scenario/scenario_xml.c \
 	src/scenario/scenario_xml_int.h src/scenario/scenario_collective.c \
 	src/scenario/scenario_check.h src/scenario/scenario_check.c \
+	src/scenario/scenario_pkeys.c \
 	src/scenario/results.h src/scenario/results.c \
 	src/scenario/results_collective.c \
 	src/scenario/results_cc.h src/scenario/results_cc.c
@@ -24,6 +25,7 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/fat_tree_permutation.xml examples/sm_sweep.xml \
 	examples/link_failure.xml examples/qos_weights.xml \
 	examples/dragonfly_lash.xml examples/collectives.xml \
+	examples/partitions.xml examples/partitions.conf \
 	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
 TESTS += tests/collectives.sh
@@ -33,6 +35,17 @@ TESTS += tests/run_scenarios.sh
 TESTS += tests/cc_scenarios.sh
 EXTRA_DIST += tests/cc_scenarios.sh
 EXTRA_DIST += tests/run_scenarios.sh \
+	tests/data/scenario/bad_pkey_conf.xml \
+	tests/data/scenario/bad_pkey_default.xml \
+	tests/data/scenario/bad_pkey_limited.xml \
+	tests/data/scenario/bad_pkey_member.xml \
+	tests/data/scenario/bad_pkey_nofile.xml \
+	tests/data/scenario/bad_pkey_pattern.xml \
+	tests/data/scenario/bad_pkey_ud.xml \
+	tests/data/scenario/bad_pkey_value.xml \
+	tests/data/scenario/bad_pkey_without.xml \
+	tests/data/scenario/pkeys/tenants.conf \
+	tests/data/scenario/pkeys/bad_member.conf \
 	tests/data/scenario/bad_attr.xml \
 	tests/data/scenario/bad_element.xml \
 	tests/data/scenario/bad_fabric_missing.xml \

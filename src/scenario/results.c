@@ -188,6 +188,22 @@ static double ns(ibfs_time_t ps)
 	return (double)ps / 1000.0;
 }
 
+/* The partition counters of every port, summed (json_partitions). */
+static void pkey_sums(const struct ibfs_results *r, uint64_t s[3])
+{
+	const struct ibfs_topology *t = r->sc->topo;
+
+	s[0] = s[1] = s[2] = 0;
+	for (size_t n = 0; n < t->nnodes; n++)
+		for (int p = 0; p <= t->nodes[n].nports; p++) {
+			const struct ibfs_port *pt = &r->fab->ports[n][p];
+
+			s[0] += pt->pkey_violations;
+			s[1] += pt->rcv_constraint_errors;
+			s[2] += pt->xmit_constraint_errors;
+		}
+}
+
 /*
  * Why messages failed: how many completed with each error status, by its
  * libibverbs number and words (ibv_wc_status_str's), e.g. a retry counter
@@ -250,6 +266,16 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 			"(last sweep %.3f us, %llu SMPs)\n",
 			(unsigned long long)r->sm.traps, ns(r->sm_reroute) / 1000.0,
 			ns(r->sm.sweep) / 1000.0, (unsigned long long)r->sm.sent);
+	if (r->sc->partitions) {
+		uint64_t s[3];
+
+		pkey_sums(r, s);
+		fprintf(out,
+			"partitions: %llu P_KeyViolations, %llu "
+			"PortRcvConstraintErrors, %llu PortXmitConstraintErrors\n",
+			(unsigned long long)s[0], (unsigned long long)s[1],
+			(unsigned long long)s[2]);
+	}
 	if (r->no_route) {
 		size_t n = 0;
 		ibfs_time_t worst = 0;
@@ -389,6 +415,52 @@ static void json_switches(const struct ibfs_results *r, FILE *o)
 	fputs(first ? "],\n" : "\n  ],\n", o);
 }
 
+/*
+ * With partitions="FILE": the partition counters summed (P_KeyViolations
+ * of the end ports, PortRcv/XmitConstraintErrors of the switch ports)
+ * and, in JSON, each port where one is not zero. ports.csv has them for
+ * every port. Without a file nothing is written: a run's output stays
+ * what it was.
+ */
+static void json_partitions(const struct ibfs_results *r, FILE *o)
+{
+	const struct ibfs_topology *t = r->sc->topo;
+	uint64_t s[3];
+	int first = 1;
+
+	if (!r->sc->partitions)
+		return;
+	pkey_sums(r, s);
+	fprintf(o,
+		"  \"partitions\": {\"pkey_blocks\": %llu, "
+		"\"pkey_violations\": %llu, \"rcv_constraint_errors\": %llu, "
+		"\"xmit_constraint_errors\": %llu, \"ports\": [",
+		(unsigned long long)r->sm_first_pkey_blocks,
+		(unsigned long long)s[0],
+		(unsigned long long)s[1], (unsigned long long)s[2]);
+	for (size_t n = 0; n < t->nnodes; n++)
+		for (int p = 0; p <= t->nodes[n].nports; p++) {
+			const struct ibfs_port *pt = &r->fab->ports[n][p];
+			char e[300];
+
+			if (!pt->pkey_violations && !pt->rcv_constraint_errors &&
+			    !pt->xmit_constraint_errors)
+				continue;
+			endpoint_str(r, (int)n, p, e, sizeof(e));
+			fprintf(o, "%s\n    {\"port\": ", first ? "" : ",");
+			json_str(o, e);
+			fprintf(o,
+				", \"pkey_violations\": %llu, "
+				"\"rcv_constraint_errors\": %llu, "
+				"\"xmit_constraint_errors\": %llu}",
+				(unsigned long long)pt->pkey_violations,
+				(unsigned long long)pt->rcv_constraint_errors,
+				(unsigned long long)pt->xmit_constraint_errors);
+			first = 0;
+		}
+	fputs(first ? "]},\n" : "\n  ]},\n", o);
+}
+
 static void json_flows(const struct ibfs_results *r, FILE *o)
 {
 	struct flow *f;
@@ -471,6 +543,7 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 	json_flows(r, o);
 	json_links(r, o);
 	json_switches(r, o);
+	json_partitions(r, o);
 	if (r->no_route) {
 		int first = 1;
 		fputs("  \"outages\": [", o);
@@ -625,7 +698,8 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 	const struct ibfs_topology *t = r->sc->topo;
 	fputs("node,port,peer,xmit_data_bytes,rcv_data_bytes,xmit_pkts,"
 	      "rcv_pkts,xmit_wait_ps,busy_ps,peak_buffer_blocks,"
-	      "port_xmit_data,port_rcv_data,fecn_marks\n", o);
+	      "port_xmit_data,port_rcv_data,fecn_marks,pkey_violations,"
+	      "rcv_constraint_errors,xmit_constraint_errors\n", o);
 	for (size_t n = 0; n < t->nnodes; n++) {
 		for (int p = 1; p <= t->nodes[n].nports; p++) {
 			const struct ibfs_port *pt = &r->fab->ports[n][p];
@@ -641,7 +715,7 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 			csv_id(o, t->nodes[tp->peer_node].id, tp->peer_port);
 			fprintf(o,
 				"%llu,%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,"
-				"%llu\n",
+				"%llu,%llu,%llu,%llu\n",
 				(unsigned long long)pt->cnt.xmit_data,
 				(unsigned long long)pt->cnt.rcv_data,
 				(unsigned long long)pt->cnt.xmit_pkts,
@@ -653,7 +727,10 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 				(unsigned long long)iba_data_words(
 					pt->cnt.rcv_data, pt->cnt.rcv_pkts),
 				(unsigned long long)ibfs__results_fecn_marks(
-					r, (int)n, p));
+					r, (int)n, p),
+				(unsigned long long)pt->pkey_violations,
+				(unsigned long long)pt->rcv_constraint_errors,
+				(unsigned long long)pt->xmit_constraint_errors);
 		}
 	}
 }

@@ -52,6 +52,7 @@ struct ibfs_results {
 	ibfs_time_t sm_reroute;     /* first fault -> re-sweep done, or 0 */
 	uint64_t sm_first_smps;     /* SMPs of that first sweep */
 	uint64_t sm_first_lft_blocks; /* its LinearForwardingTable blocks */
+	uint64_t sm_first_pkey_blocks; /* its P_KeyTable blocks */
 	/*
 	 * After faults: per HCA (by topology node), how long after the first
 	 * fault the last switch got its new route to it; 0 when its routes

@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fabric/pkey.h"
 #include "hca/hca.h"
 #include "scenario/routes.h"
+#include "subnet_manager/pkey_plan.h"
 #include "subnet_manager/qos.h"
 #include "subnet_manager/routing.h"
 #include "subnet_manager/subnet.h"
@@ -158,5 +160,70 @@ int ibfs__routes_apply_qos(struct ibfs_fabric *fab, const struct ibfs_qos *q,
 					  "%s: the QoS settings name a VL the "
 					  "fabric does not have", n->id);
 	}
+	return 0;
+}
+
+/* The first linked port of HCA node n (the SM's port), -1 if none. */
+static int sm_port_of(const struct ibfs_topology *t, int n)
+{
+	if (n < 0 || (size_t)n >= t->nnodes ||
+	    t->nodes[n].type == IBFS_NODE_SWITCH)
+		return -1;
+	for (int p = 1; p <= t->nodes[n].nports; p++)
+		if (t->nodes[n].ports[p].peer_node >= 0)
+			return p;
+	return -1;
+}
+
+/* Writes the entries of port that differ from tab (cap of them). */
+static int write_table(struct ibfs_port *port, const uint16_t *tab)
+{
+	for (unsigned i = 0; i < ibfs__port_pkey_cap(port); i++)
+		if (ibfs__port_pkey(port, i) != tab[i] &&
+		    ibfs__port_pkey_set(port, i, tab[i]) < 0)
+			return -1;
+	return 0;
+}
+
+int ibfs__routes_apply_pkeys(struct ibfs_fabric *fab,
+			     const struct ibfs_partitions *pp, int sm_node,
+			     struct ibfs_diag *d)
+{
+	const struct ibfs_topology *t = fab->topo;
+	struct ibfs_partitions *own = pp ? NULL : ibfs__partitions_default();
+	struct ibfs_pkey_plan pl;
+	int rc = 0;
+
+	if (!pp && !own)
+		return ibfs__diag(d, t->file, 0, "out of memory");
+	if (ibfs__pkey_plan_build(&pl, pp ? pp : own, t, sm_node,
+				  sm_port_of(t, sm_node), d) < 0) {
+		ibfs__partitions_free(own);
+		return -1;
+	}
+	for (size_t n = 0; n < t->nnodes && !rc; n++) {
+		if (!fab->devices[n])
+			continue;
+		struct ibfs_switch *sw = ibfs__switch_of(fab->devices[n]);
+
+		for (int p = 0; p <= t->nodes[n].nports && !rc; p++) {
+			const uint16_t *tab =
+				ibfs__pkey_plan_table(&pl, (int)n, p);
+			unsigned cap = ibfs__port_pkey_cap(&fab->ports[n][p]);
+
+			if (tab && sw)
+				rc = ibfs__switch_set_pkeys(sw, p, 0, tab, cap);
+			else if (tab)
+				rc = write_table(&fab->ports[n][p], tab);
+			if (!rc && pl.enf[n][p])
+				rc = ibfs__switch_set_pkey_enf(sw, p,
+							       pl.enf[n][p]);
+		}
+	}
+	ibfs__pkey_plan_free(&pl);
+	ibfs__partitions_free(own);
+	if (rc)
+		return ibfs__diag(d, t->file, 0,
+				  "out of memory for the P_Key tables");
 	return 0;
 }

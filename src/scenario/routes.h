@@ -38,4 +38,15 @@ struct ibfs_qos;
 int ibfs__routes_apply_qos(struct ibfs_fabric *fab, const struct ibfs_qos *q,
 			   struct ibfs_diag *d);
 
+/*
+ * Writes the P_Key tables of partitions pp (NULL: OpenSM's default) into
+ * every port and sets the switch ports facing CAs enforcing, as the
+ * in-band SM programs them (subnet_manager/pkey_plan.h), the SM on HCA
+ * sm_node (its first linked port is SELF). Returns 0, or -1 with d.
+ */
+struct ibfs_partitions;
+int ibfs__routes_apply_pkeys(struct ibfs_fabric *fab,
+			     const struct ibfs_partitions *pp, int sm_node,
+			     struct ibfs_diag *d);
+
 #endif

@@ -39,6 +39,7 @@ struct run {
 	ibfs_time_t first_sweep; /* the sweep that brought the fabric up */
 	uint64_t first_smps;
 	uint64_t first_lft_blocks;
+	uint64_t first_pkey_blocks;
 	ibfs_time_t up_at;
 	struct ibfs_diag spawn_diag;
 };
@@ -102,6 +103,7 @@ static void fabric_up(void *ctx, ibfs_time_t t)
 	r->first_sweep = st.sweep;
 	r->first_smps = st.sent;
 	r->first_lft_blocks = st.lft_blocks;
+	r->first_pkey_blocks = st.pkey_blocks;
 	if (schedule_timed(r, t) < 0)
 		r->timed_failed = 1;
 	if (r->starter)
@@ -204,6 +206,7 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 					.lmc = sc->lmc,
 					.qos = &sc->qos,
 					.cc = &sc->cc,
+					.partitions = sc->partitions,
 					.inband = !sc->instant,
 					.sm_node = sc->sm_node,
 					.up = fabric_up,
@@ -285,6 +288,8 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 		res->sm_first_smps = r->up ? r->first_smps : res->sm.sent;
 		res->sm_first_lft_blocks =
 			r->up ? r->first_lft_blocks : res->sm.lft_blocks;
+		res->sm_first_pkey_blocks =
+			r->up ? r->first_pkey_blocks : res->sm.pkey_blocks;
 		/* After a fault: from the first fault to the end of the
 		 * re-sweep that reprogrammed the fabric around it. */
 		ibfs_time_t first_fault = IBFS_TIME_NEVER;

@@ -57,6 +57,7 @@ struct ibfs_sc_message {
 	uint32_t qps;          /* connections (QP pairs) the count spreads over */
 	uint64_t rate;         /* offered load in bit/s: one message every
 				* size x 8 / rate; 0: all posted at start */
+	uint16_t pkey;         /* the partition its QPs use (0xffff) */
 	long line;
 };
 
@@ -73,6 +74,7 @@ struct ibfs_sc_pattern {
 	ibfs_time_t start;
 	uint32_t qps;
 	uint64_t rate;
+	uint16_t pkey;
 	long line;
 };
 
@@ -126,6 +128,8 @@ struct ibfs_scenario {
 	int lmc;
 	struct ibfs_qos qos;   /* qos-* attributes; qos.given 0 without */
 	struct ibfs_cc_config cc; /* cc-* attributes; cc.enabled 0 without */
+	/* partitions="FILE" (partitions.h); NULL: OpenSM's default. */
+	struct ibfs_partitions *partitions;
 	enum ibfs_sc_model model;
 	char *hca_profile;     /* run --profile: every HCA's; else NULL */
 	struct ibfs_sc_message *msgs;
@@ -138,6 +142,16 @@ struct ibfs_scenario {
 	size_t nfaults;
 	ibfs_time_t stop_at;   /* IBFS_TIME_NEVER when absent */
 };
+
+/*
+ * scenario_pkeys.c: the partitions file is read against the fabric, laid
+ * out, and every pair of the traffic checked to be able to talk in its
+ * partition (both ends members, not both limited), as the SA would give
+ * no path otherwise. 0, or -1 with "FILE:LINE: ..." in d.
+ */
+int ibfs__scenario_check_pkeys(struct ibfs_scenario *s, struct ibfs_diag *d);
+/* A P_Key in C notation (0x8001): 0, or -1 for 0/0x8000 or no number. */
+int ibfs__sc_parse_pkey(const char *v, uint16_t *out);
 
 /* Loads and checks a scenario file; NULL with d filled on any error. */
 struct ibfs_scenario *ibfs__scenario_load(const char *path,

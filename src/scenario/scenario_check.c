@@ -40,7 +40,8 @@
 		"cc-ca-cong-setting-ccti-increase",                        \
 		"cc-ca-cong-setting-trigger-threshold",                    \
 		"cc-ca-cong-setting-ccti-min", "cc-cct"
-#define SX_COMMON "op", "qp", "size", "count", "start", "sl", "qps", "rate"
+#define SX_COMMON \
+	"op", "qp", "size", "count", "start", "sl", "qps", "rate", "pkey"
 static const struct {
 	const char *element;
 	const char *const attrs[32];
@@ -48,7 +49,7 @@ static const struct {
 	{"scenario", {"version", "name"}},
 	{"subnet-manager", {"routing", "host", "lmc", "lfts", "mode",
 			    "qos-sl2vl", "qos-vlarb-high", "qos-vlarb-low",
-			    "qos-high-limit", SX_CC}},
+			    "qos-high-limit", "partitions", SX_CC}},
 	{"transport", {"model"}},
 	{"traffic", {NULL}},
 	{"message", {"src", "dst", SX_COMMON}},

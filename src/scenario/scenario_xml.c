@@ -7,6 +7,7 @@
  * the fabric: names must be HCAs, sizes and times carry units, and every
  * error names the file and line. Nothing is returned half built.
  */
+#include <errno.h>
 #include <libgen.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -21,6 +22,7 @@
 #include "scenario/scenario_check.h"
 #include "scenario/scenario_xml_int.h"
 #include "subnet_manager/lft_dump.h"
+#include "subnet_manager/partitions.h"
 #include "subnet_manager/routing.h"
 #include "subnet_manager/subnet.h"
 
@@ -161,6 +163,22 @@ static int sl_attr(struct sx *x, xmlNode *n, uint8_t *out, uint8_t *given)
 	return 0;
 }
 
+/* pkey="0x8001": the partition (0xffff, the default, when absent). */
+static int pkey_attr(struct sx *x, xmlNode *n, uint16_t *out)
+{
+	char *v = attr(n, "pkey");
+	int bad = v && ibfs__sc_parse_pkey(v, out) < 0;
+
+	if (bad)
+		ibfs__diag(x->d, x->file, line_of(n),
+			   "pkey=\"%s\": a P_Key, 0x0001 to 0xffff but "
+			   "0x8000 (IBA 10.9.1)", v);
+	if (!v)
+		*out = 0xffff;
+	xmlFree(v);
+	return bad ? -1 : 0;
+}
+
 /* qps="N" (1 to 1024 connections a pair) and rate="10Gbps". */
 static int load_attrs(struct sx *x, xmlNode *n, uint32_t *qps, uint64_t *rate)
 {
@@ -242,7 +260,7 @@ static int read_message(struct sx *x, xmlNode *n)
 	    unit_attr(x, n, "start", ibfs__parse_time, "time", 0, &m.start) <
 		    0 ||
 	    sl_attr(x, n, &m.sl, &m.sl_given) < 0 || count_attr(x, n, &m.count) < 0 ||
-	    load_attrs(x, n, &m.qps, &m.rate) < 0)
+	    load_attrs(x, n, &m.qps, &m.rate) < 0 || pkey_attr(x, n, &m.pkey) < 0)
 		return -1;
 	m.op = op;
 	m.qp = qp;
@@ -282,7 +300,7 @@ static int read_pattern(struct sx *x, xmlNode *n)
 	    unit_attr(x, n, "shift", ibfs__parse_uint, "count", 1, &p.shift) <
 		    0 ||
 	    sl_attr(x, n, &p.sl, &p.sl_given) < 0 || count_attr(x, n, &p.count) < 0 ||
-	    load_attrs(x, n, &p.qps, &p.rate) < 0)
+	    load_attrs(x, n, &p.qps, &p.rate) < 0 || pkey_attr(x, n, &p.pkey) < 0)
 		return -1;
 	if (kind < 0)
 		return ibfs__diag(x->d, x->file, p.line,
@@ -473,6 +491,35 @@ static int read_cc(struct sx *x, xmlNode *n)
 	return 0;
 }
 
+/*
+ * partitions="FILE", relative to the scenario: read now, against the
+ * fabric; a file that cannot be read is the scenario's fault (its line),
+ * a mistake inside it the file's (its own line).
+ */
+static int read_partitions(struct sx *x, xmlNode *n)
+{
+	char *ref = attr(n, "partitions"), path[4096];
+	struct ibfs_diag inner;
+
+	if (!ref)
+		return 0;
+	resolve(x->file, ref, path, sizeof(path));
+	xmlFree(ref);
+	FILE *fp = fopen(path, "rb");
+
+	if (!fp)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "partitions: cannot read %s: %s", path,
+				  strerror(errno));
+	fclose(fp);
+	ibfs__partitions_free(x->s->partitions);
+	x->s->partitions = ibfs__partitions_load(path, x->s->topo, &inner);
+	if (x->s->partitions)
+		return 0;
+	*x->d = inner;
+	return -1;
+}
+
 static int read_sm(struct sx *x, xmlNode *n)
 {
 	char *routing = attr(n, "routing"), *lfts = attr(n, "lfts");
@@ -488,6 +535,8 @@ static int read_sm(struct sx *x, xmlNode *n)
 		free(x->s->lfts);
 		x->s->lfts = strdup(path);
 	}
+	if (read_partitions(x, n) < 0)
+		return -1;
 	if (x->s->routing && !ibfs__routing_find(x->s->routing)) {
 		char list[256];
 
@@ -702,7 +751,9 @@ static int read_scenario(struct sx *x, xmlNode *root)
 	}
 	if (x->s->sm_node < 0)
 		x->s->sm_node = first_linked_hca(x->s->topo);
-	return check_reach(x);
+	if (check_reach(x) < 0)
+		return -1;
+	return ibfs__scenario_check_pkeys(x->s, x->d);
 }
 
 int ibfs__scenario_set_profile(struct ibfs_scenario *s, const char *name,
@@ -791,6 +842,7 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 	free(s->routing);
 	free(s->lfts);
 	free(s->hca_profile);
+	ibfs__partitions_free(s->partitions);
 	free(s->msgs);
 	free(s->pats);
 	for (size_t i = 0; i < s->ncolls; i++)

@@ -89,10 +89,36 @@ static int verbs_rc(int rc)
 	return rc ? -1 : 0;
 }
 
-static int to_init(struct ibfs_qp *qp, enum ibfs_qp_type type, uint8_t port)
+/*
+ * The index of pkey's partition in the port's P_Key table, whatever the
+ * membership (the SM gave this port one P_Key per partition); -1 if the
+ * port is not in it (the scenario's check makes sure it is).
+ */
+static int pkey_index(struct ibfs_context *ctx, uint8_t port, uint16_t pkey)
 {
+	struct ibfs_port_attr pa;
+	uint16_t k;
+
+	if (ibfs_query_port(ctx, port, &pa))
+		return -1;
+	for (int i = 0; i < pa.pkey_tbl_len; i++)
+		if (!ibfs_query_pkey(ctx, port, i, &k) &&
+		    !((k ^ pkey) & 0x7fff) && (k & 0x7fff))
+			return i;
+	return -1;
+}
+
+static int to_init(struct ibfs_qp *qp, enum ibfs_qp_type type, uint8_t port,
+		   uint16_t pkey)
+{
+	int index = pkey_index(qp->context, port, pkey);
+
+	if (index < 0) {
+		errno = EACCES;
+		return -1;
+	}
 	struct ibfs_qp_attr a = {.qp_state = IBFS_QPS_INIT, .port_num = port,
-				 .qkey = QKEY,
+				 .pkey_index = (uint16_t)index, .qkey = QKEY,
 				 .qp_access_flags = IBFS_ACCESS_LOCAL_WRITE |
 						    IBFS_ACCESS_REMOTE_WRITE |
 						    IBFS_ACCESS_REMOTE_READ |
@@ -267,7 +293,7 @@ static int create_qps(struct ibfs_traffic *t, int node)
 				dst_end ? depth(c->recvs) : 1);
 		uint8_t path;
 		int pi = lane_port(n, c->lane, &path);
-		if (!qp || to_init(qp, qpt(c->qp), n->ports[pi]))
+		if (!qp || to_init(qp, qpt(c->qp), n->ports[pi], c->pkey))
 			return -1;
 		*(dst_end ? &c->qp_dst : &c->qp_src) = qp;
 		struct tr_endpoint e = {qp->qp_num, n->lids[pi], n->mr->rkey,
@@ -279,7 +305,9 @@ static int create_qps(struct ibfs_traffic *t, int node)
 	if (n->uses_ud) {
 		n->ud_qp = make_qp(n, IBFS_QPT_UD, TR_MAX_WR,
 				   depth(n->ud_recvs));
-		if (!n->ud_qp || to_init(n->ud_qp, IBFS_QPT_UD, n->port) ||
+		/* On the default partition (scenario_pkeys.c). */
+		if (!n->ud_qp ||
+		    to_init(n->ud_qp, IBFS_QPT_UD, n->port, 0xffff) ||
 		    ud_ready(n->ud_qp))
 			return -1;
 		struct tr_endpoint e = {n->ud_qp->qp_num, n->lid, 0, 0};

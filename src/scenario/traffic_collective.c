@@ -62,8 +62,9 @@ static size_t coll_msg(struct ibfs_traffic *t,
 		       const struct ibfs_sc_collective *c, uint32_t ci,
 		       int src, int dst, uint64_t size, const size_t dep[3])
 {
+	/* On the default partition. */
 	struct tr_spec sp = {c->op, c->qp, c->sl, c->sl_given, size,
-			     c->start, 1, 0};
+			     c->start, 1, 0, 0xffff};
 	if (ibfs__tr_add_lane(t, src, dst, &sp, TR_COLL_LANE, 1, c->start,
 			      0) < 0)
 		return TR_NONE;

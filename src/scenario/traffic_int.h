@@ -18,6 +18,7 @@ struct tr_conn {
 	uint8_t sl;
 	uint8_t sl_given;       /* sl="" was written: no path SL */
 	uint16_t lane;          /* which of the pair's qps connections */
+	uint16_t pkey;          /* its partition (scenario pkey="") */
 	uint32_t recvs;         /* receives the destination posts (SENDs) */
 	uint32_t recvs_left;    /* of those, not yet posted (runtime) */
 	struct ibfs_qp *qp_src, *qp_dst; /* filled by the actors */
@@ -56,6 +57,7 @@ struct tr_spec {
 	ibfs_time_t start;
 	uint32_t qps;
 	uint64_t rate;
+	uint16_t pkey;          /* the partition's P_Key (0xffff default) */
 };
 
 /* What one HCA's actors need and share. */

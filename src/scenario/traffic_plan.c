@@ -33,11 +33,12 @@
 	} while (0)
 
 static size_t conn_hash(int src, int dst, int qp, int sl, int lane,
-			size_t cap)
+			uint16_t pkey, size_t cap)
 {
 	uint64_t k = ((uint64_t)(uint32_t)src << 38) ^
 		     ((uint64_t)(uint32_t)dst << 6) ^ (uint64_t)qp << 4 ^
-		     (uint64_t)sl ^ (uint64_t)lane << 20;
+		     (uint64_t)sl ^ (uint64_t)lane << 20 ^
+		     (uint64_t)(pkey ^ 0xffff) << 30;
 	k *= 0x9E3779B97F4A7C15ull;
 	return (size_t)(k >> 20) & (cap - 1);
 }
@@ -51,7 +52,7 @@ static int index_grow(struct ibfs_traffic *t)
 	for (size_t i = 0; i < t->nconns; i++) {
 		const struct tr_conn *c = &t->conns[i];
 		size_t h = conn_hash(c->src, c->dst, c->qp, c->sl, c->lane,
-				     cap);
+				     c->pkey, cap);
 		while (idx[h])
 			h = (h + 1) & (cap - 1);
 		idx[h] = i + 1;
@@ -69,23 +70,25 @@ static int node_add_conn(struct tr_node *n, size_t conn)
 }
 
 /*
- * The connection (src, dst, qp, sl), created on first use; -1 on no
- * memory. A connected QP's SL is fixed by its address vector (IBA 11.2.4).
+ * The connection (src, dst, qp, sl, lane, pkey), created on first use; -1
+ * on no memory. A connected QP's SL is fixed by its address vector (IBA
+ * 11.2.4), its partition by its P_Key index (IBA 10.9.1).
  */
 static long conn_get(struct ibfs_traffic *t, int src, int dst,
-		     enum ibfs_sc_qp qp, uint8_t sl, uint16_t lane)
+		     enum ibfs_sc_qp qp, uint8_t sl, uint16_t lane,
+		     uint16_t pkey)
 {
 	if (2 * (t->nconns + 1) > t->index_cap && index_grow(t) < 0)
 		return -1;
-	size_t h = conn_hash(src, dst, qp, sl, lane, t->index_cap);
+	size_t h = conn_hash(src, dst, qp, sl, lane, pkey, t->index_cap);
 	for (; t->conn_index[h]; h = (h + 1) & (t->index_cap - 1)) {
 		const struct tr_conn *c = &t->conns[t->conn_index[h] - 1];
 		if (c->src == src && c->dst == dst && c->qp == qp &&
-		    c->sl == sl && c->lane == lane)
+		    c->sl == sl && c->lane == lane && c->pkey == pkey)
 			return (long)(t->conn_index[h] - 1);
 	}
 	struct tr_conn c = {.src = src, .dst = dst, .qp = qp, .sl = sl,
-			    .lane = lane};
+			    .lane = lane, .pkey = pkey};
 	PUSH(t->conns, t->nconns, t->conns_cap, c);
 	t->conn_index[h] = t->nconns;
 	if (qp != IBFS_SC_UD &&
@@ -113,7 +116,7 @@ int ibfs__tr_add_lane(struct ibfs_traffic *t, int src, int dst,
 	enum ibfs_sc_op op = sp->op;
 	enum ibfs_sc_qp qp = sp->qp;
 	uint64_t size = sp->size;
-	long c = conn_get(t, src, dst, qp, sp->sl, lane);
+	long c = conn_get(t, src, dst, qp, sp->sl, lane, sp->pkey);
 	if (c < 0)
 		return -1;
 	t->conns[c].sl_given |= sp->sl_given;
@@ -198,7 +201,7 @@ static int expand_pattern(struct ibfs_traffic *t,
 	memcpy(v, h, n * sizeof(*v));
 	int rc = 0;
 	struct tr_spec sp = {p->op, p->qp, p->sl, p->sl_given, p->size,
-			     p->start, p->qps, p->rate};
+			     p->start, p->qps, p->rate, p->pkey};
 #define MSG(s, d, cnt)                                                   \
 	do {                                                             \
 		if (!rc)                                                 \
@@ -313,7 +316,7 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 	for (size_t i = 0; i < sc->nmsgs; i++) {
 		const struct ibfs_sc_message *m = &sc->msgs[i];
 		struct tr_spec sp = {m->op, m->qp, m->sl, m->sl_given, m->size,
-				     m->start, m->qps, m->rate};
+				     m->start, m->qps, m->rate, m->pkey};
 		if (add_message(t, m->src, m->dst, &sp, m->count) < 0)
 			goto oom;
 	}

@@ -19,6 +19,9 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/sma.c src/subnet_manager/sma_attrs.c \
 	src/subnet_manager/sm.h src/subnet_manager/sm_int.h \
 	src/subnet_manager/sm.c src/subnet_manager/sm_config.c \
+	src/subnet_manager/sm_pkey.c \
+	src/subnet_manager/partitions.h src/subnet_manager/partitions.c \
+	src/subnet_manager/pkey_plan.h src/subnet_manager/pkey_plan.c \
 	src/subnet_manager/qos.h src/subnet_manager/qos.c \
 	src/subnet_manager/cc_config.h src/subnet_manager/cc_config.c
 
@@ -109,3 +112,13 @@ tests_check_cc_config_SOURCES = tests/check_cc_config.c
 tests_check_cc_config_CFLAGS = $(TEST_CFLAGS)
 tests_check_cc_config_LDADD = libibfs_sm.la libibfs_switch.la \
 	libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+# Partitions: the partitions.conf parser and the SM's P_Key stage.
+check_PROGRAMS += tests/check_partitions
+tests_check_partitions_SOURCES = tests/check_partitions.c
+tests_check_partitions_CFLAGS = $(TEST_CFLAGS)
+tests_check_partitions_LDADD = $(SM_INBAND_LIBS)
+check_PROGRAMS += tests/check_sm_pkey
+tests_check_sm_pkey_SOURCES = tests/check_sm_pkey.c
+tests_check_sm_pkey_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_pkey_LDADD = libibfs_scenario.la $(SM_INBAND_LIBS)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fabric/fabric.h"
+#include "fabric/pkey.h"
 #include "subnet_manager/mad.h"
 
 static void mad_put16(uint8_t *b, uint16_t v)
@@ -231,6 +232,7 @@ void ibfs__smp_put_switch_info(uint8_t *d,
 	mad_put16(d + 4, w->mft_cap);
 	mad_put16(d + 6, w->lft_top);
 	d[11] = (uint8_t)(w->port_state_change ? 1 << 2 : 0);
+	mad_put16(d + 14, w->enforce_cap);
 }
 
 void ibfs__smp_get_switch_info(const uint8_t *d,
@@ -240,6 +242,7 @@ void ibfs__smp_get_switch_info(const uint8_t *d,
 	w->mft_cap = mad_get16(d + 4);
 	w->lft_top = mad_get16(d + 6);
 	w->port_state_change = d[11] >> 2 & 1;
+	w->enforce_cap = mad_get16(d + 14);
 }
 
 /*
@@ -247,7 +250,8 @@ void ibfs__smp_get_switch_info(const uint8_t *d,
  * LinkWidthActive 31, PortState in the low nibble of 32, PortPhysicalState
  * in the high nibble of 33, LMC in the low 3 bits of 34, VLCap in the high
  * nibble of 37, VLHighLimit 38, VLArbitrationHighCap 39, LowCap 40,
- * OperationalVLs in the high nibble of 43.
+ * OperationalVLs in the high nibble of 43 with the partition enforcement
+ * bits below it, P_KeyViolations at 46.
  */
 void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p)
 {
@@ -263,7 +267,12 @@ void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p)
 	d[38] = p->vl_high_limit;
 	d[39] = p->vlarb_high_cap;
 	d[40] = p->vlarb_low_cap;
-	d[43] = (uint8_t)(p->op_vls << 4);
+	/* OperationalVLs, PartitionEnforcementInbound (bit 3), Outbound
+	 * (bit 2), the raw filters (unmodelled) in one byte. */
+	d[43] = (uint8_t)(p->op_vls << 4 |
+			  (p->part_enf & IBFS_PKEY_ENF_IN ? 8 : 0) |
+			  (p->part_enf & IBFS_PKEY_ENF_OUT ? 4 : 0));
+	mad_put16(d + 46, p->pkey_violations);
 }
 
 void ibfs__smp_get_port_info(const uint8_t *d, struct ibfs_smp_port_info *p)
@@ -280,6 +289,21 @@ void ibfs__smp_get_port_info(const uint8_t *d, struct ibfs_smp_port_info *p)
 	p->vlarb_high_cap = d[39];
 	p->vlarb_low_cap = d[40];
 	p->op_vls = d[43] >> 4;
+	p->part_enf = (uint8_t)((d[43] & 8 ? IBFS_PKEY_ENF_IN : 0) |
+				(d[43] & 4 ? IBFS_PKEY_ENF_OUT : 0));
+	p->pkey_violations = mad_get16(d + 46);
+}
+
+void ibfs__smp_put_pkeys(uint8_t *d, const uint16_t pkeys[32])
+{
+	for (int i = 0; i < 32; i++)
+		mad_put16(d + 2 * i, pkeys[i]);
+}
+
+void ibfs__smp_get_pkeys(const uint8_t *d, uint16_t pkeys[32])
+{
+	for (int i = 0; i < 32; i++)
+		pkeys[i] = mad_get16(d + 2 * i);
 }
 
 /* SL2VL: byte i holds SL 2i in its high nibble and SL 2i+1 in its low. */

@@ -43,6 +43,7 @@ enum ibfs_smp_attr {
 	IBFS_SMP_ATTR_NODE_INFO = 0x0011,
 	IBFS_SMP_ATTR_SWITCH_INFO = 0x0012,
 	IBFS_SMP_ATTR_PORT_INFO = 0x0015,
+	IBFS_SMP_ATTR_PKEY_TABLE = 0x0016,
 	IBFS_SMP_ATTR_SL2VL = 0x0017,
 	IBFS_SMP_ATTR_VLARB = 0x0018,
 	IBFS_SMP_ATTR_LFT = 0x0019,
@@ -124,6 +125,7 @@ void ibfs__smp_get_node_info(const uint8_t *d, struct ibfs_smp_node_info *n);
 struct ibfs_smp_switch_info {
 	uint16_t lft_cap, mft_cap, lft_top;
 	uint8_t port_state_change; /* set by a port changing state */
+	uint16_t enforce_cap;      /* PartitionEnforcementCap */
 };
 void ibfs__smp_put_switch_info(uint8_t *d,
 			       const struct ibfs_smp_switch_info *w);
@@ -142,9 +144,16 @@ struct ibfs_smp_port_info {
 	uint8_t op_vls;
 	uint8_t vl_high_limit; /* LimitOfHighPriority: 4 KiB units, 255 none */
 	uint8_t vlarb_high_cap, vlarb_low_cap;
+	/* PartitionEnforcementInbound and Outbound: IBFS_PKEY_ENF_* */
+	uint8_t part_enf;
+	uint16_t pkey_violations; /* P_KeyViolations */
 };
 void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p);
 void ibfs__smp_get_port_info(const uint8_t *d, struct ibfs_smp_port_info *p);
+
+/* P_KeyTable block (IBA 14.2.5.7): 32 P_Keys of 16 bits. */
+void ibfs__smp_put_pkeys(uint8_t *d, const uint16_t pkeys[32]);
+void ibfs__smp_get_pkeys(const uint8_t *d, uint16_t pkeys[32]);
 
 /* SLtoVLMappingTable (IBA 14.2.5.8): 16 SLs, 4 bits each. */
 void ibfs__smp_put_sl2vl(uint8_t *d, const uint8_t vls[16]);

@@ -566,6 +566,12 @@ void ibfs__sm_set_qos(struct ibfs_sm *sm, const struct ibfs_qos *q)
 	sm->qos = *q;
 }
 
+void ibfs__sm_set_partitions(struct ibfs_sm *sm,
+			     const struct ibfs_partitions *pp)
+{
+	sm->pp = pp;
+}
+
 void ibfs__sm_set_max_wire(struct ibfs_sm *sm, int n)
 {
 	sm->max_wire = n < 1 ? 1 : n > SM_SLOTS ? SM_SLOTS : n;
@@ -612,7 +618,9 @@ void ibfs__sm_free(struct ibfs_sm *sm)
 		free(sm->dn[i].ports);
 		free(sm->dn[i].lft);
 		free(sm->dn[i].lft_ok);
+		free(sm->dn[i].pkeys);
 	}
+	ibfs__sm_pkey_free(sm);
 	free(sm->dn);
 	free(sm->hash);
 	free(sm->topo_guid);

@@ -51,6 +51,7 @@ struct ibfs_sm_stats {
 	uint64_t disc_sent;     /* of the requests: discovery (Get) */
 	uint64_t cfg_sent;      /* configuration (Set) */
 	uint64_t lft_blocks;    /* LinearForwardingTable blocks set */
+	uint64_t pkey_blocks;   /* P_KeyTable blocks set */
 	uint64_t errors;        /* responses with a non-zero status */
 	/* The agents' counters, all sweeps together (sma.h). */
 	uint64_t agent_answered, agent_relayed, agent_discarded;
@@ -83,6 +84,14 @@ struct ibfs_sm *ibfs__sm_start(struct ibfs_fabric *f, int sm_node,
  */
 struct ibfs_qos;
 void ibfs__sm_set_qos(struct ibfs_sm *sm, const struct ibfs_qos *q);
+/*
+ * Partitions (partitions.h, borrowed: keep pp until ibfs__sm_free) to
+ * program into the P_Key tables; without, OpenSM's default (every end
+ * port a full member of 0x7fff). Call before the queue runs.
+ */
+struct ibfs_partitions;
+void ibfs__sm_set_partitions(struct ibfs_sm *sm,
+			     const struct ibfs_partitions *pp);
 /* SMPs kept outstanding (1..64); call before the queue runs. */
 void ibfs__sm_set_max_wire(struct ibfs_sm *sm, int n);
 /* Options of the routing engine (copied; its strings are borrowed). */

@@ -4,13 +4,15 @@
  * struct ibfs_subnet (nodes in the topology's order, so LIDs are the ones
  * ibfs__subnet_assign_lids gives offline, as OpenSM's guid2lid file pins
  * them), is routed by the chosen engine, and the SM queues the SubnSet
- * requests of each stage: PortInfo (LID, LMC, SM LID), SwitchInfo
+ * requests of each stage: PortInfo (LID, LMC, SM LID), the P_KeyTable
+ * blocks the ports lack (sm_pkey.c), SwitchInfo
  * (LinearFDBTop), the LinearForwardingTable blocks that differ from what a
  * switch holds, SLtoVLMappingTable and VLArbitrationTable of each linked
  * switch output (with QoS settings, qos.h, those of the linked HCA ports
  * too, as OpenSM's qos_ca_*), then PortState Armed and Active on every
  * linked port, with LimitOfHighPriority (IBA 7.2, 14.2.5), which an HCA
- * port's PortInfo Sets all carry. Routing takes no simulated time here.
+ * port's PortInfo Sets all carry, and on a switch port facing a CA the
+ * partition enforcement bits. Routing takes no simulated time here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +117,8 @@ static int sm_route(struct ibfs_sm *sm)
 		ibfs__sm_fail(sm, d.msg);
 		return -1;
 	}
+	if (ibfs__sm_pkey_plan(sm) < 0)
+		return -1;
 	for (int i = 0; i < sm->ndn; i++)
 		sm->st.nodes += sm->dn[i].seen == sm->sweep_no;
 	sm->st.max_lid = sm->sn->max_lid;
@@ -263,6 +267,7 @@ static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
 		struct ibfs_qos def;
 
 		w.vl_high_limit = sm_qos(sm, &def)->high_limit;
+		w.part_enf = ibfs__sm_pkey_enf(sm, i, p);
 	}
 	ibfs__smp_put_port_info(r->data, &w);
 }
@@ -287,6 +292,9 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 			for (int p = 1; !sw && p <= x->nports; p++)
 				if (sn->ports[p].lid)
 					sm_set_port(sm, i, p, IBFS_PORT_NOP);
+			break;
+		case PH_PKEY:
+			ibfs__sm_pkey_node(sm, i);
 			break;
 		case PH_SWINFO:
 			if (sw) {

@@ -8,12 +8,13 @@
 #define IBFS_SM_SM_INT_H
 
 #include "subnet_manager/mad.h"
+#include "subnet_manager/pkey_plan.h"
 #include "subnet_manager/qos.h"
 #include "subnet_manager/sm.h"
 #include "subnet_manager/sma.h"
 
 enum sm_phase {
-	PH_DISCOVER, PH_LID, PH_SWINFO, PH_LFT, PH_SL2VL, PH_VLARB,
+	PH_DISCOVER, PH_LID, PH_PKEY, PH_SWINFO, PH_LFT, PH_SL2VL, PH_VLARB,
 	PH_ARM, PH_ACTIVE, PH_DONE,
 };
 
@@ -39,6 +40,9 @@ struct sm_dnode {
 	uint8_t *lft;        /* switch: LFT blocks as last set */
 	uint8_t *lft_ok;     /* [lft_blocks]: block known to be set */
 	size_t lft_blocks;
+	/* [(nports + 1) x table size]: the P_Key tables as the SM believes
+	 * the ports hold them (power-up, then what it set; sm_pkey.c). */
+	uint16_t *pkeys;
 };
 
 enum { SM_PROBE = 1 }; /* request flag: path = node's path + port */
@@ -63,6 +67,11 @@ struct ibfs_sm {
 	char engine[16];
 	int lmc, max_wire;
 	struct ibfs_qos qos;  /* given: programmed into every port */
+	/* Partitions (borrowed; NULL: OpenSM's default) and the tables
+	 * they give, laid out at the first sweep (sm_pkey.c). */
+	const struct ibfs_partitions *pp;
+	struct ibfs_partitions *pp_default;
+	struct ibfs_pkey_plan plan;
 	int resweep_pending; /* a trap came during a sweep */
 	uint64_t traps;
 	struct ibfs_routing_opts opts;
@@ -107,5 +116,14 @@ struct sm_req *ibfs__sm_push(struct ibfs_sm *sm, uint8_t method,
 /* sm_config.c */
 /* The current stage has all its answers: start the next one. */
 void ibfs__sm_next_phase(struct ibfs_sm *sm);
+
+/* sm_pkey.c */
+/* Lays the P_Key tables out once; -1 (the SM failed) on error. */
+int ibfs__sm_pkey_plan(struct ibfs_sm *sm);
+/* Queues the P_KeyTable blocks record i's ports lack. */
+void ibfs__sm_pkey_node(struct ibfs_sm *sm, int i);
+/* PortInfo's enforcement bits for record i's port p. */
+uint8_t ibfs__sm_pkey_enf(const struct ibfs_sm *sm, int i, int p);
+void ibfs__sm_pkey_free(struct ibfs_sm *sm);
 
 #endif

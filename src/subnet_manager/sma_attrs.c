@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The attributes a subnet management agent answers (IBA 14.2.5): NodeInfo,
- * NodeDescription, SwitchInfo, PortInfo, the LFT, SL-to-VL and VL
- * arbitration tables. A Get reads the device (or the state the agent keeps
+ * NodeDescription, SwitchInfo, PortInfo, the P_Key table, the LFT, SL-to-VL
+ * and VL arbitration tables. A Get reads the device (or the state the agent keeps
  * beside it, sma_int.h); a Set writes it through the device's setters at
  * the moment the agent answers, and a value the device refuses is answered
  * with status "invalid field" and leaves the device as it was.
  */
 #include <string.h>
 
+#include "fabric/pkey.h"
 #include "hca/hca.h"
 #include "subnet_manager/sma_int.h"
 #include "subnet_manager/subnet.h"
@@ -63,6 +64,10 @@ static void sma_port_info(struct sma_node *n, int port, int in_port,
 	pi->vl_cap = pi->op_vls = sma_vl_code(pt->data_vls);
 	pi->vlarb_high_cap = pi->vlarb_low_cap = 64;
 	pi->vl_high_limit = n->arb[port].limit;
+	pi->part_enf = pt->pkey_enf;
+	pi->pkey_violations = pt->pkey_violations > 0xffff ?
+				      0xffff :
+				      (uint16_t)pt->pkey_violations;
 }
 
 static int sma_arb_len(const struct ibfs_vlarb_entry *t)
@@ -121,6 +126,9 @@ static uint16_t sma_port_set(struct sma_node *n, int port,
 		ibfs__switch_set_lmc(n->sw, w->lmc);
 		n->lmc = w->lmc;
 	}
+	if (n->sw && port > 0 &&
+	    w->part_enf != ibfs__fabric_port(n->a->f, n->node, port)->pkey_enf)
+		ibfs__switch_set_pkey_enf(n->sw, port, w->part_enf);
 	if (w->sm_lid) {
 		n->sm_lid = w->sm_lid;
 		if (n->hca)
@@ -229,6 +237,42 @@ static uint16_t sma_vlarb(struct sma_node *n, struct ibfs_smp *s, int set,
 	return IBFS_MAD_STATUS_OK;
 }
 
+/*
+ * P_KeyTable (IBA 14.2.5.7): the modifier's low 16 bits are the block of
+ * 32 entries; a switch's bits 31-16 name the port (0 its own), a CA's
+ * table is that of the port the SMP came in on. A Set writes the whole
+ * block; a block beyond the table is an invalid field.
+ */
+static uint16_t sma_pkeys(struct sma_node *n, struct ibfs_smp *s, int set,
+			  int in_port)
+{
+	int port = n->sw ? (int)(s->attr_mod >> 16) : in_port;
+	unsigned blk = s->attr_mod & 0xffff;
+
+	if (port > n->nports || (!n->sw && s->attr_mod >> 16))
+		return IBFS_MAD_STATUS_BAD_FIELD;
+	struct ibfs_port *pt = ibfs__fabric_port(n->a->f, n->node, port);
+	uint16_t k[IBFS_PKEY_BLOCK];
+
+	if ((blk + 1) * IBFS_PKEY_BLOCK > ibfs__port_pkey_cap(pt))
+		return IBFS_MAD_STATUS_BAD_FIELD;
+	if (set) {
+		ibfs__smp_get_pkeys(s->data, k);
+		for (unsigned i = 0; !n->sw && i < IBFS_PKEY_BLOCK; i++)
+			if (ibfs__port_pkey_set(pt, blk * IBFS_PKEY_BLOCK + i,
+						k[i]) < 0)
+				return IBFS_MAD_STATUS_BAD_FIELD;
+		if (n->sw && ibfs__switch_set_pkeys(n->sw, port,
+						    blk * IBFS_PKEY_BLOCK, k,
+						    IBFS_PKEY_BLOCK) < 0)
+			return IBFS_MAD_STATUS_BAD_FIELD;
+	}
+	for (unsigned i = 0; i < IBFS_PKEY_BLOCK; i++)
+		k[i] = ibfs__port_pkey(pt, blk * IBFS_PKEY_BLOCK + i);
+	ibfs__smp_put_pkeys(s->data, k);
+	return IBFS_MAD_STATUS_OK;
+}
+
 /* Answers request s that arrived on in_port; s becomes the response. */
 void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 {
@@ -248,7 +292,10 @@ void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 			.node_guid = tn->guid,
 			.port_guid = n->sw ? tn->guid :
 					     tn->ports[in_port].guid,
-			.partition_cap = 1,
+			/* The size of the P_Key table (14.2.5.3): a
+			 * switch's is that of its port 0. */
+			.partition_cap = n->sw ? IBFS_SWITCH_PKEYS :
+						 IBFS_HCA_PKEYS,
 			.local_port = (uint8_t)in_port,
 		};
 		if (set)
@@ -290,6 +337,7 @@ void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 			.lft_cap = IBFS_MAX_UCAST_LID + 1,
 			.lft_top = n->lft_top,
 			.port_state_change = n->psc,
+			.enforce_cap = IBFS_SWITCH_PKEYS,
 		};
 		ibfs__smp_put_switch_info(s->data, &w);
 		break;
@@ -312,6 +360,9 @@ void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 		ibfs__smp_put_port_info(s->data, &pi);
 		break;
 	}
+	case IBFS_SMP_ATTR_PKEY_TABLE:
+		st = sma_pkeys(n, s, set, in_port);
+		break;
 	case IBFS_SMP_ATTR_LFT:
 		st = n->sw ? sma_lft(n, s, set) : IBFS_MAD_STATUS_BAD_ATTR;
 		break;

@@ -77,7 +77,7 @@ static void cc_note(struct ibfs_switch *sw, struct sw_cc *cc, int in,
 	uint16_t dlid = p->dlid;
 
 	if (p->vl == IBFS_VL15 || dlid >= IBFS_MCAST_LID_BASE ||
-	    (dlid & sw->lid_mask) == sw->lid_local)
+	    ibfs__sw_own_lid(sw, dlid))
 		return;
 	uint8_t out = ibfs__sw_route(sw, in, dlid);
 

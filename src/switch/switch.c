@@ -20,6 +20,8 @@
  */
 #include "switch/switch_int.h"
 
+#include "fabric/pkey.h"
+
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +184,19 @@ static void sw_multicast(struct ibfs_switch *sw, int in,
 		sw_enqueue(sw, in, copies[i]);
 }
 
+/* p goes to output `out` (a good route): on its VL there, or discarded
+ * when its SL maps to none. Inline in both callers (sw_receive's tail). */
+static inline __attribute__((always_inline)) void
+sw_forward(struct ibfs_switch *sw, int in, struct ibfs_packet *p, uint8_t out)
+{
+	if (sw_map_vl(sw, p, in, out) < 0) {
+		sw_discard(sw, p);
+		return;
+	}
+	p->out_port = out;
+	sw_enqueue(sw, in, p);
+}
+
 /* p is for the switch itself: taken once its tail is in. */
 static void sw_local(struct ibfs_switch *sw, struct ibfs_packet *p)
 {
@@ -232,6 +247,75 @@ sw_receive_bad(struct ibfs_switch *sw, int in, struct ibfs_packet *p,
 }
 
 /*
+ * p's P_Key passes the port: it does not enforce that way, or p's
+ * partition is in its table, whatever the membership (which the end
+ * ports check, IBA 10.9.3).
+ */
+static int sw_pkey_pass(const struct ibfs_port *port, int flag,
+			const struct ibfs_packet *p)
+{
+	return !(port->pkey_enf & flag) ||
+	       ibfs__port_pkey_find(port, p->pkey) >= 0;
+}
+
+/*
+ * The arrival at a switch with an enforcing port (IBA 10.9.4): the
+ * input's inbound check, the route as sw_receive makes it, the output's
+ * outbound check. A packet that fails is dropped once its tail is in and
+ * counted in that port's PortRcvConstraintErrors or
+ * PortXmitConstraintErrors (IBA 16.1.3.5). Multicast copies are checked
+ * inbound only. VL15 packets (SMPs) are exempt, and so is a packet of the
+ * default partition while every enforcing port has it in its table
+ * (SW_PKEY_DFLT, OpenSM's default configuration): it passes them all, and
+ * their tables, in the ports' cold lines, are not read.
+ */
+static inline __attribute__((always_inline)) void
+sw_receive_enforced(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
+{
+	struct ibfs_port *inp = &sw->dev.ports[in];
+	uint16_t dlid = p->dlid;
+	int pass = p->vl == IBFS_VL15 ||
+		   ((sw->pkey_enf & SW_PKEY_DFLT) &&
+		    (p->pkey & IBFS_PKEY_BASE) == IBFS_PKEY_BASE);
+
+	if (!pass && !sw_pkey_pass(inp, IBFS_PKEY_ENF_IN, p)) {
+		inp->rcv_constraint_errors++;
+		sw_drop_at_tail(sw, p);
+		return;
+	}
+	if (ibfs__sw_own_lid(sw, dlid)) {
+		sw_local(sw, p);
+		return;
+	}
+	if (dlid >= IBFS_MCAST_LID_BASE) {
+		sw_receive_mcast(sw, in, p);
+		return;
+	}
+	uint8_t out = ibfs__sw_route(sw, in, dlid);
+
+	if (!(sw->out_ok[out / 64] >> (out % 64) & 1) || out == in) {
+		sw_receive_bad(sw, in, p, out);
+		return;
+	}
+	if (!pass && !sw_pkey_pass(&sw->dev.ports[out], IBFS_PKEY_ENF_OUT, p)) {
+		sw->dev.ports[out].xmit_constraint_errors++;
+		sw_drop_at_tail(sw, p);
+		return;
+	}
+	sw_forward(sw, in, p, out);
+}
+
+/* sw_receive's first test passed: p is for the switch, or it enforces. */
+static void __attribute__((noinline))
+sw_receive_local(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
+{
+	if (sw->pkey_enf)
+		sw_receive_enforced(sw, in, p);
+	else
+		sw_local(sw, p);
+}
+
+/*
  * Tried without gain (sw14, against a73449f): the grant (xb_arbitrate_one)
  * fetching, for a packet sent to a switch, the LFT line of its DLID and
  * its input's FIFO entry there (a per-output copy of the peer switch and
@@ -258,9 +342,12 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 	int in = inp->num;
 	uint16_t dlid = p->dlid;
 
-	/* The permissive LID is the switch's too: tested with multicast. */
+	/*
+	 * The permissive LID is the switch's too: tested with multicast.
+	 * Every packet passes here while the switch enforces partitions.
+	 */
 	if ((dlid & sw->lid_mask) == sw->lid_local) {
-		sw_local(sw, p);
+		sw_receive_local(sw, in, p);
 		return;
 	}
 	if (__builtin_expect(dlid >= IBFS_MCAST_LID_BASE, 0)) {
@@ -279,12 +366,7 @@ static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 		sw_receive_bad(sw, in, p, out);
 		return;
 	}
-	if (sw_map_vl(sw, p, in, out) < 0) {
-		sw_discard(sw, p);
-		return;
-	}
-	p->out_port = out;
-	sw_enqueue(sw, in, p);
+	sw_forward(sw, in, p, out);
 }
 
 /*
@@ -335,6 +417,7 @@ const struct ibfs_device_ops ibfs__switch_ops = {
 	.tx_ready = ibfs__sw_tx_ready,
 	.tx_done = ibfs__sw_tx_done,
 	.port_state = sw_port_state,
+	.pkey_cap = IBFS_SWITCH_PKEYS,
 };
 
 /*
@@ -344,6 +427,11 @@ const struct ibfs_device_ops ibfs__switch_ops = {
  */
 static void sw_lid_update(struct ibfs_switch *sw)
 {
+	if (sw->pkey_enf) {
+		sw->lid_mask = 0;
+		sw->lid_local = 0;
+		return;
+	}
 	if (!sw->lid) {
 		sw->lid_mask = IBFS_PERMISSIVE_LID;
 		sw->lid_local = IBFS_PERMISSIVE_LID;
@@ -437,6 +525,7 @@ struct ibfs_switch *ibfs__switch_create(struct ibfs_fabric *f, int node,
 	ibfs__sw_in_free_init(sw);
 	sw->dev.ops = &ibfs__switch_ops;
 	ibfs__fabric_attach(f, node, &sw->dev);
+
 	sw_set_rx_delay(sw);
 	return sw;
 oom:
@@ -533,6 +622,53 @@ int ibfs__switch_counters(const struct ibfs_switch *sw, int port,
 	*c = p->cnt;
 	c->xmit_wait = ibfs__port_xmit_wait(p);
 	return 0;
+}
+
+/*
+ * Keeps sw->pkey_enf: SW_PKEY_ON while a port enforces, with SW_PKEY_DFLT
+ * while every enforcing port's table holds the default partition.
+ */
+static void sw_pkey_update(struct ibfs_switch *sw)
+{
+	int on = 0, dflt = SW_PKEY_DFLT;
+
+	for (int i = 1; i <= sw->n; i++) {
+		const struct ibfs_port *pt = &sw->dev.ports[i];
+
+		if (!pt->pkey_enf)
+			continue;
+		on = SW_PKEY_ON;
+		if (ibfs__port_pkey_find(pt, IBFS_PKEY_DEFAULT) < 0)
+			dflt = 0;
+	}
+	sw->pkey_enf = (uint8_t)(on ? on | dflt : 0);
+	sw_lid_update(sw);
+}
+
+int ibfs__switch_set_pkey_enf(struct ibfs_switch *sw, int port, int flags)
+{
+	if (port < 1 || port > sw->n || (flags & ~3))
+		return -1;
+	sw->dev.ports[port].pkey_enf = (uint8_t)flags;
+	sw_pkey_update(sw);
+	return 0;
+}
+
+int ibfs__switch_set_pkeys(struct ibfs_switch *sw, int port, unsigned first,
+			   const uint16_t *pkeys, unsigned n)
+{
+	if (port < 0 || port > sw->n)
+		return -1;
+	struct ibfs_port *pt = &sw->dev.ports[port];
+	int rc = first + n > ibfs__port_pkey_cap(pt) ? -1 : 0;
+
+	/* An entry as it is is not written: a table at power-up stays
+	 * unallocated (pkey.h). */
+	for (unsigned i = 0; i < n && !rc; i++)
+		if (ibfs__port_pkey(pt, first + i) != pkeys[i])
+			rc = ibfs__port_pkey_set(pt, first + i, pkeys[i]);
+	sw_pkey_update(sw);
+	return rc;
 }
 
 uint64_t ibfs__switch_relay_errors(const struct ibfs_switch *sw)

@@ -100,6 +100,27 @@ int ibfs__switch_counters(const struct ibfs_switch *sw, int port,
 			  struct ibfs_port_counters *c);
 /* Packets discarded for want of a route (PortRcvSwitchRelayErrors). */
 uint64_t ibfs__switch_relay_errors(const struct ibfs_switch *sw);
+/*
+ * P_Key table entries of a switch port (the management port 0 and each
+ * external port): SwitchInfo PartitionEnforcementCap (IBA 14.2.5.4).
+ */
+#define IBFS_SWITCH_PKEYS 32
+/*
+ * Partition enforcement of port `port` (1..n): IBFS_PKEY_ENF_IN and _OUT
+ * (fabric/pkey.h) as PortInfo's bits (IBA 14.2.5.6). An enforcing port
+ * drops a data packet whose P_Key is in no partition of its P_KeyTable,
+ * received (PortRcvConstraintErrors) or to be sent (PortXmitConstraint
+ * Errors), IBA 10.9.4, 16.1.3.5. Returns 0, or -1 for a bad port.
+ */
+int ibfs__switch_set_pkey_enf(struct ibfs_switch *sw, int port, int flags);
+/*
+ * Writes entries first..first + n - 1 of port `port`'s P_Key table (0..n;
+ * how a switch's table is written, so that it knows which partitions its
+ * enforcing ports hold). Returns 0, or -1 beyond the table (nothing
+ * written) or out of memory.
+ */
+int ibfs__switch_set_pkeys(struct ibfs_switch *sw, int port, unsigned first,
+			   const uint16_t *pkeys, unsigned n);
 /* Packets held in the input buffers now. */
 uint64_t ibfs__switch_buffered(const struct ibfs_switch *sw);
 struct ibfs_device *ibfs__switch_device(struct ibfs_switch *sw);

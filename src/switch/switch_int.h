@@ -70,6 +70,9 @@ struct sw_queue {
 	uint8_t h_vl;           /* head's output VL (p->vl) */
 };
 
+/* struct ibfs_switch's pkey_enf. */
+enum { SW_PKEY_ON = 1, SW_PKEY_DFLT = 2 };
+
 /* Request words kept inside struct sw_out when nslots x nw fit. */
 #define SW_REQ_INLINE 4
 
@@ -193,6 +196,16 @@ struct ibfs_switch {
 	/* The ends ring's read and write positions (ends[], below). */
 	uint8_t ends_out, ends_in;
 	uint8_t nw;          /* 64-bit words of one request bitset (<= 64) */
+	/*
+	 * SW_PKEY_ON while some port enforces partitions (IBA 10.9.4,
+	 * PortInfo PartitionEnforcementInbound/Outbound): lid_mask and
+	 * lid_local are then 0, so that sw_receive's first test, which every
+	 * packet makes anyway, sends every arrival to the enforcing path
+	 * (switch.c). A switch that enforces nothing pays not one
+	 * instruction for it. SW_PKEY_DFLT with it while every enforcing
+	 * port's table holds the default partition.
+	 */
+	uint8_t pkey_enf;
 	uint64_t relay_errors;
 	uint64_t free_in[SW_FREE_INLINE];
 	/*
@@ -304,6 +317,15 @@ static inline int ibfs__sw_slot(const struct ibfs_switch *sw, int vl)
 static inline int ibfs__sw_slot_vl(const struct ibfs_switch *sw, int slot)
 {
 	return slot == sw->data_vls ? IBFS_VL15 : slot;
+}
+
+/*
+ * Whether dlid is one of the switch's own LIDs (its LID, with its LMC),
+ * whatever partition enforcement does to lid_mask and lid_local.
+ */
+static inline int ibfs__sw_own_lid(const struct ibfs_switch *sw, uint16_t dlid)
+{
+	return sw->lid && (dlid & (uint16_t)~((1u << sw->lmc) - 1)) == sw->lid;
 }
 
 /* 64-bit words of one port mask of the MFT. */
