@@ -167,6 +167,7 @@ void ibfs__hca_free(struct ibfs_hca *h)
 		if (h->qps[i])
 			ibfs__qp_free(h->qps[i]);
 	free(h->qps);
+	ibfs__mcast_free(h);
 	ibfs__mr_free_all(h);
 	ibfs__cq_free_all(h);
 	ibfs__hca_mgmt_detach(h);
@@ -625,6 +626,12 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 	}
 	struct ibfs_fabric *f = h->dev.fab;
 	if (!qp || qp->port != hp->num) {
+		/* Off the unicast path: a multicast DLID is never a port's. */
+		if (p->dlid >= IBFS_MCAST_LID_BASE && p->kind == IBFS_PKT_DATA &&
+		    p->dlid != IBFS_PERMISSIVE_LID) {
+			ibfs__mcast_rx(hp, p);
+			return;
+		}
 		h->st.dropped++;
 		ibfs__fabric_drop(f, p);
 		ibfs__packet_free(f, p);

@@ -19,6 +19,8 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/sma.c src/subnet_manager/sma_attrs.c \
 	src/subnet_manager/sm.h src/subnet_manager/sm_int.h \
 	src/subnet_manager/sm.c src/subnet_manager/sm_config.c \
+	src/subnet_manager/mcast.h src/subnet_manager/mcast_tree.c \
+	src/subnet_manager/sm_mcast.c \
 	src/subnet_manager/qos.h src/subnet_manager/qos.c
 
 # The HCA's management hook (QP0/VL15) the SM and its agents use; it lives
@@ -72,6 +74,11 @@ check_PROGRAMS += tests/check_sm
 tests_check_sm_SOURCES = tests/check_sm.c
 tests_check_sm_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_LDADD = $(SM_INBAND_LIBS)
+noinst_HEADERS += tests/sm_net.h
+check_PROGRAMS += tests/check_sm_mcast
+tests_check_sm_mcast_SOURCES = tests/check_sm_mcast.c
+tests_check_sm_mcast_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_mcast_LDADD = $(SM_INBAND_LIBS)
 check_PROGRAMS += tests/check_sm_mad
 tests_check_sm_mad_SOURCES = tests/check_sm_mad.c
 tests_check_sm_mad_CFLAGS = $(TEST_CFLAGS)
