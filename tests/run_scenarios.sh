@@ -66,11 +66,27 @@ bad_qos_dfsssp.xml|15|dfsssp chooses the SLs and VLs that break credit loops its
 bad_unlinked.xml|14|'c' is not linked to the subnet manager's fabric (on 'a'): it gets no LID and no route
 bad_unlinked_pattern.xml|13|the pattern covers every HCA, and 'c' is not linked to the subnet manager's fabric
 bad_qos_lash.xml|15|lash chooses the SLs and VLs that break credit loops itself
+bad_mc_member.xml|4|member 'nodeX': no such node in the fabric
+bad_mc_dup.xml|5|multicast group 'g1' is declared twice
+bad_mc_dup_mgid.xml|5|mgid="ff12::1" already names group 'g1'
+bad_mc_mgid.xml|4|mgid="fe80::1" is not a multicast GID (IBA 4.1.1: its first byte is 0xff)
+bad_mc_gid.xml|4|mgid="ff12::1::2" is not a GID
+bad_mc_switch.xml|4|member 'leaf1' is a switch; members are HCA ports
+bad_mc_port.xml|4|member 'node1:2': node1 has 1 port(s)
+bad_mc_twice.xml|4|member 'node1' port 1 is listed twice
+bad_mc_empty.xml|4|members="": a group needs a member
+bad_mc_nomgid.xml|4|<multicast-group> needs a 'mgid' attribute
+bad_mc_group.xml|4|group="g9": no <multicast-group> has that id
+bad_mc_size.xml|5|a UD message is at most one MTU (4096 B), not 5000 B
+bad_mc_op.xml|5|op="write" is not one of: send, send-imm
+bad_mc_attr.xml|5|<multicast> has no attribute 'qp'
+bad_mc_unlinked.xml|14|member 'c' is not linked to the subnet manager's fabric (on 'a')
 LIST
 
 # validate agrees with run, and runs nothing (the routing engine and the
 # HCA profiles too, which run used to find only when it built the fabric).
-for f in bad_node.xml:5 bad_routing.xml:4 bad_profile.xml:5 bad_lfts.xml:4; do
+for f in bad_node.xml:5 bad_routing.xml:4 bad_profile.xml:5 bad_lfts.xml:4 \
+	bad_mc_member.xml:4 bad_mc_mgid.xml:4 bad_mc_dup.xml:5 bad_mc_unlinked.xml:14; do
 	"$IBFSIM" validate "$data/${f%:*}" >/dev/null 2>"$out/stderr"
 	[ $? -eq 2 ] && grep -q "${f%:*}:${f#*:}: " "$out/stderr" && ok ||
 		bad "validate ${f%:*}: $(cat "$out/stderr")"

@@ -88,7 +88,9 @@ static int program(struct ibfs_assembly *a, const struct ibfs_assembly_opts *o,
 		if (ibfs__routes_program(a->fab, engine, o->lmc, o->lfts,
 					 &routes, d) < 0)
 			return -1;
-		if (o->qos && ibfs__routes_apply_qos(a->fab, o->qos, d) < 0) {
+		if ((o->qos && ibfs__routes_apply_qos(a->fab, o->qos, d) < 0) ||
+		    ibfs__routes_apply_mcast(a->fab, routes.sn, o->groups,
+					     o->ngroups, d) < 0) {
 			ibfs__subnet_free(routes.sn);
 			return -1;
 		}
@@ -105,6 +107,8 @@ static int program(struct ibfs_assembly *a, const struct ibfs_assembly_opts *o,
 	ibfs__sm_set_routing_opts(a->sm, &ro);
 	if (o->qos && o->qos->given)
 		ibfs__sm_set_qos(a->sm, o->qos);
+	if (o->ngroups)
+		ibfs__sm_set_mcast(a->sm, o->groups, o->ngroups);
 	snprintf(a->engine, sizeof(a->engine), "%s", engine);
 	return 0;
 }

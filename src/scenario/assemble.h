@@ -38,6 +38,9 @@ struct ibfs_assembly_opts {
 	const char *lfts;       /* the file engine's opensm-lfts.dump */
 	int lmc;
 	const struct ibfs_qos *qos;   /* NULL or not given: no QoS */
+	/* Multicast groups the SM creates at bring-up (borrowed). */
+	const struct ibfs_mcast_group *groups;
+	int ngroups;
 	ibfs_time_t deadlock_timeout; /* 0: the default (50 us) */
 	/*
 	 * In-band: the subnet manager runs on HCA sm_node and programs the

@@ -39,6 +39,9 @@ static const struct {
 	{"pattern", {"kind", "dst", "shift", SX_COMMON}},
 	{"fault", {"at", "link", "switch", "action"}},
 	{"stop", {"at"}},
+	{"multicast-group", {"id", "mgid", "members"}},
+	{"multicast", {"group", "src", "op", "size", "count", "start", "sl",
+		       "rate"}},
 };
 
 /*
@@ -55,6 +58,8 @@ static const struct {
 	{"pattern", {"kind"}},
 	{"fault", {"at", "action"}},
 	{"stop", {"at"}},
+	{"multicast-group", {"id", "mgid", "members"}},
+	{"multicast", {"group", "src"}},
 };
 
 static int sx_check_required(xmlNode *n, const char *path,
@@ -122,8 +127,9 @@ static int sx_check_structure(xmlNode *root, const char *path,
 {
 	static const char *const top[] = {"fabric", "subnet-manager",
 					  "transport", "traffic", "fault",
-					  "stop", NULL};
-	static const char *const traffic[] = {"message", "pattern", NULL};
+					  "stop", "multicast-group", NULL};
+	static const char *const traffic[] = {"message", "pattern",
+					      "multicast", NULL};
 
 	if (sx_check_content(root, top, path, d) < 0)
 		return -1;

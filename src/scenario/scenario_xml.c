@@ -19,16 +19,11 @@
 #include "hca/hca.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_check.h"
+#include "scenario/scenario_xml_int.h"
 #include "subnet_manager/lft_dump.h"
 #include "subnet_manager/routing.h"
 #include "subnet_manager/subnet.h"
 
-/* Parsing context: the file being read and where errors go. */
-struct sx {
-	const char *file;
-	struct ibfs_diag *d;
-	struct ibfs_scenario *s;
-};
 
 static const char *const op_names[IBFS_SC_OP_COUNT] = {
 	"send", "send-imm", "write", "write-imm", "read", "cmp-swap",
@@ -230,6 +225,16 @@ static int check_op(struct sx *x, long line, enum ibfs_sc_op op,
 				  "DMA length is 31 bits)");
 	return 0;
 }
+
+const struct ibfs_sx_attrs ibfs__sx_attrs = {
+	.unit = unit_attr,
+	.hca = hca_attr,
+	.enumerated = enum_attr,
+	.sl = sl_attr,
+	.load = load_attrs,
+	.count = count_attr,
+	.op = check_op,
+};
 
 static int read_message(struct sx *x, xmlNode *n)
 {
@@ -554,6 +559,15 @@ static int check_reach(struct sx *x)
 					"LID and no route", t->nodes[away].id,
 					sm);
 	}
+	for (size_t i = 0; i < x->s->ngroups && !rc; i++)
+		for (int k = 0; k < x->s->groups[i].nmembers && !rc; k++)
+			if (!seen[x->s->groups[i].members[k].node])
+				rc = ibfs__diag(
+					x->d, x->file, x->s->group_lines[i],
+					"member '%s' is not linked to the "
+					"subnet manager's fabric (on '%s')",
+					t->nodes[x->s->groups[i].members[k]
+							 .node].id, sm);
 	for (size_t i = 0; i < x->s->npats && !rc; i++)
 		for (size_t h = 0; h < t->nnodes && !rc; h++)
 			if (t->nodes[h].type == IBFS_NODE_HCA && !seen[h])
@@ -600,6 +614,8 @@ static int read_children(struct sx *x, xmlNode *parent)
 			rc = read_message(x, n);
 		else if (!strcmp(name, "pattern"))
 			rc = read_pattern(x, n);
+		else if (!strcmp(name, "multicast"))
+			rc = ibfs__sx_read_mcast(x, n);
 		else
 			rc = ibfs__diag(x->d, x->file, line_of(n),
 					"unexpected <%s> in <traffic>", name);
@@ -622,13 +638,20 @@ static int read_scenario(struct sx *x, xmlNode *root)
 				  "a scenario needs a <fabric>");
 	if (ibfs__hca_check_profiles(x->s->topo, x->d) < 0)
 		return -1;
+	/* The groups next: traffic names them wherever they are. */
+	for (xmlNode *n = root->children; n; n = n->next)
+		if (n->type == XML_ELEMENT_NODE &&
+		    !strcmp((const char *)n->name, "multicast-group") &&
+		    ibfs__sx_read_group(x, n) < 0)
+			return -1;
 	x->s->sm_node = -1;
 	for (xmlNode *n = root->children; n; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
 		const char *name = (const char *)n->name;
 		int rc = 0, model;
-		if (!strcmp(name, "fabric"))
+		if (!strcmp(name, "fabric") ||
+		    !strcmp(name, "multicast-group"))
 			continue;
 		if (!strcmp(name, "subnet-manager")) {
 			rc = read_sm(x, n);
@@ -651,6 +674,8 @@ static int read_scenario(struct sx *x, xmlNode *root)
 	}
 	if (x->s->sm_node < 0)
 		x->s->sm_node = first_linked_hca(x->s->topo);
+	if (ibfs__sx_mcast_finish(x) < 0)
+		return -1;
 	return check_reach(x);
 }
 
@@ -666,6 +691,7 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 	free(s->msgs);
 	free(s->pats);
 	free(s->faults);
+	ibfs__sx_mcast_free(s);
 	free(s);
 }
 

@@ -337,7 +337,8 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 	t->recs = calloc(nr, sizeof(*t->recs));
 	t->rec_msg = calloc(nr, sizeof(*t->rec_msg));
 	t->planned = calloc(nr, sizeof(*t->planned));
-	if (!t->recs || !t->rec_msg || !t->planned || order_posts(t) < 0)
+	if (!t->recs || !t->rec_msg || !t->planned || order_posts(t) < 0 ||
+	    ibfs__tr_mc_plan(t) < 0)
 		goto oom;
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tr_msg *m = &t->msgs[i];
@@ -367,7 +368,7 @@ int ibfs__traffic_collect(const struct ibfs_traffic *t,
 	for (size_t i = 0; i < t->nrecs; i++)
 		if (ibfs__results_add(r, &t->recs[i]) < 0)
 			return -1;
-	return 0;
+	return t->sc->nmcasts ? ibfs__tr_mc_collect(t, r) : 0;
 }
 
 void ibfs__traffic_free(struct ibfs_traffic *t)
@@ -381,6 +382,7 @@ void ibfs__traffic_free(struct ibfs_traffic *t)
 			free(t->nodes[i].posts);
 			free(t->nodes[i].buf);
 		}
+	ibfs__tr_mc_free(t);
 	free(t->nodes);
 	free(t->conns);
 	free(t->msgs);
