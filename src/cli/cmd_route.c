@@ -21,6 +21,7 @@
 #include "fabric/xml_fabric.h"
 #include "subnet_manager/credit_loop.h"
 #include "subnet_manager/lft_dump.h"
+#include "subnet_manager/mcast.h"
 #include "subnet_manager/routing.h"
 #include "subnet_manager/sm.h"
 #include "hca/direct_exec.h"
@@ -33,6 +34,7 @@ static void route_usage(FILE *f)
 	      "                    [--dump-lfts FILE] [--dump-hops FILE] [--lfts-file FILE]\n"
 	      "                    [--root-guids GUID,...] [--no-fallback]\n"
 	      "                    [--inband [--sm-host HCA] [--max-wire-smps N]]\n"
+	      "                    [--mcast MGID=HCA[:PORT],... ...] [--dump-mfts FILE]\n"
 	      "\n"
 	      "Assigns LIDs, routes the fabric with one engine (OpenSM's names) and\n"
 	      "prints switches, HCAs, LIDs, the engine, hop counts between HCA ports\n"
@@ -57,6 +59,13 @@ static void route_usage(FILE *f)
 	      "  --sm-host HCA      the HCA the SM runs on (default the first)\n"
 	      "  --max-wire-smps N  SMPs outstanding at once, 1..64 (default 4,\n"
 	      "                     OpenSM's max_wire_smps)\n"
+	      "  --mcast MGID=LIST  a multicast group (repeat for more; MLIDs\n"
+	      "                     from 0xC000 in order): its MGID (ff..) and\n"
+	      "                     members, HCA ids on their first linked port\n"
+	      "                     or HCA:PORT; its spanning tree is built as\n"
+	      "                     the subnet manager builds it\n"
+	      "  --dump-mfts FILE   write the groups' MFTs as OpenSM's\n"
+	      "                     opensm-mfts.dump\n"
 	      "\n"
 	      "Exit status: 0 routed, 1 routing failed, 2 bad usage or input.\n",
 	      f);
@@ -291,7 +300,9 @@ int ibfs_cmd_route(int argc, char **argv)
 	struct ibfs_routing_opts opts = {0};
 	long lmc = 0, window = IBFS_SM_MAX_WIRE_SMPS;
 	int inband = 0;
-	const char *sm_host = NULL;
+	const char *sm_host = NULL, *mfts = NULL;
+	const char *mcast[256];
+	int nmcast = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -322,6 +333,15 @@ int ibfs_cmd_route(int argc, char **argv)
 				}
 			} else if (!strcmp(a, "--dump-lfts")) {
 				dump = v;
+			} else if (!strcmp(a, "--dump-mfts")) {
+				mfts = v;
+			} else if (!strcmp(a, "--mcast")) {
+				if (nmcast == 256) {
+					ibfs_cli_error("route: at most 256 "
+						       "--mcast groups");
+					return IBFS_EXIT_USAGE;
+				}
+				mcast[nmcast++] = v;
 			} else if (!strcmp(a, "--dump-hops")) {
 				hops_file = v;
 			} else if (!strcmp(a, "--lfts-file")) {
@@ -359,9 +379,10 @@ int ibfs_cmd_route(int argc, char **argv)
 		route_usage(stderr);
 		return IBFS_EXIT_USAGE;
 	}
-	const struct ibfs_cli_output out[] = { { dump, 0 }, { hops_file, 0 } };
+	const struct ibfs_cli_output out[] = { { dump, 0 }, { hops_file, 0 },
+					       { mfts, 0 } };
 
-	if (ibfs_cli_outputs_ok(out, 2) < 0)
+	if (ibfs_cli_outputs_ok(out, 3) < 0)
 		return IBFS_EXIT_USAGE;
 	if (!ibfs__routing_find(engine)) {
 		struct ibfs_diag d;
@@ -374,6 +395,13 @@ int ibfs_cmd_route(int argc, char **argv)
 	struct ibfs_topology *t = route_load(fabric, &d);
 	if (!t) {
 		ibfs_cli_error("%s", d.msg);
+		return IBFS_EXIT_USAGE;
+	}
+	struct ibfs_mcast_group *groups = NULL;
+
+	if ((nmcast || mfts) &&
+	    !(groups = ibfs_cli_route_mcast(t, mcast, nmcast))) {
+		ibfs__topo_free(t);
 		return IBFS_EXIT_USAGE;
 	}
 	int rc = IBFS_EXIT_OK;
@@ -455,6 +483,15 @@ int ibfs_cmd_route(int argc, char **argv)
 			rc = IBFS_EXIT_FAIL;
 		}
 	}
+	if (groups) {
+		int r = ibfs_cli_route_mfts(sn, groups, nmcast, mfts);
+
+		groups = NULL;
+		if (r != IBFS_EXIT_OK) {
+			rc = r;
+			goto out;
+		}
+	}
 	if (inband) {
 		fflush(stdout);
 		int r = route_inband(t, fabric, engine, (int)lmc, &opts,
@@ -463,6 +500,11 @@ int ibfs_cmd_route(int argc, char **argv)
 			rc = r;
 	}
 out:
+	if (groups) {
+		for (int i = 0; i < nmcast; i++)
+			free(groups[i].members);
+		free(groups);
+	}
 	ibfs__subnet_free(sn);
 	ibfs__topo_free(t);
 	return rc;

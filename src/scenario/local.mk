@@ -27,6 +27,7 @@ TESTS += tests/run_example_scenarios.sh
 TESTS += tests/run_scenarios.sh
 EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/bad_attr.xml \
+	tests/data/scenario/mc_fault.xml \
 	tests/data/scenario/bad_mc_attr.xml \
 	tests/data/scenario/bad_mc_dup.xml \
 	tests/data/scenario/bad_mc_dup_mgid.xml \

@@ -17,7 +17,6 @@
  * member on its first linked port (the port its traffic uses), so that
  * the tree reaches it.
  */
-#include <arpa/inet.h>
 #include <libxml/tree.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,15 +35,6 @@ static char *mc_attr(xmlNode *n, const char *name)
 	return (char *)xmlGetProp(n, (const xmlChar *)name);
 }
 
-/* The first port of HCA `node` with a link, 0 if none. */
-static int mc_first_linked(const struct ibfs_topology *t, int node)
-{
-	for (int p = 1; p <= t->nodes[node].nports; p++)
-		if (t->nodes[node].ports[p].peer_node >= 0)
-			return p;
-	return 0;
-}
-
 static int mc_find_group(const struct ibfs_scenario *s, const char *id)
 {
 	for (size_t i = 0; i < s->ngroups; i++)
@@ -53,104 +43,25 @@ static int mc_find_group(const struct ibfs_scenario *s, const char *id)
 	return -1;
 }
 
-static int mc_is_member(const struct ibfs_mcast_group *g, int node, int port)
-{
-	for (int i = 0; i < g->nmembers; i++)
-		if (g->members[i].node == node && g->members[i].port == port)
-			return 1;
-	return 0;
-}
-
-static int mc_add_member(struct sx *x, struct ibfs_mcast_group *g,
-			 struct ibfs_mcast_member m, long line)
-{
-	struct ibfs_mcast_member *v =
-		realloc(g->members, ((size_t)g->nmembers + 1) * sizeof(*v));
-
-	if (!v)
-		return ibfs__diag(x->d, x->file, line, "out of memory");
-	g->members = v;
-	v[g->nmembers++] = m;
-	return 0;
-}
-
-/* One member "id" or "id:port" of group g. */
-static int mc_member(struct sx *x, struct ibfs_mcast_group *g, char *tok,
-		     long line)
-{
-	const struct ibfs_topology *t = x->s->topo;
-	char *colon = strrchr(tok, ':');
-	uint64_t port = 0;
-
-	if (colon) {
-		*colon = '\0';
-		if (ibfs__parse_uint(colon + 1, &port) || port < 1)
-			return ibfs__diag(x->d, x->file, line,
-					  "member '%s:%s': the port must be a "
-					  "number from 1", tok, colon + 1);
-	}
-	int node = ibfs__topo_find(t, tok);
-
-	if (!*tok || node < 0)
-		return ibfs__diag(x->d, x->file, line,
-				  "member '%s': no such node in the fabric",
-				  tok);
-	if (t->nodes[node].type != IBFS_NODE_HCA)
-		return ibfs__diag(x->d, x->file, line,
-				  "member '%s' is a switch; members are HCA "
-				  "ports", tok);
-	if (!colon)
-		port = (uint64_t)mc_first_linked(t, node);
-	if (port > (uint64_t)t->nodes[node].nports)
-		return ibfs__diag(x->d, x->file, line,
-				  "member '%s:%llu': %s has %d port(s)", tok,
-				  (unsigned long long)port, tok,
-				  t->nodes[node].nports);
-	if (!port || t->nodes[node].ports[port].peer_node < 0)
-		return ibfs__diag(x->d, x->file, line,
-				  "member '%s': its port has no link", tok);
-	if (mc_is_member(g, node, (int)port))
-		return ibfs__diag(x->d, x->file, line,
-				  "member '%s' port %d is listed twice", tok,
-				  (int)port);
-	return mc_add_member(x, g, (struct ibfs_mcast_member){ node,
-								(int)port, 0 },
-			     line);
-}
-
 static int mc_members(struct sx *x, struct ibfs_mcast_group *g,
 		      const char *list, long line)
 {
-	char *dup = strdup(list), *save = NULL;
-	int rc = 0;
+	char err[256];
 
-	if (!dup)
-		return ibfs__diag(x->d, x->file, line, "out of memory");
-	for (char *tok = strtok_r(dup, ",", &save); tok && !rc;
-	     tok = strtok_r(NULL, ",", &save)) {
-		while (*tok == ' ')
-			tok++;
-		rc = mc_member(x, g, tok, line);
-	}
-	free(dup);
-	if (!rc && !g->nmembers)
-		rc = ibfs__diag(x->d, x->file, line,
-				"members=\"%s\": a group needs a member", list);
-	return rc;
+	if (ibfs__mcast_parse_members(x->s->topo, list, g, err,
+				      sizeof(err)) < 0)
+		return ibfs__diag(x->d, x->file, line, "%s", err);
+	return 0;
 }
 
 /* mgid: an IPv6-style GID, first byte 0xFF, not another group's. */
 static int mc_mgid(struct sx *x, struct ibfs_mcast_group *g, const char *v,
 		   long line)
 {
-	if (inet_pton(AF_INET6, v, g->mgid) != 1)
-		return ibfs__diag(x->d, x->file, line,
-				  "mgid=\"%s\" is not a GID (IPv6 form, e.g. "
-				  "ff12:401b:ffff::1)", v);
-	if (g->mgid[0] != 0xff)
-		return ibfs__diag(x->d, x->file, line,
-				  "mgid=\"%s\" is not a multicast GID (IBA "
-				  "4.1.1: its first byte is 0xff)", v);
+	char err[256];
+
+	if (ibfs__mcast_parse_mgid(v, g->mgid, err, sizeof(err)) < 0)
+		return ibfs__diag(x->d, x->file, line, "%s", err);
 	for (size_t i = 0; i < x->s->ngroups; i++)
 		if (!memcmp(x->s->groups[i].mgid, g->mgid, 16))
 			return ibfs__diag(x->d, x->file, line,
@@ -246,7 +157,7 @@ int ibfs__sx_read_mcast(struct sx *x, xmlNode *n)
 	if (m.src < 0)
 		return ibfs__diag(x->d, x->file, m.line,
 				  "<multicast> needs src");
-	if (!mc_first_linked(x->s->topo, m.src))
+	if (!ibfs__mcast_first_linked(x->s->topo, m.src))
 		return ibfs__diag(x->d, x->file, m.line,
 				  "src=\"%s\" has no linked port",
 				  x->s->topo->nodes[m.src].id);
@@ -270,14 +181,11 @@ int ibfs__sx_mcast_finish(struct sx *x)
 	for (size_t i = 0; i < s->nmcasts; i++) {
 		const struct ibfs_sc_mcast *m = &s->mcasts[i];
 		struct ibfs_mcast_group *g = &s->groups[m->group];
-		int port = mc_first_linked(s->topo, m->src);
+		int port = ibfs__mcast_first_linked(s->topo, m->src);
 
-		if (!mc_is_member(g, m->src, port) &&
-		    mc_add_member(x, g,
-				  (struct ibfs_mcast_member){ m->src, port,
-							      1 },
-				  m->line) < 0)
-			return -1;
+		if (ibfs__mcast_add_member(g, m->src, port, 1) < 0)
+			return ibfs__diag(x->d, x->file, m->line,
+					  "out of memory");
 	}
 	return 0;
 }

@@ -589,7 +589,11 @@ static void completer(int argc, char **argv)
 			    ibfs__tr_mc_delivered(
 				    t, &t->mc_members[id & ~(RECV_FLAG |
 							      RECV_MC)],
-				    wc[i].slid, (int)wc[i].status, now) < 0)
+				    wc[i].slid,
+				    wc[i].wc_flags & IBFS_WC_WITH_IMM ?
+					    &wc[i].imm_data :
+					    NULL,
+				    (int)wc[i].status, now) < 0)
 				return;
 			if (id & RECV_FLAG) {
 				repost(t, n, id);

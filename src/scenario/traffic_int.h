@@ -132,9 +132,11 @@ struct ibfs_traffic {
 int ibfs__tr_mc_plan(struct ibfs_traffic *t);
 int ibfs__tr_mc_collect(const struct ibfs_traffic *t, struct ibfs_results *r);
 void ibfs__tr_mc_free(struct ibfs_traffic *t);
-/* A copy arrived at member m from the sender whose LID is slid. */
+/* A copy arrived at member m from the sender whose LID is slid, with
+ * immediate data *imm (NULL: none). */
 int ibfs__tr_mc_delivered(struct ibfs_traffic *t, struct tr_mc_member *m,
-			  uint16_t slid, int status, ibfs_time_t at);
+			  uint16_t slid, const uint32_t *imm, int status,
+			  ibfs_time_t at);
 
 /* Out-of-band record an end publishes for its peer. */
 struct tr_endpoint {

@@ -20,6 +20,7 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/sm.h src/subnet_manager/sm_int.h \
 	src/subnet_manager/sm.c src/subnet_manager/sm_config.c \
 	src/subnet_manager/mcast.h src/subnet_manager/mcast_tree.c \
+	src/subnet_manager/mcast_spec.c src/subnet_manager/mft_dump.c \
 	src/subnet_manager/sm_mcast.c \
 	src/subnet_manager/qos.h src/subnet_manager/qos.c
 

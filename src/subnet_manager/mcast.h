@@ -10,7 +10,9 @@
 #ifndef IBFS_SM_MCAST_H
 #define IBFS_SM_MCAST_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "subnet_manager/subnet.h"
 
@@ -49,6 +51,31 @@ int ibfs__mcast_trees(const struct ibfs_subnet *sn,
 		      const struct ibfs_mcast_group *g, int ngroups,
 		      int (*node_of)(void *ctx, int topo_node), void *ctx,
 		      uint64_t *masks);
+
+/*
+ * Groups as users write them (mcast_spec.c). Each returns 0, or -1 with
+ * what is wrong in err: an MGID in IPv6 form, first byte 0xFF (IBA
+ * 4.1.1); members "HCA" (its first linked port) or "HCA:PORT", separated
+ * by commas, appended to g->members (free it).
+ */
+int ibfs__mcast_parse_mgid(const char *v, uint8_t mgid[16], char *err,
+			   size_t n);
+int ibfs__mcast_parse_members(const struct ibfs_topology *t, const char *list,
+			      struct ibfs_mcast_group *g, char *err, size_t n);
+/* The first linked port of topology node `node`, 0 if none. */
+int ibfs__mcast_first_linked(const struct ibfs_topology *t, int node);
+/* Adds a member: 0, 1 if it already is one, -1 out of memory. */
+int ibfs__mcast_add_member(struct ibfs_mcast_group *g, int node, int port,
+			   int send_only);
+/*
+ * Writes switch tables as OpenSM's opensm-mfts.dump (mft_dump.c): for
+ * each switch by GUID with an entry, "Switch 0x<GUID>" and "LID    : Out
+ * Port(s)", then "0x<MLID> : 0x<port> ..." a line. Returns 0 or -1.
+ */
+struct ibfs_subnet;
+int ibfs__mft_dump(const struct ibfs_subnet *sn,
+		   const struct ibfs_mcast_group *g, int ngroups,
+		   const uint64_t *masks, FILE *f);
 
 /* The words of switch s's mask for group gi in a masks array. */
 static inline uint64_t *ibfs__mcast_mask(uint64_t *masks, int ngroups, int s,
