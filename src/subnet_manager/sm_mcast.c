@@ -111,10 +111,9 @@ static int sm_mft_held(struct ibfs_sm *sm, struct sm_dnode *x)
 {
 	if (x->mft)
 		return 0;
-	/* Every MLID a switch may hold: what it held before this sweep,
-	 * of groups that never change, stays comparable. */
-	size_t n = (size_t)(IBFS_MLID_COUNT / 32 + 1) *
-		   (size_t)sm_positions(x) * 32;
+	/* The blocks of the groups' MLIDs, which never change: what a
+	 * switch held before a sweep stays comparable. */
+	size_t n = (size_t)sm_mft_nblocks(sm) * (size_t)sm_positions(x) * 32;
 
 	x->mft = calloc(n, sizeof(*x->mft));
 	if (!x->mft) {
@@ -166,7 +165,7 @@ void ibfs__sm_mft_acked(struct ibfs_sm *sm, const struct sm_req *r)
 	int npos = sm_positions(x), pos = (int)(r->mod >> 28);
 	uint32_t b = r->mod & 0x0fffffff;
 
-	if (!x->mft || pos >= npos || b > IBFS_MLID_COUNT / 32)
+	if (!x->mft || pos >= npos || b >= (uint32_t)sm_mft_nblocks(sm))
 		return;
 	uint16_t *held = x->mft + ((size_t)b * (size_t)npos + (size_t)pos) * 32;
 
