@@ -176,16 +176,20 @@ START_TEST(test_attributes)
 	ck_assert_uint_eq(p2.vlarb_high_cap, pi.vlarb_high_cap);
 	ck_assert_uint_eq(p2.vlarb_low_cap, pi.vlarb_low_cap);
 
-	struct ibfs_smp_switch_info w = { 0xc000, 0x200, 0x0123, 1 }, w2;
+	struct ibfs_smp_switch_info w = { 0xc000, 0x200, 0x0123, 1, 0xc005 },
+				    w2;
 	ibfs__smp_put_switch_info(d, &w);
 	const uint8_t sw[12] = { 0xc0, 0, 0, 0, 0x02, 0, 0x01, 0x23,
 				 0, 0, 0, 0x04 };
 	ck_assert_mem_eq(d, sw, 12);
+	/* MulticastFDBTop: bytes 18-19 (IBA 14.2.5.4, table 145). */
+	ck_assert_uint_eq(d[18] << 8 | d[19], 0xc005);
 	ibfs__smp_get_switch_info(d, &w2);
 	ck_assert_uint_eq(w2.lft_cap, w.lft_cap);
 	ck_assert_uint_eq(w2.mft_cap, w.mft_cap);
 	ck_assert_uint_eq(w2.lft_top, w.lft_top);
 	ck_assert_uint_eq(w2.port_state_change, 1);
+	ck_assert_uint_eq(w2.mft_top, 0xc005);
 
 	uint8_t vls[16], back[16];
 	for (int i = 0; i < 16; i++)

@@ -32,17 +32,18 @@
 
 #include "sm_net.h"
 #include "subnet_manager/mcast.h"
+#include "subnet_manager/routing.h"
 
 #define QKEY 0x5eed
 
 /* Topology indices: leaves 0-3, spines 4-5, node i at 5 + i. */
 enum { LEAF1 = 0, SPINE1 = 4, SPINE2 = 5, NODE1 = 6 };
 
-static struct ibfs_mcast_member mem_a[] = { { NODE1 + 0, 1 },
-					    { NODE1 + 2, 1 },
-					    { NODE1 + 4, 1 } };
-static struct ibfs_mcast_member mem_b[] = { { NODE1 + 0, 1 },
-					    { NODE1 + 1, 1 } };
+static struct ibfs_mcast_member mem_a[] = { { NODE1 + 0, 1, 0 },
+					    { NODE1 + 2, 1, 0 },
+					    { NODE1 + 4, 1, 0 } };
+static struct ibfs_mcast_member mem_b[] = { { NODE1 + 0, 1, 0 },
+					    { NODE1 + 1, 1, 0 } };
 static struct ibfs_mcast_group groups[2] = {
 	{ .id = "a", .mgid = { 0xff, 0x12, [15] = 1 }, .mlid = 0xC000,
 	  .nmembers = 3, .members = mem_a },
@@ -196,6 +197,38 @@ static void deliver_a(struct net *n)
 	ibfs__direct_exec_drain(&n->dx);
 }
 
+static int same_node(void *ctx, int node)
+{
+	(void)ctx;
+	return node;
+}
+
+/*
+ * What mode="instant" writes (scenario/routes.c): the trees built offline
+ * on the static topology's subnet, routed by the same engine; the in-band
+ * SM must have programmed exactly those.
+ */
+static void check_offline(struct net *n)
+{
+	struct ibfs_diag d;
+	struct ibfs_routing_opts o = { 0 };
+	struct ibfs_subnet *sn = ibfs__subnet_from_topo(n->t, &d);
+	uint64_t m[6 * 2 * IBFS_MCAST_MASK_WORDS];
+
+	ck_assert_ptr_nonnull(sn);
+	ck_assert_int_eq(ibfs__subnet_assign_lids(sn, 0, &d), 0);
+	ck_assert_int_eq(ibfs__routing_run(sn, "minhop", &o, &d), 0);
+	ck_assert_int_eq(sn->nsw, 6);
+	ck_assert_int_eq(ibfs__mcast_trees(sn, groups, 2, same_node, NULL, m),
+			 0);
+	for (int s = 0; s < sn->nsw; s++)
+		for (int g = 0; g < 2; g++)
+			ck_assert_uint_eq(mft(n, sn->sw_node[s], groups[g].mlid),
+					  (uint16_t)ibfs__mcast_mask(m, 2, s,
+								 g)[0]);
+	ibfs__subnet_free(sn);
+}
+
 START_TEST(test_fat_tree_mfts)
 {
 	struct net n;
@@ -210,6 +243,7 @@ START_TEST(test_fat_tree_mfts)
 	ck_assert_uint_eq(st.errors, 0);
 	ck_assert_uint_eq(st.mft_blocks, 4);
 	check_masks(&n, a, b);
+	check_offline(&n);
 	deliver_a(&n);
 	net_free(&n);
 }
