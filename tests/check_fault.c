@@ -465,7 +465,7 @@ START_TEST(test_multicast_copy_for_down_output)
 {
 	/*
 	 * multicast_cut, port 2 only. p0's two copies find both outputs
-	 * idle and input 1's FIFO empty: both start at once (crossbar.c,
+	 * idle and input 1's FIFO empty: both start at once (mc_start.c,
 	 * ibfs__sw_mc_start). Each later packet's copies queue in input 1's
 	 * FIFO, the one for port 2 (still busy with p0's slow copy) first.
 	 * h1's link fails at T, while p0's copy crawls to it: that copy is

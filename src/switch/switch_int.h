@@ -117,7 +117,7 @@ struct sw_out {
 	uint8_t fast : 1;
 	/*
 	 * The packet on the wire is a multicast copy started at once by
-	 * ibfs__sw_mc_start: it does not hold its input (crossbar.c).
+	 * ibfs__sw_mc_start: it does not hold its input (mc_start.c).
 	 */
 	uint8_t mc_free : 1;
 	struct {
@@ -411,7 +411,7 @@ void ibfs__sw_head_new(struct ibfs_switch *sw, uint32_t b,
 /*
  * Multicast copy p of input `in` (routed, its output VL set) starts on its
  * output at once when that output is idle, nothing waits for it and it
- * has the credits (crossbar.c). Returns 1 if it did; 0: enqueue it.
+ * has the credits (mc_start.c). Returns 1 if it did; 0: enqueue it.
  */
 int ibfs__sw_mc_start(struct ibfs_switch *sw, int in, struct ibfs_packet *p);
 /* Arbitrates output o, whose go bit is set: call ibfs__sw_arbitrate. */
