@@ -88,6 +88,44 @@ assert n == 34 + 34, n
 PY
 fi
 
+# Multicast (examples/multicast.xml): each UD SEND to MLID 0xC000 carries
+# a GRH (LNH 3, IBA 8.3.1) whose DGID is the group's MGID: 8 + 40 + 12 +
+# 8 + 1,024 + 4 + 2 = 1,098 bytes on the wire, LRH PktLen 274 words. Three
+# sends, each captured leaving node1 and leaving the switch towards each
+# of the three members: 12 records. The ICRC of a global packet masks the
+# whole LRH and the GRH's TClass, FlowLabel and HopLmt (IBA 7.8.1).
+"$IBFSIM" run "$top_srcdir/examples/multicast.xml" --pcap "$out/m.pcap" >/dev/null || bad "multicast run"
+if [ $have_tshark = 1 ]; then
+	mc=$(tshark -r "$out/m.pcap" -T fields -E separator=, -e infiniband.lrh.lnh \
+		-e infiniband.lrh.dlid -e infiniband.lrh.pktlen -e infiniband.grh.dgid \
+		-e infiniband.bth.opcode -e infiniband.bth.destqp -e data.len 2>/dev/null | sort | uniq -c |
+		sed 's/^ *//')
+	[ "$mc" = "12 0x03,49152,274,ff12:401b:ffff::1,100,0xffffff,1024" ] && ok ||
+		bad "multicast capture: $mc"
+fi
+if [ $have_py = 1 ]; then
+	python3 - "$out/m.pcap" <<'PY' && ok || bad "multicast ICRC/VCRC"
+import struct, sys, zlib
+b = open(sys.argv[1], 'rb').read()
+off, n = 24, 0
+while off < len(b):
+    incl = struct.unpack('<I', b[off + 8:off + 12])[0]
+    pkt = b[off + 16:off + 16 + incl][16:]
+    off += 16 + incl
+    assert len(pkt) == 1098 and pkt[1] & 3 == 3, 'a global packet'
+    m = bytearray(pkt[:-6])
+    m[0:8] = b'\xff' * 8          # LRH
+    m[8] |= 0x0F                  # TClass (low half)
+    m[9:12] = b'\xff' * 3         # TClass (high half), FlowLabel
+    m[15] = 0xFF                  # HopLmt
+    m[48 + 4] = 0xFF              # BTH:Resv8a
+    assert struct.unpack('<I', pkt[-6:-2])[0] == zlib.crc32(bytes(m)), 'ICRC'
+    assert pkt[32:48] == bytes.fromhex('ff12401bffff00000000000000000001')
+    n += 1
+assert n == 12, n
+PY
+fi
+
 # --pcap-ports and --pcap-snaplen: what leaves the chosen ports only, each
 # record the packet's first 64 bytes with its wire length. leaf1:3 is an
 # up link of the k=8 fat tree (no HCA on it: the default capture never

@@ -177,17 +177,21 @@ START_TEST(test_attributes)
 	ck_assert_uint_eq(p2.vlarb_high_cap, pi.vlarb_high_cap);
 	ck_assert_uint_eq(p2.vlarb_low_cap, pi.vlarb_low_cap);
 
-	struct ibfs_smp_switch_info w = { 0xc000, 0x200, 0x0123, 1, 0x20 }, w2;
+	struct ibfs_smp_switch_info w = { 0xc000, 0x200, 0x0123, 1, 0x20,
+					  0xc005 }, w2;
 	ibfs__smp_put_switch_info(d, &w);
 	const uint8_t sw[16] = { 0xc0, 0, 0, 0, 0x02, 0, 0x01, 0x23,
 				 0, 0, 0, 0x04, 0, 0, 0, 0x20 };
 	ck_assert_mem_eq(d, sw, 16);
+	/* MulticastFDBTop: bytes 18-19 (IBA 14.2.5.4, table 145). */
+	ck_assert_uint_eq(d[18] << 8 | d[19], 0xc005);
 	ibfs__smp_get_switch_info(d, &w2);
 	ck_assert_uint_eq(w2.lft_cap, w.lft_cap);
 	ck_assert_uint_eq(w2.mft_cap, w.mft_cap);
 	ck_assert_uint_eq(w2.lft_top, w.lft_top);
 	ck_assert_uint_eq(w2.port_state_change, 1);
 	ck_assert_uint_eq(w2.enforce_cap, 0x20);
+	ck_assert_uint_eq(w2.mft_top, 0xc005);
 
 	uint8_t vls[16], back[16];
 	for (int i = 0; i < 16; i++)
@@ -458,6 +462,55 @@ START_TEST(test_agent_statuses)
 	ck_assert_uint_eq(st.answered, (uint64_t)x.nresp);
 	ck_assert_uint_eq(st.errors, 11);
 	ck_assert_uint_eq(st.discarded, 0);
+	star_free(&x);
+}
+END_TEST
+
+/*
+ * MulticastForwardingTable (IBA 14.2.5.12) at the 4-port switch: the
+ * modifier's position (bits 31-28) and block of 32 MLIDs (bits 8-0), the
+ * data 32 big-endian 16-bit masks; a Set is read back by Get and by the
+ * switch's table; a port beyond 4, a position beyond port 15 and a block
+ * beyond 0xFFFF are refused; an HCA has no MFT; SwitchInfo gives its cap
+ * (0x3FFF MLIDs) and keeps MulticastFDBTop as set.
+ */
+START_TEST(test_agent_mft)
+{
+	struct star x;
+	uint8_t d[64] = { 0 };
+
+	star_make(&x);
+	/* Block 1 (MLIDs 0xC020-0xC03F): 0xC021 to ports 1 and 2. */
+	d[2] = 0x00;
+	d[3] = 0x06;
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_SET, IBFS_SMP_ATTR_MFT, 1, d),
+			  IBFS_MAD_STATUS_OK);
+	ck_assert_uint_eq(ibfs__switch_get_mft16(x.sw, 0xC021, 0), 0x0006);
+	ck_assert_uint_eq(ibfs__switch_get_mft16(x.sw, 0xC020, 0), 0);
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_GET, IBFS_SMP_ATTR_MFT, 1, NULL),
+			  IBFS_MAD_STATUS_OK);
+	ck_assert_mem_eq(x.resp[x.nresp - 1].data, d, 64);
+	/* Port 5 (bit 5) on a 4-port switch: refused, nothing changed. */
+	d[3] = 0x26;
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_SET, IBFS_SMP_ATTR_MFT, 1, d),
+			  IBFS_MAD_STATUS_BAD_FIELD);
+	ck_assert_uint_eq(ibfs__switch_get_mft16(x.sw, 0xC021, 0), 0x0006);
+	/* Position 1 (ports 16-31) does not exist; nor block 512. */
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_GET, IBFS_SMP_ATTR_MFT,
+			      1u << 28, NULL), IBFS_MAD_STATUS_BAD_FIELD);
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_GET, IBFS_SMP_ATTR_MFT, 512,
+			      NULL), IBFS_MAD_STATUS_BAD_FIELD);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_GET, IBFS_SMP_ATTR_MFT, 0,
+			      NULL), IBFS_MAD_STATUS_BAD_ATTR);
+	/* SwitchInfo: the MFT cap, and MulticastFDBTop as set. */
+	struct ibfs_smp_switch_info w = { .mft_top = 0xC021 };
+
+	ibfs__smp_put_switch_info(d, &w);
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_SET, IBFS_SMP_ATTR_SWITCH_INFO,
+			      0, d), IBFS_MAD_STATUS_OK);
+	ibfs__smp_get_switch_info(x.resp[x.nresp - 1].data, &w);
+	ck_assert_uint_eq(w.mft_cap, 0x3FFF);
+	ck_assert_uint_eq(w.mft_top, 0xC021);
 	star_free(&x);
 }
 END_TEST
@@ -750,6 +803,7 @@ static Suite *sm_mad_suite(void)
 	tcase_add_test(tc, test_dr_walk);
 	tcase_add_test(tc, test_dr_discards);
 	tcase_add_test(tc, test_agent_statuses);
+	tcase_add_test(tc, test_agent_mft);
 	tcase_add_test(tc, test_agent_hca_vlarb);
 	tcase_add_test(tc, test_agent_pkeys);
 	tcase_add_test(tc, test_agent_bad_path);

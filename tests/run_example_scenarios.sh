@@ -177,6 +177,28 @@ sed -e 's|src="node2" dst="node1" size="4KiB" pkey="0x0001"|src="node4" dst="nod
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "pb.xml:19: 'node4' port 1 is not a member of partition 0x0001" "$out/pb.txt" &&
 	ok || bad "partitions, node4 outside: exit $rc, $(cat "$out/pb.txt")"
+# Multicast: node1 sends three 1 KiB UD SENDs to g1 (node2-node4); each
+# copy carries a GRH: 8 + 40 + 12 + 8 + 1,024 + 4 + 2 = 1,098 B, 87,840 ps
+# on the wire; the switch starts the three copies at once, so each member
+# has each at 110,640 + 87,840 + 10,000 = 208,480 ps after its post.
+run multicast 0
+has multicast '"sends": 3, "sends_failed": 0, "sends_incomplete": 0'
+for m in node2 node3 node4; do
+	has multicast "{\"hca\": \"$m\", \"port\": 1, \"expected\": 3, \"delivered\": 3, \"failed\": 0, \"latency_ns\": {\"min\": 208.480, \"p50\": 208.480, \"p99\": 208.480, \"max\": 208.480"
+done
+has multicast '"packets": {"sent": 3, "dropped": 0}'
+# In-band: the same times from the SM's bring-up, its one MFT block among
+# the SMPs (one more than the star's sweep without the group).
+sed -e 's/mode="instant"/mode="inband"/' \
+	-e "s|file=\"../platforms/|file=\"$plat/|" "$ex/multicast.xml" >"$out/mi.xml"
+sed -e '/<multicast/d' -e '/members=/d' "$out/mi.xml" >"$out/m0.xml"
+"$IBFSIM" run "$out/mi.xml" --json "$out/mi.json" >"$out/mi.txt" 2>&1 || bad "multicast in-band: $(cat "$out/mi.txt")"
+"$IBFSIM" run "$out/m0.xml" --json "$out/m0.json" >"$out/m0.txt" 2>&1 || bad "star in-band: $(cat "$out/m0.txt")"
+grep -qF '"min": 208.480, "p50": 208.480, "p99": 208.480, "max": 208.480' "$out/mi.json" && ok ||
+	bad "multicast in-band: $(grep -m1 '"hca"' "$out/mi.json")"
+s1=$(sed -n 's/.*"smps": \([0-9]*\),.*/\1/p' "$out/mi.json")
+s0=$(sed -n 's/.*"smps": \([0-9]*\),.*/\1/p' "$out/m0.json")
+[ -n "$s0" ] && [ "$s1" = $((s0 + 1)) ] && ok || bad "multicast SMPs: $s1, without the group $s0"
 
 # A permutation on the k=8 fat tree: every HCA's write completes.
 run fat_tree_permutation 0
@@ -194,7 +216,7 @@ alg=$(sed -n 's/.*"kind": "broadcast".*"algbw_gbytes": \([0-9.]*\).*/\1/p' \
 awk -v a="$alg" 'BEGIN { t = 1048576 / a / 1000; exit !(t >= 3 * 84.4 && t <= 3 * 86) }' &&
 	ok || bad "collectives: broadcast algbw '$alg' GB/s"
 
-for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights dragonfly_lash collectives incast_cc partitions; do
+for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights dragonfly_lash collectives incast_cc partitions multicast; do
 	has $n '"conservation": {"ok": true}'
 done
 

@@ -89,5 +89,36 @@ usage route "$tmp/no/lfts: cannot write: No such file or directory" \
 	"$star" --dump-lfts "$tmp/no/lfts"
 usage route "$tmp: cannot write: Is a directory" "$star" --dump-hops "$tmp"
 
+# Multicast trees as opensm-mfts.dump on the k=4 two-level fat tree
+# (switch GUIDs 0x200000-0x200003 leaf1-leaf4, 0x200004-5 spine1-2; HCAs
+# on leaf ports 1-2, spine1 on leaf port 3, leaf l on spine port l). Group
+# 0xC000 (node1, node3, node5): every leaf is 3 hops from some member,
+# each spine 2, so the root is spine1 (first GUID): ports 1-3 down to
+# leaf1-leaf3, each of which sends to its member (port 1) and up to
+# spine1 (port 3). Group 0xC001 (node1, node2): leaf1 alone, ports 1-2.
+# Switches without an entry are not written (check_sm_mcast.c derives
+# the same tables programmed in-band).
+ft="$top_srcdir/platforms/fat-tree-k4-l2.xml"
+checks=$((checks + 1))
+"$IBFSIM" route "$ft" --mcast ff12::1=node1,node3,node5 \
+	--mcast ff12::2=node1,node2 --dump-mfts "$tmp/mfts" >"$tmp/out" 2>"$tmp/err" ||
+	fail "route --mcast: $(cat "$tmp/err")"
+has "$tmp/out" "multicast groups: 2 (MLIDs 0xC000-0xC001)"
+printf '%s\n' "" "Switch 0x0000000000200000" "LID    : Out Port(s)" \
+	"0xC000 : 0x001  0x003 " "0xC001 : 0x001  0x002 " "" \
+	"Switch 0x0000000000200001" "LID    : Out Port(s)" "0xC000 : 0x001  0x003 " \
+	"" "Switch 0x0000000000200002" "LID    : Out Port(s)" \
+	"0xC000 : 0x001  0x003 " "" "Switch 0x0000000000200004" \
+	"LID    : Out Port(s)" "0xC000 : 0x001  0x002  0x003 " >"$tmp/want"
+cmp -s "$tmp/mfts" "$tmp/want" ||
+	fail "opensm-mfts.dump: $(diff "$tmp/want" "$tmp/mfts")"
+# Bad groups: refused before any output.
+usage route "mgid=\"fe80::1\" is not a multicast GID" "$ft" --mcast fe80::1=node1
+usage route "--mcast 'ff12::1': expected MGID=MEMBER,..." "$ft" --mcast ff12::1
+usage route "member 'nodeX': no such node in the fabric" "$ft" --mcast ff12::1=nodeX
+usage route "the MGID of another --mcast" "$ft" --mcast ff12::1=node1 --mcast ff12::1=node2
+usage route "$tmp/no/mfts: cannot write: No such file or directory" \
+	"$ft" --mcast ff12::1=node1 --dump-mfts "$tmp/no/mfts"
+
 [ "$fails" -eq 0 ] || exit 1
 echo "sm_route_cli: all checks passed"

@@ -252,6 +252,15 @@ struct ibfs_qp_init_attr {
 	int sq_sig_all;
 };
 
+/* A GID (IBA 4.1.1), as union ibv_gid: 16 bytes in network order. */
+union ibfs_gid {
+	uint8_t raw[16];
+	struct {
+		uint64_t subnet_prefix;
+		uint64_t interface_id;
+	} global;
+};
+
 struct ibfs_global_route {
 	uint8_t dgid[16];
 	uint32_t flow_label;
@@ -443,6 +452,20 @@ int ibfs_query_srq(struct ibfs_srq *srq, struct ibfs_srq_attr *attr);
 int ibfs_destroy_srq(struct ibfs_srq *srq);
 int ibfs_post_srq_recv(struct ibfs_srq *srq, struct ibfs_recv_wr *wr,
 		       struct ibfs_recv_wr **bad_wr);
+/*
+ * Multicast (IBA 10.5, as ibv_attach_mcast): a UD QP receives the packets
+ * sent to the group with MGID gid (first byte 0xFF) and MLID lid
+ * (0xC000-0xFFFE) on its port, a copy each, as long as it is attached.
+ * Return 0 or an errno value: EINVAL for a QP that is not UD, a GID that
+ * is not multicast or a LID outside the range; detaching a group the QP
+ * is not attached to is EINVAL too. Attaching twice keeps one copy.
+ * Sending to a group takes an address handle with the MLID as DLID and
+ * is_global set with the MGID as DGID: multicast packets carry a GRH.
+ */
+int ibfs_attach_mcast(struct ibfs_qp *qp, const union ibfs_gid *gid,
+		      uint16_t lid);
+int ibfs_detach_mcast(struct ibfs_qp *qp, const union ibfs_gid *gid,
+		      uint16_t lid);
 
 #ifdef __cplusplus
 }

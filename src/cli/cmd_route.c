@@ -23,6 +23,7 @@
 #include "subnet_manager/lft_dump.h"
 #include "subnet_manager/partitions.h"
 #include "subnet_manager/pkey_plan.h"
+#include "subnet_manager/mcast.h"
 #include "subnet_manager/routing.h"
 #include "subnet_manager/sm.h"
 #include "hca/direct_exec.h"
@@ -36,6 +37,7 @@ static void route_usage(FILE *f)
 	      "                    [--root-guids GUID,...] [--no-fallback]\n"
 	      "                    [--inband [--sm-host HCA] [--max-wire-smps N]]\n"
 	      "                    [--partitions FILE --dump-pkeys FILE]\n"
+	      "                    [--mcast MGID=HCA[:PORT],... ...] [--dump-mfts FILE]\n"
 	      "\n"
 	      "Assigns LIDs, routes the fabric with one engine (OpenSM's names) and\n"
 	      "prints switches, HCAs, LIDs, the engine, hop counts between HCA ports\n"
@@ -64,6 +66,13 @@ static void route_usage(FILE *f)
 	      "  --dump-pkeys FILE  write the P_Key table the SM gives each port\n"
 	      "                     ('CA|SW LID PORT P_KEY...'; the SM on the\n"
 	      "                     first HCA with a link)\n"
+	      "  --mcast MGID=LIST  a multicast group (repeat for more; MLIDs\n"
+	      "                     from 0xC000 in order): its MGID (ff..) and\n"
+	      "                     members, HCA ids on their first linked port\n"
+	      "                     or HCA:PORT; its spanning tree is built as\n"
+	      "                     the subnet manager builds it\n"
+	      "  --dump-mfts FILE   write the groups' MFTs as OpenSM's\n"
+	      "                     opensm-mfts.dump\n"
 	      "\n"
 	      "Exit status: 0 routed, 1 routing failed, 2 bad usage or input.\n",
 	      f);
@@ -332,7 +341,9 @@ int ibfs_cmd_route(int argc, char **argv)
 	struct ibfs_routing_opts opts = {0};
 	long lmc = 0, window = IBFS_SM_MAX_WIRE_SMPS;
 	int inband = 0;
-	const char *sm_host = NULL;
+	const char *sm_host = NULL, *mfts = NULL;
+	const char *mcast[256];
+	int nmcast = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -363,6 +374,15 @@ int ibfs_cmd_route(int argc, char **argv)
 				}
 			} else if (!strcmp(a, "--dump-lfts")) {
 				dump = v;
+			} else if (!strcmp(a, "--dump-mfts")) {
+				mfts = v;
+			} else if (!strcmp(a, "--mcast")) {
+				if (nmcast == 256) {
+					ibfs_cli_error("route: at most 256 "
+						       "--mcast groups");
+					return IBFS_EXIT_USAGE;
+				}
+				mcast[nmcast++] = v;
 			} else if (!strcmp(a, "--dump-hops")) {
 				hops_file = v;
 			} else if (!strcmp(a, "--partitions")) {
@@ -405,9 +425,9 @@ int ibfs_cmd_route(int argc, char **argv)
 		return IBFS_EXIT_USAGE;
 	}
 	const struct ibfs_cli_output out[] = { { dump, 0 }, { hops_file, 0 },
-					       { pkeys_out, 0 } };
+					       { pkeys_out, 0 }, { mfts, 0 } };
 
-	if (ibfs_cli_outputs_ok(out, 3) < 0)
+	if (ibfs_cli_outputs_ok(out, 4) < 0)
 		return IBFS_EXIT_USAGE;
 	if (!pkeys_in != !pkeys_out) {
 		ibfs_cli_error("route: --partitions and --dump-pkeys go "
@@ -425,6 +445,13 @@ int ibfs_cmd_route(int argc, char **argv)
 	struct ibfs_topology *t = route_load(fabric, &d);
 	if (!t) {
 		ibfs_cli_error("%s", d.msg);
+		return IBFS_EXIT_USAGE;
+	}
+	struct ibfs_mcast_group *groups = NULL;
+
+	if ((nmcast || mfts) &&
+	    !(groups = ibfs_cli_route_mcast(t, mcast, nmcast))) {
+		ibfs__topo_free(t);
 		return IBFS_EXIT_USAGE;
 	}
 	int rc = IBFS_EXIT_OK;
@@ -508,6 +535,15 @@ int ibfs_cmd_route(int argc, char **argv)
 	}
 	if (pkeys_out && route_pkeys(t, sn, pkeys_in, pkeys_out) < 0)
 		rc = IBFS_EXIT_USAGE;
+	if (groups) {
+		int r = ibfs_cli_route_mfts(sn, groups, nmcast, mfts);
+
+		groups = NULL;
+		if (r != IBFS_EXIT_OK) {
+			rc = r;
+			goto out;
+		}
+	}
 	if (inband) {
 		fflush(stdout);
 		int r = route_inband(t, fabric, engine, (int)lmc, &opts,
@@ -516,6 +552,11 @@ int ibfs_cmd_route(int argc, char **argv)
 			rc = r;
 	}
 out:
+	if (groups) {
+		for (int i = 0; i < nmcast; i++)
+			free(groups[i].members);
+		free(groups);
+	}
 	ibfs__subnet_free(sn);
 	ibfs__topo_free(t);
 	return rc;

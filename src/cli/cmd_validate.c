@@ -62,10 +62,14 @@ static int validate_scenario(xmlDoc *doc, const char *path)
 		return IBFS_EXIT_USAGE;
 	}
 	printf("%s: valid scenario: %zu HCAs, %zu switches, %zu messages, "
-	       "%zu patterns, %zu faults\n",
+	       "%zu patterns, %zu faults",
 	       path, ibfs__topo_count(sc->topo, IBFS_NODE_HCA),
 	       ibfs__topo_count(sc->topo, IBFS_NODE_SWITCH), sc->nmsgs,
 	       sc->npats, sc->nfaults);
+	if (sc->ngroups)
+		printf(", %zu multicast groups, %zu multicast sends",
+		       sc->ngroups, sc->nmcasts);
+	putchar('\n');
 	ibfs__scenario_free(sc);
 	return IBFS_EXIT_OK;
 }

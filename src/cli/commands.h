@@ -38,4 +38,18 @@ struct ibfs_cli_output {
  */
 int ibfs_cli_outputs_ok(const struct ibfs_cli_output *out, size_t n);
 
+/*
+ * route --mcast/--dump-mfts (route_mcast.c): groups "MGID=MEMBER,..." on
+ * topology t (NULL after an error line), then their trees on t routed as
+ * sn, written to path (NULL: none) as opensm-mfts.dump; this frees g and
+ * returns an IBFS_EXIT_* status.
+ */
+struct ibfs_topology;
+struct ibfs_subnet;
+struct ibfs_mcast_group;
+struct ibfs_mcast_group *ibfs_cli_route_mcast(const struct ibfs_topology *t,
+					     const char *const *specs, int n);
+int ibfs_cli_route_mfts(const struct ibfs_subnet *sn,
+			struct ibfs_mcast_group *g, int n, const char *path);
+
 #endif

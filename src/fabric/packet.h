@@ -17,6 +17,10 @@
 
 #include "fabric/time.h"
 
+/* Unicast LIDs end below the multicast range 0xC000-0xFFFE (IBA 4.1.2). */
+#define IBFS_MCAST_LID_BASE 0xC000
+#define IBFS_PERMISSIVE_LID 0xFFFF
+
 /* Header and trailer sizes in bytes (IBA 7.7, 9.2-9.4). */
 enum {
 	IBFS_LRH_BYTES = 8,
@@ -49,6 +53,9 @@ enum ibfs_xh {
 	IBFS_XH_ATOMIC = 1 << 5,
 	IBFS_XH_ATOMICACK = 1 << 6,
 	IBFS_XH_IETH = 1 << 7,
+	/* Not a header: the GRH's DGID is dgid below (an HCA's, from its
+	 * address handle: a multicast group's MGID), not the DLID's. */
+	IBFS_XH_DGID = 1 << 8,
 };
 
 /* What a packet is for, so devices and observers can tell them apart. */
@@ -139,6 +146,7 @@ struct ibfs_packet {
 		uint64_t compare;
 	} atomic;
 	uint64_t atomic_ack; /* AtomicAckETH: the original remote data */
+	uint8_t dgid[16];    /* GRH DGID when xh has IBFS_XH_DGID */
 };
 
 /*

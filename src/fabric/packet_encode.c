@@ -105,21 +105,31 @@ static uint8_t *put64(uint8_t *b, uint64_t v)
 	return put32(put32(b, (uint32_t)(v >> 32)), (uint32_t)v);
 }
 
-static uint8_t *put_grh(uint8_t *b, const struct ibfs_packet *p,
-			uint32_t paylen)
+void ibfs__packet_put_grh(const struct ibfs_packet *p, uint8_t *b)
 {
+	uint32_t pad = (4 - p->payload_len % 4) % 4;
+	/* PayLen: the bytes after the GRH up to the ICRC (none if raw). */
+	uint32_t paylen = p->payload_len + pad;
+
+	if (p->lnh & 2)
+		paylen += IBFS_BTH_BYTES + ibfs__packet_ext_bytes(p->xh) +
+			  IBFS_ICRC_BYTES;
+
 	/* IPVer 6, TClass 0, FlowLabel 0; NxtHdr 0x1B (IBA transport). */
 	b = put32(b, 6u << 28);
 	b = put16(b, paylen);
 	*b++ = 0x1B;
 	*b++ = 0xFF; /* HopLmt */
-	/* GIDs: link-local prefix fe80::/64 and the LID as interface id. */
-	for (int g = 0; g < 2; g++) {
-		uint16_t lid = g ? p->dlid : p->slid;
-		b = put64(b, 0xFE80000000000000ull);
-		b = put64(b, lid);
+	/* GIDs: link-local prefix fe80::/64 and the LID as interface id,
+	 * but a DGID the sender gave (a multicast group's MGID). */
+	b = put64(b, 0xFE80000000000000ull);
+	b = put64(b, p->slid);
+	if (p->xh & IBFS_XH_DGID) {
+		memcpy(b, p->dgid, 16);
+		return;
 	}
-	return b;
+	b = put64(b, 0xFE80000000000000ull);
+	put64(b, p->dlid);
 }
 
 static uint8_t *put_ext(uint8_t *b, const struct ibfs_packet *p)
@@ -171,9 +181,10 @@ size_t ibfs__packet_encode(const struct ibfs_packet *p, uint8_t *buf,
 	b = put16(b, p->dlid);
 	b = put16(b, (uint16_t)((body / 4) & 0x7FF));
 	b = put16(b, p->slid);
-	if (global)
-		b = put_grh(b, p, (uint32_t)(body - IBFS_LRH_BYTES -
-					     IBFS_GRH_BYTES));
+	if (global) {
+		ibfs__packet_put_grh(p, b);
+		b += IBFS_GRH_BYTES;
+	}
 	if (!raw) {
 		*b++ = p->opcode;
 		*b++ = (uint8_t)((p->se ? 0x80 : 0) | (p->mig ? 0x40 : 0) |

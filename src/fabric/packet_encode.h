@@ -32,6 +32,12 @@
 size_t ibfs__packet_encode(const struct ibfs_packet *p, uint8_t *buf,
 			   size_t len);
 
+/*
+ * The 40 bytes of p's GRH (IBA 8.3) into b: what a capture shows and what
+ * a UD receive places at the start of its buffer (IBA 11.4.1.2).
+ */
+void ibfs__packet_put_grh(const struct ibfs_packet *p, uint8_t *b);
+
 uint32_t ibfs__crc32_ib(const uint8_t *buf, size_t len);
 uint16_t ibfs__crc16_vcrc(const uint8_t *buf, size_t len);
 /* ICRC of an encoded packet of `len` bytes ending before ICRC/VCRC. */

@@ -170,6 +170,7 @@ void ibfs__hca_free(struct ibfs_hca *h)
 			ibfs__qp_free(h->qps[i]);
 	free(h->qps);
 	ibfs__srq_free_all(h);
+	ibfs__mcast_free(h);
 	ibfs__mr_free_all(h);
 	ibfs__cq_free_all(h);
 	ibfs__hca_mgmt_detach(h);
@@ -687,6 +688,12 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 	}
 	struct ibfs_fabric *f = h->dev.fab;
 	if (!qp || qp->port != hp->num) {
+		/* Off the unicast path: a multicast DLID is never a port's. */
+		if (p->dlid >= IBFS_MCAST_LID_BASE && p->kind == IBFS_PKT_DATA &&
+		    p->dlid != IBFS_PERMISSIVE_LID) {
+			ibfs__mcast_rx(hp, p);
+			return;
+		}
 		h->st.dropped++;
 		ibfs__fabric_drop(f, p);
 		ibfs__packet_free(f, p);

@@ -264,6 +264,8 @@ struct ibfs_swqe {
 	uint16_t dlid;       /* UD destination */
 	uint8_t sl;
 	uint8_t path_bits;   /* UD: the AH's source path bits */
+	uint8_t global;      /* UD: the AH's is_global: a GRH to dgid */
+	uint8_t dgid[16];
 	uint32_t dqpn, qkey;
 	uint32_t first_psn;
 	uint32_t npsn;       /* PSNs the request uses (READ: responses) */
@@ -478,6 +480,13 @@ ibfs_time_t ibfs__rnr_time(uint8_t code);
 ibfs_time_t ibfs__ack_timeout(uint8_t t);
 /* UD and UC receive (ud.c). */
 void ibfs__ud_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
+/* Multicast (mcast.c): a packet to an MLID arrived on hp (it frees it);
+ * a QP that goes leaves its groups; the HCA frees its attachments. */
+struct ibfs_hca_mcast;
+struct ibfs_hca_port;
+void ibfs__mcast_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p);
+void ibfs__mcast_qp_gone(struct ibfs_hca_qp *qp);
+void ibfs__mcast_free(struct ibfs_hca *h);
 void ibfs__uc_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
 
 /* The link underneath the transport (ib_link.c for InfiniBand). */
@@ -641,6 +650,9 @@ struct ibfs_hca {
 	struct ibfs_rng rng;
 	/* Congestion control settings and state, NULL when off. */
 	struct ibfs_hca_cc *cc;
+	/* Multicast attachments (mcast.c): QP, MLID and MGID each. */
+	struct ibfs_hca_mcast *mc;
+	uint32_t nmc, mc_cap;
 };
 
 /* QP numbers: 0 and 1 are the SMI and GSI QPs (IBA 3.5.1, 9.6); data

@@ -201,8 +201,10 @@ void ibfs__sgl_scatter(const struct ibfs_sge *sg, int n, uint32_t off,
 
 struct ibfs_ah *ibfs_create_ah(struct ibfs_pd *pd, struct ibfs_ah_attr *attr)
 {
-	if (!pd || !attr || attr->sl > 15 || attr->is_global) {
-		/* GRH (global routing) is not modelled yet. */
+	/* A multicast DLID needs the GRH that names the group (IBA 8.3.1,
+	 * 10.5): is_global with the MGID as DGID. */
+	if (!pd || !attr || attr->sl > 15 ||
+	    (attr->dlid >= IBFS_MCAST_LID_BASE && !attr->is_global)) {
 		errno = EINVAL;
 		return NULL;
 	}

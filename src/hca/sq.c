@@ -179,6 +179,12 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 		dlid = w->dlid;
 		sl = w->sl;
 		path_bits = w->path_bits;
+		/* A global AH: a GRH (LNH "IBA global", 40 bytes more on the
+		 * wire, packet.c) to the AH's DGID. */
+		if (w->global) {
+			p->xh |= IBFS_XH_GRH | IBFS_XH_DGID;
+			memcpy(p->dgid, w->dgid, 16);
+		}
 	}
 	qp->next_psn = ibfs__psn_add(qp->next_psn, npsn);
 	if (type == IBFS_QPT_RC) {

@@ -5,8 +5,11 @@
  * and the source QP. A packet whose Q_Key differs from the QP's, or that
  * finds no receive WQE, is silently dropped. As in verbs, the first 40
  * bytes of the receive buffer are reserved for a GRH, the payload is
- * placed after them, and byte_len counts them.
+ * placed after them, and byte_len counts them; a packet that carried a
+ * GRH (a multicast packet always does) has it written there, and its
+ * completion says so with IBFS_WC_GRH (IBA 11.4.1.2).
  */
+#include "fabric/packet_encode.h"
 #include "hca/hca.h"
 
 enum { UD_GRH_SPACE = 40 };
@@ -33,10 +36,18 @@ void ibfs__ud_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 				    IBFS_ACCESS_LOCAL_WRITE) != IBFS_MR_OK)
 		st = IBFS_WC_LOC_PROT_ERR;
 	ibfs_time_t vis = 0;
+	int grh = !!(p->xh & IBFS_XH_GRH);
+
 	if (st == IBFS_WC_SUCCESS) {
 		if (p->payload)
 			ibfs__sgl_scatter(r->sge, r->num_sge, UD_GRH_SPACE,
 					  p->payload, p->payload_len);
+		if (grh && h->dev.fab->data_mode) {
+			uint8_t g[IBFS_GRH_BYTES];
+
+			ibfs__packet_put_grh(p, g);
+			ibfs__sgl_scatter(r->sge, r->num_sge, 0, g, sizeof(g));
+		}
 		vis = ibfs__hca_dma_write(h, ibfs__hca_now(h), len);
 	}
 	struct ibfs_wc wc = {
@@ -48,8 +59,9 @@ void ibfs__ud_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 		.src_qp = p->deth.src_qp,
 		.slid = p->slid,
 		.sl = p->sl,
-		.dlid_path_bits = ibfs__hca_dlid_path_bits(
-			&h->hp[qp->port], p->dlid),
+		.dlid_path_bits = p->dlid >= IBFS_MCAST_LID_BASE ? 0 :
+			ibfs__hca_dlid_path_bits(&h->hp[qp->port], p->dlid),
+		.wc_flags = grh ? IBFS_WC_GRH : 0,
 	};
 	if (p->xh & IBFS_XH_IMM) {
 		wc.imm_data = p->imm;

@@ -233,6 +233,8 @@ static int verbs_post_one(struct ibfs_hca_qp *qp, struct ibfs_send_wr *wr,
 		w->dlid = wr->wr.ud.ah->attr.dlid;
 		w->sl = wr->wr.ud.ah->attr.sl;
 		w->path_bits = wr->wr.ud.ah->attr.src_path_bits;
+		w->global = wr->wr.ud.ah->attr.is_global;
+		memcpy(w->dgid, wr->wr.ud.ah->attr.grh.dgid, 16);
 		w->dqpn = wr->wr.ud.remote_qpn;
 		w->qkey = wr->wr.ud.remote_qkey;
 	} else {

@@ -91,7 +91,9 @@ static int program(struct ibfs_assembly *a, const struct ibfs_assembly_opts *o,
 		if ((o->qos && ibfs__routes_apply_qos(a->fab, o->qos, d) < 0) ||
 		    ibfs__cc_apply(a->fab, o->cc, d) < 0 ||
 		    ibfs__routes_apply_pkeys(a->fab, o->partitions, o->sm_node,
-					     d) < 0) {
+					     d) < 0 ||
+		    ibfs__routes_apply_mcast(a->fab, routes.sn, o->groups,
+					     o->ngroups, d) < 0) {
 			ibfs__subnet_free(routes.sn);
 			return -1;
 		}
@@ -112,6 +114,8 @@ static int program(struct ibfs_assembly *a, const struct ibfs_assembly_opts *o,
 	if (ibfs__cc_apply(a->fab, o->cc, d) < 0)
 		return -1;
 	ibfs__sm_set_partitions(a->sm, o->partitions);
+	if (o->ngroups)
+		ibfs__sm_set_mcast(a->sm, o->groups, o->ngroups);
 	snprintf(a->engine, sizeof(a->engine), "%s", engine);
 	return 0;
 }

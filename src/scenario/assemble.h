@@ -43,6 +43,9 @@ struct ibfs_assembly_opts {
 	const struct ibfs_cc_config *cc;
 	/* Partitions (borrowed); NULL: OpenSM's default. */
 	const struct ibfs_partitions *partitions;
+	/* Multicast groups the SM creates at bring-up (borrowed). */
+	const struct ibfs_mcast_group *groups;
+	int ngroups;
 	ibfs_time_t deadlock_timeout; /* 0: the default (50 us) */
 	/*
 	 * In-band: the subnet manager runs on HCA sm_node and programs the

@@ -5,9 +5,9 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/scenario.h src/scenario/scenario_xml.c \
 	src/scenario/scenario_xml_int.h src/scenario/scenario_collective.c \
 	src/scenario/scenario_check.h src/scenario/scenario_check.c \
-	src/scenario/scenario_pkeys.c \
+	src/scenario/scenario_pkeys.c src/scenario/scenario_mcast.c \
 	src/scenario/results.h src/scenario/results.c \
-	src/scenario/results_collective.c \
+	src/scenario/results_collective.c src/scenario/results_mcast.c \
 	src/scenario/results_cc.h src/scenario/results_cc.c
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
@@ -16,7 +16,7 @@ libibfs_scenario_la_SOURCES += \
 	src/scenario/routes.h src/scenario/routes.c \
 	src/scenario/traffic.h src/scenario/traffic_int.h \
 	src/scenario/traffic_plan.c src/scenario/traffic_app.c \
-	src/scenario/traffic_collective.c
+	src/scenario/traffic_collective.c src/scenario/traffic_mcast.c
 # Example scenarios (examples/*.xml), run with their key numbers asserted.
 EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/send.xml examples/incast_hol.xml examples/incast_vl.xml \
@@ -26,6 +26,7 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/link_failure.xml examples/qos_weights.xml \
 	examples/dragonfly_lash.xml examples/collectives.xml \
 	examples/partitions.xml examples/partitions.conf \
+	examples/multicast.xml \
 	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
 TESTS += tests/collectives.sh
@@ -47,6 +48,22 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/pkeys/tenants.conf \
 	tests/data/scenario/pkeys/bad_member.conf \
 	tests/data/scenario/bad_attr.xml \
+	tests/data/scenario/mc_fault.xml \
+	tests/data/scenario/bad_mc_attr.xml \
+	tests/data/scenario/bad_mc_dup.xml \
+	tests/data/scenario/bad_mc_dup_mgid.xml \
+	tests/data/scenario/bad_mc_empty.xml \
+	tests/data/scenario/bad_mc_gid.xml \
+	tests/data/scenario/bad_mc_group.xml \
+	tests/data/scenario/bad_mc_member.xml \
+	tests/data/scenario/bad_mc_mgid.xml \
+	tests/data/scenario/bad_mc_nomgid.xml \
+	tests/data/scenario/bad_mc_op.xml \
+	tests/data/scenario/bad_mc_port.xml \
+	tests/data/scenario/bad_mc_size.xml \
+	tests/data/scenario/bad_mc_switch.xml \
+	tests/data/scenario/bad_mc_twice.xml \
+	tests/data/scenario/bad_mc_unlinked.xml \
 	tests/data/scenario/bad_element.xml \
 	tests/data/scenario/bad_fabric_missing.xml \
 	tests/data/scenario/bad_fault.xml \

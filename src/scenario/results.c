@@ -39,6 +39,11 @@ void ibfs__results_free(struct ibfs_results *r)
 	r->colls = NULL;
 	r->ncolls = 0;
 	free(r->no_route);
+	free(r->mc_sends);
+	free(r->mc_dels);
+	r->mc_sends = NULL;
+	r->mc_dels = NULL;
+	r->nmc_sends = r->nmc_dels = 0;
 	r->no_route = NULL;
 	r->msgs = NULL;
 	r->nmsgs = r->msgs_cap = 0;
@@ -58,6 +63,20 @@ static ibfs_time_t percentile(const ibfs_time_t *v, size_t n, unsigned pct)
 {
 	size_t rank = (n * pct + 99) / 100;
 	return v[rank ? rank - 1 : 0];
+}
+
+void ibfs__latency_fill(struct ibfs_latency *out, ibfs_time_t *v, size_t n,
+			double sum)
+{
+	out->count = n;
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_time);
+		out->min = v[0];
+		out->max = v[n - 1];
+		out->p50 = percentile(v, n, 50);
+		out->p99 = percentile(v, n, 99);
+		out->mean = sum / (double)n;
+	}
 }
 
 void ibfs__results_latency(const struct ibfs_results *r,
@@ -81,15 +100,7 @@ void ibfs__results_latency(const struct ibfs_results *r,
 		sum += (double)v[n];
 		n++;
 	}
-	out->count = n;
-	if (n) {
-		qsort(v, n, sizeof(*v), cmp_time);
-		out->min = v[0];
-		out->max = v[n - 1];
-		out->p50 = percentile(v, n, 50);
-		out->p99 = percentile(v, n, 99);
-		out->mean = sum / (double)n;
-	}
+	ibfs__latency_fill(out, v, n, sum);
 	free(v);
 }
 
@@ -304,6 +315,7 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 			"mean %.3f\n",
 			ns(l.min), ns(l.p50), ns(l.p99), ns(l.max),
 			l.mean / 1000.0);
+	ibfs__results_print_mcast(r, out);
 	struct flow *f;
 	size_t nf = make_flows(r, &f);
 	for (size_t i = 0; i < nf && i < 20; i++) {
@@ -351,6 +363,11 @@ static void json_str(FILE *o, const char *s)
 			fputc(c, o);
 	}
 	fputc('"', o);
+}
+
+void ibfs__results_json_str(FILE *o, const char *s)
+{
+	json_str(o, s);
 }
 
 static void endpoint_str(const struct ibfs_results *r, int node, int port,
@@ -559,6 +576,7 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 		fputs(first ? "],\n" : "\n  ],\n", o);
 	}
 	ibfs__results_cc_json(r, o);
+	ibfs__results_json_mcast(r, o);
 	fprintf(o, "  \"packets\": {\"sent\": %llu, \"dropped\": %llu},\n",
 		(unsigned long long)r->fab->pkts_injected,
 		(unsigned long long)r->fab->pkts_dropped);

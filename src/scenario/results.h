@@ -39,6 +39,22 @@ struct ibfs_coll_result {
 	uint64_t msgs, failed, unfinished;
 };
 
+/* A multicast send: one UD SEND to a group (its index in sc->groups). */
+struct ibfs_mc_send_rec {
+	int group, src;
+	uint64_t bytes;
+	ibfs_time_t post, done; /* done: completion at the sender */
+	int status;             /* as a message's */
+};
+
+/* A copy of send `send` (its index among the sends) at member `node`. */
+struct ibfs_mc_delivery {
+	int group, node;
+	size_t send;
+	ibfs_time_t at;         /* its receive completion */
+	int status;
+};
+
 struct ibfs_results {
 	const struct ibfs_scenario *sc;
 	const struct ibfs_fabric *fab;
@@ -71,6 +87,11 @@ struct ibfs_results {
 	/* Packets and credits conserved at the end (ibfs__fabric_check). */
 	int conserved;
 	char conservation[512];  /* what does not balance, when not */
+	/* Multicast sends and deliveries (results_mcast.c). */
+	struct ibfs_mc_send_rec *mc_sends;
+	size_t nmc_sends;
+	struct ibfs_mc_delivery *mc_dels;
+	size_t nmc_dels;
 	/* Frees what the run kept alive for the results (fabric, devices). */
 	void (*cleanup)(void *arg);
 	void *cleanup_arg;
@@ -101,6 +122,14 @@ struct ibfs_latency {
 };
 void ibfs__results_latency(const struct ibfs_results *r,
 			   struct ibfs_latency *out);
+/* The statistics of n latencies v (sorted here) that sum to sum. */
+void ibfs__latency_fill(struct ibfs_latency *out, ibfs_time_t *v, size_t n,
+			double sum);
+/* A JSON string, quoted and escaped. */
+void ibfs__results_json_str(FILE *o, const char *s);
+/* results_mcast.c: the groups' sends and deliveries (nothing without). */
+void ibfs__results_print_mcast(const struct ibfs_results *r, FILE *out);
+void ibfs__results_json_mcast(const struct ibfs_results *r, FILE *o);
 
 void ibfs__results_print(const struct ibfs_results *r, FILE *out);
 /* Write JSON / CSV; return 0 or -1 with errno. Files are written whole. */

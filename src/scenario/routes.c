@@ -9,11 +9,13 @@
  * the subnet manager's own job.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fabric/pkey.h"
 #include "hca/hca.h"
 #include "scenario/routes.h"
+#include "subnet_manager/mcast.h"
 #include "subnet_manager/pkey_plan.h"
 #include "subnet_manager/qos.h"
 #include "subnet_manager/routing.h"
@@ -226,4 +228,56 @@ int ibfs__routes_apply_pkeys(struct ibfs_fabric *fab,
 		return ibfs__diag(d, t->file, 0,
 				  "out of memory for the P_Key tables");
 	return 0;
+}
+
+/* The subnet of ibfs__subnet_from_topo: node i is topology node i. */
+static int routes_same_node(void *ctx, int topo_node)
+{
+	(void)ctx;
+	return topo_node;
+}
+
+/* Switch s's ports in words w into the switch's MFT entry for mlid. */
+static int routes_set_mft(struct ibfs_switch *sw, uint16_t mlid,
+			  const uint64_t *w)
+{
+	uint8_t ports[IBFS_MCAST_MASK_WORDS * 64];
+	int n = 0;
+
+	for (int p = 0; p < IBFS_MCAST_MASK_WORDS * 64; p++)
+		if (w[p / 64] >> (p % 64) & 1)
+			ports[n++] = (uint8_t)p;
+	return n ? ibfs__switch_set_mft(sw, mlid, ports, n) : 0;
+}
+
+int ibfs__routes_apply_mcast(struct ibfs_fabric *fab,
+			     const struct ibfs_subnet *sn,
+			     const struct ibfs_mcast_group *g, int ngroups,
+			     struct ibfs_diag *d)
+{
+	if (!ngroups)
+		return 0;
+	size_t n = (size_t)sn->nsw * (size_t)ngroups * IBFS_MCAST_MASK_WORDS;
+	uint64_t *m = malloc((n ? n : 1) * sizeof(*m));
+	int rc = !m || ibfs__mcast_trees(sn, g, ngroups, routes_same_node,
+					 NULL, m) < 0 ?
+			 ibfs__diag(d, fab->topo->file, 0, "out of memory") :
+			 0;
+
+	for (int s = 0; s < sn->nsw && !rc; s++) {
+		struct ibfs_switch *sw =
+			ibfs__switch_of(fab->devices[sn->sw_node[s]]);
+
+		for (int k = 0; k < ngroups && !rc; k++)
+			if (routes_set_mft(sw, g[k].mlid,
+					   ibfs__mcast_mask(m, ngroups, s, k)) <
+			    0)
+				rc = ibfs__diag(d, fab->topo->file, 0,
+						"%s: cannot set the MFT entry "
+						"of MLID 0x%04x",
+						sn->nodes[sn->sw_node[s]].name,
+						g[k].mlid);
+	}
+	free(m);
+	return rc;
 }

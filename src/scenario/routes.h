@@ -49,4 +49,16 @@ int ibfs__routes_apply_pkeys(struct ibfs_fabric *fab,
 			     const struct ibfs_partitions *pp, int sm_node,
 			     struct ibfs_diag *d);
 
+/*
+ * Multicast groups (subnet_manager/mcast.h) written at once, as the
+ * in-band SM programs them: each group's spanning tree on sn (the
+ * subnet ibfs__routes_program kept, nodes in the topology's order) into
+ * every switch's MFT. Returns 0, or -1 with d filled.
+ */
+struct ibfs_mcast_group;
+int ibfs__routes_apply_mcast(struct ibfs_fabric *fab,
+			     const struct ibfs_subnet *sn,
+			     const struct ibfs_mcast_group *g, int ngroups,
+			     struct ibfs_diag *d);
+
 #endif

@@ -15,6 +15,7 @@
 #include "fabric/time.h"
 #include "fabric/topology.h"
 #include "subnet_manager/cc_config.h"
+#include "subnet_manager/mcast.h"
 #include "subnet_manager/qos.h"
 
 /* Operations, by SPEC's names (libibverbs' IBV_WR_* in meaning). */
@@ -108,6 +109,19 @@ struct ibfs_sc_collective {
 	long line;
 };
 
+/* One <multicast>: `count` UD SENDs of `size` bytes from src to a group. */
+struct ibfs_sc_mcast {
+	int group;             /* index in the scenario's groups */
+	int src;               /* topology node index (an HCA) */
+	enum ibfs_sc_op op;    /* send or send-imm */
+	uint8_t sl, sl_given;
+	uint64_t size;
+	uint32_t count;
+	ibfs_time_t start;
+	uint64_t rate;         /* as a message's: 0, all posted at start */
+	long line;
+};
+
 struct ibfs_sc_fault {
 	ibfs_time_t at;
 	int node, port;        /* port 0: the whole switch */
@@ -141,6 +155,16 @@ struct ibfs_scenario {
 	struct ibfs_sc_fault *faults;
 	size_t nfaults;
 	ibfs_time_t stop_at;   /* IBFS_TIME_NEVER when absent */
+	/*
+	 * <multicast-group>s in file order, MLIDs from 0xC000 in that order
+	 * (scenario_mcast.c): the members written, then each sender that is
+	 * not one as a SendOnly member; and the <multicast> sends.
+	 */
+	struct ibfs_mcast_group *groups;
+	long *group_lines;
+	size_t ngroups;
+	struct ibfs_sc_mcast *mcasts;
+	size_t nmcasts;
 };
 
 /*

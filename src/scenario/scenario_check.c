@@ -58,6 +58,9 @@ static const struct {
 			"start", "sl"}},
 	{"fault", {"at", "link", "switch", "action"}},
 	{"stop", {"at"}},
+	{"multicast-group", {"id", "mgid", "members"}},
+	{"multicast", {"group", "src", "op", "size", "count", "start", "sl",
+		       "rate"}},
 };
 
 /*
@@ -75,6 +78,8 @@ static const struct {
 	{"collective", {"kind", "size"}},
 	{"fault", {"at", "action"}},
 	{"stop", {"at"}},
+	{"multicast-group", {"id", "mgid", "members"}},
+	{"multicast", {"group", "src"}},
 };
 
 static int sx_check_required(xmlNode *n, const char *path,
@@ -142,9 +147,9 @@ static int sx_check_structure(xmlNode *root, const char *path,
 {
 	static const char *const top[] = {"fabric", "subnet-manager",
 					  "transport", "traffic", "fault",
-					  "stop", NULL};
+					  "stop", "multicast-group", NULL};
 	static const char *const traffic[] = {"message", "pattern",
-					      "collective", NULL};
+					      "collective", "multicast", NULL};
 
 	if (sx_check_content(root, top, path, d) < 0)
 		return -1;

@@ -84,7 +84,7 @@ static int coll_members(struct sx *x, xmlNode *n, struct ibfs_sc_collective *c)
 static int coll_root(struct sx *x, xmlNode *n, struct ibfs_sc_collective *c)
 {
 	int root;
-	if (ibfs__sx_hca(x, n, "root", &root) < 0)
+	if (ibfs__sx_attrs.hca(x, n, "root", &root) < 0)
 		return -1;
 	if (root < 0)
 		return 0;
@@ -129,7 +129,7 @@ static int coll_check(struct sx *x, const struct ibfs_sc_collective *c)
 		piece = (c->size + c->nmembers - 1) / c->nmembers;
 	}
 	uint64_t sz = piece;
-	return ibfs__sx_check_op(x, c->line, c->op, c->qp, &sz, 1);
+	return ibfs__sx_attrs.op(x, c->line, c->op, c->qp, &sz, 1);
 }
 
 int ibfs__sx_read_collective(struct sx *x, xmlNode *n)
@@ -139,7 +139,7 @@ int ibfs__sx_read_collective(struct sx *x, xmlNode *n)
 	char *sz = (char *)xmlGetProp(n, (const xmlChar *)"size");
 	int size_given = sz != NULL;
 	xmlFree(sz);
-	if (ibfs__sx_enum(x, n, "kind", coll_names, IBFS_COLL_COUNT, -1,
+	if (ibfs__sx_attrs.enumerated(x, n, "kind", coll_names, IBFS_COLL_COUNT, -1,
 			  &kind) < 0)
 		return -1;
 	if (kind < 0)
@@ -151,13 +151,13 @@ int ibfs__sx_read_collective(struct sx *x, xmlNode *n)
 	c.kind = (enum ibfs_sc_coll_kind)kind;
 	int rc = coll_members(x, n, &c);
 	if (!rc &&
-	    (ibfs__sx_op_qp(x, n, IBFS_SC_WRITE_IMM, &c.op, &c.qp) < 0 ||
-	     ibfs__sx_unit(x, n, "size", ibfs__parse_size, "size", 0,
+	    (ibfs__sx_attrs.op_qp(x, n, IBFS_SC_WRITE_IMM, &c.op, &c.qp) < 0 ||
+	     ibfs__sx_attrs.unit(x, n, "size", ibfs__parse_size, "size", 0,
 			   &c.size) < 0 ||
-	     ibfs__sx_unit(x, n, "start", ibfs__parse_time, "time", 0,
+	     ibfs__sx_attrs.unit(x, n, "start", ibfs__parse_time, "time", 0,
 			   &c.start) < 0 ||
-	     ibfs__sx_sl(x, n, &c.sl, &c.sl_given) < 0 ||
-	     ibfs__sx_count(x, n, &c.count) < 0 || coll_root(x, n, &c) < 0 ||
+	     ibfs__sx_attrs.sl(x, n, &c.sl, &c.sl_given) < 0 ||
+	     ibfs__sx_attrs.count(x, n, &c.count) < 0 || coll_root(x, n, &c) < 0 ||
 	     coll_check(x, &c) < 0))
 		rc = -1;
 	struct ibfs_sc_collective *v =

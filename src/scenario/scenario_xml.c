@@ -244,6 +244,31 @@ static int check_op(struct sx *x, long line, enum ibfs_sc_op op,
 	return 0;
 }
 
+/* op (default dflt) and qp (default rc), by SPEC's names. */
+static int op_qp_attrs(struct sx *x, xmlNode *n, enum ibfs_sc_op dflt,
+		       enum ibfs_sc_op *op, enum ibfs_sc_qp *qp)
+{
+	int o, q;
+	if (enum_attr(x, n, "op", op_names, IBFS_SC_OP_COUNT, (int)dflt,
+		      &o) < 0 ||
+	    enum_attr(x, n, "qp", qp_names, 3, IBFS_SC_RC, &q) < 0)
+		return -1;
+	*op = (enum ibfs_sc_op)o;
+	*qp = (enum ibfs_sc_qp)q;
+	return 0;
+}
+
+const struct ibfs_sx_attrs ibfs__sx_attrs = {
+	.unit = unit_attr,
+	.hca = hca_attr,
+	.enumerated = enum_attr,
+	.sl = sl_attr,
+	.load = load_attrs,
+	.count = count_attr,
+	.op = check_op,
+	.op_qp = op_qp_attrs,
+};
+
 static int read_message(struct sx *x, xmlNode *n)
 {
 	struct ibfs_sc_message m = {.line = line_of(n)};
@@ -641,6 +666,15 @@ static int check_reach(struct sx *x)
 					"LID and no route", t->nodes[away].id,
 					sm);
 	}
+	for (size_t i = 0; i < x->s->ngroups && !rc; i++)
+		for (int k = 0; k < x->s->groups[i].nmembers && !rc; k++)
+			if (!seen[x->s->groups[i].members[k].node])
+				rc = ibfs__diag(
+					x->d, x->file, x->s->group_lines[i],
+					"member '%s' is not linked to the "
+					"subnet manager's fabric (on '%s')",
+					t->nodes[x->s->groups[i].members[k]
+							 .node].id, sm);
 	for (size_t i = 0; i < x->s->npats && !rc; i++)
 		for (size_t h = 0; h < t->nnodes && !rc; h++)
 			if (t->nodes[h].type == IBFS_NODE_HCA && !seen[h])
@@ -700,6 +734,8 @@ static int read_children(struct sx *x, xmlNode *parent)
 			rc = read_pattern(x, n);
 		else if (!strcmp(name, "collective"))
 			rc = ibfs__sx_read_collective(x, n);
+		else if (!strcmp(name, "multicast"))
+			rc = ibfs__sx_read_mcast(x, n);
 		else
 			rc = ibfs__diag(x->d, x->file, line_of(n),
 					"unexpected <%s> in <traffic>", name);
@@ -722,13 +758,20 @@ static int read_scenario(struct sx *x, xmlNode *root)
 				  "a scenario needs a <fabric>");
 	if (ibfs__hca_check_profiles(x->s->topo, x->d) < 0)
 		return -1;
+	/* The groups next: traffic names them wherever they are. */
+	for (xmlNode *n = root->children; n; n = n->next)
+		if (n->type == XML_ELEMENT_NODE &&
+		    !strcmp((const char *)n->name, "multicast-group") &&
+		    ibfs__sx_read_group(x, n) < 0)
+			return -1;
 	x->s->sm_node = -1;
 	for (xmlNode *n = root->children; n; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
 		const char *name = (const char *)n->name;
 		int rc = 0, model;
-		if (!strcmp(name, "fabric"))
+		if (!strcmp(name, "fabric") ||
+		    !strcmp(name, "multicast-group"))
 			continue;
 		if (!strcmp(name, "subnet-manager")) {
 			rc = read_sm(x, n);
@@ -751,7 +794,7 @@ static int read_scenario(struct sx *x, xmlNode *root)
 	}
 	if (x->s->sm_node < 0)
 		x->s->sm_node = first_linked_hca(x->s->topo);
-	if (check_reach(x) < 0)
+	if (ibfs__sx_mcast_finish(x) < 0 || check_reach(x) < 0)
 		return -1;
 	return ibfs__scenario_check_pkeys(x->s, x->d);
 }
@@ -784,54 +827,6 @@ int ibfs__scenario_set_profile(struct ibfs_scenario *s, const char *name,
 	return 0;
 }
 
-/* The helpers, for the readers in other files (scenario_xml_int.h). */
-int ibfs__sx_unit(struct sx *x, xmlNode *n, const char *name,
-		  int (*parse)(const char *, uint64_t *),
-		  const char *quantity, uint64_t dflt, uint64_t *out)
-{
-	return unit_attr(x, n, name, parse, quantity, dflt, out);
-}
-
-int ibfs__sx_enum(struct sx *x, xmlNode *n, const char *name,
-		  const char *const *names, int count, int dflt, int *out)
-{
-	return enum_attr(x, n, name, names, count, dflt, out);
-}
-
-int ibfs__sx_hca(struct sx *x, xmlNode *n, const char *name, int *out)
-{
-	return hca_attr(x, n, name, out);
-}
-
-int ibfs__sx_op_qp(struct sx *x, xmlNode *n, enum ibfs_sc_op dflt,
-		   enum ibfs_sc_op *op, enum ibfs_sc_qp *qp)
-{
-	int o, q;
-	if (enum_attr(x, n, "op", op_names, IBFS_SC_OP_COUNT, (int)dflt,
-		      &o) < 0 ||
-	    enum_attr(x, n, "qp", qp_names, 3, IBFS_SC_RC, &q) < 0)
-		return -1;
-	*op = (enum ibfs_sc_op)o;
-	*qp = (enum ibfs_sc_qp)q;
-	return 0;
-}
-
-int ibfs__sx_sl(struct sx *x, xmlNode *n, uint8_t *out, uint8_t *given)
-{
-	return sl_attr(x, n, out, given);
-}
-
-int ibfs__sx_count(struct sx *x, xmlNode *n, uint32_t *out)
-{
-	return count_attr(x, n, out);
-}
-
-int ibfs__sx_check_op(struct sx *x, long line, enum ibfs_sc_op op,
-		      enum ibfs_sc_qp qp, uint64_t *size, int size_given)
-{
-	return check_op(x, line, op, qp, size, size_given);
-}
-
 void ibfs__scenario_free(struct ibfs_scenario *s)
 {
 	if (!s)
@@ -849,6 +844,7 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 		free(s->colls[i].members);
 	free(s->colls);
 	free(s->faults);
+	ibfs__sx_mcast_free(s);
 	free(s);
 }
 

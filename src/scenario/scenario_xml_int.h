@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The scenario reader's context and attribute helpers (scenario_xml.c),
- * for the readers of elements kept in files of their own
- * (scenario_collective.c). Each helper reports a bad value as
- * "FILE:LINE: what is wrong" in x->d and returns -1.
+ * What scenario_xml.c shares with the readers of elements kept in files
+ * of their own (scenario_mcast.c, scenario_collective.c): the parsing
+ * context and its attribute readers, each returning 0, or -1 with
+ * "FILE:LINE: what is wrong" in x->d.
  */
-#ifndef IBFS_SCENARIO_XML_INT_H
-#define IBFS_SCENARIO_XML_INT_H
+#ifndef IBFS_SCENARIO_SCENARIO_XML_INT_H
+#define IBFS_SCENARIO_SCENARIO_XML_INT_H
 
 #include <libxml/tree.h>
 
@@ -19,27 +19,43 @@ struct sx {
 	struct ibfs_scenario *s;
 };
 
-/* Attribute `name` parsed with `parse` (a units.h parser), else dflt. */
-int ibfs__sx_unit(struct sx *x, xmlNode *n, const char *name,
-		  int (*parse)(const char *, uint64_t *),
-		  const char *quantity, uint64_t dflt, uint64_t *out);
-/* One of `names` (its index), else dflt. */
-int ibfs__sx_enum(struct sx *x, xmlNode *n, const char *name,
-		  const char *const *names, int count, int dflt, int *out);
-/* An HCA of the fabric by id (its node index), else -1. */
-int ibfs__sx_hca(struct sx *x, xmlNode *n, const char *name, int *out);
-/* op (default dflt) and qp (default rc), by SPEC's names. */
-int ibfs__sx_op_qp(struct sx *x, xmlNode *n, enum ibfs_sc_op dflt,
-		   enum ibfs_sc_op *op, enum ibfs_sc_qp *qp);
-/* sl="0".."15"; *given says whether it was written. */
-int ibfs__sx_sl(struct sx *x, xmlNode *n, uint8_t *out, uint8_t *given);
-/* count="N", 1 to 2^32 - 1, default 1. */
-int ibfs__sx_count(struct sx *x, xmlNode *n, uint32_t *out);
-/* That op, qp and size go together (atomics: size becomes 8). */
-int ibfs__sx_check_op(struct sx *x, long line, enum ibfs_sc_op op,
-		      enum ibfs_sc_qp qp, uint64_t *size, int size_given);
+struct ibfs_sx_attrs {
+	/* Attribute `name` through `parse`; absent: *out = dflt. */
+	int (*unit)(struct sx *x, xmlNode *n, const char *name,
+		    int (*parse)(const char *, uint64_t *),
+		    const char *quantity, uint64_t dflt, uint64_t *out);
+	/* Attribute `name` as an HCA's node index; absent: -1. */
+	int (*hca)(struct sx *x, xmlNode *n, const char *name, int *out);
+	/* One of names[0..count); absent: dflt. */
+	int (*enumerated)(struct sx *x, xmlNode *n, const char *name,
+			  const char *const *names, int count, int dflt,
+			  int *out);
+	/* sl="0".."15". */
+	int (*sl)(struct sx *x, xmlNode *n, uint8_t *out, uint8_t *given);
+	/* qps="1".."1024" and rate="..." (above 0). */
+	int (*load)(struct sx *x, xmlNode *n, uint32_t *qps, uint64_t *rate);
+	/* count="1".. */
+	int (*count)(struct sx *x, xmlNode *n, uint32_t *out);
+	/* op, qp and size go together (a UD message: one MTU). */
+	int (*op)(struct sx *x, long line, enum ibfs_sc_op op,
+		  enum ibfs_sc_qp qp, uint64_t *size, int size_given);
+	/* op (default dflt) and qp (default rc), by SPEC's names. */
+	int (*op_qp)(struct sx *x, xmlNode *n, enum ibfs_sc_op dflt,
+		     enum ibfs_sc_op *op, enum ibfs_sc_qp *qp);
+};
+extern const struct ibfs_sx_attrs ibfs__sx_attrs;
 
-/* <collective> (scenario_collective.c). */
+/* scenario_mcast.c: <multicast-group> and <multicast>. */
+int ibfs__sx_read_group(struct sx *x, xmlNode *n);
+int ibfs__sx_read_mcast(struct sx *x, xmlNode *n);
+/*
+ * After every element: each sender joins its group as a SendOnly member
+ * (OpenSM builds the tree over every member, sending ones included).
+ */
+int ibfs__sx_mcast_finish(struct sx *x);
+void ibfs__sx_mcast_free(struct ibfs_scenario *s);
+
+/* scenario_collective.c: <collective>. */
 int ibfs__sx_read_collective(struct sx *x, xmlNode *n);
 
 #endif

@@ -42,8 +42,14 @@
 static struct ibfs_traffic *g_traffic;
 
 #define RECV_FLAG (1ull << 63)
-/* A receive's wr_id: RECV_FLAG, then RECV_UD or the connection's index. */
+/* A receive's wr_id: RECV_FLAG, then RECV_UD or the connection's index,
+ * or RECV_MC and the multicast member's index. */
 #define RECV_UD (1ull << 62)
+#define RECV_MC (1ull << 61)
+/* A multicast send's wr_id: MC_SEND and its record. */
+#define MC_SEND (1ull << 60)
+/* IBA 10.5: the destination QP of a multicast packet. */
+#define MC_QPN 0xFFFFFFu
 /* ConnectX's max_qp_wr (ibv_devinfo), the HCA model's limit (hca/qp.c). */
 #define TR_MAX_WR (1u << 15)
 /* Ports of an HCA a pair's connections spread over (struct tr_node). */
@@ -197,6 +203,16 @@ static int post_recvs(struct tr_node *n, struct ibfs_qp *qp, uint64_t tag,
  */
 static void repost(struct ibfs_traffic *t, struct tr_node *n, uint64_t wr_id)
 {
+	if (wr_id & RECV_MC) {
+		struct tr_mc_member *m =
+			&t->mc_members[wr_id & ~(RECV_FLAG | RECV_MC)];
+
+		if (m->recvs_left && !post_recvs(n, m->qp, RECV_MC |
+						 (size_t)(m - t->mc_members),
+						 1, 40))
+			m->recvs_left--;
+		return;
+	}
 	if (wr_id & RECV_UD) {
 		if (n->ud_recvs_left && !post_recvs(n, n->ud_qp, RECV_UD, 1, 40))
 			n->ud_recvs_left--;
@@ -279,6 +295,57 @@ static int lane_port(const struct tr_node *n, uint16_t lane, uint8_t *path)
 	return lane % n->nports;
 }
 
+/* The group's MGID as verbs take it. */
+static union ibfs_gid mc_gid(const struct ibfs_traffic *t, int group)
+{
+	union ibfs_gid g;
+
+	memcpy(g.raw, t->sc->groups[group].mgid, 16);
+	return g;
+}
+
+/*
+ * The node's multicast receive QPs: one UD QP a group it is a full
+ * member of, on the member's port, attached to the group (the join the
+ * SM took at bring-up).
+ */
+static int create_mc_qps(struct ibfs_traffic *t, int node)
+{
+	for (size_t i = 0; i < t->nmc_members; i++) {
+		struct tr_mc_member *m = &t->mc_members[i];
+
+		if (m->node != node)
+			continue;
+		union ibfs_gid g = mc_gid(t, m->group);
+
+		m->qp = make_qp(&t->nodes[node], IBFS_QPT_UD, 1,
+				depth(m->recvs));
+		if (!m->qp ||
+		    to_init(m->qp, IBFS_QPT_UD, (uint8_t)m->port, 0xffff) ||
+		    ud_ready(m->qp) ||
+		    verbs_rc(ibfs_attach_mcast(m->qp, &g,
+					       t->sc->groups[m->group].mlid)))
+			return -1;
+	}
+	return 0;
+}
+
+/* The receives of the node's multicast QPs, as deep as they may be. */
+static int post_mc_recvs(struct ibfs_traffic *t, int node)
+{
+	for (size_t i = 0; i < t->nmc_members; i++) {
+		struct tr_mc_member *m = &t->mc_members[i];
+
+		if (m->node != node)
+			continue;
+		m->recvs_left = m->recvs - depth(m->recvs);
+		if (post_recvs(&t->nodes[node], m->qp, RECV_MC | i,
+			       depth(m->recvs), 40))
+			return -1;
+	}
+	return 0;
+}
+
 /* Creates the QPs of every connection of `node` and publishes them. */
 static int create_qps(struct ibfs_traffic *t, int node)
 {
@@ -315,7 +382,7 @@ static int create_qps(struct ibfs_traffic *t, int node)
 		if (ibfs_oob_put(key, &e, sizeof(e)))
 			return -1;
 	}
-	return 0;
+	return create_mc_qps(t, node);
 }
 
 /* The SL of a connection: the scenario's, else the SM's path SL. */
@@ -359,6 +426,8 @@ static int connect_all(struct ibfs_traffic *t, int node)
 		if (post_recvs(n, n->ud_qp, RECV_UD, depth(n->ud_recvs), 40))
 			return -1;
 	}
+	if (post_mc_recvs(t, node))
+		return -1;
 	snprintf(key, sizeof(key), "ibfsim/rx/%d", node);
 	return ibfs_oob_put(key, "", 1);
 }
@@ -432,6 +501,63 @@ static int post_one(struct ibfs_traffic *t, struct tr_node *n,
 	return rc ? -1 : 0;
 }
 
+/*
+ * Posts multicast record `rec`: a UD SEND to its group's MLID with a GRH
+ * to its MGID (IBA 8.3.1), destination QP 0xFFFFFF; the group's SL is 0
+ * (OpenSM's default) unless sl="" says otherwise.
+ */
+static int post_mc(struct ibfs_traffic *t, struct tr_node *n, size_t rec)
+{
+	const struct tr_mc_msg *m = &t->mc_msgs[t->mc_rec_msg[rec]];
+	const struct ibfs_mcast_group *g = &t->sc->groups[m->group];
+	struct ibfs_ah_attr aa = {.dlid = g->mlid, .sl = m->sl,
+				  .is_global = 1, .port_num = n->port};
+
+	memcpy(aa.grh.dgid, g->mgid, 16);
+	struct ibfs_ah *ah = ibfs_create_ah(n->pd, &aa);
+
+	if (!ah)
+		return -1;
+	struct ibfs_sge sge = {.addr = (uintptr_t)n->mr->addr,
+			       .length = (uint32_t)m->size,
+			       .lkey = n->mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = MC_SEND | rec, .sg_list = &sge,
+				  .num_sge = 1,
+				  .opcode = wr_op(m->op),
+				  .send_flags = IBFS_SEND_SIGNALED,
+				  .imm_data = (uint32_t)rec},
+			    *bad;
+	int rc;
+
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = MC_QPN;
+	wr.wr.ud.remote_qkey = QKEY;
+	t->mc_recs[rec].post = ibfs_now();
+	while ((rc = ibfs_post_send(n->ud_qp, &wr, &bad)) == ENOMEM) {
+		ibfs_sleep(100 * IBFS_TIME_PS_PER_NS);
+		t->mc_recs[rec].post = ibfs_now();
+	}
+	ibfs_destroy_ah(ah);
+	return rc ? -1 : 0;
+}
+
+/* Waits until every full member of the groups `node` sends to is ready. */
+static void wait_mc_members(struct ibfs_traffic *t, int node)
+{
+	char key[64], one;
+
+	for (size_t i = 0; i < t->nmc_srcs; i++) {
+		if (t->mc_srcs[i].node != node)
+			continue;
+		for (size_t k = 0; k < t->nmc_members; k++)
+			if (t->mc_members[k].group == t->mc_srcs[i].group) {
+				snprintf(key, sizeof(key), "ibfsim/rx/%d",
+					 t->mc_members[k].node);
+				ibfs_oob_get(key, &one, 1);
+			}
+	}
+}
+
 static void poster(int argc, char **argv)
 {
 	struct ibfs_traffic *t = g_traffic;
@@ -454,14 +580,22 @@ static void poster(int argc, char **argv)
 			 t->conns[t->msgs[n->msgs[i]].conn].dst);
 		ibfs_oob_get(key, &one, 1);
 	}
-	/* Each message at its planned time (rates spread them out). */
-	for (size_t i = 0; i < n->nposts; i++) {
-		size_t rec = n->posts[i];
-		const struct tr_msg *m = &t->msgs[t->rec_msg[rec]];
-		ibfs_time_ps now = ibfs_now(), at = t->base + t->planned[rec];
+	wait_mc_members(t, node);
+	/* Each message at its planned time (rates spread them out), the
+	 * multicast sends among them by time, a message first on a tie. */
+	for (size_t i = 0, j = 0; i < n->nposts || j < n->nmc_posts;) {
+		int mc = j < n->nmc_posts &&
+			 (i == n->nposts ||
+			  t->mc_planned[n->mc_posts[j]] <
+				  t->planned[n->posts[i]]);
+		size_t rec = mc ? n->mc_posts[j++] : n->posts[i++];
+		ibfs_time_ps now = ibfs_now();
+		ibfs_time_ps at = t->base + (mc ? t->mc_planned[rec]
+					       : t->planned[rec]);
 		if (at > now)
 			ibfs_sleep(at - now);
-		if (post_one(t, n, m, rec))
+		if (mc ? post_mc(t, n, rec)
+		       : post_one(t, n, &t->msgs[t->rec_msg[rec]], rec))
 			return;
 	}
 }
@@ -542,9 +676,31 @@ static void completer(int argc, char **argv)
 			return;
 		ibfs_time_ps now = ibfs_now();
 		for (int i = 0; i < got; i++, seen++) {
-			if (wc[i].wr_id & RECV_FLAG) {
-				repost(t, n, wc[i].wr_id);
-				arrived(t, &wc[i], now);
+			uint64_t id = wc[i].wr_id;
+
+			if ((id & (RECV_FLAG | RECV_MC)) ==
+				    (RECV_FLAG | RECV_MC) &&
+			    ibfs__tr_mc_delivered(
+				    t, &t->mc_members[id & ~(RECV_FLAG |
+							      RECV_MC)],
+				    wc[i].slid,
+				    wc[i].wc_flags & IBFS_WC_WITH_IMM ?
+					    &wc[i].imm_data :
+					    NULL,
+				    (int)wc[i].status, now) < 0)
+				return;
+			if (id & RECV_FLAG) {
+				repost(t, n, id);
+				if (!(id & RECV_MC))
+					arrived(t, &wc[i], now);
+				continue;
+			}
+			if (id & MC_SEND) {
+				struct ibfs_mc_send_rec *s =
+					&t->mc_recs[id & ~MC_SEND];
+
+				s->done = now;
+				s->status = wc[i].status;
 				continue;
 			}
 			struct ibfs_msg_record *r = &t->recs[wc[i].wr_id];
@@ -589,7 +745,7 @@ int ibfs__traffic_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,
 	const struct ibfs_topology *topo = t->sc->topo;
 	for (size_t i = 0; i < topo->nnodes; i++) {
 		const struct tr_node *n = &t->nodes[i];
-		if (!n->nmsgs && !n->nconns && !n->uses_ud)
+		if (!n->nmsgs && !n->nconns && !n->uses_ud && !n->mc)
 			continue;
 		char idx[24], name[300];
 		snprintf(idx, sizeof(idx), "%zu", i);

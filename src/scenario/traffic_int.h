@@ -60,6 +60,35 @@ struct tr_spec {
 	uint16_t pkey;          /* the partition's P_Key (0xffff default) */
 };
 
+/* Multicast (traffic_mcast.c): one <multicast>, expanded. */
+struct tr_mc_msg {
+	int group;
+	size_t src;             /* its sender entry (struct tr_mc_src) */
+	enum ibfs_sc_op op;
+	uint8_t sl;
+	uint64_t size;
+	uint32_t count;
+	ibfs_time_t start, interval;
+	size_t first;           /* its first record in mc_recs */
+};
+
+/* A sender of a group: its records to the group in the order posted. */
+struct tr_mc_src {
+	int group, node;
+	size_t *recs;
+	size_t nrecs;
+	size_t posted;          /* runtime: of those, posted so far */
+};
+
+/* A full member's receive side: one UD QP attached to its group. */
+struct tr_mc_member {
+	int group, node, port;
+	uint32_t recvs;         /* copies it expects (the others' sends) */
+	uint32_t recvs_left;    /* runtime: receives not yet posted */
+	uint32_t *got;          /* [nmc_srcs] copies received from each */
+	struct ibfs_qp *qp;
+};
+
 /* What one HCA's actors need and share. */
 struct tr_node {
 	size_t *msgs;           /* messages it sends */
@@ -73,6 +102,9 @@ struct tr_node {
 	uint32_t ud_recvs;      /* receives to post on its UD QP */
 	uint32_t ud_recvs_left; /* of those, not yet posted (runtime) */
 	int uses_ud;
+	int mc;                 /* a multicast sender or member */
+	size_t *mc_posts;       /* its multicast send records, post order */
+	size_t nmc_posts;
 	/* Runtime, owned by the actors. */
 	struct ibfs_context *ctx;
 	struct ibfs_pd *pd;
@@ -120,6 +152,19 @@ struct ibfs_traffic {
 	 * and that arrived at it (TR_NONE: none), which its next
 	 * collective waits for, as a blocking MPI call returns first. */
 	size_t *coll_sent, *coll_in;
+	/* Multicast: sends, their senders, records and deliveries. */
+	struct tr_mc_msg *mc_msgs;
+	size_t nmc_msgs;
+	struct tr_mc_src *mc_srcs;
+	size_t nmc_srcs;
+	struct tr_mc_member *mc_members;
+	size_t nmc_members;
+	struct ibfs_mc_send_rec *mc_recs;
+	ibfs_time_t *mc_planned;
+	size_t *mc_rec_msg;
+	size_t nmc_recs;
+	struct ibfs_mc_delivery *mc_dels;
+	size_t nmc_dels, mc_dels_cap;
 };
 
 enum { TR_SIG_ARRIVAL = 1, TR_SIG_COMPLETION = 2 };
@@ -135,6 +180,17 @@ int ibfs__tr_add_lane(struct ibfs_traffic *t, int src, int dst,
 /* Appends collective c's messages (traffic_collective.c); -1 no memory. */
 int ibfs__tr_expand_collective(struct ibfs_traffic *t,
 			       const struct ibfs_sc_collective *c);
+
+
+/* traffic_mcast.c */
+int ibfs__tr_mc_plan(struct ibfs_traffic *t);
+int ibfs__tr_mc_collect(const struct ibfs_traffic *t, struct ibfs_results *r);
+void ibfs__tr_mc_free(struct ibfs_traffic *t);
+/* A copy arrived at member m from the sender whose LID is slid, with
+ * immediate data *imm (NULL: none). */
+int ibfs__tr_mc_delivered(struct ibfs_traffic *t, struct tr_mc_member *m,
+			  uint16_t slid, const uint32_t *imm, int status,
+			  ibfs_time_t at);
 
 /* Out-of-band record an end publishes for its peer. */
 struct tr_endpoint {

@@ -336,7 +336,7 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 	t->planned = calloc(nr, sizeof(*t->planned));
 	t->sig = calloc(nr, sizeof(*t->sig));
 	if (!t->recs || !t->rec_msg || !t->planned || !t->sig ||
-	    order_posts(t) < 0)
+	    order_posts(t) < 0 || ibfs__tr_mc_plan(t) < 0)
 		goto oom;
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tr_msg *m = &t->msgs[i];
@@ -403,7 +403,7 @@ int ibfs__traffic_collect(const struct ibfs_traffic *t,
 		if (ibfs__results_add_coll(r, &c) < 0)
 			return -1;
 	}
-	return 0;
+	return t->sc->nmcasts ? ibfs__tr_mc_collect(t, r) : 0;
 }
 
 void ibfs__traffic_free(struct ibfs_traffic *t)
@@ -418,6 +418,7 @@ void ibfs__traffic_free(struct ibfs_traffic *t)
 			free(t->nodes[i].cposts);
 			free(t->nodes[i].buf);
 		}
+	ibfs__tr_mc_free(t);
 	free(t->nodes);
 	free(t->conns);
 	free(t->msgs);

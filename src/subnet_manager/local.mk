@@ -22,6 +22,9 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/sm_pkey.c \
 	src/subnet_manager/partitions.h src/subnet_manager/partitions.c \
 	src/subnet_manager/pkey_plan.h src/subnet_manager/pkey_plan.c \
+	src/subnet_manager/mcast.h src/subnet_manager/mcast_tree.c \
+	src/subnet_manager/mcast_spec.c src/subnet_manager/mft_dump.c \
+	src/subnet_manager/sm_mcast.c \
 	src/subnet_manager/qos.h src/subnet_manager/qos.c \
 	src/subnet_manager/cc_config.h src/subnet_manager/cc_config.c
 
@@ -76,6 +79,11 @@ check_PROGRAMS += tests/check_sm
 tests_check_sm_SOURCES = tests/check_sm.c
 tests_check_sm_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_LDADD = $(SM_INBAND_LIBS)
+noinst_HEADERS += tests/sm_net.h
+check_PROGRAMS += tests/check_sm_mcast
+tests_check_sm_mcast_SOURCES = tests/check_sm_mcast.c
+tests_check_sm_mcast_CFLAGS = $(TEST_CFLAGS)
+tests_check_sm_mcast_LDADD = $(SM_INBAND_LIBS)
 check_PROGRAMS += tests/check_sm_mad
 tests_check_sm_mad_SOURCES = tests/check_sm_mad.c
 tests_check_sm_mad_CFLAGS = $(TEST_CFLAGS)

@@ -223,7 +223,7 @@ void ibfs__smp_get_node_info(const uint8_t *d, struct ibfs_smp_node_info *n)
 }
 
 /* SwitchInfo (IBA 14.2.5.4): the caps and top as 16-bit words, then the
- * PortStateChange bit (bit 2 of byte 11). */
+ * PortStateChange bit (bit 2 of byte 11), MulticastFDBTop at byte 18. */
 void ibfs__smp_put_switch_info(uint8_t *d,
 			       const struct ibfs_smp_switch_info *w)
 {
@@ -233,6 +233,7 @@ void ibfs__smp_put_switch_info(uint8_t *d,
 	mad_put16(d + 6, w->lft_top);
 	d[11] = (uint8_t)(w->port_state_change ? 1 << 2 : 0);
 	mad_put16(d + 14, w->enforce_cap);
+	mad_put16(d + 18, w->mft_top);
 }
 
 void ibfs__smp_get_switch_info(const uint8_t *d,
@@ -243,6 +244,7 @@ void ibfs__smp_get_switch_info(const uint8_t *d,
 	w->lft_top = mad_get16(d + 6);
 	w->port_state_change = d[11] >> 2 & 1;
 	w->enforce_cap = mad_get16(d + 14);
+	w->mft_top = mad_get16(d + 18);
 }
 
 /*

@@ -47,6 +47,7 @@ enum ibfs_smp_attr {
 	IBFS_SMP_ATTR_SL2VL = 0x0017,
 	IBFS_SMP_ATTR_VLARB = 0x0018,
 	IBFS_SMP_ATTR_LFT = 0x0019,
+	IBFS_SMP_ATTR_MFT = 0x001B,
 };
 
 /* MAD status (IBA 13.4.7): bits 2-4 carry the "invalid field" codes. */
@@ -126,6 +127,7 @@ struct ibfs_smp_switch_info {
 	uint16_t lft_cap, mft_cap, lft_top;
 	uint8_t port_state_change; /* set by a port changing state */
 	uint16_t enforce_cap;      /* PartitionEnforcementCap */
+	uint16_t mft_top;          /* MulticastFDBTop (IBA 1.2.1 on) */
 };
 void ibfs__smp_put_switch_info(uint8_t *d,
 			       const struct ibfs_smp_switch_info *w);

@@ -438,6 +438,8 @@ static void sm_rx(void *ctx, const struct ibfs_smp *s)
 		memcpy(n->lft + (size_t)r.mod * IBFS_LFT_BLOCK, r.data,
 		       IBFS_LFT_BLOCK);
 		n->lft_ok[r.mod] = 1;
+	} else if (r.attr == IBFS_SMP_ATTR_MFT) {
+		ibfs__sm_mft_acked(sm, &r);
 	}
 	if (sm->phase == PH_ACTIVE && sm->st.state >= 0)
 		sm->st.up = sm->f->eq.now;
@@ -619,8 +621,10 @@ void ibfs__sm_free(struct ibfs_sm *sm)
 		free(sm->dn[i].lft);
 		free(sm->dn[i].lft_ok);
 		free(sm->dn[i].pkeys);
+		free(sm->dn[i].mft);
 	}
 	ibfs__sm_pkey_free(sm);
+	free(sm->mft);
 	free(sm->dn);
 	free(sm->hash);
 	free(sm->topo_guid);

@@ -52,6 +52,7 @@ struct ibfs_sm_stats {
 	uint64_t cfg_sent;      /* configuration (Set) */
 	uint64_t lft_blocks;    /* LinearForwardingTable blocks set */
 	uint64_t pkey_blocks;   /* P_KeyTable blocks set */
+	uint64_t mft_blocks;    /* MulticastForwardingTable blocks set */
 	uint64_t errors;        /* responses with a non-zero status */
 	/* The agents' counters, all sweeps together (sma.h). */
 	uint64_t agent_answered, agent_relayed, agent_discarded;
@@ -92,6 +93,16 @@ void ibfs__sm_set_qos(struct ibfs_sm *sm, const struct ibfs_qos *q);
 struct ibfs_partitions;
 void ibfs__sm_set_partitions(struct ibfs_sm *sm,
 			     const struct ibfs_partitions *pp);
+
+/*
+ * Multicast groups (mcast.h; borrowed, kept until ibfs__sm_free) the SM
+ * builds a spanning tree for and programs into the switches' MFTs on
+ * every sweep, as if their members' SA joins had arrived before it.
+ * Call before the queue runs.
+ */
+struct ibfs_mcast_group;
+void ibfs__sm_set_mcast(struct ibfs_sm *sm, const struct ibfs_mcast_group *g,
+			int ngroups);
 /* SMPs kept outstanding (1..64); call before the queue runs. */
 void ibfs__sm_set_max_wire(struct ibfs_sm *sm, int n);
 /* Options of the routing engine (copied; its strings are borrowed). */

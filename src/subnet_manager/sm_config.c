@@ -5,9 +5,11 @@
  * ibfs__subnet_assign_lids gives offline, as OpenSM's guid2lid file pins
  * them), is routed by the chosen engine, and the SM queues the SubnSet
  * requests of each stage: PortInfo (LID, LMC, SM LID), the P_KeyTable
- * blocks the ports lack (sm_pkey.c), SwitchInfo
- * (LinearFDBTop), the LinearForwardingTable blocks that differ from what a
- * switch holds, SLtoVLMappingTable and VLArbitrationTable of each linked
+ * blocks the ports lack (sm_pkey.c), SwitchInfo (LinearFDBTop,
+ * MulticastFDBTop), the LinearForwardingTable blocks that differ from what
+ * a switch holds, the MulticastForwardingTable blocks of the multicast
+ * groups' trees likewise (sm_mcast.c), SLtoVLMappingTable and
+ * VLArbitrationTable of each linked
  * switch output (with QoS settings, qos.h, those of the linked HCA ports
  * too, as OpenSM's qos_ca_*), then PortState Armed and Active on every
  * linked port, with LimitOfHighPriority (IBA 7.2, 14.2.5), which an HCA
@@ -117,7 +119,7 @@ static int sm_route(struct ibfs_sm *sm)
 		ibfs__sm_fail(sm, d.msg);
 		return -1;
 	}
-	if (ibfs__sm_pkey_plan(sm) < 0)
+	if (ibfs__sm_pkey_plan(sm) < 0 || ibfs__sm_mcast_route(sm) < 0)
 		return -1;
 	for (int i = 0; i < sm->ndn; i++)
 		sm->st.nodes += sm->dn[i].seen == sm->sweep_no;
@@ -300,6 +302,7 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 			if (sw) {
 				struct ibfs_smp_switch_info w = {
 					.lft_top = (uint16_t)sm->sn->max_lid,
+					.mft_top = ibfs__sm_mft_top(sm),
 				};
 				struct sm_req *r = ibfs__sm_push(
 					sm, IBFS_SMP_SET,
@@ -311,6 +314,10 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 		case PH_LFT:
 			if (sw)
 				sm_lft_blocks(sm, i);
+			break;
+		case PH_MFT:
+			if (sw)
+				ibfs__sm_mft_blocks(sm, i);
 			break;
 		case PH_SL2VL:
 		case PH_VLARB:

@@ -9,12 +9,14 @@
 
 #include "subnet_manager/mad.h"
 #include "subnet_manager/pkey_plan.h"
+#include "subnet_manager/mcast.h"
 #include "subnet_manager/qos.h"
 #include "subnet_manager/sm.h"
 #include "subnet_manager/sma.h"
 
 enum sm_phase {
-	PH_DISCOVER, PH_LID, PH_PKEY, PH_SWINFO, PH_LFT, PH_SL2VL, PH_VLARB,
+	PH_DISCOVER, PH_LID, PH_PKEY, PH_SWINFO, PH_LFT, PH_MFT, PH_SL2VL,
+	PH_VLARB,
 	PH_ARM, PH_ACTIVE, PH_DONE,
 };
 
@@ -43,6 +45,8 @@ struct sm_dnode {
 	/* [(nports + 1) x table size]: the P_Key tables as the SM believes
 	 * the ports hold them (power-up, then what it set; sm_pkey.c). */
 	uint16_t *pkeys;
+	/* switch: MFT entries as last set, [block][position][32] */
+	uint16_t *mft;
 };
 
 enum { SM_PROBE = 1 }; /* request flag: path = node's path + port */
@@ -105,6 +109,11 @@ struct ibfs_sm {
 	 */
 	ibfs_time_t *rerouted;
 	unsigned rerouted_len;
+	/* Multicast groups (borrowed) and their trees: nsw x ngroups port
+	 * masks of the subnet as routed (mcast.h). */
+	const struct ibfs_mcast_group *groups;
+	int ngroups;
+	uint64_t *mft;
 };
 
 /* sm.c */
@@ -112,6 +121,16 @@ void ibfs__sm_fail(struct ibfs_sm *sm, const char *msg);
 /* Queues a request of the current stage; NULL (and failed) on no memory. */
 struct sm_req *ibfs__sm_push(struct ibfs_sm *sm, uint8_t method,
 			     uint16_t attr, uint32_t mod, int node, int port);
+
+/* sm_mcast.c */
+/* The groups' trees on the routed subnet; -1 (and failed) on no memory. */
+int ibfs__sm_mcast_route(struct ibfs_sm *sm);
+/* Queues the MFT blocks of switch record i that differ from its own. */
+void ibfs__sm_mft_blocks(struct ibfs_sm *sm, int i);
+/* A Set of MFT block r was answered: the switch now holds it. */
+void ibfs__sm_mft_acked(struct ibfs_sm *sm, const struct sm_req *r);
+/* MulticastFDBTop: the highest MLID in use, 0 without groups. */
+uint16_t ibfs__sm_mft_top(const struct ibfs_sm *sm);
 
 /* sm_config.c */
 /* The current stage has all its answers: start the next one. */

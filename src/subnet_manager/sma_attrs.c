@@ -155,6 +155,46 @@ static uint16_t sma_lft(struct sma_node *n, struct ibfs_smp *s, int set)
 	return IBFS_MAD_STATUS_OK;
 }
 
+/*
+ * MulticastForwardingTable (IBA 14.2.5.12): the modifier's bits 31-28 are
+ * the position (ports 16 x position .. + 15), bits 8-0 the block of 32
+ * MLIDs from 0xC000 + 32 x block; the data 32 big-endian 16-bit port
+ * masks. A Set naming a port the switch lacks changes nothing.
+ */
+static uint16_t sma_mft(struct sma_node *n, struct ibfs_smp *s, int set)
+{
+	int pos = (int)(s->attr_mod >> 28);
+	uint32_t block = s->attr_mod & 0x0fffffff;
+
+	if (block > IBFS_MLID_COUNT / 32 || pos * 16 > n->nports)
+		return IBFS_MAD_STATUS_BAD_FIELD;
+	uint16_t mlid0 = (uint16_t)(IBFS_MLID_FIRST + block * 32);
+	int last = n->nports - pos * 16; /* the last port bit it has */
+	unsigned ok = last >= 15 ? 0xffffu : (1u << (last + 1)) - 1;
+
+	for (int i = 0; set && i < 32; i++)
+		if ((unsigned)(s->data[2 * i] << 8 | s->data[2 * i + 1]) & ~ok)
+			return IBFS_MAD_STATUS_BAD_FIELD;
+	for (int i = 0; i < 32; i++) {
+		uint16_t mlid = (uint16_t)(mlid0 + i);
+		uint16_t bits;
+
+		if (mlid == IBFS_PERMISSIVE_LID)
+			continue;
+		if (set) {
+			bits = (uint16_t)(s->data[2 * i] << 8 |
+					  s->data[2 * i + 1]);
+			if (ibfs__switch_set_mft16(n->sw, mlid, pos, bits) < 0)
+				return IBFS_MAD_STATUS_BAD_FIELD;
+		}
+		bits = ibfs__switch_get_mft16(n->sw, mlid, pos);
+		s->data[2 * i] = (uint8_t)(bits >> 8);
+		s->data[2 * i + 1] = (uint8_t)bits;
+	}
+	memset(s->data + 64, 0, IBFS_SMP_DATA_BYTES - 64);
+	return IBFS_MAD_STATUS_OK;
+}
+
 /* SL2VL of a switch: modifier bits 15-8 input port, 7-0 output port; an
  * input of 0xff stands for every input (an ibfsim convention, so that the
  * SM sends one SMP per output as the engines give one table). */
@@ -329,6 +369,7 @@ void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 				break;
 			}
 			n->lft_top = w.lft_top;
+			n->mft_top = w.mft_top;
 		}
 		/* Writing PortStateChange as 1 clears it (14.2.5.4). */
 		if (set && w.port_state_change)
@@ -336,6 +377,8 @@ void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 		w = (struct ibfs_smp_switch_info){
 			.lft_cap = IBFS_MAX_UCAST_LID + 1,
 			.lft_top = n->lft_top,
+			.mft_cap = IBFS_MLID_COUNT,
+			.mft_top = n->mft_top,
 			.port_state_change = n->psc,
 			.enforce_cap = IBFS_SWITCH_PKEYS,
 		};
@@ -365,6 +408,9 @@ void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 		break;
 	case IBFS_SMP_ATTR_LFT:
 		st = n->sw ? sma_lft(n, s, set) : IBFS_MAD_STATUS_BAD_ATTR;
+		break;
+	case IBFS_SMP_ATTR_MFT:
+		st = n->sw ? sma_mft(n, s, set) : IBFS_MAD_STATUS_BAD_ATTR;
 		break;
 	case IBFS_SMP_ATTR_SL2VL:
 		st = n->sw ? sma_sl2vl(n, s, set) : sma_ca_sl2vl(n, s, set,

@@ -8,6 +8,7 @@
 #define IBFS_SMA_INT_H
 
 #include "subnet_manager/mad.h"
+#include "subnet_manager/mcast.h"
 #include "subnet_manager/sma.h"
 #include "switch/switch.h"
 
@@ -25,6 +26,7 @@ struct sma_node {
 	uint16_t sm_lid;
 	uint8_t lmc;            /* switch port 0 */
 	uint16_t lft_top;
+	uint16_t mft_top;       /* SwitchInfo MulticastFDBTop, as set */
 	uint8_t psc;            /* SwitchInfo PortStateChange */
 	uint8_t sl2vl[16];
 	/* [nports + 1]: each switch output's or HCA port's VL arbitration

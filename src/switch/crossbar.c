@@ -705,14 +705,20 @@ xb_free_slots(struct ibfs_switch *sw, const struct sw_queue *q, int last,
 }
 
 /*
- * A multicast copy has left: its original's buffer space is freed with
- * the last copy. Out of line, so that tx_done keeps fewer registers.
+ * A multicast copy has left: its input is free again (unless the copy
+ * did not hold it), and its original's buffer space is freed with the
+ * last copy. Out of line, so that tx_done keeps fewer registers.
  */
 static void __attribute__((noinline))
-xb_mc_done(struct ibfs_switch *sw, struct ibfs_port *inp,
-	   const struct sw_out *so)
+xb_mc_done(struct ibfs_switch *sw, int in, struct ibfs_port *inp,
+	   struct sw_out *so)
 {
 	struct ibfs_packet *orig = so->cur_orig;
+
+	if (so->mc_free)
+		so->mc_free = 0;
+	else
+		xb_set_busy(sw, in, 0);
 
 	if (--orig->mc_refs == 0) {
 		ibfs__port_consume_blocks(inp, so->cur_in_vl, so->cur_blocks);
@@ -751,11 +757,12 @@ void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 
 	__builtin_prefetch(q0->head ? (const void *)q0->head : q0);
 	ibfs__sw_prefetch_ask(sw, q0->h_out);
-	xb_set_busy(sw, in, 0);
-	if (__builtin_expect(so->cur_orig != NULL, 0))
-		xb_mc_done(sw, inp, so);
-	else
+	if (__builtin_expect(so->cur_orig != NULL, 0)) {
+		xb_mc_done(sw, in, inp, so);
+	} else {
+		xb_set_busy(sw, in, 0);
 		ibfs__port_consume_blocks(inp, so->cur_in_vl, so->cur_blocks);
+	}
 	/*
 	 * The input is free again: the outputs its heads want may use it,
 	 * in slot order. An input's FIFOs are contiguous (switch_int.h);

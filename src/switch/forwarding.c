@@ -98,14 +98,11 @@ uint8_t ibfs__switch_get_lft(const struct ibfs_switch *sw, uint16_t lid)
 	return lid < sw->lft_len ? sw->lft[lid] : IBFS_LFT_NONE;
 }
 
-int ibfs__switch_set_mft(struct ibfs_switch *sw, uint16_t mlid,
-			 const uint8_t *ports, int n)
+/* The port mask of mlid, the table grown to hold it; NULL if it cannot. */
+static uint64_t *fwd_mft_mask(struct ibfs_switch *sw, uint16_t mlid)
 {
-	if (mlid < IBFS_MCAST_LID_BASE || mlid == IBFS_PERMISSIVE_LID || n < 0)
-		return -1;
-	for (int i = 0; i < n; i++)
-		if (ports[i] > sw->n)
-			return -1;
+	if (mlid < IBFS_MCAST_LID_BASE || mlid == IBFS_PERMISSIVE_LID)
+		return NULL;
 	uint32_t idx = mlid - IBFS_MCAST_LID_BASE;
 	size_t pw = (size_t)ibfs__sw_pw(sw);
 
@@ -115,18 +112,67 @@ int ibfs__switch_set_mft(struct ibfs_switch *sw, uint16_t mlid,
 				      (size_t)len * pw * sizeof(uint64_t));
 
 		if (!t)
-			return -1;
+			return NULL;
 		memset(t + (size_t)sw->mft_len * pw, 0,
 		       (size_t)(len - sw->mft_len) * pw * sizeof(uint64_t));
 		sw->mft = t;
 		sw->mft_len = len;
 	}
-	uint64_t *mask = sw->mft + (size_t)idx * pw;
+	return sw->mft + (size_t)idx * pw;
+}
 
-	memset(mask, 0, pw * sizeof(uint64_t));
+int ibfs__switch_set_mft(struct ibfs_switch *sw, uint16_t mlid,
+			 const uint8_t *ports, int n)
+{
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (ports[i] > sw->n)
+			return -1;
+	uint64_t *mask = fwd_mft_mask(sw, mlid);
+
+	if (!mask)
+		return -1;
+	memset(mask, 0, (size_t)ibfs__sw_pw(sw) * sizeof(uint64_t));
 	for (int i = 0; i < n; i++)
 		mask[ports[i] / 64] |= 1ULL << (ports[i] % 64);
 	return 0;
+}
+
+/*
+ * The SMP's view (IBA 14.2.5.12): 16 ports of one MLID's mask at a time,
+ * ports 16 * pos .. 16 * pos + 15, bit i for port 16 * pos + i.
+ */
+int ibfs__switch_set_mft16(struct ibfs_switch *sw, uint16_t mlid, int pos,
+			   uint16_t bits)
+{
+	for (int i = 0; i < 16; i++)
+		if (bits >> i & 1 && pos * 16 + i > sw->n)
+			return -1;
+	if (pos < 0 || pos * 16 > sw->n)
+		return -1;
+	uint64_t *mask = fwd_mft_mask(sw, mlid);
+
+	if (!mask)
+		return -1;
+	int w = pos / 4, sh = pos % 4 * 16;
+
+	mask[w] = (mask[w] & ~(0xffffULL << sh)) | (uint64_t)bits << sh;
+	return 0;
+}
+
+uint16_t ibfs__switch_get_mft16(const struct ibfs_switch *sw, uint16_t mlid,
+				int pos)
+{
+	if (mlid < IBFS_MCAST_LID_BASE || pos < 0 || pos * 16 > sw->n)
+		return 0;
+	uint32_t idx = mlid - IBFS_MCAST_LID_BASE;
+
+	if (idx >= sw->mft_len)
+		return 0;
+	const uint64_t *mask = sw->mft + (size_t)idx * (size_t)ibfs__sw_pw(sw);
+
+	return (uint16_t)(mask[pos / 4] >> (pos % 4 * 16));
 }
 
 const uint64_t *ibfs__sw_mft_get(const struct ibfs_switch *sw, uint16_t mlid)

@@ -180,8 +180,18 @@ static void sw_multicast(struct ibfs_switch *sw, int in,
 	/* The original stays aside until every copy has left. */
 	ibfs__fabric_unhold(f, p);
 	p->mc_refs = (uint32_t)k;
-	for (int i = 0; i < k; i++)
-		sw_enqueue(sw, in, copies[i]);
+	for (int i = 0; i < k; i++) {
+		struct ibfs_packet *c = copies[i];
+
+		/* As sw_enqueue: ready after the routing latency, on its
+		 * output VL; started at once if its output is idle. */
+		c->ready_at = (sw->store_forward ? c->tail_at : c->head_at) +
+			      sw->latency;
+		c->vl = c->out_vl;
+		c->next = NULL;
+		if (!ibfs__sw_mc_start(sw, in, c))
+			sw_enqueue(sw, in, copies[i]);
+	}
 }
 
 /* p goes to output `out` (a good route): on its VL there, or discarded

@@ -21,9 +21,7 @@ struct ibfs_switch;
 
 /* Port number in an LFT entry meaning "no route" (IBA 18.2.4.3.2). */
 #define IBFS_LFT_NONE 255
-/* Unicast LIDs end below the multicast range 0xC000-0xFFFE (IBA 4.1.2). */
-#define IBFS_MCAST_LID_BASE 0xC000
-#define IBFS_PERMISSIVE_LID 0xFFFF
+/* IBFS_MCAST_LID_BASE and IBFS_PERMISSIVE_LID: fabric/packet.h. */
 
 /*
  * Creates the switch of fabric node `node` (a switch in the topology) and
@@ -73,6 +71,16 @@ uint8_t ibfs__switch_get_lft(const struct ibfs_switch *sw, uint16_t lid);
  */
 int ibfs__switch_set_mft(struct ibfs_switch *sw, uint16_t mlid,
 			 const uint8_t *ports, int n);
+/*
+ * The same table 16 ports at a time, as the MulticastForwardingTable SMP
+ * carries it (IBA 14.2.5.12): bit i of `bits` is port 16 * pos + i. Set
+ * returns 0, or -1 for an MLID out of range or a port the switch lacks;
+ * get returns 0 for an entry never written.
+ */
+int ibfs__switch_set_mft16(struct ibfs_switch *sw, uint16_t mlid, int pos,
+			   uint16_t bits);
+uint16_t ibfs__switch_get_mft16(const struct ibfs_switch *sw, uint16_t mlid,
+				int pos);
 
 /*
  * SL-to-VL mapping table of (in, out) (IBA 7.6.6): vls[sl] for each SL.

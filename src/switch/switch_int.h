@@ -118,6 +118,11 @@ struct sw_out {
 	 * for that layout. Kept by ibfs__sw_vlarb_one_update.
 	 */
 	uint8_t fast : 1;
+	/*
+	 * The packet on the wire is a multicast copy started at once by
+	 * ibfs__sw_mc_start: it does not hold its input (mc_start.c).
+	 */
+	uint8_t mc_free : 1;
 	struct {
 		/* Request bits number at most 256 x 16: 16 bits suffice. */
 		uint16_t rr;   /* round-robin start bit */
@@ -425,6 +430,12 @@ void ibfs__sw_head_changed(struct ibfs_switch *sw, int in, int slot);
 /* p, already at sw->q[b].head, is the first packet of its empty FIFO b. */
 void ibfs__sw_head_new(struct ibfs_switch *sw, uint32_t b,
 		       struct ibfs_packet *p);
+/*
+ * Multicast copy p of input `in` (routed, its output VL set) starts on its
+ * output at once when that output is idle, nothing waits for it and it
+ * has the credits (mc_start.c). Returns 1 if it did; 0: enqueue it.
+ */
+int ibfs__sw_mc_start(struct ibfs_switch *sw, int in, struct ibfs_packet *p);
 /* Arbitrates output o, whose go bit is set: call ibfs__sw_arbitrate. */
 void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o);
 /*
