@@ -134,12 +134,13 @@ static int coll_check(struct sx *x, const struct ibfs_sc_collective *c)
 
 int ibfs__sx_read_collective(struct sx *x, xmlNode *n)
 {
+	const struct ibfs_sx_attrs *a = &ibfs__sx_attrs;
 	struct ibfs_sc_collective c = {.line = coll_line(n)};
 	int kind;
 	char *sz = (char *)xmlGetProp(n, (const xmlChar *)"size");
 	int size_given = sz != NULL;
 	xmlFree(sz);
-	if (ibfs__sx_attrs.enumerated(x, n, "kind", coll_names, IBFS_COLL_COUNT, -1,
+	if (a->enumerated(x, n, "kind", coll_names, IBFS_COLL_COUNT, -1,
 			  &kind) < 0)
 		return -1;
 	if (kind < 0)
@@ -151,13 +152,12 @@ int ibfs__sx_read_collective(struct sx *x, xmlNode *n)
 	c.kind = (enum ibfs_sc_coll_kind)kind;
 	int rc = coll_members(x, n, &c);
 	if (!rc &&
-	    (ibfs__sx_attrs.op_qp(x, n, IBFS_SC_WRITE_IMM, &c.op, &c.qp) < 0 ||
-	     ibfs__sx_attrs.unit(x, n, "size", ibfs__parse_size, "size", 0,
-			   &c.size) < 0 ||
-	     ibfs__sx_attrs.unit(x, n, "start", ibfs__parse_time, "time", 0,
-			   &c.start) < 0 ||
-	     ibfs__sx_attrs.sl(x, n, &c.sl, &c.sl_given) < 0 ||
-	     ibfs__sx_attrs.count(x, n, &c.count) < 0 || coll_root(x, n, &c) < 0 ||
+	    (a->op_qp(x, n, IBFS_SC_WRITE_IMM, &c.op, &c.qp) < 0 ||
+	     a->unit(x, n, "size", ibfs__parse_size, "size", 0, &c.size) < 0 ||
+	     a->unit(x, n, "start", ibfs__parse_time, "time", 0, &c.start) <
+		     0 ||
+	     a->sl(x, n, &c.sl, &c.sl_given) < 0 ||
+	     a->count(x, n, &c.count) < 0 || coll_root(x, n, &c) < 0 ||
 	     coll_check(x, &c) < 0))
 		rc = -1;
 	struct ibfs_sc_collective *v =

@@ -5,10 +5,10 @@
  * it is validated against platforms/scenario.rng (which includes the fabric
  * grammar for inline fabrics), then each element is read and checked against
  * the fabric: names must be HCAs, sizes and times carry units, and every
- * error names the file and line. Nothing is returned half built.
+ * error names the file and line. Nothing is returned half built. The
+ * readers of <subnet-manager>, <collective> and the multicast elements
+ * are in scenario_sm.c, scenario_collective.c and scenario_mcast.c.
  */
-#include <errno.h>
-#include <libgen.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdio.h>
@@ -21,11 +21,7 @@
 #include "scenario/scenario.h"
 #include "scenario/scenario_check.h"
 #include "scenario/scenario_xml_int.h"
-#include "subnet_manager/lft_dump.h"
 #include "subnet_manager/partitions.h"
-#include "subnet_manager/routing.h"
-#include "subnet_manager/subnet.h"
-
 
 static const char *const op_names[IBFS_SC_OP_COUNT] = {
 	"send", "send-imm", "write", "write-imm", "read", "cmp-swap",
@@ -396,210 +392,6 @@ static int read_fault(struct sx *x, xmlNode *n)
 	return 0;
 }
 
-/* A file named relative to the scenario file (as <fabric file>). */
-static void resolve(const char *scenario, const char *ref, char *path,
-		    size_t len)
-{
-	if (ref[0] == '/') {
-		snprintf(path, len, "%s", ref);
-		return;
-	}
-	char *copy = strdup(scenario);
-	snprintf(path, len, "%s/%s", copy ? dirname(copy) : ".", ref);
-	free(copy);
-}
-
-/*
- * routing="file": the LFT dump is read against this fabric's subnet (its
- * switch GUIDs, LIDs and ports) now, as the engine will read it, so that
- * a file that does not fit is refused before anything runs.
- */
-static int check_lfts(struct sx *x, xmlNode *n)
-{
-	struct ibfs_diag inner;
-	struct ibfs_subnet *sn = ibfs__subnet_from_topo(x->s->topo, &inner);
-	int bad = !sn || ibfs__subnet_assign_lids(sn, x->s->lmc, &inner) ||
-		  ibfs__lft_load(sn, x->s->lfts, &inner);
-
-	ibfs__subnet_free(sn);
-	if (bad)
-		return ibfs__diag(x->d, x->file, line_of(n), "in lfts: %s",
-				  inner.msg);
-	return 0;
-}
-
-/*
- * OpenSM's QoS options as <subnet-manager> attributes (qos.h), each in
- * OpenSM's syntax: qos-sl2vl, qos-vlarb-high, qos-vlarb-low and
- * qos-high-limit. Any of them turns QoS on; those not given keep the
- * fabric's defaults, but the limit is OpenSM's 0 (one high-priority
- * packet, then a low-priority one may go).
- */
-static int read_qos(struct sx *x, xmlNode *n)
-{
-	static const char *const names[] = {"qos-sl2vl", "qos-vlarb-high",
-					    "qos-vlarb-low", "qos-high-limit"};
-	struct ibfs_qos *q = &x->s->qos;
-	int vls = x->s->topo->def.data_vls > 0 ? x->s->topo->def.data_vls : 1;
-	char err[160] = "";
-	int rc = 0;
-
-	ibfs__qos_default(q, vls);
-	for (int i = 0; i < 4 && !rc; i++) {
-		char *v = attr(n, names[i]);
-		if (!v)
-			continue;
-		if (!q->given)
-			q->high_limit = 0;
-		q->given = 1;
-		rc = i == 0   ? ibfs__qos_parse_sl2vl(v, vls, q->sl2vl, err,
-							sizeof(err))
-		     : i == 1 ? ibfs__qos_parse_vlarb(v, vls, q->high,
-							&q->nhigh, err,
-							sizeof(err))
-		     : i == 2 ? ibfs__qos_parse_vlarb(v, vls, q->low, &q->nlow,
-							err, sizeof(err))
-			      : ibfs__qos_parse_limit(v, &q->high_limit, err,
-							sizeof(err));
-		if (rc)
-			ibfs__diag(x->d, x->file, line_of(n), "%s=\"%s\": %s",
-				   names[i], v, err);
-		xmlFree(v);
-	}
-	if (rc)
-		return -1;
-	if (q->given && ibfs__qos_check(q, err, sizeof(err)) < 0)
-		return ibfs__diag(x->d, x->file, line_of(n), "%s", err);
-	return 0;
-}
-
-/*
- * OpenSM's congestion control options as <subnet-manager> attributes
- * (cc_config.h), named as OpenSM names them with '-' for '_', each in
- * OpenSM's syntax. The others are refused without
- * congestion-control="true", which they would not affect.
- */
-static int read_cc(struct sx *x, xmlNode *n)
-{
-	struct ibfs_cc_config *c = &x->s->cc;
-	char err[160] = "", name[64];
-	const char *given = NULL;
-
-	ibfs__cc_default(c);
-	for (int i = 0; i < IBFS_CC_NOPTS; i++) {
-		const char *o = ibfs__cc_opt_names[i];
-
-		ibfs__cc_attr_name(o, name, sizeof(name));
-		char *v = attr(n, name);
-		if (!v)
-			continue;
-		int rc = ibfs__cc_parse(c, (enum ibfs_cc_opt)i, v, err,
-					sizeof(err));
-		if (rc < 0)
-			ibfs__diag(x->d, x->file, line_of(n), "%s=\"%s\": %s",
-				   name, v, err);
-		xmlFree(v);
-		if (rc < 0)
-			return -1;
-		if (i != IBFS_CC_ENABLE && !given)
-			given = o;
-	}
-	if (given && !c->enabled) {
-		ibfs__cc_attr_name(given, name, sizeof(name));
-		return ibfs__diag(x->d, x->file, line_of(n),
-				  "%s has no effect without "
-				  "congestion-control=\"true\"",
-				  name);
-	}
-	if (c->enabled && ibfs__cc_check(c, err, sizeof(err)) < 0)
-		return ibfs__diag(x->d, x->file, line_of(n), "%s", err);
-	return 0;
-}
-
-/*
- * partitions="FILE", relative to the scenario: read now, against the
- * fabric; a file that cannot be read is the scenario's fault (its line),
- * a mistake inside it the file's (its own line).
- */
-static int read_partitions(struct sx *x, xmlNode *n)
-{
-	char *ref = attr(n, "partitions"), path[4096];
-	struct ibfs_diag inner;
-
-	if (!ref)
-		return 0;
-	resolve(x->file, ref, path, sizeof(path));
-	xmlFree(ref);
-	FILE *fp = fopen(path, "rb");
-
-	if (!fp)
-		return ibfs__diag(x->d, x->file, line_of(n),
-				  "partitions: cannot read %s: %s", path,
-				  strerror(errno));
-	fclose(fp);
-	ibfs__partitions_free(x->s->partitions);
-	x->s->partitions = ibfs__partitions_load(path, x->s->topo, &inner);
-	if (x->s->partitions)
-		return 0;
-	*x->d = inner;
-	return -1;
-}
-
-static int read_sm(struct sx *x, xmlNode *n)
-{
-	char *routing = attr(n, "routing"), *lfts = attr(n, "lfts");
-	if (routing) {
-		free(x->s->routing);
-		x->s->routing = strdup(routing);
-		xmlFree(routing);
-	}
-	if (lfts) {
-		char path[4096];
-		resolve(x->file, lfts, path, sizeof(path));
-		xmlFree(lfts);
-		free(x->s->lfts);
-		x->s->lfts = strdup(path);
-	}
-	if (read_partitions(x, n) < 0)
-		return -1;
-	if (x->s->routing && !ibfs__routing_find(x->s->routing)) {
-		char list[256];
-
-		ibfs__routing_names(list, sizeof(list));
-		return ibfs__diag(x->d, x->file, line_of(n),
-				  "routing=\"%s\": unknown routing engine "
-				  "(known: %s)", x->s->routing, list);
-	}
-	if (x->s->routing && !strcmp(x->s->routing, "file") && !x->s->lfts)
-		return ibfs__diag(x->d, x->file, line_of(n),
-				  "routing=\"file\" needs lfts=\"FILE\" (an "
-				  "opensm-lfts.dump)");
-	static const char *const modes[] = {"inband", "instant"};
-	uint64_t lmc;
-	if (enum_attr(x, n, "mode", modes, 2, 0, &x->s->instant) < 0 ||
-	    hca_attr(x, n, "host", &x->s->sm_node) < 0 ||
-	    unit_attr(x, n, "lmc", ibfs__parse_uint, "count", 0, &lmc) < 0)
-		return -1;
-	if (lmc > 7)
-		return ibfs__diag(x->d, x->file, line_of(n),
-				  "lmc must be 0 to 7 (IBA 14.2.5.6)");
-	x->s->lmc = (int)lmc;
-	if (read_qos(x, n) < 0 || read_cc(x, n) < 0)
-		return -1;
-	/* The engines that put paths on SLs themselves (OpenSM's path_sl). */
-	if (x->s->qos.given && x->s->routing &&
-	    (!strcmp(x->s->routing, "dfsssp") ||
-	     !strcmp(x->s->routing, "lash")))
-		return ibfs__diag(x->d, x->file, line_of(n),
-				  "%s chooses the SLs and VLs that break "
-				  "credit loops itself: it cannot take QoS "
-				  "settings",
-				  x->s->routing);
-	if (x->s->routing && !strcmp(x->s->routing, "file"))
-		return check_lfts(x, n);
-	return 0;
-}
-
 static int hca_linked(const struct ibfs_topo_node *n)
 {
 	for (int p = 1; p <= n->nports; p++)
@@ -711,7 +503,7 @@ static int read_fabric(struct sx *x, xmlNode *n)
 		return x->s->topo ? 0 : -1;
 	}
 	char path[4096];
-	resolve(x->file, ref, path, sizeof(path));
+	ibfs__sx_resolve(x->file, ref, path, sizeof(path));
 	xmlFree(ref);
 	struct ibfs_diag inner;
 	x->s->topo = ibfs__fabric_xml_load(path, &inner);
@@ -774,7 +566,7 @@ static int read_scenario(struct sx *x, xmlNode *root)
 		    !strcmp(name, "multicast-group"))
 			continue;
 		if (!strcmp(name, "subnet-manager")) {
-			rc = read_sm(x, n);
+			rc = ibfs__sx_read_sm(x, n);
 		} else if (!strcmp(name, "transport")) {
 			rc = enum_attr(x, n, "model", model_names, 4, 0, &model);
 			x->s->model = model;

@@ -45,6 +45,12 @@ struct ibfs_sx_attrs {
 };
 extern const struct ibfs_sx_attrs ibfs__sx_attrs;
 
+/* A file named relative to the scenario file (as <fabric file>). */
+void ibfs__sx_resolve(const char *scenario, const char *ref, char *path,
+		      size_t len);
+/* scenario_sm.c: <subnet-manager>. */
+int ibfs__sx_read_sm(struct sx *x, xmlNode *n);
+
 /* scenario_mcast.c: <multicast-group> and <multicast>. */
 int ibfs__sx_read_group(struct sx *x, xmlNode *n);
 int ibfs__sx_read_mcast(struct sx *x, xmlNode *n);
