@@ -96,6 +96,20 @@ usage topo "slimfly: q=9 is not a prime; only prime q are supported" gen slimfly
 usage topo "slimfly: q='abc' must be an integer from 3 to 254" gen slimfly --q abc
 usage topo "slimfly: k' + hcas = 259 + 0 ports is more than 254" gen slimfly --q 173 --hcas 0
 
+# The same kinds from <generate> in fabric XML: 3x2 with 2 links a pair is
+# 6 switches of 2 (2 + 1) links, 18 switch links and 6 HCA links; a bad
+# parameter names the file and line.
+checks=$((checks + 1))
+printf '%s\n' '<?xml version="1.0"?>' '<fabric version="1" name="x">' \
+	'  <generate topology="hyperx" dims="3x2" width-k="2" prefix="h"/>' \
+	'</fabric>' >"$tmp/gx.xml"
+got=$("$IBFSIM" validate "$tmp/gx.xml" 2>&1)
+[ "$got" = "$tmp/gx.xml: valid fabric: 6 switches, 6 HCAs, 24 links" ] ||
+	fail "<generate topology=\"hyperx\">: $got"
+printf '%s\n' '<?xml version="1.0"?>' '<fabric version="1" name="x">' \
+	'  <generate topology="slimfly" q="9"/>' '</fabric>' >"$tmp/gs.xml"
+usage validate "$tmp/gs.xml:3: slimfly: q=9 is not a prime" "$tmp/gs.xml"
+
 # route (minhop) finds every path and gives its credit-loop verdict; the
 # longest path between HCA ports is the switch diameter plus 2: HyperX
 # 3x3 2 + 2, Dragonfly+ leaf to leaf 3 + 2, Slim Fly 2 + 2. info gives the
