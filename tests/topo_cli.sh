@@ -84,6 +84,7 @@ gen dragonfly-plus-a2-p2-h2 20 20 50 dragonfly-plus --a 2 --p 2 --h 2
 gen dragonfly-plus-a3-p1-h2-g4 24 12 60 dragonfly-plus --a 3 --p 1 --h 2 --g 4
 gen slimfly-q5 50 200 375 slimfly --q 5
 gen slimfly-q3 18 18 63 slimfly --q 3 --hcas 1
+gen slimfly-q4 32 32 128 slimfly --q 4 --hcas 1
 
 # Bad parameters of the new kinds: one line, exit 2.
 usage topo "hyperx: dims='4x1' must be up to 6 integers from 2 to 255" gen hyperx --dims 4x1
@@ -92,7 +93,7 @@ usage topo "hyperx: width-k='x' must be an integer" gen hyperx --dims 3x3 --widt
 usage topo "dragonfly-plus needs parameter 'h'" gen dragonfly-plus --a 2 --p 2
 usage topo "dragonfly-plus: a*h = 6 global links per group must be a multiple of g-1 = 4" \
 	gen dragonfly-plus --a 3 --p 1 --h 2 --g 5
-usage topo "slimfly: q=9 is not a prime; only prime q are supported" gen slimfly --q 9
+usage topo "slimfly: q=10 is not a prime power" gen slimfly --q 10
 usage topo "slimfly: q='abc' must be an integer from 3 to 254" gen slimfly --q abc
 usage topo "slimfly: k' + hcas = 259 + 0 ports is more than 254" gen slimfly --q 173 --hcas 0
 
@@ -107,8 +108,8 @@ got=$("$IBFSIM" validate "$tmp/gx.xml" 2>&1)
 [ "$got" = "$tmp/gx.xml: valid fabric: 6 switches, 6 HCAs, 24 links" ] ||
 	fail "<generate topology=\"hyperx\">: $got"
 printf '%s\n' '<?xml version="1.0"?>' '<fabric version="1" name="x">' \
-	'  <generate topology="slimfly" q="9"/>' '</fabric>' >"$tmp/gs.xml"
-usage validate "$tmp/gs.xml:3: slimfly: q=9 is not a prime" "$tmp/gs.xml"
+	'  <generate topology="slimfly" q="9" hcas="300"/>' '</fabric>' >"$tmp/gs.xml"
+usage validate "$tmp/gs.xml:3: slimfly: hcas='300' must be an integer from 0 to 254" "$tmp/gs.xml"
 
 # route (minhop) finds every path and gives its credit-loop verdict; the
 # longest path between HCA ports is the switch diameter plus 2: HyperX

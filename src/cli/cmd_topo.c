@@ -6,7 +6,8 @@
  *   export FABRIC.xml --format ibnetdiscover|dot [-o FILE]
  *   info FABRIC.xml                  counts, diameter, bisection
  * gen kinds: fat-tree, xgft, mesh, torus, ring, hypercube, dragonfly
- * (topo_gen.c), hyperx, dragonfly-plus, slimfly (topo_gen_direct.c).
+ * (topo_gen.c), hyperx, dragonfly-plus (topo_gen_direct.c), slimfly
+ * (topo_gen_slimfly.c).
  * Generator flags map one to one onto the parameters of <generate> in
  * fabric XML (--k K is k="K"), so both share topo_gen.c's checks.
  */
@@ -45,9 +46,10 @@ static const char topo_usage[] =
 	"  dragonfly-plus --a A --p P --h H [--g G]   groups of A leaves (P HCAs\n"
 	"                                 each) under A spines (H global links\n"
 	"                                 each), G = A*H+1 groups by default\n"
-	"  slimfly   --q Q [--hcas N]     Slim Fly (MMS graph), Q an odd prime:\n"
-	"                                 2Q^2 switches, diameter 2, N HCAs a\n"
-	"                                 switch (default ceil(k'/2))\n"
+	"  slimfly   --q Q [--hcas N]     Slim Fly (MMS graph over GF(Q)), Q a\n"
+	"                                 prime power from 3: 2Q^2 switches of\n"
+	"                                 radix k' = (3Q-d)/2 (Q = 4w+d), diameter 2,\n"
+	"                                 N HCAs a switch (default ceil(k'/2))\n"
 	"  common: --speed EDR --width 4x --data-vls N --name NAME --prefix P\n"
 	"import reads ibsim/ibnetdiscover files, keeping names and ibsim's GUIDs.\n"
 	"export writes a .net file ibsim loads (GUIDs pinned) or a dot graph.\n"

@@ -3,6 +3,7 @@
 libibfs_fabric_la_SOURCES += \
 	src/fabric/topo_gen.h src/fabric/topo_gen.c \
 	src/fabric/topo_gen_int.h src/fabric/topo_gen_direct.c \
+	src/fabric/topo_gen_slimfly.c \
 	src/fabric/topo_netfile.h src/fabric/topo_netfile.c \
 	src/fabric/topo_export.h src/fabric/topo_export.c \
 	src/fabric/topo_info.h src/fabric/topo_info.c

@@ -19,7 +19,8 @@
  * - dragonfly (Kim et al., ISCA 2008): g groups of a switches, each switch
  *   with p HCAs, a-1 local links (the group is a clique) and h global links;
  *   by default g = a*h+1 so that every pair of groups has one global link.
- * - hyperx, dragonfly-plus, slimfly: in topo_gen_direct.c.
+ * - hyperx, dragonfly-plus: in topo_gen_direct.c; slimfly in
+ *   topo_gen_slimfly.c.
  *
  * Parameters come as name/value strings from XML or the command line.
  */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Internals shared by the generator files: topo_gen.c (trees, grids,
- * hypercube, dragonfly and the kind table) and topo_gen_direct.c (HyperX,
- * Dragonfly+, Slim Fly). One parser for the name/value parameters, one set
+ * hypercube, dragonfly and the kind table), topo_gen_direct.c (HyperX,
+ * Dragonfly+) and topo_gen_slimfly.c (Slim Fly). One parser for the name/value parameters, one set
  * of messages, one way to name nodes and add links.
  */
 #ifndef IBFS_FABRIC_TOPO_GEN_INT_H
@@ -48,7 +48,7 @@ int ibfs__gen_sw_hcas(struct gen *g, long n, long links, long hcas);
 /* -1 with a message when `nodes` passes GEN_MAX_NODES. */
 int ibfs__gen_too_big(struct gen *g, double nodes);
 
-/* The kinds of topo_gen_direct.c. */
+/* The kinds of topo_gen_direct.c and topo_gen_slimfly.c. */
 int ibfs__gen_hyperx(struct gen *g);
 int ibfs__gen_dragonfly_plus(struct gen *g);
 int ibfs__gen_slimfly(struct gen *g);
