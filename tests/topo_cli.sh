@@ -139,6 +139,17 @@ route_info 5 HyperX hyperx --dims 3x2x2 --width-k 2
 route_info 5 Dragonfly+ dragonfly-plus --a 2 --p 2 --h 2
 route_info 4 "Slim Fly" slimfly --q 5
 
+# HyperX ports go dimension by dimension, so dor's lowest shortest port
+# crosses the dimensions in order, one hop each: channels of dimension d
+# only wait on those of higher dimensions, hence no credit loop on 1 VL.
+checks=$((checks + 1))
+"$IBFSIM" topo gen hyperx --dims 3x4x2 --width-k 2 -o "$tmp/hx.xml" &&
+	"$IBFSIM" route "$tmp/hx.xml" --routing dor >"$tmp/route" 2>&1 ||
+	fail "route dor on hyperx: $(cat "$tmp/route")"
+grep -qx 'credit loops: deadlock-free (no credit loop on 1 VL)' "$tmp/route" &&
+	grep -q '^hops between HCA ports: max 5,' "$tmp/route" ||
+	fail "dor on hyperx 3x4x2: $(cat "$tmp/route")"
+
 # The common options reach the defaults and the ids.
 checks=$((checks + 1))
 "$IBFSIM" topo gen ring --n 4 --hcas 2 --speed HDR --width 2x \
