@@ -321,9 +321,9 @@ START_TEST(dragonfly_plus_shapes)
 END_TEST
 
 /*
- * Slim Fly over GF(q), q = 4w + d a prime power: 2q^2 switches, all of network radix
- * k' = (3q - d)/2, a simple graph of diameter 2 (Besta and Hoefler, table
- * 2 and section 2.1).
+ * Slim Fly over GF(q), q = 4w + d a prime power: 2q^2 switches, all of
+ * network radix k' = (3q - d)/2, a simple graph of diameter 2 (Besta and
+ * Hoefler, table 2 and section 2.1).
  */
 static void check_slimfly(int q, int hcas, const char *const *kv, int nkv)
 {

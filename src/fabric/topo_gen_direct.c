@@ -69,10 +69,10 @@ int ibfs__gen_hyperx(struct gen *g)
 			for (long y = c + 1; y < dims[d]; y++)
 				for (long j = 0; j < k; j++) {
 					long t = s + (y - c) * stride[d];
-					int pa = (int)(base[d] + k * (y - 1) + j + 1);
-					int pb = (int)(base[d] + k * c + j + 1);
-					if (ibfs__gen_link(g, sw0 + (int)s, pa,
-							   sw0 + (int)t, pb))
+					long pa = base[d] + k * (y - 1) + j + 1;
+					long pb = base[d] + k * c + j + 1;
+					if (ibfs__gen_link(g, sw0 + (int)s, (int)pa,
+							   sw0 + (int)t, (int)pb))
 						return -1;
 				}
 		}

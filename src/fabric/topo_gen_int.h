@@ -2,8 +2,9 @@
 /*
  * Internals shared by the generator files: topo_gen.c (trees, grids,
  * hypercube, dragonfly and the kind table), topo_gen_direct.c (HyperX,
- * Dragonfly+) and topo_gen_slimfly.c (Slim Fly). One parser for the name/value parameters, one set
- * of messages, one way to name nodes and add links.
+ * Dragonfly+) and topo_gen_slimfly.c (Slim Fly). One parser for the
+ * name/value parameters, one set of messages, one way to name nodes and
+ * add links.
  */
 #ifndef IBFS_FABRIC_TOPO_GEN_INT_H
 #define IBFS_FABRIC_TOPO_GEN_INT_H

@@ -167,10 +167,11 @@ static int sf_local(struct gen *g, const struct gf *f, int sw0, long sub,
 				long y2 = gf_add(f, y, set[i]);
 				if (j < i || (j == i && y2 < y))
 					continue;
-				rc = ibfs__gen_link(
-					g, sw0 + (int)(sub + a * q + y),
-					(int)i + 1, sw0 + (int)(sub + a * q + y2),
-					(int)j + 1);
+				long row = sub + a * q;
+				rc = ibfs__gen_link(g, sw0 + (int)(row + y),
+						    (int)i + 1,
+						    sw0 + (int)(row + y2),
+						    (int)j + 1);
 			}
 	free(pos);
 	return rc;
@@ -204,10 +205,12 @@ static int sf_build(struct gen *g, const struct gf *f, long d, long kp,
 	for (long xx = 0; xx < q; xx++)
 		for (long y = 0; y < q; y++)
 			for (long m = 0; m < q; m++) {
-				long c = gf_add(f, y, gf_neg(f, gf_mul(f, m, xx)));
+				long mx = gf_mul(f, m, xx);
+				long c = gf_add(f, y, gf_neg(f, mx));
+				long b = q * q + m * q + c;
 				if (ibfs__gen_link(g, sw0 + (int)(xx * q + y),
 						   (int)(nx + m + 1),
-						   sw0 + (int)(q * q + m * q + c),
+						   sw0 + (int)b,
 						   (int)(nx + xx + 1)))
 					goto out;
 			}
