@@ -111,6 +111,13 @@ printf '%s\n' '<?xml version="1.0"?>' '<fabric version="1" name="x">' \
 	'  <generate topology="slimfly" q="9" hcas="300"/>' '</fabric>' >"$tmp/gs.xml"
 usage validate "$tmp/gs.xml:3: slimfly: hcas='300' must be an integer from 0 to 254" "$tmp/gs.xml"
 
+# topo --help lists the new kinds with their parameters.
+checks=$((checks + 1))
+"$IBFSIM" topo --help >"$tmp/help" 2>&1 || fail "topo --help"
+for k in 'hyperx    --dims' 'dragonfly-plus --a A --p P --h H' 'slimfly   --q Q'; do
+	grep -q "^  $k" "$tmp/help" || fail "topo --help lacks '$k'"
+done
+
 # route (minhop) finds every path and gives its credit-loop verdict; the
 # longest path between HCA ports is the switch diameter plus 2: HyperX
 # 3x3 2 + 2, Dragonfly+ leaf to leaf 3 + 2, Slim Fly 2 + 2. info gives the
