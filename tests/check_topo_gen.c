@@ -8,19 +8,7 @@
 #include <string.h>
 
 #include "check_common.h"
-#include "fabric/topo_gen.h"
-
-static struct ibfs_topology *gen(const char *kind, const char *const *kv,
-				 int n, struct ibfs_diag *d, int *rc)
-{
-	struct ibfs_gen_param p[8];
-	for (int i = 0; i < n; i++)
-		p[i] = (struct ibfs_gen_param){kv[2 * i], kv[2 * i + 1]};
-	struct ibfs_topology *t = ibfs__topo_new("t");
-	memset(d, 0, sizeof(*d));
-	*rc = ibfs__topo_generate(t, kind, p, n, "", "f.xml", 7, d);
-	return t;
-}
+#include "topo_gen_test.h"
 
 /* Peer node id of node `id` port `port`, or "" when unconnected. */
 static const char *peer(const struct ibfs_topology *t, const char *id,
@@ -35,21 +23,6 @@ static const char *peer(const struct ibfs_topology *t, const char *id,
 	if (peer_port)
 		*peer_port = p->peer_port;
 	return t->nodes[p->peer_node].id;
-}
-
-/* Every port of every node is connected, and links are symmetric. */
-static void all_ports_used(const struct ibfs_topology *t)
-{
-	for (size_t i = 0; i < t->nnodes; i++)
-		for (int p = 1; p <= t->nodes[i].nports; p++) {
-			const struct ibfs_topo_port *tp = &t->nodes[i].ports[p];
-			ck_assert_msg(tp->peer_node >= 0, "%s:%d unconnected",
-				      t->nodes[i].id, p);
-			const struct ibfs_topo_port *back =
-				&t->nodes[tp->peer_node].ports[tp->peer_port];
-			ck_assert_int_eq(back->peer_node, (int)i);
-			ck_assert_int_eq(back->peer_port, p);
-		}
 }
 
 START_TEST(fat_tree_k4_l2)
@@ -293,19 +266,6 @@ START_TEST(prefix_is_used)
 	ibfs__topo_free(t);
 }
 END_TEST
-
-static void expect_error(const char *kind, const char *const *kv, int n,
-			 const char *msg)
-{
-	struct ibfs_diag d;
-	int rc;
-	struct ibfs_topology *t = gen(kind, kv, n, &d, &rc);
-	ck_assert_int_eq(rc, -1);
-	ck_assert_msg(strstr(d.msg, msg) != NULL, "'%s' lacks '%s'", d.msg,
-		      msg);
-	ck_assert_msg(strncmp(d.msg, "f.xml:7: ", 9) == 0, "'%s'", d.msg);
-	ibfs__topo_free(t);
-}
 
 START_TEST(errors)
 {

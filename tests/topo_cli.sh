@@ -73,6 +73,89 @@ gen torus-2x2x2 8 16 28 torus --dims 2x2x2 --hcas 2
 gen ring-n5 5 5 10 ring --n 5
 gen hypercube-d2 4 4 8 hypercube --dim 2
 gen dragonfly-a4-p2-h2 36 72 162 dragonfly --a 4 --p 2 --h 2
+# HyperX S1 x .. x SL, K links a pair, N HCAs a switch: prod(S) switches,
+# each with K sum(S - 1) switch links (half as many links). Dragonfly+:
+# G groups of A leaves and A spines, A^2 leaf-spine links a group, AH/(G-1)
+# global links a pair of groups. Slim Fly: 2q^2 switches of radix
+# k' = (3q - d)/2 (q = 4w + d), q^2 k' links, ceil(k'/2) HCAs a switch.
+gen hyperx-3x3 9 9 27 hyperx --dims 3x3
+gen hyperx-4x2-k2 8 16 48 hyperx --dims 4x2 --width-k 2 --hcas 2
+gen dragonfly-plus-a2-p2-h2 20 20 50 dragonfly-plus --a 2 --p 2 --h 2
+gen dragonfly-plus-a3-p1-h2-g4 24 12 60 dragonfly-plus --a 3 --p 1 --h 2 --g 4
+gen slimfly-q5 50 200 375 slimfly --q 5
+gen slimfly-q3 18 18 63 slimfly --q 3 --hcas 1
+gen slimfly-q4 32 32 128 slimfly --q 4 --hcas 1
+
+# Bad parameters of the new kinds: one line, exit 2.
+usage topo "hyperx: dims='4x1' must be up to 6 integers from 2 to 255" gen hyperx --dims 4x1
+usage topo "hyperx: K*sum(S-1) + hcas = 255 ports is more than 254" gen hyperx --dims 128x128
+usage topo "hyperx: width-k='x' must be an integer" gen hyperx --dims 3x3 --width-k x
+usage topo "dragonfly-plus needs parameter 'h'" gen dragonfly-plus --a 2 --p 2
+usage topo "dragonfly-plus: a*h = 6 global links per group must be a multiple of g-1 = 4" \
+	gen dragonfly-plus --a 3 --p 1 --h 2 --g 5
+usage topo "slimfly: q=10 is not a prime power" gen slimfly --q 10
+usage topo "slimfly: q='abc' must be an integer from 3 to 254" gen slimfly --q abc
+usage topo "slimfly: k' + hcas = 259 + 0 ports is more than 254" gen slimfly --q 173 --hcas 0
+
+# The same kinds from <generate> in fabric XML: 3x2 with 2 links a pair is
+# 6 switches of 2 (2 + 1) links, 18 switch links and 6 HCA links; a bad
+# parameter names the file and line.
+checks=$((checks + 1))
+printf '%s\n' '<?xml version="1.0"?>' '<fabric version="1" name="x">' \
+	'  <generate topology="hyperx" dims="3x2" width-k="2" prefix="h"/>' \
+	'</fabric>' >"$tmp/gx.xml"
+got=$("$IBFSIM" validate "$tmp/gx.xml" 2>&1)
+[ "$got" = "$tmp/gx.xml: valid fabric: 6 switches, 6 HCAs, 24 links" ] ||
+	fail "<generate topology=\"hyperx\">: $got"
+printf '%s\n' '<?xml version="1.0"?>' '<fabric version="1" name="x">' \
+	'  <generate topology="slimfly" q="9" hcas="300"/>' '</fabric>' >"$tmp/gs.xml"
+usage validate "$tmp/gs.xml:3: slimfly: hcas='300' must be an integer from 0 to 254" "$tmp/gs.xml"
+
+# topo --help lists the new kinds with their parameters.
+checks=$((checks + 1))
+"$IBFSIM" topo --help >"$tmp/help" 2>&1 || fail "topo --help"
+for k in 'hyperx    --dims' 'dragonfly-plus --a A --p P --h H' 'slimfly   --q Q'; do
+	grep -q "^  $k" "$tmp/help" || fail "topo --help lacks '$k'"
+done
+
+# route (minhop) finds every path and gives its credit-loop verdict; the
+# longest path between HCA ports is the switch diameter plus 2: HyperX
+# 3x3 2 + 2, Dragonfly+ leaf to leaf 3 + 2, Slim Fly 2 + 2. info gives the
+# same diameter and names the family.
+route_info() {
+	hops=$1 family=$2
+	shift 2
+	checks=$((checks + 1))
+	"$IBFSIM" topo gen "$@" -o "$tmp/d.xml" &&
+		"$IBFSIM" route "$tmp/d.xml" >"$tmp/route" 2>&1 &&
+		"$IBFSIM" topo info "$tmp/d.xml" >"$tmp/info" 2>&1 ||
+		{ fail "route/info $*: $(cat "$tmp/route" "$tmp/info")"; return; }
+	grep -q '^credit loops: ' "$tmp/route" ||
+		fail "route $*: no credit-loop verdict: $(cat "$tmp/route")"
+	grep -qx 'unroutable: none' "$tmp/route" ||
+		fail "route $*: unroutable pairs: $(cat "$tmp/route")"
+	grep -q "^hops between HCA ports: max $hops," "$tmp/route" ||
+		fail "route $*: longest path not $hops: $(cat "$tmp/route")"
+	grep -qx "diameter: $hops links between HCA ports" "$tmp/info" ||
+		fail "info $*: diameter not $hops: $(cat "$tmp/info")"
+	grep -qx "bisection: unknown (no closed form here for a generated $family)" \
+		"$tmp/info" || fail "info $*: family not $family: $(cat "$tmp/info")"
+}
+route_info 4 HyperX hyperx --dims 3x3
+route_info 5 HyperX hyperx --dims 3x2x2 --width-k 2
+route_info 5 Dragonfly+ dragonfly-plus --a 2 --p 2 --h 2
+route_info 4 "Slim Fly" slimfly --q 5
+
+# HyperX ports go dimension by dimension, so dor's lowest shortest port
+# crosses the dimensions in order, one hop each: channels of dimension d
+# only wait on those of higher dimensions, hence no credit loop on 1 VL.
+checks=$((checks + 1))
+"$IBFSIM" topo gen hyperx --dims 3x4x2 --width-k 2 -o "$tmp/hx.xml" &&
+	"$IBFSIM" route "$tmp/hx.xml" --routing dor >"$tmp/route" 2>&1 ||
+	fail "route dor on hyperx: $(cat "$tmp/route")"
+grep -qx 'credit loops: deadlock-free (no credit loop on 1 VL)' "$tmp/route" &&
+	grep -q '^hops between HCA ports: max 5,' "$tmp/route" ||
+	fail "dor on hyperx 3x4x2: $(cat "$tmp/route")"
 
 # The common options reach the defaults and the ids.
 checks=$((checks + 1))

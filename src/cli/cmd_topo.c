@@ -5,6 +5,9 @@
  *   import FILE.net [-o FILE]        ibnetdiscover/.net to fabric XML
  *   export FABRIC.xml --format ibnetdiscover|dot [-o FILE]
  *   info FABRIC.xml                  counts, diameter, bisection
+ * gen kinds: fat-tree, xgft, mesh, torus, ring, hypercube, dragonfly
+ * (topo_gen.c), hyperx, dragonfly-plus (topo_gen_direct.c), slimfly
+ * (topo_gen_slimfly.c).
  * Generator flags map one to one onto the parameters of <generate> in
  * fabric XML (--k K is k="K"), so both share topo_gen.c's checks.
  */
@@ -37,6 +40,16 @@ static const char topo_usage[] =
 	"  hypercube --dim D [--hcas N]\n"
 	"  dragonfly --a A --p P --h H [--g G]   A switches a group, P HCAs and\n"
 	"                                 H global links a switch, G = A*H+1 groups\n"
+	"  hyperx    --dims AxB[xC..] [--hcas N] [--width-k K]   HyperX: a clique\n"
+	"                                 along every dimension, K links a pair\n"
+	"                                 (default 1), N HCAs a switch (default 1)\n"
+	"  dragonfly-plus --a A --p P --h H [--g G]   groups of A leaves (P HCAs\n"
+	"                                 each) under A spines (H global links\n"
+	"                                 each), G = A*H+1 groups by default\n"
+	"  slimfly   --q Q [--hcas N]     Slim Fly (MMS graph over GF(Q)), Q a\n"
+	"                                 prime power from 3: 2Q^2 switches of\n"
+	"                                 radix k' = (3Q-d)/2 (Q = 4w+d), diameter 2,\n"
+	"                                 N HCAs a switch (default ceil(k'/2))\n"
 	"  common: --speed EDR --width 4x --data-vls N --name NAME --prefix P\n"
 	"import reads ibsim/ibnetdiscover files, keeping names and ibsim's GUIDs.\n"
 	"export writes a .net file ibsim loads (GUIDs pinned) or a dot graph.\n"
@@ -120,6 +133,17 @@ static void topo_default_name(char *buf, size_t len, const char *kind,
 		snprintf(buf, len, "dragonfly-a%s-p%s-h%s",
 			 topo_param(p, n, "a"), topo_param(p, n, "p"),
 			 topo_param(p, n, "h"));
+	else if (!strcmp(kind, "hyperx"))
+		snprintf(buf, len, "hyperx-%s%s%s", dims,
+			 *topo_param(p, n, "width-k") ? "-k" : "",
+			 topo_param(p, n, "width-k"));
+	else if (!strcmp(kind, "dragonfly-plus"))
+		snprintf(buf, len, "dragonfly-plus-a%s-p%s-h%s%s%s",
+			 topo_param(p, n, "a"), topo_param(p, n, "p"),
+			 topo_param(p, n, "h"), *topo_param(p, n, "g") ? "-g" : "",
+			 topo_param(p, n, "g"));
+	else if (!strcmp(kind, "slimfly"))
+		snprintf(buf, len, "slimfly-q%s", topo_param(p, n, "q"));
 	else
 		snprintf(buf, len, "%s", kind);
 }
@@ -272,6 +296,9 @@ static int topo_info(int argc, char **argv)
 	if (in.bisection >= 0)
 		printf("bisection: %ld links (closed form for a generated %s)\n",
 		       in.bisection, in.family);
+	else if (in.family)
+		printf("bisection: unknown (no closed form here for a generated %s)\n",
+		       in.family);
 	else
 		printf("bisection: unknown (not a generated family)\n");
 	ibfs__topo_free(t);

@@ -19,6 +19,8 @@
  * - dragonfly (Kim et al., ISCA 2008): g groups of a switches, each switch
  *   with p HCAs, a-1 local links (the group is a clique) and h global links;
  *   by default g = a*h+1 so that every pair of groups has one global link.
+ * - hyperx, dragonfly-plus: in topo_gen_direct.c; slimfly in
+ *   topo_gen_slimfly.c.
  *
  * Parameters come as name/value strings from XML or the command line.
  */
@@ -28,24 +30,10 @@
 #include <string.h>
 
 #include "fabric/topo_gen.h"
+#include "fabric/topo_gen_int.h"
 #include "fabric/units.h"
 
-#define GEN_MAX_LEVELS 8
-#define GEN_MAX_DIMS 6
-/* Generous cap so a typo cannot ask for billions of nodes. */
-#define GEN_MAX_NODES 4000000
-
-struct gen {
-	struct ibfs_topology *t;
-	const struct ibfs_gen_param *p;
-	int np;
-	const char *prefix, *file;
-	long line;
-	struct ibfs_diag *d;
-	const char *kind;
-};
-
-static const char *gen_get(struct gen *g, const char *name)
+const char *ibfs__gen_get(struct gen *g, const char *name)
 {
 	for (int i = 0; i < g->np; i++)
 		if (g->p[i].name && !strcmp(g->p[i].name, name))
@@ -54,7 +42,7 @@ static const char *gen_get(struct gen *g, const char *name)
 }
 
 /* Rejects any parameter that is not in the NULL-terminated list `known`. */
-static int gen_check_known(struct gen *g, const char *const *known)
+int ibfs__gen_check_known(struct gen *g, const char *const *known)
 {
 	for (int i = 0; i < g->np; i++) {
 		const char *n = g->p[i].name;
@@ -70,10 +58,10 @@ static int gen_check_known(struct gen *g, const char *const *known)
 }
 
 /* An integer parameter in [lo, hi]; `def` < 0 means it is required. */
-static int gen_int(struct gen *g, const char *name, long def, long lo,
+int ibfs__gen_int(struct gen *g, const char *name, long def, long lo,
 		   long hi, long *out)
 {
-	const char *s = gen_get(g, name);
+	const char *s = ibfs__gen_get(g, name);
 	if (!s) {
 		if (def < 0)
 			return ibfs__diag(g->d, g->file, g->line,
@@ -92,10 +80,10 @@ static int gen_int(struct gen *g, const char *name, long def, long lo,
 }
 
 /* Parses "4x4x2" or "4,4,2" into dims; returns the count or -1. */
-static int gen_list(struct gen *g, const char *name, long lo, long hi,
+int ibfs__gen_list(struct gen *g, const char *name, long lo, long hi,
 		    long *out, int max)
 {
-	const char *s = gen_get(g, name);
+	const char *s = ibfs__gen_get(g, name);
 	if (!s)
 		return ibfs__diag(g->d, g->file, g->line,
 				  "%s needs parameter '%s'", g->kind, name);
@@ -128,7 +116,7 @@ bad:
 			  g->kind, name, s, max, lo, hi);
 }
 
-static int gen_node(struct gen *g, enum ibfs_node_type ty, int nports,
+int ibfs__gen_node(struct gen *g, enum ibfs_node_type ty, int nports,
 		    const char *fmt, long a, long b)
 {
 	char id[256];
@@ -137,14 +125,14 @@ static int gen_node(struct gen *g, enum ibfs_node_type ty, int nports,
 	return ibfs__topo_add_node(g->t, id, ty, nports, g->line, g->d);
 }
 
-static int gen_link(struct gen *g, int a, int pa, int b, int pb)
+int ibfs__gen_link(struct gen *g, int a, int pa, int b, int pb)
 {
 	const struct ibfs_topo_defaults *df = &g->t->def;
 	return ibfs__topo_add_link(g->t, a, pa, b, pb, df->speed, df->width,
 				   df->cable_mm, g->line, g->d) < 0 ? -1 : 0;
 }
 
-static int gen_too_big(struct gen *g, double nodes)
+int ibfs__gen_too_big(struct gen *g, double nodes)
 {
 	if (nodes <= GEN_MAX_NODES)
 		return 0;
@@ -193,7 +181,7 @@ static int gen_xgft_build(struct gen *g, int h, const long *m, const long *w,
 	double total = 0;
 	for (int i = 0; i <= h; i++)
 		total += (double)xgft_count(h, m, w, i);
-	if (gen_too_big(g, total))
+	if (ibfs__gen_too_big(g, total))
 		return -1;
 	static const char *const names[] = {"leaf%ld", "spine%ld", "core%ld"};
 	int first[GEN_MAX_LEVELS + 1] = {0};
@@ -205,14 +193,14 @@ static int gen_xgft_build(struct gen *g, int h, const long *m, const long *w,
 		for (long k = 0; k < n; k++) {
 			int id;
 			if (h == 1)
-				id = gen_node(g, IBFS_NODE_SWITCH, nports,
+				id = ibfs__gen_node(g, IBFS_NODE_SWITCH, nports,
 					      "sw%ld", k + 1, 0);
 			else if (h <= 3)
-				id = gen_node(g, IBFS_NODE_SWITCH, nports,
+				id = ibfs__gen_node(g, IBFS_NODE_SWITCH, nports,
 					      names[i - 1],
 					      k + 1, 0);
 			else
-				id = gen_node(g, IBFS_NODE_SWITCH, nports,
+				id = ibfs__gen_node(g, IBFS_NODE_SWITCH, nports,
 					      "l%ld_sw%ld", i, k + 1);
 			if (id < 0)
 				return -1;
@@ -222,7 +210,7 @@ static int gen_xgft_build(struct gen *g, int h, const long *m, const long *w,
 	}
 	long nh = xgft_count(h, m, w, 0);
 	for (long k = 0; k < nh; k++) {
-		int id = gen_node(g, IBFS_NODE_HCA, (int)w[1], "node%ld",
+		int id = ibfs__gen_node(g, IBFS_NODE_HCA, (int)w[1], "node%ld",
 				  k + 1, 0);
 		if (id < 0)
 			return -1;
@@ -239,7 +227,7 @@ static int gen_xgft_build(struct gen *g, int h, const long *m, const long *w,
 			for (long b = 0; b < w[i + 1]; b++) {
 				dig[i + 1] = b;
 				long par = xgft_encode(h, m, w, i + 1, dig);
-				if (gen_link(g, first[i] + (int)k,
+				if (ibfs__gen_link(g, first[i] + (int)k,
 					     (int)(down + b + 1),
 					     first[i + 1] + (int)par,
 					     (int)(a + 1)))
@@ -254,14 +242,14 @@ static int gen_fat_tree(struct gen *g)
 {
 	static const char *const known[] = {"k", "levels", "hosts", NULL};
 	long k, levels, hosts;
-	if (gen_check_known(g, known) || gen_int(g, "k", -1, 2, 254, &k) ||
-	    gen_int(g, "levels", 2, 1, GEN_MAX_LEVELS, &levels))
+	if (ibfs__gen_check_known(g, known) || ibfs__gen_int(g, "k", -1, 2, 254, &k) ||
+	    ibfs__gen_int(g, "levels", 2, 1, GEN_MAX_LEVELS, &levels))
 		return -1;
 	if (k % 2)
 		return ibfs__diag(g->d, g->file, g->line,
 				  "fat-tree: k=%ld must be even (half the ports go down, half up)",
 				  k);
-	if (gen_int(g, "hosts", k / 2, 1, k - 1, &hosts))
+	if (ibfs__gen_int(g, "hosts", k / 2, 1, k - 1, &hosts))
 		return -1;
 	if (levels == 1 && hosts != k / 2)
 		return ibfs__diag(g->d, g->file, g->line,
@@ -282,12 +270,12 @@ static int gen_xgft(struct gen *g)
 {
 	static const char *const known[] = {"m", "w", NULL};
 	long m[GEN_MAX_LEVELS + 1], w[GEN_MAX_LEVELS + 1];
-	if (gen_check_known(g, known))
+	if (ibfs__gen_check_known(g, known))
 		return -1;
-	int hm = gen_list(g, "m", 1, 255, m + 1, GEN_MAX_LEVELS);
+	int hm = ibfs__gen_list(g, "m", 1, 255, m + 1, GEN_MAX_LEVELS);
 	if (hm < 0)
 		return -1;
-	int hw = gen_list(g, "w", 1, 255, w + 1, GEN_MAX_LEVELS);
+	int hw = ibfs__gen_list(g, "w", 1, 255, w + 1, GEN_MAX_LEVELS);
 	if (hw < 0)
 		return -1;
 	if (hm != hw)
@@ -301,21 +289,17 @@ static int gen_xgft(struct gen *g)
 	return gen_xgft_build(g, hm, m, w, 0);
 }
 
-/* Meshes, tori and rings: dims[0] varies fastest in the switch index. */
-static int gen_grid(struct gen *g, int wrap, const long *dims, int nd,
-		    long hcas)
+/*
+ * n switches sw1..sw<n> of links + hcas ports, then `hcas` HCAs on each:
+ * node<s*hcas+h+1> on port links + h + 1 of switch s. Returns the index
+ * of sw1 or -1. Grids, hypercubes, HyperX and Slim Fly share this layout.
+ */
+int ibfs__gen_sw_hcas(struct gen *g, long n, long links, long hcas)
 {
-	double total = 1;
-	for (int i = 0; i < nd; i++)
-		total *= (double)dims[i];
-	if (gen_too_big(g, total * (1 + (double)hcas)))
-		return -1;
-	long n = (long)total;
-	int nports = 2 * nd + (int)hcas;
 	int sw0 = -1;
 	for (long s = 0; s < n; s++) {
-		int id = gen_node(g, IBFS_NODE_SWITCH, nports, "sw%ld", s + 1,
-				  0);
+		int id = ibfs__gen_node(g, IBFS_NODE_SWITCH, (int)(links + hcas),
+					"sw%ld", s + 1, 0);
 		if (id < 0)
 			return -1;
 		if (s == 0)
@@ -323,12 +307,29 @@ static int gen_grid(struct gen *g, int wrap, const long *dims, int nd,
 	}
 	for (long s = 0; s < n; s++)
 		for (long h = 0; h < hcas; h++) {
-			int id = gen_node(g, IBFS_NODE_HCA, 1, "node%ld",
-					  s * hcas + h + 1, 0);
-			if (id < 0 || gen_link(g, sw0 + (int)s,
-					       2 * nd + (int)h + 1, id, 1))
+			int id = ibfs__gen_node(g, IBFS_NODE_HCA, 1, "node%ld",
+						s * hcas + h + 1, 0);
+			if (id < 0 || ibfs__gen_link(g, sw0 + (int)s,
+						     (int)(links + h + 1), id,
+						     1))
 				return -1;
 		}
+	return sw0;
+}
+
+/* Meshes, tori and rings: dims[0] varies fastest in the switch index. */
+static int gen_grid(struct gen *g, int wrap, const long *dims, int nd,
+		    long hcas)
+{
+	double total = 1;
+	for (int i = 0; i < nd; i++)
+		total *= (double)dims[i];
+	if (ibfs__gen_too_big(g, total * (1 + (double)hcas)))
+		return -1;
+	long n = (long)total;
+	int sw0 = ibfs__gen_sw_hcas(g, n, 2 * nd, hcas);
+	if (sw0 < 0)
+		return -1;
 	long stride = 1;
 	for (int d = 0; d < nd; d++) {
 		for (long s = 0; s < n; s++) {
@@ -340,7 +341,7 @@ static int gen_grid(struct gen *g, int wrap, const long *dims, int nd,
 				nb = s - c * stride;
 			else
 				continue;
-			if (gen_link(g, sw0 + (int)s, 2 * d + 1,
+			if (ibfs__gen_link(g, sw0 + (int)s, 2 * d + 1,
 				     sw0 + (int)nb, 2 * d + 2))
 				return -1;
 		}
@@ -353,10 +354,10 @@ static int gen_mesh_torus(struct gen *g, int wrap)
 {
 	static const char *const known[] = {"dims", "hcas", NULL};
 	long dims[GEN_MAX_DIMS], hcas;
-	if (gen_check_known(g, known))
+	if (ibfs__gen_check_known(g, known))
 		return -1;
-	int nd = gen_list(g, "dims", 1, 1024, dims, GEN_MAX_DIMS);
-	if (nd < 0 || gen_int(g, "hcas", 1, 0, 64, &hcas))
+	int nd = ibfs__gen_list(g, "dims", 1, 1024, dims, GEN_MAX_DIMS);
+	if (nd < 0 || ibfs__gen_int(g, "hcas", 1, 0, 64, &hcas))
 		return -1;
 	return gen_grid(g, wrap, dims, nd, hcas);
 }
@@ -365,8 +366,8 @@ static int gen_ring(struct gen *g)
 {
 	static const char *const known[] = {"n", "hcas", NULL};
 	long n, hcas;
-	if (gen_check_known(g, known) || gen_int(g, "n", -1, 3, 4096, &n) ||
-	    gen_int(g, "hcas", 1, 0, 64, &hcas))
+	if (ibfs__gen_check_known(g, known) || ibfs__gen_int(g, "n", -1, 3, 4096, &n) ||
+	    ibfs__gen_int(g, "hcas", 1, 0, 64, &hcas))
 		return -1;
 	return gen_grid(g, 1, &n, 1, hcas);
 }
@@ -375,33 +376,19 @@ static int gen_hypercube(struct gen *g)
 {
 	static const char *const known[] = {"dim", "hcas", NULL};
 	long dim, hcas;
-	if (gen_check_known(g, known) || gen_int(g, "dim", -1, 1, 16, &dim) ||
-	    gen_int(g, "hcas", 1, 0, 64, &hcas))
+	if (ibfs__gen_check_known(g, known) || ibfs__gen_int(g, "dim", -1, 1, 16, &dim) ||
+	    ibfs__gen_int(g, "hcas", 1, 0, 64, &hcas))
 		return -1;
 	long n = 1L << dim;
-	if (gen_too_big(g, (double)n * (1 + (double)hcas)))
+	if (ibfs__gen_too_big(g, (double)n * (1 + (double)hcas)))
 		return -1;
-	int sw0 = -1;
-	for (long s = 0; s < n; s++) {
-		int id = gen_node(g, IBFS_NODE_SWITCH, (int)(dim + hcas),
-				  "sw%ld", s + 1, 0);
-		if (id < 0)
-			return -1;
-		if (s == 0)
-			sw0 = id;
-	}
-	for (long s = 0; s < n; s++)
-		for (long h = 0; h < hcas; h++) {
-			int id = gen_node(g, IBFS_NODE_HCA, 1, "node%ld",
-					  s * hcas + h + 1, 0);
-			if (id < 0 || gen_link(g, sw0 + (int)s,
-					       (int)(dim + h + 1), id, 1))
-				return -1;
-		}
+	int sw0 = ibfs__gen_sw_hcas(g, n, dim, hcas);
+	if (sw0 < 0)
+		return -1;
 	for (long s = 0; s < n; s++)
 		for (int d = 0; d < dim; d++)
 			if (!(s & (1L << d)) &&
-			    gen_link(g, sw0 + (int)s, d + 1,
+			    ibfs__gen_link(g, sw0 + (int)s, d + 1,
 				     sw0 + (int)(s | (1L << d)), d + 1))
 				return -1;
 	return 0;
@@ -411,26 +398,26 @@ static int gen_dragonfly(struct gen *g)
 {
 	static const char *const known[] = {"a", "p", "h", "g", NULL};
 	long a, p, h, ng;
-	if (gen_check_known(g, known) || gen_int(g, "a", -1, 1, 128, &a) ||
-	    gen_int(g, "p", -1, 0, 128, &p) || gen_int(g, "h", -1, 1, 128, &h))
+	if (ibfs__gen_check_known(g, known) || ibfs__gen_int(g, "a", -1, 1, 128, &a) ||
+	    ibfs__gen_int(g, "p", -1, 0, 128, &p) || ibfs__gen_int(g, "h", -1, 1, 128, &h))
 		return -1;
 	if (a + p + h - 1 > IBFS_TOPO_MAX_PORTS)
 		return ibfs__diag(g->d, g->file, g->line,
 				  "dragonfly: a+p+h-1 = %ld ports is more than %d",
 				  a + p + h - 1, IBFS_TOPO_MAX_PORTS);
-	if (gen_int(g, "g", a * h + 1, 2, a * h + 1, &ng))
+	if (ibfs__gen_int(g, "g", a * h + 1, 2, a * h + 1, &ng))
 		return -1;
 	/* Group i's global link l goes to group i+1+(l mod (g-1)). */
 	if ((a * h) % (ng - 1))
 		return ibfs__diag(g->d, g->file, g->line,
 				  "dragonfly: a*h = %ld global links per group must be a multiple of g-1 = %ld",
 				  a * h, ng - 1);
-	if (gen_too_big(g, (double)ng * (double)a * (1 + (double)p)))
+	if (ibfs__gen_too_big(g, (double)ng * (double)a * (1 + (double)p)))
 		return -1;
 	int nports = (int)(p + a - 1 + h);
 	int sw0 = -1;
 	for (long s = 0; s < ng * a; s++) {
-		int id = gen_node(g, IBFS_NODE_SWITCH, nports, "g%ld_sw%ld",
+		int id = ibfs__gen_node(g, IBFS_NODE_SWITCH, nports, "g%ld_sw%ld",
 				  s / a + 1, s % a + 1);
 		if (id < 0)
 			return -1;
@@ -439,9 +426,9 @@ static int gen_dragonfly(struct gen *g)
 	}
 	for (long s = 0; s < ng * a; s++)
 		for (long k = 0; k < p; k++) {
-			int id = gen_node(g, IBFS_NODE_HCA, 1, "node%ld",
+			int id = ibfs__gen_node(g, IBFS_NODE_HCA, 1, "node%ld",
 					  s * p + k + 1, 0);
-			if (id < 0 || gen_link(g, sw0 + (int)s, (int)k + 1, id,
+			if (id < 0 || ibfs__gen_link(g, sw0 + (int)s, (int)k + 1, id,
 					       1))
 				return -1;
 		}
@@ -450,7 +437,7 @@ static int gen_dragonfly(struct gen *g)
 	for (long gr = 0; gr < ng; gr++)
 		for (long x = 0; x < a; x++)
 			for (long y = x + 1; y < a; y++)
-				if (gen_link(g, sw0 + (int)(gr * a + x),
+				if (ibfs__gen_link(g, sw0 + (int)(gr * a + x),
 					     (int)(p + y),
 					     sw0 + (int)(gr * a + y),
 					     (int)(p + x + 1)))
@@ -464,7 +451,7 @@ static int gen_dragonfly(struct gen *g)
 				continue; /* made from the other side */
 			long rj = ((i - j - 1) % ng + ng) % ng;
 			long lj = q * per + rj;
-			if (gen_link(g, sw0 + (int)(i * a + l / h),
+			if (ibfs__gen_link(g, sw0 + (int)(i * a + l / h),
 				     (int)(p + a - 1 + l % h + 1),
 				     sw0 + (int)(j * a + lj / h),
 				     (int)(p + a - 1 + lj % h + 1)))
@@ -482,6 +469,9 @@ static const struct {
 	{"hypercube", gen_hypercube},
 	{"dragonfly", gen_dragonfly},
 	{"ring", gen_ring},
+	{"hyperx", ibfs__gen_hyperx},
+	{"dragonfly-plus", ibfs__gen_dragonfly_plus},
+	{"slimfly", ibfs__gen_slimfly},
 };
 
 int ibfs__topo_generate(struct ibfs_topology *t, const char *kind,
@@ -501,6 +491,6 @@ int ibfs__topo_generate(struct ibfs_topology *t, const char *kind,
 		if (!strcmp(kind, gen_kinds[i].kind))
 			return gen_kinds[i].fn(&g);
 	return ibfs__diag(d, file, line,
-			  "unknown topology '%s' (fat-tree, xgft, mesh, torus, ring, hypercube, dragonfly)",
+			  "unknown topology '%s' (fat-tree, xgft, mesh, torus, ring, hypercube, dragonfly, hyperx, dragonfly-plus, slimfly)",
 			  kind);
 }

@@ -13,6 +13,8 @@
  * - dragonfly with g = a*h+1 groups and one global link per group pair:
  *   floor(g/2)*ceil(g/2) global links between the two halves of the groups
  *   (Kim et al., ISCA 2008), local links staying inside a group.
+ * HyperX, Dragonfly+ and Slim Fly are named but get no figure: the
+ * obvious cuts only bound their bisection from above.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +53,19 @@ long ibfs__topo_bisection_by_name(const char *name, const char **family)
 		*family = "dragonfly";
 		return (g / 2) * ((g + 1) / 2);
 	}
+	/* Generated, with no bisection formula here: the cut between halves
+	 * of the lattice, of the groups or of the MMS graph is an upper
+	 * bound only. The family is still named. */
+	static const char *const direct[][2] = {
+		{"hyperx-", "HyperX"},
+		{"dragonfly-plus-", "Dragonfly+"},
+		{"slimfly-q", "Slim Fly"},
+	};
+	for (size_t i = 0; i < sizeof(direct) / sizeof(direct[0]); i++)
+		if (!strncmp(name, direct[i][0], strlen(direct[i][0]))) {
+			*family = direct[i][1];
+			return -1;
+		}
 	int torus = !strncmp(name, "torus-", 6);
 	if (torus || !strncmp(name, "mesh-", 5)) {
 		const char *c = name + (torus ? 6 : 5);

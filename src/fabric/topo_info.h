@@ -22,7 +22,9 @@ int ibfs__topo_info(const struct ibfs_topology *t, struct ibfs_topo_info *in);
 /*
  * The bisection width of a generated fabric from its name as `topo gen`
  * writes it ("fat-tree-k36-l3", "torus-4x4", "mesh-3x2", "hypercube-d3",
- * "ring-n4", "dragonfly-a4-p2-h2"); -1 for any other name.
+ * "ring-n4", "dragonfly-a4-p2-h2"); -1 for any other name. Names of the
+ * families without a closed form here ("hyperx-..", "dragonfly-plus-..",
+ * "slimfly-q..") give -1 with *family set.
  */
 long ibfs__topo_bisection_by_name(const char *name, const char **family);
 
