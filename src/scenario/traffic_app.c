@@ -14,7 +14,8 @@
  *   - with collectives, a collective poster: posts the HCA's messages of
  *     its collectives in order, each once the message it waits for has
  *     arrived (its immediate data names it) or completed, as the
- *     completer announces out of band (traffic_collective.c).
+ *     completer announces out of band (traffic_collective.c), and once
+ *     it has reduced what arrived when the collective has a reduce-rate.
  * A pair's connections (qps) spread over the HCAs' ports and, with an
  * LMC, over each port's 2^LMC paths, as Open MPI's openib transport does:
  * at each end, connection l takes port l mod P of its P ports with a LID
@@ -657,6 +658,10 @@ static void coll_poster(int argc, char **argv)
 		await("arr", m->dep_arr2);
 		await("cmp", m->dep_cmp);
 		ibfs_time_ps now = ibfs_now(), at = t->base + t->planned[rec];
+		/* The member reduces what dep_arr brought before it sends:
+		 * its arrival time was set before it was announced. */
+		if (m->reduce && t->recs[m->dep_arr].arrived + m->reduce > at)
+			at = t->recs[m->dep_arr].arrived + m->reduce;
 		if (at > now)
 			ibfs_sleep(at - now);
 		if (post_one(t, n, m, rec))

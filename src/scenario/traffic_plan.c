@@ -121,7 +121,7 @@ int ibfs__tr_add_lane(struct ibfs_traffic *t, int src, int dst,
 		return -1;
 	t->conns[c].sl_given |= sp->sl_given;
 	struct tr_msg m = {(size_t)c, op, size, count, start, interval,
-			   t->nrecs, 0, TR_NONE, TR_NONE, TR_NONE};
+			   t->nrecs, 0, TR_NONE, TR_NONE, TR_NONE, 0};
 	PUSH(t->msgs, t->nmsgs, t->msgs_cap, m);
 	t->nrecs += count;
 	struct tr_node *s = &t->nodes[src], *d = &t->nodes[dst];
@@ -374,7 +374,7 @@ static void coll_result(const struct ibfs_traffic *t, size_t i,
 			struct ibfs_coll_result *o)
 {
 	const struct ibfs_sc_collective *c = &t->sc->colls[i];
-	*o = (struct ibfs_coll_result){.kind = c->kind,
+	*o = (struct ibfs_coll_result){.kind = c->kind, .algo = c->algo,
 				       .members = (uint32_t)c->nmembers,
 				       .size = c->size, .count = c->count,
 				       .start = IBFS_TIME_NEVER};
