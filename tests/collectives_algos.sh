@@ -118,12 +118,17 @@ a0=$(awk -F, 'NR == 2 { print $9 }' "$out/rd3r/messages.csv")
 
 # --- 5 HCAs: p = 4, r = 1: node1 folds into node2; new ranks 0..3 =
 # node2..node5 exchange with XOR 1 (2<>3, 4<>5), then XOR 2 (2<>4,
-# 3<>5); node2 sends back to node1.
-run rd5 '<collective kind="allreduce" size="4KiB" algorithm="recursive-doubling" hcas="node1,node2,node3,node4,node5"/>' \
+# 3<>5); node2 sends back to node1. With reduce-rate="3Gbps" (4096 B:
+# 10922667 ps, far above a message's time), node2's send back waits for
+# its last reduction, not its own send's completion.
+run rd5 '<collective kind="allreduce" size="4KiB" algorithm="recursive-doubling" hcas="node1,node2,node3,node4,node5" reduce-rate="3Gbps"/>' \
 	"$out/star8-200.xml"
 e=$(edges rd5 | sed 's/:4096//g')
 [ "$e" = "1>2 2>3 3>2 4>5 5>4 2>4 3>5 4>2 5>3 2>1 " ] && ok || bad "rd5: $e"
-d=$(steps rd5 "1 4 4 1" "" 0 1) && ok || bad "rd5: $d"
+d=$(steps rd5 "1 4 4 1" "1 2 3" 3 1) && ok || bad "rd5: $d"
+p=$(awk -F, 'NR == 11 { print $5 }' "$out/rd5/messages.csv")
+a=$(awk -F, 'NR == 9 { print $9 }' "$out/rd5/messages.csv")
+[ "$p" = $((a + 10922667)) ] && ok || bad "rd5: sent back at $p, not $a + R"
 # --- 6 HCAs: p = 4, r = 2: node1 into node2, node3 into node4; new ranks
 # 0..3 = node2, node4, node5, node6: XOR 1 (2<>4, 5<>6), XOR 2 (2<>5,
 # 4<>6); node2 back to node1, node4 to node3.
