@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # <collective algorithm=>: recursive doubling (with MPICH's fold for 3, 5
-# and 6 members), Rabenseifner's allreduce and the pipelined broadcast,
+# and 6 members), Rabenseifner's allreduce, the tree allreduce (binomial
+# reduce and broadcast) and the pipelined broadcast,
 # each message by message (edges and sizes) on platforms/star.xml and
 # stars of 3 to 8 HCAs, every post at exactly the time of what it waits
 # for on a star whose node2 has a 200 m cable (so that the times
@@ -206,6 +207,30 @@ awk -F, 'NR > 1 { k = NR - 2; p[k] = $5; d[k] = $6; a[k] = $9 }
 	}' "$out/pl/messages.csv" && ok ||
 	bad "pipeline: posts $(cut -d, -f5,6,9 "$out/pl/messages.csv" | tr '\n' ' ')"
 
+# --- Tree, 5 HCAs (ranks 0..4 = node1..node5): the binomial reduction,
+# rank v to v - lowbit(v) after its children v + 1, v + 2, ... (below
+# v + lowbit(v)), by rounds: 2>1, 4>3 (lowbit 1); 3>1 once 4>3 arrived
+# and was reduced (lowbit 2); 5>1 (lowbit 4, no child). Then the
+# binomial broadcast from node1: 1>2 once node1 has received and reduced
+# 2>1, 3>1, 5>1 in turn; 1>3 and 1>5 as the root's sends complete; 2>4
+# when 1>2 arrived and node2's own send completed. 4 KiB at 100 Gb/s:
+# R = 4096 x 8 / 100 = 327.68 ns.
+run tree '<collective kind="allreduce" size="4KiB" algorithm="tree" hcas="node1,node2,node3,node4,node5" reduce-rate="100Gbps"/>' \
+	"$out/star8-200.xml"
+e=$(edges tree | sed 's/:4096//g')
+[ "$e" = "2>1 4>3 3>1 5>1 1>2 1>3 2>4 1>5 " ] && ok || bad "tree: $e"
+awk -F, -v R=327680 'NR > 1 { k = NR - 2; p[k] = $5; d[k] = $6; a[k] = $9 }
+	function max(x, y) { return x > y ? x : y }
+	END {
+		x = max(max(a[0] + R, a[2]) + R, a[3]) + R
+		w = "0 0 " a[1] + R " 0 " x " " d[4] " " max(a[4], d[0]) " " d[5]
+		split(w, v, " ")
+		for (k = 0; k < 8; k++) if (p[k] != v[k + 1]) exit 1
+		# The chain is in turn: max(arrivals) + R would differ.
+		if (x == max(max(a[0], a[2]), a[3]) + R) exit 1
+	}' "$out/tree/messages.csv" && ok ||
+	bad "tree: posts $(cut -d, -f5,6,9 "$out/tree/messages.csv" | tr '\n' ' ')"
+
 # --- The algorithm used, in the summary, the JSON and collectives.csv;
 # busbw stays nccl-tests' allreduce factor, 2(n-1)/n = 1.5.
 grep -q '^collective allreduce (rabenseifner), 4 HCAs, 65539 B x 1: ' \
@@ -221,9 +246,11 @@ awk -F, 'NR == 2 && !($2 == "rabenseifner" && ($12 - 1.5 * $11) ^ 2 < 1e-10 &&
 
 # --- Mistakes, each at its line (6), by run and validate.
 refused <<'LIST'
-<collective kind="allreduce" size="1MiB" algorithm="tree2"/>|algorithm="tree2" is not one of: ring, binomial, pairwise, recursive-doubling, rabenseifner, pipeline
-<collective kind="allreduce" size="1MiB" algorithm="pipeline"/>|algorithm="pipeline" does not run allreduce (it runs: ring, recursive-doubling, rabenseifner)
+<collective kind="allreduce" size="1MiB" algorithm="tree2"/>|algorithm="tree2" is not one of: ring, binomial, pairwise, recursive-doubling, rabenseifner, pipeline, tree
+<collective kind="allreduce" size="1MiB" algorithm="pipeline"/>|algorithm="pipeline" does not run allreduce (it runs: ring, recursive-doubling, rabenseifner, tree)
 <collective kind="broadcast" size="1MiB" algorithm="ring"/>|algorithm="ring" does not run broadcast (it runs: binomial, pipeline)
+<collective kind="broadcast" size="1MiB" algorithm="tree"/>|algorithm="tree" does not run broadcast
+<collective kind="allreduce" size="4GiB" algorithm="tree"/>|a message is at most 2 GiB
 <collective kind="allgather" size="1MiB" algorithm="recursive-doubling"/>|does not run allgather (it runs: ring)
 <collective kind="allreduce" size="1MiB" algorithm="rabenseifner" hcas="node1,node2,node3"/>|algorithm="rabenseifner" needs a power of two of HCAs, not 3
 <collective kind="allreduce" size="3B" algorithm="rabenseifner"/>|rabenseifner of 4 HCAs splits size in 4 chunks: it needs at least 4 B

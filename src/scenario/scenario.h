@@ -97,6 +97,7 @@ enum ibfs_sc_coll_algo {
 	IBFS_ALGO_RECURSIVE_DOUBLING, /* allreduce */
 	IBFS_ALGO_RABENSEIFNER,       /* allreduce, power-of-two members */
 	IBFS_ALGO_PIPELINE,           /* broadcast, in chunks */
+	IBFS_ALGO_TREE,               /* allreduce: binomial reduce, bcast */
 	IBFS_ALGO_COUNT
 };
 

@@ -34,12 +34,12 @@ const char *ibfs__sc_coll_str(enum ibfs_sc_coll_kind k)
 
 static const char *const algo_names[IBFS_ALGO_COUNT] = {
 	"ring", "binomial", "pairwise", "recursive-doubling", "rabenseifner",
-	"pipeline"};
+	"pipeline", "tree"};
 
 /* Each kind's algorithms, its default first (-1 ends a list). */
-static const int coll_algos[IBFS_COLL_COUNT][4] = {
+static const int coll_algos[IBFS_COLL_COUNT][5] = {
 	[IBFS_COLL_ALLREDUCE] = {IBFS_ALGO_RING, IBFS_ALGO_RECURSIVE_DOUBLING,
-				 IBFS_ALGO_RABENSEIFNER, -1},
+				 IBFS_ALGO_RABENSEIFNER, IBFS_ALGO_TREE, -1},
 	[IBFS_COLL_REDUCE_SCATTER] = {IBFS_ALGO_RING, -1},
 	[IBFS_COLL_ALLGATHER] = {IBFS_ALGO_RING, -1},
 	[IBFS_COLL_BROADCAST] = {IBFS_ALGO_BINOMIAL, IBFS_ALGO_PIPELINE, -1},
@@ -184,6 +184,7 @@ static uint64_t coll_piece(const struct ibfs_sc_collective *c)
 	switch (c->algo) {
 	case IBFS_ALGO_BINOMIAL:
 	case IBFS_ALGO_RECURSIVE_DOUBLING:
+	case IBFS_ALGO_TREE:
 		return c->size;
 	case IBFS_ALGO_PIPELINE:
 		return (c->size + c->chunks - 1) / c->chunks;
@@ -216,7 +217,8 @@ static int coll_check(struct sx *x, const struct ibfs_sc_collective *c)
 				  "a pipeline of %u chunks needs at least "
 				  "%u B", c->chunks, c->chunks);
 	if (c->algo != IBFS_ALGO_BINOMIAL && c->algo != IBFS_ALGO_PIPELINE &&
-	    c->algo != IBFS_ALGO_RECURSIVE_DOUBLING && c->size < c->nmembers)
+	    c->algo != IBFS_ALGO_RECURSIVE_DOUBLING &&
+	    c->algo != IBFS_ALGO_TREE && c->size < c->nmembers)
 		return ibfs__diag(x->d, x->file, c->line,
 				  "%s of %zu HCAs splits size in "
 				  "%zu chunks: it needs at least %zu B",

@@ -657,11 +657,20 @@ static void coll_poster(int argc, char **argv)
 		await("arr", m->dep_arr);
 		await("arr", m->dep_arr2);
 		await("cmp", m->dep_cmp);
-		ibfs_time_ps now = ibfs_now(), at = t->base + t->planned[rec];
+		ibfs_time_ps at = t->base + t->planned[rec];
 		/* The member reduces what dep_arr brought before it sends:
 		 * its arrival time was set before it was announced. */
 		if (m->reduce && t->recs[m->dep_arr].arrived + m->reduce > at)
 			at = t->recs[m->dep_arr].arrived + m->reduce;
+		/* A chain: each receive, then its reduction, in turn. */
+		for (uint32_t k = 0; k < m->red_n; k++) {
+			const struct tr_red *r = &t->coll_red[m->red_first + k];
+			await("arr", r->rec);
+			if (t->recs[r->rec].arrived > at)
+				at = t->recs[r->rec].arrived;
+			at += r->ps;
+		}
+		ibfs_time_ps now = ibfs_now();
 		if (at > now)
 			ibfs_sleep(at - now);
 		if (post_one(t, n, m, rec))

@@ -60,9 +60,10 @@ static int coll_push(struct tr_node *n, size_t rec)
 	return 0;
 }
 
-/* The time to reduce `bytes` at `rate` b/s, rounded up to the ps. */
-static ibfs_time_t reduce_time(uint64_t bytes, uint64_t rate)
+ibfs_time_t ibfs__tr_coll_reduce_time(const struct ibfs_sc_collective *c,
+				      uint64_t bytes)
 {
+	uint64_t rate = c->reduce_rate;
 	if (!rate || !bytes)
 		return 0;
 	unsigned __int128 ps = (unsigned __int128)bytes * 8 * 1000000000000u;
@@ -85,7 +86,7 @@ size_t ibfs__tr_coll_msg(struct ibfs_traffic *t,
 	m->dep_arr = dep[0];
 	m->dep_arr2 = dep[1];
 	m->dep_cmp = dep[2];
-	m->reduce = dep[0] == TR_NONE ? 0 : reduce_time(red, c->reduce_rate);
+	m->reduce = dep[0] == TR_NONE ? 0 : ibfs__tr_coll_reduce_time(c, red);
 	return coll_push(&t->nodes[s], m->first) < 0 ? TR_NONE : m->first;
 }
 
@@ -134,9 +135,9 @@ static int ring_run(struct ibfs_traffic *t, const struct ibfs_sc_collective *c,
 	return 0;
 }
 
-static int binomial_run(struct ibfs_traffic *t,
-			const struct ibfs_sc_collective *c, uint32_t ci,
-			struct tr_coll_state *st)
+int ibfs__tr_coll_binomial(struct ibfs_traffic *t,
+			   const struct ibfs_sc_collective *c, uint32_t ci,
+			   struct tr_coll_state *st)
 {
 	size_t n = c->nmembers;
 	/* By member: whether it has sent in this run (prev, as a flag). */
@@ -201,7 +202,7 @@ static int coll_run(struct ibfs_traffic *t,
 {
 	switch (c->algo) {
 	case IBFS_ALGO_BINOMIAL:
-		return binomial_run(t, c, ci, st);
+		return ibfs__tr_coll_binomial(t, c, ci, st);
 	case IBFS_ALGO_PAIRWISE:
 		return pairwise_run(t, c, ci, st);
 	case IBFS_ALGO_RECURSIVE_DOUBLING:
@@ -210,6 +211,8 @@ static int coll_run(struct ibfs_traffic *t,
 		return ibfs__tr_coll_rabenseifner(t, c, ci, st);
 	case IBFS_ALGO_PIPELINE:
 		return ibfs__tr_coll_pipeline(t, c, ci, st);
+	case IBFS_ALGO_TREE:
+		return ibfs__tr_coll_tree(t, c, ci, st);
 	default:
 		return ring_run(t, c, ci, st);
 	}

@@ -22,6 +22,15 @@
  *     to i XOR 2^k all it has, the range it kept at step k). 2 log2 N
  *     steps; the first carries size / 2 bytes, the last of the halving
  *     one chunk (size / N).
+ *   tree (allreduce; the same paper's binomial reduce then binomial
+ *     broadcast, section 4.4's short-message baseline; not NCCL's
+ *     double binary tree, nor pipelined): rank v (v > 0) sends the whole
+ *     buffer to its parent v - lowbit(v) once it has received and
+ *     reduced, one after the other in that order, its children v + 1,
+ *     v + 2, v + 4, ... (below v + lowbit(v) and N); rank 0 reduces its
+ *     children's likewise and then broadcasts the result as a binomial
+ *     tree (traffic_collective.c). Every receive of the reduction
+ *     reduces.
  *   pipeline (broadcast; a chain as NCCL's ring broadcast, and the
  *     pipelined broadcasts of the same paper, section 4.1): the buffer in
  *     `chunks` pieces goes down the chain root, root + 1, ..., root - 1.
@@ -34,7 +43,8 @@
  * reduce: recursive doubling's from the second on and the members' last
  * send back (what they received at the step before); rabenseifner's
  * halving steps from the second on and its first doubling step (the
- * last halving's reduction). The last reduction of a member whose
+ * last halving's reduction); the tree's reduction, each child's buffer
+ * in turn. The last reduction of a member whose
  * result no message carries on takes no time in the model.
  */
 #include <stdlib.h>
@@ -245,4 +255,70 @@ int ibfs__tr_coll_pipeline(struct ibfs_traffic *t,
 		st->in[(i + 1) % n] = st->got[(i + 1) % n];
 	}
 	return 0;
+}
+
+/* Appends a chain's receive to t->coll_red; -1 no memory. */
+static int red_push(struct ibfs_traffic *t, size_t rec, ibfs_time_t ps)
+{
+	if (t->ncoll_red == t->coll_red_cap) {
+		size_t cap = t->coll_red_cap ? 2 * t->coll_red_cap : 16;
+		struct tr_red *v = realloc(t->coll_red, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		t->coll_red = v;
+		t->coll_red_cap = cap;
+	}
+	t->coll_red[t->ncoll_red++] = (struct tr_red){rec, ps};
+	return 0;
+}
+
+/* Message msg waits for, and reduces in turn, what v's children sent
+ * (up[child]: the child's message to v). */
+static int red_chain(struct ibfs_traffic *t,
+		     const struct ibfs_sc_collective *c, size_t msg, size_t v,
+		     const size_t *up)
+{
+	size_t n = c->nmembers, first = t->ncoll_red;
+	size_t low = v ? v & -v : n;
+	ibfs_time_t ps = ibfs__tr_coll_reduce_time(c, c->size);
+	uint32_t k = 0;
+	for (size_t mask = 1; mask < low && v + mask < n; mask <<= 1, k++)
+		if (red_push(t, up[v + mask], ps) < 0)
+			return -1;
+	t->msgs[msg].red_first = first;
+	t->msgs[msg].red_n = k;
+	return 0;
+}
+
+int ibfs__tr_coll_tree(struct ibfs_traffic *t,
+		       const struct ibfs_sc_collective *c, uint32_t ci,
+		       struct tr_coll_state *st)
+{
+	size_t n = c->nmembers;
+	/* The reduction, rounds by lowbit: a child's lowbit is below its
+	 * parent's, so that its message exists before the parent's. */
+	for (size_t low = 1; low < n; low <<= 1)
+		for (size_t v = low; v < n; v += 2 * low) {
+			size_t dep[3] = {TR_NONE, st->in[v], st->sent[v]};
+			size_t m = ibfs__tr_coll_msg(t, c, ci, v, v - low,
+						     c->size, dep, 0);
+			if (m == TR_NONE ||
+			    red_chain(t, c, t->nmsgs - 1, v, st->got) < 0)
+				return -1;
+			st->got[v] = m;
+			st->sent[v] = m;
+		}
+	/* Then the broadcast from rank 0, whose first send (the first
+	 * message it appends) waits for rank 0's reduction. */
+	size_t first = t->nmsgs;
+	size_t *up = malloc(n * sizeof(*up));
+	if (!up)
+		return -1;
+	for (size_t v = 0; v < n; v++)
+		up[v] = st->got[v];
+	int rc = ibfs__tr_coll_binomial(t, c, ci, st);
+	if (!rc)
+		rc = red_chain(t, c, first, 0, up);
+	free(up);
+	return rc;
 }

@@ -44,6 +44,16 @@ struct tr_msg {
 	/* The reduction of dep_arr's data before this post (0: none):
 	 * posted no earlier than dep_arr's arrival + reduce. */
 	ibfs_time_t reduce;
+	/* And after a chain of receives, each reduced in turn: coll_red
+	 * [red_first, red_first + red_n) (a tree's parent's children). */
+	size_t red_first;
+	uint32_t red_n;
+};
+
+/* One receive of a chain: record rec's arrival, then ps of reduction. */
+struct tr_red {
+	size_t rec;
+	ibfs_time_t ps;
 };
 
 /* A collective's messages: records [first, end). */
@@ -155,6 +165,8 @@ struct ibfs_traffic {
 	 * and that arrived at it (TR_NONE: none), which its next
 	 * collective waits for, as a blocking MPI call returns first. */
 	size_t *coll_sent, *coll_in;
+	struct tr_red *coll_red;  /* the chains of tr_msg red_first */
+	size_t ncoll_red, coll_red_cap;
 	/* Multicast: sends, their senders, records and deliveries. */
 	struct tr_mc_msg *mc_msgs;
 	size_t nmc_msgs;
@@ -217,6 +229,16 @@ int ibfs__tr_coll_rabenseifner(struct ibfs_traffic *t,
 int ibfs__tr_coll_pipeline(struct ibfs_traffic *t,
 			   const struct ibfs_sc_collective *c, uint32_t ci,
 			   struct tr_coll_state *st);
+int ibfs__tr_coll_tree(struct ibfs_traffic *t,
+		       const struct ibfs_sc_collective *c, uint32_t ci,
+		       struct tr_coll_state *st);
+/* traffic_collective.c's binomial broadcast, for the tree. */
+int ibfs__tr_coll_binomial(struct ibfs_traffic *t,
+			   const struct ibfs_sc_collective *c, uint32_t ci,
+			   struct tr_coll_state *st);
+/* The time to reduce `bytes` at c's reduce-rate, rounded up to the ps. */
+ibfs_time_t ibfs__tr_coll_reduce_time(const struct ibfs_sc_collective *c,
+				      uint64_t bytes);
 
 
 /* traffic_mcast.c */
