@@ -231,6 +231,24 @@ awk -F, -v R=327680 'NR > 1 { k = NR - 2; p[k] = $5; d[k] = $6; a[k] = $9 }
 	}' "$out/tree/messages.csv" && ok ||
 	bad "tree: posts $(cut -d, -f5,6,9 "$out/tree/messages.csv" | tr '\n' ' ')"
 
+# Twice on 4 HCAs (rows 0-5: 2>1 4>3 3>1 1>2 1>3 2>4, then 6-11): a
+# member's run 2 starts when its run 1 is over: its last send completed
+# and its last message arrived (node2: 1>2 arrived, 2>4 completed).
+run tree2 '<collective kind="allreduce" size="4KiB" algorithm="tree" reduce-rate="100Gbps" count="2"/>' \
+	"$out/star-200.xml"
+awk -F, -v R=327680 'NR > 1 { k = NR - 2; p[k] = $5; d[k] = $6; a[k] = $9 }
+	function max(x, y) { return x > y ? x : y }
+	END {
+		w[0] = 0; w[1] = 0; w[2] = a[1] + R; w[3] = max(a[0] + R, a[2]) + R
+		w[4] = d[3]; w[5] = max(a[3], d[0])
+		w[6] = max(a[3], d[5]); w[7] = max(a[5], d[1])
+		w[8] = max(max(a[7] + R, a[4]), d[2])
+		w[9] = max(max(a[6] + R, a[8]) + R, d[4])
+		w[10] = d[9]; w[11] = max(a[9], d[6])
+		for (k = 0; k < 12; k++) if (p[k] != w[k]) exit 1
+	}' "$out/tree2/messages.csv" && ok ||
+	bad "tree, twice: posts $(cut -d, -f5,6,9 "$out/tree2/messages.csv" | tr '\n' ' ')"
+
 # --- The algorithm used, in the summary, the JSON and collectives.csv;
 # busbw stays nccl-tests' allreduce factor, 2(n-1)/n = 1.5.
 grep -q '^collective allreduce (rabenseifner), 4 HCAs, 65539 B x 1: ' \
