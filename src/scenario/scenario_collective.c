@@ -222,7 +222,8 @@ static int coll_check(struct sx *x, const struct ibfs_sc_collective *c)
 		return ibfs__diag(x->d, x->file, c->line,
 				  "%s of %zu HCAs splits size in "
 				  "%zu chunks: it needs at least %zu B",
-				  c->kind == IBFS_COLL_ALLTOALL ? "an alltoall" :
+				  c->kind == IBFS_COLL_ALLTOALL ?
+					  "an alltoall" :
 				  c->algo == IBFS_ALGO_RING ? "a ring" :
 							      "rabenseifner",
 				  c->nmembers, c->nmembers, c->nmembers);

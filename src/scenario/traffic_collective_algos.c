@@ -211,9 +211,11 @@ int ibfs__tr_coll_rabenseifner(struct ibfs_traffic *t,
 	}
 	/* The doubling, halving's steps in reverse: each sends what it
 	 * kept, the first after its last halving's reduction. */
-	for (size_t k = l; k-- > 0 && !rc;)
-		rc = rab_step(t, c, ci, st, mem + 2 * k * n, mem + 2 * k * n + n,
-			      (size_t)1 << k, 0, k == l - 1, gotb, now);
+	for (size_t k = l; k-- > 0 && !rc;) {
+		const size_t *keep = mem + 2 * k * n;
+		rc = rab_step(t, c, ci, st, keep, keep + n, (size_t)1 << k, 0,
+			      k == l - 1, gotb, now);
+	}
 	for (size_t i = 0; i < n && !rc; i++) {
 		st->sent[i] = st->prev[i];
 		st->in[i] = st->got[i];
@@ -242,7 +244,8 @@ int ibfs__tr_coll_pipeline(struct ibfs_traffic *t,
 				dep[1] = st->in[i];
 				dep[2] = st->sent[i];
 			}
-			size_t m = ibfs__tr_coll_msg(t, c, ci, i, to, b, dep, 0);
+			size_t m =
+				ibfs__tr_coll_msg(t, c, ci, i, to, b, dep, 0);
 			if (m == TR_NONE)
 				return -1;
 			from = st->got[to] = m;
