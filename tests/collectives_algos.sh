@@ -282,6 +282,7 @@ refused <<'LIST'
 <collective kind="broadcast" size="1MiB" reduce-rate="1Gbps"/>|reduce-rate applies only to allreduce and reduce-scatter
 <collective kind="allreduce" size="1MiB" reduce-rate="0Gbps"/>|reduce-rate must be above 0
 <collective kind="allreduce" size="1MiB" reduce-rate="100"/>|reduce-rate="100": a rate needs a unit
+<collective kind="allreduce" size="2GiB" algorithm="tree" reduce-rate="1bps"/>|reduce-rate is too slow: reducing 2147483648 B would take more than 100000 s
 LIST
 
 echo "collectives_algos: $pass passed, $fail failed"

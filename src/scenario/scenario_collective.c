@@ -174,6 +174,14 @@ static int coll_algo(struct sx *x, xmlNode *n, struct ibfs_sc_collective *c)
 	if (rr && !c->reduce_rate)
 		return ibfs__diag(x->d, x->file, c->line,
 				  "reduce-rate must be above 0");
+	/* Reducing the whole buffer within 10^5 s (10^17 ps), so that the
+	 * waits of a run add up without overflowing 64-bit picoseconds. */
+	unsigned __int128 ps = (unsigned __int128)c->size * 8 * 1000000000000u;
+	if (c->reduce_rate && ps / c->reduce_rate >= 100000000000000000u)
+		return ibfs__diag(x->d, x->file, c->line,
+				  "reduce-rate is too slow: reducing %llu B "
+				  "would take more than 100000 s",
+				  (unsigned long long)c->size);
 	return 0;
 }
 
