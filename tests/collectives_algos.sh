@@ -249,6 +249,14 @@ awk -F, -v R=327680 'NR > 1 { k = NR - 2; p[k] = $5; d[k] = $6; a[k] = $9 }
 	}' "$out/tree2/messages.csv" && ok ||
 	bad "tree, twice: posts $(cut -d, -f5,6,9 "$out/tree2/messages.csv" | tr '\n' ' ')"
 
+# The tree and Rabenseifner's with data off: the same times.
+for n in tree2 rabr; do
+	"$IBFSIM" run "$out/$n.xml" --quiet --no-data --csv "$out/$n-nd" \
+		>/dev/null || bad "$n --no-data: exit $?"
+	cmp -s "$out/$n/messages.csv" "$out/$n-nd/messages.csv" && ok ||
+		bad "$n: --no-data changes the times"
+done
+
 # --- The algorithm used, in the summary, the JSON and collectives.csv;
 # busbw stays nccl-tests' allreduce factor, 2(n-1)/n = 1.5.
 grep -q '^collective allreduce (rabenseifner), 4 HCAs, 65539 B x 1: ' \
