@@ -216,7 +216,22 @@ alg=$(sed -n 's/.*"kind": "broadcast".*"algbw_gbytes": \([0-9.]*\).*/\1/p' \
 awk -v a="$alg" 'BEGIN { t = 1048576 / a / 1000; exit !(t >= 3 * 84.4 && t <= 3 * 86) }' &&
 	ok || bad "collectives: broadcast algbw '$alg' GB/s"
 
-for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights dragonfly_lash collectives incast_cc partitions multicast; do
+# The algorithms side by side (times a run in us, from algbw): at 8 KiB
+# recursive doubling beats the ring; at 8 MiB the ring takes at least
+# 14 x 84.4 us of 1 MiB chunks and 7 x 41.94 us of reductions, and
+# recursive doubling (3 x 8 MiB a member) is slower than both others;
+# the binomial broadcast takes 3 x 675.4 us (8 MiB x 8 / 99.37 Gb/s),
+# the pipeline at least (64 + 6) x 10.55 us; the 8 KiB tree is slower
+# than recursive doubling.
+run collectives_algos 0
+t=$(sed -n 's/.*"bytes": \([0-9]*\), .*"algbw_gbytes": \([0-9.]*\).*/\1 \2/p' \
+	"$out/collectives_algos.json" | awk '{ printf "%.1f ", $1 / $2 / 1000 }')
+echo "$t" | awk '{ exit !($2 < $1 && $4 > $2 && $5 >= 1475.2 &&
+	$5 <= 1530 && $6 > 1.5 * $5 && $6 > 1.5 * $7 && $8 >= 3 * 675.4 &&
+	$8 <= 3 * 680 && $9 >= 738.7 && $9 <= 760) }' && ok ||
+	bad "collectives_algos: times a run $t"
+
+for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights dragonfly_lash collectives collectives_algos incast_cc partitions multicast; do
 	has $n '"conservation": {"ok": true}'
 done
 

@@ -17,7 +17,8 @@ libibfs_scenario_la_SOURCES += \
 	src/scenario/routes.h src/scenario/routes.c \
 	src/scenario/traffic.h src/scenario/traffic_int.h \
 	src/scenario/traffic_plan.c src/scenario/traffic_app.c \
-	src/scenario/traffic_collective.c src/scenario/traffic_mcast.c
+	src/scenario/traffic_collective.c src/scenario/traffic_collective_algos.c \
+	src/scenario/traffic_mcast.c
 # Example scenarios (examples/*.xml), run with their key numbers asserted.
 EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/send.xml examples/incast_hol.xml examples/incast_vl.xml \
@@ -26,12 +27,14 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/fat_tree_permutation.xml examples/sm_sweep.xml \
 	examples/link_failure.xml examples/qos_weights.xml \
 	examples/dragonfly_lash.xml examples/collectives.xml \
+	examples/collectives_algos.xml \
 	examples/partitions.xml examples/partitions.conf \
 	examples/multicast.xml \
 	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
-TESTS += tests/collectives.sh
-EXTRA_DIST += tests/collectives.sh
+TESTS += tests/collectives.sh tests/collectives_algos.sh
+EXTRA_DIST += tests/collectives.sh tests/collectives_algos.sh \
+	tests/collectives_lib.sh
 TESTS += tests/run_scenarios.sh
 # Congestion control attributes: refusals, defaults, both SM modes.
 TESTS += tests/cc_scenarios.sh

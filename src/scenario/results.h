@@ -31,6 +31,7 @@ struct ibfs_msg_record {
 /* A collective's outcome (its messages are among the records). */
 struct ibfs_coll_result {
 	enum ibfs_sc_coll_kind kind;
+	enum ibfs_sc_coll_algo algo; /* the one it ran */
 	uint32_t members;
 	uint64_t size;
 	uint32_t count;

@@ -58,7 +58,7 @@ void ibfs__results_print_colls(const struct ibfs_results *r, FILE *out)
 	for (size_t i = 0; i < r->ncolls; i++) {
 		const struct ibfs_coll_result *c = &r->colls[i];
 		fprintf(out, "collective %s (%s), %u HCAs, %llu B x %u: ",
-			ibfs__sc_coll_str(c->kind), ibfs__sc_coll_algo(c->kind),
+			ibfs__sc_coll_str(c->kind), ibfs__sc_algo_str(c->algo),
 			c->members, (unsigned long long)c->size, c->count);
 		if (c->failed || c->unfinished) {
 			fprintf(out, "%llu of %llu messages failed, %llu not "
@@ -88,7 +88,7 @@ void ibfs__results_json_colls(const struct ibfs_results *r, FILE *o)
 			"\"unfinished\": %llu, \"algbw_gbytes\": %.6f, "
 			"\"busbw_gbytes\": %.6f}",
 			i ? "," : "", ibfs__sc_coll_str(c->kind),
-			ibfs__sc_coll_algo(c->kind), c->members,
+			ibfs__sc_algo_str(c->algo), c->members,
 			(unsigned long long)c->size, c->count,
 			(double)c->start / 1e3, (double)c->end / 1e3,
 			(unsigned long long)c->msgs,
@@ -107,7 +107,7 @@ void ibfs__results_csv_colls(const struct ibfs_results *r, FILE *o)
 		const struct ibfs_coll_result *c = &r->colls[i];
 		fprintf(o, "%s,%s,%u,%llu,%u,%llu,%llu,%llu,%llu,%llu,%.6f,"
 			"%.6f\n", ibfs__sc_coll_str(c->kind),
-			ibfs__sc_coll_algo(c->kind), c->members,
+			ibfs__sc_algo_str(c->algo), c->members,
 			(unsigned long long)c->size, c->count,
 			(unsigned long long)c->start,
 			(unsigned long long)c->end,

@@ -89,6 +89,18 @@ enum ibfs_sc_coll_kind {
 	IBFS_COLL_COUNT
 };
 
+/* How a collective runs (algorithm=; traffic_collective*.c). */
+enum ibfs_sc_coll_algo {
+	IBFS_ALGO_RING,               /* allreduce, reduce-scatter, allgather */
+	IBFS_ALGO_BINOMIAL,           /* broadcast */
+	IBFS_ALGO_PAIRWISE,           /* alltoall */
+	IBFS_ALGO_RECURSIVE_DOUBLING, /* allreduce */
+	IBFS_ALGO_RABENSEIFNER,       /* allreduce, power-of-two members */
+	IBFS_ALGO_PIPELINE,           /* broadcast, in chunks */
+	IBFS_ALGO_TREE,               /* allreduce: binomial reduce, bcast */
+	IBFS_ALGO_COUNT
+};
+
 /*
  * One <collective>: its members exchange in steps, each message posted
  * when the one it waits for has arrived (traffic_collective.c); `count`
@@ -107,6 +119,9 @@ struct ibfs_sc_collective {
 	uint32_t count;
 	ibfs_time_t start;
 	long line;
+	enum ibfs_sc_coll_algo algo;
+	uint32_t chunks;       /* pipeline: pieces of the buffer (>= 1) */
+	uint64_t reduce_rate;  /* b/s a member reduces at; 0: no time */
 };
 
 /* One <multicast>: `count` UD SENDs of `size` bytes from src to a group. */
@@ -190,8 +205,10 @@ const char *ibfs__sc_op_str(enum ibfs_sc_op op);
 const char *ibfs__sc_qp_str(enum ibfs_sc_qp qp);
 const char *ibfs__sc_pattern_str(enum ibfs_sc_pattern_kind k);
 const char *ibfs__sc_coll_str(enum ibfs_sc_coll_kind k);
-/* The algorithm a collective kind runs: "ring" or "binomial". */
-const char *ibfs__sc_coll_algo(enum ibfs_sc_coll_kind k);
+/* The algorithm a collective kind runs by default. */
+enum ibfs_sc_coll_algo ibfs__sc_coll_algo(enum ibfs_sc_coll_kind k);
+/* An algorithm's name as algorithm= takes it ("ring", ...). */
+const char *ibfs__sc_algo_str(enum ibfs_sc_coll_algo a);
 const char *ibfs__sc_model_str(enum ibfs_sc_model m);
 
 #endif

@@ -55,7 +55,7 @@ static const struct {
 	{"message", {"src", "dst", SX_COMMON}},
 	{"pattern", {"kind", "dst", "shift", SX_COMMON}},
 	{"collective", {"kind", "hcas", "root", "op", "qp", "size", "count",
-			"start", "sl"}},
+			"start", "sl", "algorithm", "chunks", "reduce-rate"}},
 	{"fault", {"at", "link", "switch", "action"}},
 	{"stop", {"at"}},
 	{"multicast-group", {"id", "mgid", "members"}},

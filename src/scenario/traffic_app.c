@@ -14,7 +14,8 @@
  *   - with collectives, a collective poster: posts the HCA's messages of
  *     its collectives in order, each once the message it waits for has
  *     arrived (its immediate data names it) or completed, as the
- *     completer announces out of band (traffic_collective.c).
+ *     completer announces out of band (traffic_collective.c), and once
+ *     it has reduced what arrived when the collective has a reduce-rate.
  * A pair's connections (qps) spread over the HCAs' ports and, with an
  * LMC, over each port's 2^LMC paths, as Open MPI's openib transport does:
  * at each end, connection l takes port l mod P of its P ports with a LID
@@ -656,7 +657,20 @@ static void coll_poster(int argc, char **argv)
 		await("arr", m->dep_arr);
 		await("arr", m->dep_arr2);
 		await("cmp", m->dep_cmp);
-		ibfs_time_ps now = ibfs_now(), at = t->base + t->planned[rec];
+		ibfs_time_ps at = t->base + t->planned[rec];
+		/* The member reduces what dep_arr brought before it sends:
+		 * its arrival time was set before it was announced. */
+		if (m->reduce && t->recs[m->dep_arr].arrived + m->reduce > at)
+			at = t->recs[m->dep_arr].arrived + m->reduce;
+		/* A chain: each receive, then its reduction, in turn. */
+		for (uint32_t k = 0; k < m->red_n; k++) {
+			const struct tr_red *r = &t->coll_red[m->red_first + k];
+			await("arr", r->rec);
+			if (t->recs[r->rec].arrived > at)
+				at = t->recs[r->rec].arrived;
+			at += r->ps;
+		}
+		ibfs_time_ps now = ibfs_now();
 		if (at > now)
 			ibfs_sleep(at - now);
 		if (post_one(t, n, m, rec))

@@ -10,7 +10,13 @@
  *     member i sends chunk (i - s) mod N; every step but the first waits
  *     for the previous step's chunk from i - 1 to arrive. Reduce-scatter
  *     and allgather take N - 1 steps, allreduce 2(N - 1): reduce-scatter,
- *     then allgather of the reduced chunks. Reductions take no time.
+ *     then allgather of the reduced chunks. With a reduce-rate, a
+ *     member reduces the chunk that arrived at steps 0 to N - 2 (the
+ *     reduce-scatter's) before it sends the result on at the next
+ *     step: chunk bytes x 8 / rate later (allreduce sends its last
+ *     reduction at its first allgather step; a reduce-scatter's last,
+ *     which no message carries on, takes no time); the allgather's
+ *     steps only copy.
  *   binomial (broadcast): in round k (k = 0, 1, ...) every member of
  *     relative rank v < 2^k that has the data sends the whole buffer to
  *     v + 2^k; a member sends once its parent's message has arrived, one
@@ -29,7 +35,8 @@
  * a run waits for the last message that arrived at it and the completion
  * of the last it sent, in its previous run or collective. Each member
  * posts its messages in order, on one connection (lane) of its own per
- * peer, apart from other traffic.
+ * peer, apart from other traffic. algorithm= picks others
+ * (traffic_collective_algos.c).
  */
 #include <stdlib.h>
 
@@ -53,49 +60,43 @@ static int coll_push(struct tr_node *n, size_t rec)
 	return 0;
 }
 
-/*
- * One message of collective number `ci` (1-based) from member src to
- * dst, posted after the records it names; returns its record, or
- * TR_NONE (no memory).
- */
-static size_t coll_msg(struct ibfs_traffic *t,
-		       const struct ibfs_sc_collective *c, uint32_t ci,
-		       int src, int dst, uint64_t size, const size_t dep[3])
+ibfs_time_t ibfs__tr_coll_reduce_time(const struct ibfs_sc_collective *c,
+				      uint64_t bytes)
+{
+	uint64_t rate = c->reduce_rate;
+	if (!rate || !bytes)
+		return 0;
+	unsigned __int128 ps = (unsigned __int128)bytes * 8 * 1000000000000u;
+	return (ibfs_time_t)((ps + rate - 1) / rate);
+}
+
+size_t ibfs__tr_coll_msg(struct ibfs_traffic *t,
+			 const struct ibfs_sc_collective *c, uint32_t ci,
+			 size_t src, size_t dst, uint64_t size,
+			 const size_t dep[3], uint64_t red)
 {
 	/* On the default partition. */
 	struct tr_spec sp = {c->op, c->qp, c->sl, c->sl_given, size,
 			     c->start, 1, 0, 0xffff};
-	if (ibfs__tr_add_lane(t, src, dst, &sp, TR_COLL_LANE, 1, c->start,
-			      0) < 0)
+	int s = c->members[src], d = c->members[dst];
+	if (ibfs__tr_add_lane(t, s, d, &sp, TR_COLL_LANE, 1, c->start, 0) < 0)
 		return TR_NONE;
 	struct tr_msg *m = &t->msgs[t->nmsgs - 1];
 	m->coll = ci;
 	m->dep_arr = dep[0];
 	m->dep_arr2 = dep[1];
 	m->dep_cmp = dep[2];
-	return coll_push(&t->nodes[src], m->first) < 0 ? TR_NONE : m->first;
+	m->reduce = dep[0] == TR_NONE ? 0 : ibfs__tr_coll_reduce_time(c, red);
+	return coll_push(&t->nodes[s], m->first) < 0 ? TR_NONE : m->first;
 }
 
-/* Chunk j of the ring's N: size / N, the first size mod N a byte more. */
-static uint64_t ring_chunk(uint64_t size, size_t n, size_t j)
+uint64_t ibfs__tr_coll_piece(uint64_t size, size_t n, size_t j)
 {
 	return size / n + (j < size % n);
 }
 
-/*
- * Where a run stands, by member: sent[i] its last message and in[i] the
- * last that arrived at it, TR_NONE before its first collective. A
- * member's first message of a run waits for both (its previous run or
- * collective is over for it); they are updated as the run is expanded.
- */
-struct coll_state {
-	size_t *sent, *in;
-	size_t *prev;   /* ring: each member's message of the previous step */
-	size_t *got;    /* binomial: what brought the data to each rank */
-};
-
 static int ring_run(struct ibfs_traffic *t, const struct ibfs_sc_collective *c,
-		    uint32_t ci, struct coll_state *st)
+		    uint32_t ci, struct tr_coll_state *st)
 {
 	size_t n = c->nmembers;
 	size_t steps = c->kind == IBFS_COLL_ALLREDUCE ? 2 * (n - 1) : n - 1;
@@ -110,9 +111,16 @@ static int ring_run(struct ibfs_traffic *t, const struct ibfs_sc_collective *c,
 				dep[2] = st->sent[i];
 			}
 			size_t j = (i + n - s % n) % n;
-			size_t r = coll_msg(t, c, ci, c->members[i],
-					    c->members[(i + 1) % n],
-					    ring_chunk(c->size, n, j), dep);
+			/* Steps 1 to N - 1 send what the member
+			 * reduced of the last step's chunk (N - 1,
+			 * allreduce's first allgather step, the chunk
+			 * its reduction completed). */
+			uint64_t len = ibfs__tr_coll_piece(c->size, n, j);
+			int red = s && s < n &&
+				  (c->kind == IBFS_COLL_ALLREDUCE ||
+				   c->kind == IBFS_COLL_REDUCE_SCATTER);
+			size_t r = ibfs__tr_coll_msg(t, c, ci, i, (i + 1) % n,
+						     len, dep, red ? len : 0);
 			if (r == TR_NONE)
 				return -1;
 			st->sent[i] = r;
@@ -127,9 +135,9 @@ static int ring_run(struct ibfs_traffic *t, const struct ibfs_sc_collective *c,
 	return 0;
 }
 
-static int binomial_run(struct ibfs_traffic *t,
-			const struct ibfs_sc_collective *c, uint32_t ci,
-			struct coll_state *st)
+int ibfs__tr_coll_binomial(struct ibfs_traffic *t,
+			   const struct ibfs_sc_collective *c, uint32_t ci,
+			   struct tr_coll_state *st)
 {
 	size_t n = c->nmembers;
 	/* By member: whether it has sent in this run (prev, as a flag). */
@@ -148,8 +156,8 @@ static int binomial_run(struct ibfs_traffic *t,
 				dep[1] = st->in[i];
 				st->prev[i] = 1;
 			}
-			size_t r = coll_msg(t, c, ci, c->members[i],
-					    c->members[to], c->size, dep);
+			size_t r = ibfs__tr_coll_msg(t, c, ci, i, to, c->size,
+						     dep, 0);
 			if (r == TR_NONE)
 				return -1;
 			st->got[v + mask] = r;
@@ -167,7 +175,7 @@ static int binomial_run(struct ibfs_traffic *t,
  */
 static int pairwise_run(struct ibfs_traffic *t,
 			const struct ibfs_sc_collective *c, uint32_t ci,
-			struct coll_state *st)
+			struct tr_coll_state *st)
 {
 	size_t n = c->nmembers;
 	for (size_t s = 1; s < n; s++) {
@@ -176,9 +184,9 @@ static int pairwise_run(struct ibfs_traffic *t,
 		for (size_t i = 0; i < n; i++) {
 			size_t to = (i + s) % n;
 			size_t dep[3] = {st->prev[i], TR_NONE, st->sent[i]};
-			size_t r = coll_msg(t, c, ci, c->members[i],
-					    c->members[to],
-					    ring_chunk(c->size, n, to), dep);
+			size_t r = ibfs__tr_coll_msg(
+				t, c, ci, i, to,
+				ibfs__tr_coll_piece(c->size, n, to), dep, 0);
 			if (r == TR_NONE)
 				return -1;
 			st->sent[i] = r;
@@ -186,6 +194,28 @@ static int pairwise_run(struct ibfs_traffic *t,
 		}
 	}
 	return 0;
+}
+
+static int coll_run(struct ibfs_traffic *t,
+		    const struct ibfs_sc_collective *c, uint32_t ci,
+		    struct tr_coll_state *st)
+{
+	switch (c->algo) {
+	case IBFS_ALGO_BINOMIAL:
+		return ibfs__tr_coll_binomial(t, c, ci, st);
+	case IBFS_ALGO_PAIRWISE:
+		return pairwise_run(t, c, ci, st);
+	case IBFS_ALGO_RECURSIVE_DOUBLING:
+		return ibfs__tr_coll_recdbl(t, c, ci, st);
+	case IBFS_ALGO_RABENSEIFNER:
+		return ibfs__tr_coll_rabenseifner(t, c, ci, st);
+	case IBFS_ALGO_PIPELINE:
+		return ibfs__tr_coll_pipeline(t, c, ci, st);
+	case IBFS_ALGO_TREE:
+		return ibfs__tr_coll_tree(t, c, ci, st);
+	default:
+		return ring_run(t, c, ci, st);
+	}
 }
 
 int ibfs__tr_expand_collective(struct ibfs_traffic *t,
@@ -209,16 +239,14 @@ int ibfs__tr_expand_collective(struct ibfs_traffic *t,
 	size_t *mem = malloc(4 * n * sizeof(*mem));
 	if (!mem)
 		return -1;
-	struct coll_state st = {mem, mem + n, mem + 2 * n, mem + 3 * n};
+	struct tr_coll_state st = {mem, mem + n, mem + 2 * n, mem + 3 * n};
 	for (size_t i = 0; i < n; i++) {
 		st.sent[i] = t->coll_sent[c->members[i]];
 		st.in[i] = t->coll_in[c->members[i]];
 	}
 	int rc = 0;
 	for (uint32_t r = 0; r < c->count && !rc; r++)
-		rc = c->kind == IBFS_COLL_BROADCAST ? binomial_run(t, c, ci, &st) :
-		     c->kind == IBFS_COLL_ALLTOALL  ? pairwise_run(t, c, ci, &st) :
-						      ring_run(t, c, ci, &st);
+		rc = coll_run(t, c, ci, &st);
 	for (size_t i = 0; i < n; i++) {
 		t->coll_sent[c->members[i]] = st.sent[i];
 		t->coll_in[c->members[i]] = st.in[i];

@@ -41,6 +41,19 @@ struct tr_msg {
 	 * dep_cmp (TR_NONE: nothing). */
 	uint32_t coll;
 	size_t dep_arr, dep_arr2, dep_cmp;
+	/* The reduction of dep_arr's data before this post (0: none):
+	 * posted no earlier than dep_arr's arrival + reduce. */
+	ibfs_time_t reduce;
+	/* And after a chain of receives, each reduced in turn: coll_red
+	 * [red_first, red_first + red_n) (a tree's parent's children). */
+	size_t red_first;
+	uint32_t red_n;
+};
+
+/* One receive of a chain: record rec's arrival, then ps of reduction. */
+struct tr_red {
+	size_t rec;
+	ibfs_time_t ps;
 };
 
 /* A collective's messages: records [first, end). */
@@ -152,6 +165,8 @@ struct ibfs_traffic {
 	 * and that arrived at it (TR_NONE: none), which its next
 	 * collective waits for, as a blocking MPI call returns first. */
 	size_t *coll_sent, *coll_in;
+	struct tr_red *coll_red;  /* the chains of tr_msg red_first */
+	size_t ncoll_red, coll_red_cap;
 	/* Multicast: sends, their senders, records and deliveries. */
 	struct tr_mc_msg *mc_msgs;
 	size_t nmc_msgs;
@@ -180,6 +195,50 @@ int ibfs__tr_add_lane(struct ibfs_traffic *t, int src, int dst,
 /* Appends collective c's messages (traffic_collective.c); -1 no memory. */
 int ibfs__tr_expand_collective(struct ibfs_traffic *t,
 			       const struct ibfs_sc_collective *c);
+
+/*
+ * Where a collective's run stands, by member (rank): sent[i] its last
+ * message and in[i] the last that arrived at it, TR_NONE before its first
+ * collective; a member's first message of a run waits for both. prev and
+ * got are scratch arrays of the same size.
+ */
+struct tr_coll_state {
+	size_t *sent, *in;
+	size_t *prev, *got;
+};
+
+/*
+ * One message of collective `ci` (1-based) from rank src to rank dst,
+ * posted after the records dep[] names (arrival, arrival, completion),
+ * and after reducing `red` bytes of dep[0]'s data at c's reduce-rate;
+ * returns its record, or TR_NONE (no memory).
+ */
+size_t ibfs__tr_coll_msg(struct ibfs_traffic *t,
+			 const struct ibfs_sc_collective *c, uint32_t ci,
+			 size_t src, size_t dst, uint64_t size,
+			 const size_t dep[3], uint64_t red);
+/* Piece j of `size` cut in n: size / n, the first size mod n a byte more. */
+uint64_t ibfs__tr_coll_piece(uint64_t size, size_t n, size_t j);
+/* One run of the algorithms of traffic_collective_algos.c; -1 no memory. */
+int ibfs__tr_coll_recdbl(struct ibfs_traffic *t,
+			 const struct ibfs_sc_collective *c, uint32_t ci,
+			 struct tr_coll_state *st);
+int ibfs__tr_coll_rabenseifner(struct ibfs_traffic *t,
+			       const struct ibfs_sc_collective *c, uint32_t ci,
+			       struct tr_coll_state *st);
+int ibfs__tr_coll_pipeline(struct ibfs_traffic *t,
+			   const struct ibfs_sc_collective *c, uint32_t ci,
+			   struct tr_coll_state *st);
+int ibfs__tr_coll_tree(struct ibfs_traffic *t,
+		       const struct ibfs_sc_collective *c, uint32_t ci,
+		       struct tr_coll_state *st);
+/* traffic_collective.c's binomial broadcast, for the tree. */
+int ibfs__tr_coll_binomial(struct ibfs_traffic *t,
+			   const struct ibfs_sc_collective *c, uint32_t ci,
+			   struct tr_coll_state *st);
+/* The time to reduce `bytes` at c's reduce-rate, rounded up to the ps. */
+ibfs_time_t ibfs__tr_coll_reduce_time(const struct ibfs_sc_collective *c,
+				      uint64_t bytes);
 
 
 /* traffic_mcast.c */

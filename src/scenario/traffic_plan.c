@@ -121,7 +121,8 @@ int ibfs__tr_add_lane(struct ibfs_traffic *t, int src, int dst,
 		return -1;
 	t->conns[c].sl_given |= sp->sl_given;
 	struct tr_msg m = {(size_t)c, op, size, count, start, interval,
-			   t->nrecs, 0, TR_NONE, TR_NONE, TR_NONE};
+			   t->nrecs, 0, TR_NONE, TR_NONE, TR_NONE, 0,
+			   0, 0};
 	PUSH(t->msgs, t->nmsgs, t->msgs_cap, m);
 	t->nrecs += count;
 	struct tr_node *s = &t->nodes[src], *d = &t->nodes[dst];
@@ -346,6 +347,9 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 			t->sig[m->dep_arr2] |= TR_SIG_ARRIVAL;
 		if (m->dep_cmp != TR_NONE)
 			t->sig[m->dep_cmp] |= TR_SIG_COMPLETION;
+		for (uint32_t k = 0; k < m->red_n; k++)
+			t->sig[t->coll_red[m->red_first + k].rec] |=
+				TR_SIG_ARRIVAL;
 	}
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tr_msg *m = &t->msgs[i];
@@ -374,7 +378,7 @@ static void coll_result(const struct ibfs_traffic *t, size_t i,
 			struct ibfs_coll_result *o)
 {
 	const struct ibfs_sc_collective *c = &t->sc->colls[i];
-	*o = (struct ibfs_coll_result){.kind = c->kind,
+	*o = (struct ibfs_coll_result){.kind = c->kind, .algo = c->algo,
 				       .members = (uint32_t)c->nmembers,
 				       .size = c->size, .count = c->count,
 				       .start = IBFS_TIME_NEVER};
@@ -427,6 +431,7 @@ void ibfs__traffic_free(struct ibfs_traffic *t)
 	free(t->planned);
 	free(t->sig);
 	free(t->coll_sent);
+	free(t->coll_red);
 	free(t->colls);
 	free(t->conn_index);
 	free(t);
