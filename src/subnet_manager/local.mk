@@ -85,9 +85,13 @@ tests_check_sm_mcast_SOURCES = tests/check_sm_mcast.c
 tests_check_sm_mcast_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_mcast_LDADD = $(SM_INBAND_LIBS)
 check_PROGRAMS += tests/check_sm_mad
-tests_check_sm_mad_SOURCES = tests/check_sm_mad.c
+tests_check_sm_mad_SOURCES = tests/check_sm_mad.c tests/smp_sample.h
 tests_check_sm_mad_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_mad_LDADD = $(SM_INBAND_LIBS)
+check_PROGRAMS += tests/check_sma
+tests_check_sma_SOURCES = tests/check_sma.c tests/smp_sample.h
+tests_check_sma_CFLAGS = $(TEST_CFLAGS)
+tests_check_sma_LDADD = $(SM_INBAND_LIBS)
 # `ibfsim route --inband` (src/cli/cmd_route.c).
 TESTS += tests/sm_route_cli.sh
 EXTRA_DIST += tests/sm_route_cli.sh
