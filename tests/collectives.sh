@@ -142,5 +142,27 @@ refused <<'LIST'
 <collective kind="allreduce" size="1MiB" bogus="1"/>|<collective> has no attribute 'bogus'
 LIST
 
+# --- A collective runs on the default partition, where
+# examples/partitions.conf leaves node2-node4 limited members: two of
+# them cannot talk, so it is refused at its line, as a message would be.
+cat >"$out/pk.xml" <<EOF
+<?xml version="1.0"?>
+<scenario version="1" name="pk">
+  <fabric file="$top_srcdir/platforms/star.xml"/>
+  <subnet-manager partitions="$top_srcdir/examples/partitions.conf"/>
+  <traffic>
+    <collective kind="allreduce" size="64KiB" hcas="node2,node3,node4"/>
+  </traffic>
+</scenario>
+EOF
+for cmd in run validate; do
+	msg=$("$IBFSIM" $cmd "$out/pk.xml" 2>&1 >/dev/null)
+	rc=$?
+	case "$rc:$msg" in
+	"2:ibfsim: $out/pk.xml:6: 'node2' and 'node3' are both limited members of partition 0x7fff"*) ok ;;
+	*) bad "$cmd partitions: exit $rc, '$msg'" ;;
+	esac
+done
+
 echo "collectives: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -201,6 +201,23 @@ static int pk_simple(const struct ibfs_scenario *s, enum ibfs_sc_qp qp,
 	return s->partitions ? 0 : pk_default(s, pkey, line, d);
 }
 
+/*
+ * A collective runs on the default partition, and its algorithms may
+ * pair any two of its members (recursive doubling, alltoall): each two
+ * must be able to talk there, on their first port with a LID.
+ */
+static int pk_collective(struct pk *c, const struct ibfs_sc_collective *k)
+{
+	for (size_t a = 0; a < k->nmembers; a++)
+		for (size_t b = a + 1; b < k->nmembers; b++) {
+			int rc = pk_pair(c, k->line, k->members[a],
+					 k->members[b], 1, IBFS_PKEY_DEFAULT);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
 int ibfs__scenario_check_pkeys(struct ibfs_scenario *s, struct ibfs_diag *d)
 {
 	for (size_t i = 0; i < s->nmsgs; i++)
@@ -229,6 +246,8 @@ int ibfs__scenario_check_pkeys(struct ibfs_scenario *s, struct ibfs_diag *d)
 	}
 	for (size_t i = 0; i < s->npats && !rc; i++)
 		rc = pk_pattern(&c, &s->pats[i]);
+	for (size_t i = 0; i < s->ncolls && !rc; i++)
+		rc = pk_collective(&c, &s->colls[i]);
 	ibfs__pkey_plan_free(&c.pl);
 	return rc;
 }
