@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fabric/pkey.h"
 #include "hca/direct_exec.h"
 #include "hca/hca.h"
 #include "switch/switch.h"
@@ -282,6 +283,38 @@ START_TEST(who_gets_a_copy)
 }
 END_TEST
 
+/*
+ * IBA 10.9.3 at each attached QP: with the default partition's limited
+ * P_Key (0x7FFF) in the sender's and h1's tables, h1's copy is dropped
+ * and counted in its port's P_KeyViolations; h2 and h3, full members
+ * (0xFFFF), get theirs.
+ */
+START_TEST(limited_members_get_no_copy)
+{
+	star_make();
+	for (int i = 0; i < NH; i++) {
+		end_open(&E[i], S.h[i], QKEY);
+		ck_assert_int_eq(ibfs_attach_mcast(E[i].qp, &MGID, MLID), 0);
+		post_recv(&E[i], 100 + i, 0);
+	}
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(ibfs__port_pkey_set(&S.f->ports[i + 1][1], 0,
+						     0x7FFF), 0);
+	send_group(&E[0], 64);
+	fabric_ok();
+	struct ibfs_wc wc;
+
+	ck_assert_int_eq(ibfs_poll_cq(E[1].cq, 1, &wc), 0);
+	ck_assert_uint_eq(S.f->ports[2][1].pkey_violations, 1);
+	for (int i = 2; i < NH; i++) {
+		ck_assert_int_eq(ibfs_poll_cq(E[i].cq, 1, &wc), 1);
+		ck_assert_int_eq(wc.status, IBFS_WC_SUCCESS);
+		ck_assert_uint_eq(S.f->ports[i + 1][1].pkey_violations, 0);
+	}
+	star_free();
+}
+END_TEST
+
 START_TEST(attach_errors)
 {
 	star_make();
@@ -324,6 +357,7 @@ static Suite *mcast_hca_suite(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, three_receivers_closed_form);
 	tcase_add_test(tc, who_gets_a_copy);
+	tcase_add_test(tc, limited_members_get_no_copy);
 	tcase_add_test(tc, attach_errors);
 	suite_add_tcase(s, tc);
 	return s;

@@ -66,6 +66,7 @@ bad_qos_dfsssp.xml|15|dfsssp chooses the SLs and VLs that break credit loops its
 bad_unlinked.xml|14|'c' is not linked to the subnet manager's fabric (on 'a'): it gets no LID and no route
 bad_unlinked_pattern.xml|13|the pattern covers every HCA, and 'c' is not linked to the subnet manager's fabric
 bad_qos_lash.xml|15|lash chooses the SLs and VLs that break credit loops itself
+bad_mcast_pkey.xml|7|'node2' and 'node3' are both limited members of partition 0x7fff
 bad_mc_member.xml|4|member 'nodeX': no such node in the fabric
 bad_mc_dup.xml|5|multicast group 'g1' is declared twice
 bad_mc_dup_mgid.xml|5|mgid="ff12::1" already names group 'g1'

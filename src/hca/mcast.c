@@ -108,15 +108,21 @@ void ibfs__mcast_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 	struct ibfs_fabric *f = h->dev.fab;
 	int copies = 0;
 
-	/* The group's MGID is the GRH's DGID (IBA 8.3.1). */
+	/* The group's MGID is the GRH's DGID (IBA 8.3.1). Each attached QP
+	 * checks the P_Key as for a unicast packet (IBA 10.9.3): a copy it
+	 * does not match is dropped and counted in P_KeyViolations. */
 	if ((p->xh & IBFS_XH_DGID) && (p->opcode & 0xe0) == IBFS_OP_UD &&
-	    (p->pkey & 0x7fff) == 0x7fff && hp->lid)
+	    hp->lid)
 		for (uint32_t i = 0; i < h->nmc; i++) {
 			const struct ibfs_hca_mcast *m = &h->mc[i];
 
 			if (m->mlid != p->dlid || m->qp->port != hp->num ||
 			    m->qp->destroyed || memcmp(m->mgid, p->dgid, 16))
 				continue;
+			if (!ibfs__pkey_match(p->pkey, ibfs__qp_pkey(m->qp))) {
+				hp->port->pkey_violations++;
+				continue;
+			}
 			if (!copies++)
 				ibfs__fabric_deliver(f, p);
 			ibfs__ud_rx(m->qp, p);

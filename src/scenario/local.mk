@@ -52,6 +52,7 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/pkeys/tenants.conf \
 	tests/data/scenario/pkeys/bad_member.conf \
 	tests/data/scenario/bad_attr.xml \
+	tests/data/scenario/bad_mcast_pkey.xml \
 	tests/data/scenario/mc_fault.xml \
 	tests/data/scenario/bad_mc_attr.xml \
 	tests/data/scenario/bad_mc_dup.xml \

@@ -218,6 +218,26 @@ static int pk_collective(struct pk *c, const struct ibfs_sc_collective *k)
 	return 0;
 }
 
+/*
+ * Multicast runs on the default partition too: each member that receives
+ * (not SendOnly) must be able to talk there with the sender, else every
+ * copy to it would be dropped (IBA 10.9.3).
+ */
+static int pk_mcast(struct pk *c, const struct ibfs_sc_mcast *m)
+{
+	const struct ibfs_mcast_group *g = &c->s->groups[m->group];
+	for (int k = 0; k < g->nmembers; k++) {
+		const struct ibfs_mcast_member *mb = &g->members[k];
+		if (mb->send_only || mb->node == m->src)
+			continue;
+		int rc = pk_pair(c, m->line, m->src, mb->node, 1,
+				 IBFS_PKEY_DEFAULT);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int ibfs__scenario_check_pkeys(struct ibfs_scenario *s, struct ibfs_diag *d)
 {
 	for (size_t i = 0; i < s->nmsgs; i++)
@@ -248,6 +268,8 @@ int ibfs__scenario_check_pkeys(struct ibfs_scenario *s, struct ibfs_diag *d)
 		rc = pk_pattern(&c, &s->pats[i]);
 	for (size_t i = 0; i < s->ncolls && !rc; i++)
 		rc = pk_collective(&c, &s->colls[i]);
+	for (size_t i = 0; i < s->nmcasts && !rc; i++)
+		rc = pk_mcast(&c, &s->mcasts[i]);
 	ibfs__pkey_plan_free(&c.pl);
 	return rc;
 }
