@@ -13,8 +13,10 @@ cd "$(dirname "$0")/.."
 PKGS="build-essential autoconf automake libtool pkg-config libsimgrid-dev \
 libxml2-dev libxml2-utils check"
 # Conformance tests: the real OpenSM over ibsim's simulated management
-# plane, infiniband-diags to read LFTs back, tshark to dissect captures.
-TEST_PKGS="opensm ibsim-utils infiniband-diags tshark valgrind"
+# plane, infiniband-diags to read LFTs back, tshark to dissect captures;
+# python3 for the ICRC/VCRC checks of captures and ftree_shift.sh, which
+# would otherwise skip those checks on a machine without it.
+TEST_PKGS="opensm ibsim-utils infiniband-diags tshark valgrind python3"
 
 [ "${1:-}" = "--tests" ] && PKGS="$PKGS $TEST_PKGS"
 

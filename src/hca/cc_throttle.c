@@ -4,10 +4,12 @@
  *
  * The destination of a packet that a switch marked with FECN tells its
  * source: in the BTH of the ACK for an RC request (BECN set), else in a
- * Congestion Notification Packet (CNP, A10.2.2.1: opcode 0x80, LRH, BTH
- * with BECN set and DestQP the source's QP, ICRC, no payload) sent on the
- * marked packet's SL back to its SLID. The CNPs of a port wait in a FIFO
- * and go ahead of data packets (hca_run).
+ * Congestion Notification Packet (CNP: opcode 0x80, LRH, BTH with BECN
+ * set and DestQP the source's QP, ICRC, no payload) sent on the marked
+ * packet's SL back to its SLID. The CNP's opcode and format are those
+ * Linux's hfi1 driver builds and decodes; A10's own text was not at hand
+ * to check them. The CNPs of a port wait in a FIFO and go ahead of data
+ * packets (hca_run).
  *
  * The source, on a BECN, raises the Congestion Control Table Index (CCTI)
  * of the flow by CCTI_Increase, up to CCTI_Limit (the table's last
@@ -23,7 +25,10 @@
  * CCT_Multiplier in the low 14) gives the injection rate delay inserted
  * after each request packet of the flow: the packet's transmission time
  * on the port, times the multiplier, shifted right by the shift, in
- * picoseconds, rounded down. The flow's next request packet leaves no
+ * picoseconds, rounded down ((time x multiplier) >> shift: A10's exact
+ * wording was not at hand; hfi1 shifts before it multiplies, which
+ * differs by a few picoseconds; check_cc_throttle pins this form on
+ * FDR). The flow's next request packet leaves no
  * earlier than that long after the last one's last byte left the port.
  * Responses (ACKs, READ responses) and CNPs are not delayed. The
  * Trigger_Threshold (a trap to the SM) is not modelled.
