@@ -325,6 +325,9 @@ START_TEST(bad_parameters)
 	c.nqps = 0;
 	c.bidir = 1;
 	refused(&x, &c, "perftest: -q and -b are for the bandwidth tests");
+	c.bidir = 0;
+	c.tx_depth = 4;
+	refused(&x, &c, "perftest: -t is for the bandwidth tests");
 	c = (struct ibfs_pt_cfg){.test = IBFS_PT_WRITE_BW, .size = 2,
 				 .iters = 5, .nqps = IBFS_PT_MAX_QPS + 1};
 	refused(&x, &c, "perftest: at most 16384 QPs and a tx depth of 15000");

@@ -346,27 +346,6 @@ static int pt_parse(struct pt_opts *o, int argc, char **argv)
 	return -1;
 }
 
-/* The usage errors perftest gives before it starts. */
-static int pt_usage_check(const struct pt_opts *o, const char *test)
-{
-	enum ibfs_pt_test t = o->c.test;
-	int sendish = t == IBFS_PT_SEND_LAT || t == IBFS_PT_SEND_BW;
-	int writeish = t == IBFS_PT_WRITE_LAT || t == IBFS_PT_WRITE_BW;
-	enum ibfs_qp_type qpt = o->c.qpt;
-	if ((qpt == IBFS_QPT_UD && !sendish) ||
-	    (qpt == IBFS_QPT_UC && !sendish && !writeish))
-		return pt_bad(qpt == IBFS_QPT_UD ?
-				      "UD runs send_lat and send_bw only" :
-				      "UC runs sends and writes only",
-			      test);
-	if (!ibfs__pt_is_bw(t) && (o->c.bidir || o->c.nqps || o->c.tx_depth))
-		return pt_bad("-b, -q and -t are for the bandwidth tests",
-			      test);
-	if (o->c.have_inline && !sendish && !writeish)
-		return pt_bad("-I is for send and write tests", test);
-	return 0;
-}
-
 /* The header line: the test, its modes, and where it runs. */
 static void pt_print_title(const struct pt_opts *o, const char *test,
 			   const char *what)
@@ -460,13 +439,17 @@ int ibfs_cmd_perftest(int argc, char **argv)
 	int rc = pt_parse(&o, argc, argv);
 	if (rc >= 0)
 		return rc;
-	if ((rc = pt_usage_check(&o, argv[1])))
-		return rc;
 	enum ibfs_pt_test t = o.c.test;
 	if (!o.have_size)
 		o.c.size = ibfs__pt_is_bw(t) ? 65536 : 2;
 	if (!o.c.iters)
 		o.c.iters = ibfs__pt_is_bw(t) ? 5000 : 1000;
+	/* What perftest refuses before it starts: the library's rules. */
+	struct ibfs_diag d = {{0}};
+	if (ibfs__pt_check_usage(&o.c, &d) < 0) {
+		ibfs_cli_error("%s (try 'ibfsim perftest --help')", d.msg);
+		return IBFS_EXIT_USAGE;
+	}
 	o.pc.profile = o.profile;
 	if (!o.pc.have_speed) {
 		/* The cable of the profile's generation. */

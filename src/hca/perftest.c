@@ -447,20 +447,13 @@ int ibfs__perftest_port_ok(struct ibfs_hca *a, struct ibfs_hca *b,
 	return 0;
 }
 
-/* The configuration with perftest's defaults filled in, or -1 with d
- * filled when perftest would refuse it. */
-static int pt_check(struct ibfs_pt_cfg *c, struct ibfs_hca *a,
-		    struct ibfs_diag *d)
+int ibfs__pt_check_usage(const struct ibfs_pt_cfg *c, struct ibfs_diag *d)
 {
 	int bw = ibfs__pt_is_bw(c->test);
-	if (c->test == IBFS_PT_ATOMIC_LAT)
-		c->size = 8;
-	if (!c->tx_depth || !bw)
-		c->tx_depth = bw ? PT_TX_DEPTH : 1;
-	if (!c->qpt)
-		c->qpt = IBFS_QPT_RC;
-	if (!c->nqps)
-		c->nqps = 1;
+	int sendish = c->test == IBFS_PT_SEND_LAT ||
+		      c->test == IBFS_PT_SEND_BW;
+	int writeish = c->test == IBFS_PT_WRITE_LAT ||
+		       c->test == IBFS_PT_WRITE_BW;
 	if (c->iters < 1 || c->iters > 100000000)
 		return ibfs__diag(d, "perftest", 0,
 				  "iterations must be 1 to 100000000");
@@ -470,6 +463,9 @@ static int pt_check(struct ibfs_pt_cfg *c, struct ibfs_hca *a,
 	if (!bw && (c->nqps > 1 || c->bidir))
 		return ibfs__diag(d, "perftest", 0,
 				  "-q and -b are for the bandwidth tests");
+	if (!bw && c->tx_depth > 1)
+		return ibfs__diag(d, "perftest", 0,
+				  "-t is for the bandwidth tests");
 	if (c->nqps > IBFS_PT_MAX_QPS || c->tx_depth > IBFS_PT_MAX_TX)
 		return ibfs__diag(d, "perftest", 0,
 				  "at most %d QPs and a tx depth of %d",
@@ -478,10 +474,6 @@ static int pt_check(struct ibfs_pt_cfg *c, struct ibfs_hca *a,
 		       (c->mtu & (c->mtu - 1))))
 		return ibfs__diag(d, "perftest", 0,
 				  "MTU must be 256, 512, 1024, 2048 or 4096");
-	int sendish = c->test == IBFS_PT_SEND_LAT ||
-		      c->test == IBFS_PT_SEND_BW;
-	int writeish = c->test == IBFS_PT_WRITE_LAT ||
-		       c->test == IBFS_PT_WRITE_BW;
 	/* As perftest: UD sends only, UC sends and writes (IBA Table 38). */
 	if ((c->qpt == IBFS_QPT_UD && !sendish) ||
 	    (c->qpt == IBFS_QPT_UC && !sendish && !writeish))
@@ -489,6 +481,29 @@ static int pt_check(struct ibfs_pt_cfg *c, struct ibfs_hca *a,
 				  "%s does not run over %s",
 				  ibfs__pt_test_name(c->test),
 				  c->qpt == IBFS_QPT_UD ? "UD" : "UC");
+	if (c->have_inline && !sendish && !writeish)
+		return ibfs__diag(d, "perftest", 0,
+				  "%s sends nothing inline (-I)",
+				  ibfs__pt_test_name(c->test));
+	return 0;
+}
+
+/* The configuration with perftest's defaults filled in, or -1 with d
+ * filled when perftest would refuse it. */
+static int pt_check(struct ibfs_pt_cfg *c, struct ibfs_hca *a,
+		    struct ibfs_diag *d)
+{
+	int bw = ibfs__pt_is_bw(c->test);
+	if (ibfs__pt_check_usage(c, d) < 0)
+		return -1;
+	if (c->test == IBFS_PT_ATOMIC_LAT)
+		c->size = 8;
+	if (!c->tx_depth || !bw)
+		c->tx_depth = bw ? PT_TX_DEPTH : 1;
+	if (!c->qpt)
+		c->qpt = IBFS_QPT_RC;
+	if (!c->nqps)
+		c->nqps = 1;
 	uint32_t mtu = a->dev.fab->mtu ? a->dev.fab->mtu : 4096;
 	if (c->mtu && c->mtu < mtu)
 		mtu = c->mtu;
@@ -496,10 +511,6 @@ static int pt_check(struct ibfs_pt_cfg *c, struct ibfs_hca *a,
 		return ibfs__diag(d, "perftest", 0,
 				  "UD messages are at most one MTU (%u bytes)",
 				  mtu);
-	if (c->have_inline && !sendish && !writeish && c->inline_size)
-		return ibfs__diag(d, "perftest", 0,
-				  "%s sends nothing inline (-I)",
-				  ibfs__pt_test_name(c->test));
 	if (c->have_inline && c->inline_size > a->prof->max_inline)
 		return ibfs__diag(d, "perftest", 0,
 				  "inline size %u is above the HCA's %u "

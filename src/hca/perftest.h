@@ -66,6 +66,13 @@ struct ibfs_pt_result {
 	uint64_t elapsed_ps;
 };
 
+/*
+ * What perftest refuses whatever the HCAs: iterations, sizes, -q/-b/-t
+ * outside the bandwidth tests, limits, MTUs, a test over a QP type that
+ * lacks its operation, -I on READ or atomics. c as given (0 for what is
+ * left to the defaults). 0, or -1 with a sentence in d.
+ */
+int ibfs__pt_check_usage(const struct ibfs_pt_cfg *c, struct ibfs_diag *d);
 /* 0 if port (0: 1) of both HCAs has a LID, else -1 with d filled. */
 int ibfs__perftest_port_ok(struct ibfs_hca *a, struct ibfs_hca *b,
 			   uint8_t port, struct ibfs_diag *d);
