@@ -15,6 +15,8 @@
 #include "hca/hca.h"
 #include "switch/switch.h"
 
+#include "hca_star.h"
+
 #define P (10 * IBFS_NS)
 #define L (100 * IBFS_NS)
 
@@ -23,15 +25,7 @@ static ibfs_time_t ser(uint64_t bytes)
 	return bytes * 80;
 }
 
-struct star {
-	struct ibfs_topology *t;
-	struct ibfs_fabric *f;
-	struct ibfs_switch *sw;
-	struct ibfs_hca *h[3];
-	struct ibfs_direct_exec dx;
-};
-
-static struct star S;
+static struct hca_star S;
 
 struct end {
 	struct ibfs_context *ctx;
@@ -46,39 +40,12 @@ static struct end E[4];
 
 static void star_make(void)
 {
-	struct ibfs_diag d;
-	S.t = ibfs__topo_new("star");
-	int s = ibfs__topo_add_node(S.t, "sw", IBFS_NODE_SWITCH, 3, 0, &d);
-	S.t->nodes[s].latency = L;
-	for (int i = 0; i < 3; i++) {
-		char id[8];
-		snprintf(id, sizeof(id), "h%d", i);
-		int h = ibfs__topo_add_node(S.t, id, IBFS_NODE_HCA, 1, 0, &d);
-		ck_assert_int_ge(ibfs__topo_add_link(S.t, h, 1, s, i + 1,
-						     IBFS_SPEED_EDR, 4, 2000, 0,
-						     &d), 0);
-	}
-	S.f = ibfs__fabric_new(S.t, 1, 1);
-	S.sw = ibfs__switch_create(S.f, s, &d);
-	ck_assert_msg(S.sw != NULL, "%s", d.msg);
-	ibfs__switch_set_lid(S.sw, 100);
-	struct ibfs_exec ex = ibfs__direct_exec(&S.dx, &S.f->eq);
-	for (int i = 0; i < 3; i++) {
-		S.h[i] = ibfs__hca_create(S.f, i + 1, "ideal", ex, &d);
-		ck_assert_msg(S.h[i] != NULL, "%s", d.msg);
-		ibfs__hca_set_lid(S.h[i], 1, (uint16_t)(i + 1), 0);
-		ck_assert_int_eq(ibfs__switch_set_lft(S.sw, (uint16_t)(i + 1),
-						      (uint8_t)(i + 1)), 0);
-	}
+	hca_star_make(&S, 3, L);
 }
 
 static void star_free(void)
 {
-	for (int i = 0; i < 3; i++)
-		ibfs__hca_free(S.h[i]);
-	ibfs__switch_destroy(S.sw);
-	ibfs__fabric_free(S.f);
-	ibfs__topo_free(S.t);
+	hca_star_free(&S);
 }
 
 static void end_open(struct end *e, struct ibfs_hca *h)

@@ -39,14 +39,14 @@ tests_check_hca_perftest_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_perftest_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
 
 check_PROGRAMS += tests/check_hca_switch
-tests_check_hca_switch_SOURCES = tests/check_hca_switch.c
+tests_check_hca_switch_SOURCES = tests/check_hca_switch.c tests/hca_star.h
 tests_check_hca_switch_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_switch_LDADD = libibfs_hca.la libibfs_switch.la \
 	libibfs_fabric.la $(TEST_LIBS)
 
 # Multicast at the HCAs through one switch (closed form, attach errors).
 check_PROGRAMS += tests/check_mcast_hca
-tests_check_mcast_hca_SOURCES = tests/check_mcast_hca.c
+tests_check_mcast_hca_SOURCES = tests/check_mcast_hca.c tests/hca_star.h
 tests_check_mcast_hca_CFLAGS = $(TEST_CFLAGS)
 tests_check_mcast_hca_LDADD = libibfs_hca.la libibfs_switch.la \
 	libibfs_fabric.la $(TEST_LIBS)
