@@ -6,7 +6,9 @@
  * of its own (Check's fork mode), with SimGrid's default guard page.
  */
 #include <check.h>
+#include <malloc.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "bridge/bridge.h"
 #include "check_common.h"
@@ -127,6 +129,49 @@ START_TEST(no_guards_beyond_budget)
 }
 END_TEST
 
+/*
+ * Stacks without a guard come from calloc: after a set-up has freed a
+ * block larger than a stack, glibc's raised mmap threshold would serve
+ * them from the heap, cleared whole, as it would past 65,536 mapped
+ * blocks (stacks.c). Once the guards are off a block of a stack's size
+ * (8 MiB) is a fresh mapping again, and so are blocks past 65,536:
+ * mallinfo2's hblks counts them.
+ */
+START_TEST(stacks_mapped_afresh)
+{
+	void *big = malloc(16u << 20);
+
+	ck_assert_ptr_nonnull(big);
+	((volatile char *)big)[0] = 1;
+	free(big); /* glibc's threshold is now 16 MiB */
+	ibfs__bridge_set_guard_budget(br, 1);
+	ck_assert_int_eq(ibfs__bridge_spawn(br, "h0", "idle", app_idle, 0,
+					    NULL),
+			 0);
+	ck_assert(!ibfs__bridge_stacks_guarded());
+	size_t before = mallinfo2().hblks;
+	void *stack = calloc(1, 8u << 20);
+
+	ck_assert_ptr_nonnull(stack);
+	ck_assert_uint_eq(mallinfo2().hblks, before + 1);
+	free(stack);
+	/* Nor is there a cap on their count (glibc's is 65,536): 66,000
+	 * blocks of 1 MiB, untouched but for their headers. */
+	enum { MANY = 66000 };
+	void **many = malloc(MANY * sizeof(*many));
+
+	ck_assert_ptr_nonnull(many);
+	before = mallinfo2().hblks;
+	for (int i = 0; i < MANY; i++)
+		ck_assert_ptr_nonnull(many[i] = calloc(1, 1u << 20));
+	ck_assert_uint_eq(mallinfo2().hblks, before + MANY);
+	for (int i = 0; i < MANY; i++)
+		free(many[i]);
+	free(many);
+	ck_assert_msg(ibfs__bridge_run(br) == 0, "run: %s", dg.msg);
+}
+END_TEST
+
 static Suite *stacks_suite(void)
 {
 	Suite *s = suite_create("bridge_stacks");
@@ -137,6 +182,7 @@ static Suite *stacks_suite(void)
 	tcase_add_test(tc, guards_within_budget);
 	tcase_add_test(tc, guards_at_budget);
 	tcase_add_test(tc, no_guards_beyond_budget);
+	tcase_add_test(tc, stacks_mapped_afresh);
 	suite_add_tcase(s, tc);
 	return s;
 }

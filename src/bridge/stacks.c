@@ -24,6 +24,8 @@
  * would no longer be reported by SimGrid (the stacks keep SimGrid's
  * default size, 8 MiB). A user's --cfg=contexts/guard-size:0 stays.
  */
+#include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <xbt/config.h>
 
@@ -44,6 +46,29 @@ static size_t brg_max_map_count(void)
 		fclose(f);
 	}
 	return n ? (size_t)n : BRG_MAP_COUNT_DEFAULT;
+}
+
+/*
+ * Without a guard, SimGrid takes a stack from calloc, which clears it
+ * unless the block is a fresh mapping (known to be zero). Glibc maps a
+ * block afresh only above its mmap threshold, which rises to the largest
+ * mapped block freed so far (up to 32 MiB on 64-bit): once a set-up had
+ * freed a block larger than a stack, every later stack came from the heap
+ * and was cleared whole, 8 MiB each (a fat tree of 43,904 HCAs, 87,808
+ * actors, filled the 24 GiB of the machine and was killed; gdb showed
+ * calloc's memset under SwappedContext's constructor); and glibc maps
+ * at most 65,536 blocks at a time (M_MMAP_MAX), so that even without a
+ * raised threshold the actors past the 65,536th were cleared. A fixed
+ * threshold of 1 MiB and no limit on the count keep every stack in a
+ * fresh mapping, whose pages are touched only where the stack is used,
+ * and which Linux merges with its neighbours.
+ */
+static void brg_stacks_fresh(void)
+{
+#if defined(M_MMAP_THRESHOLD) && defined(M_MMAP_MAX)
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	mallopt(M_MMAP_MAX, INT_MAX);
+#endif
 }
 
 void ibfs__brg_stacks_init(struct ibfs_bridge *b)
@@ -68,6 +93,8 @@ void ibfs__brg_stacks_before_actor(struct ibfs_bridge *b)
 		return;
 	b->guard_set = 1;
 	if (3 * b->nhosts + 1 > b->guard_budget &&
-	    sg_cfg_get_int(BRG_GUARD_OPTION) > 0)
+	    sg_cfg_get_int(BRG_GUARD_OPTION) > 0) {
 		sg_cfg_set_int(BRG_GUARD_OPTION, 0);
+		brg_stacks_fresh();
+	}
 }
