@@ -273,7 +273,7 @@ awk -F, 'NR == 2 && !($2 == "rabenseifner" && ($12 - 1.5 * $11) ^ 2 < 1e-10 &&
 # --- Mistakes, each at its line (6), by run and validate.
 refused <<'LIST'
 <collective kind="allreduce" size="1MiB" algorithm="tree2"/>|algorithm="tree2" is not one of: ring, binomial, pairwise, recursive-doubling, rabenseifner, pipeline, tree
-<collective kind="allreduce" size="1MiB" algorithm="pipeline"/>|algorithm="pipeline" does not run allreduce (it runs: ring, recursive-doubling, rabenseifner, tree)
+<collective kind="allreduce" size="1MiB" algorithm="pipeline"/>|algorithm="pipeline" does not run allreduce (it runs: ring, recursive-doubling, rabenseifner, tree, double-tree)
 <collective kind="broadcast" size="1MiB" algorithm="ring"/>|algorithm="ring" does not run broadcast (it runs: binomial, pipeline)
 <collective kind="broadcast" size="1MiB" algorithm="tree"/>|algorithm="tree" does not run broadcast
 <collective kind="allreduce" size="4GiB" algorithm="tree"/>|a message is at most 2 GiB

@@ -17,7 +17,9 @@ libibfs_scenario_la_SOURCES += \
 	src/scenario/routes.h src/scenario/routes.c \
 	src/scenario/traffic.h src/scenario/traffic_int.h \
 	src/scenario/traffic_plan.c src/scenario/traffic_app.c \
+	src/scenario/traffic_app_coll.c \
 	src/scenario/traffic_collective.c src/scenario/traffic_collective_algos.c \
+	src/scenario/traffic_collective_trees.c \
 	src/scenario/traffic_mcast.c
 # Example scenarios (examples/*.xml), run with their key numbers asserted.
 EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
