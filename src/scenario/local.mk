@@ -34,9 +34,10 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/multicast.xml \
 	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
-TESTS += tests/collectives.sh tests/collectives_algos.sh
+TESTS += tests/collectives.sh tests/collectives_algos.sh \
+	tests/collectives_trees.sh
 EXTRA_DIST += tests/collectives.sh tests/collectives_algos.sh \
-	tests/collectives_lib.sh
+	tests/collectives_trees.sh tests/collectives_lib.sh
 TESTS += tests/run_scenarios.sh
 # Congestion control attributes: refusals, defaults, both SM modes.
 TESTS += tests/cc_scenarios.sh

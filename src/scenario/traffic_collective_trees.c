@@ -66,10 +66,11 @@ size_t ibfs__tr_dtree_parent(int tree, size_t r, size_t n)
 }
 
 /* One tree: parents, children (kids[kfirst[v] .. kfirst[v + 1]), in
- * rank order) and the ranks by depth, the root first. */
+ * rank order), the ranks by depth, the root first (order), and the
+ * deepest first (up), each depth in rank order. */
 struct tree {
 	size_t n, root;
-	size_t *parent, *kfirst, *kids, *order;
+	size_t *parent, *kfirst, *kids, *order, *up;
 };
 
 static void tree_free(struct tree *tr)
@@ -109,6 +110,10 @@ static void tree_index(struct tree *tr)
 		for (size_t v = 0; v < n; v++)
 			if (depth[v] == d)
 				tr->order[k++] = v;
+	for (size_t d = maxd + 1, j = 0; d-- > 0;)
+		for (size_t v = 0; v < n; v++)
+			if (depth[v] == d)
+				tr->up[j++] = v;
 }
 
 /* Tree `which` of c: 0 or 1 of the double tree, or the binomial (2). */
@@ -116,14 +121,15 @@ static int tree_build(struct tree *tr, const struct ibfs_sc_collective *c,
 		      int which)
 {
 	size_t n = c->nmembers;
-	/* parent, kfirst (n + 1), kids, order (3n: with scratch). */
-	tr->parent = malloc((6 * n + 1) * sizeof(size_t));
+	/* parent, kfirst (n + 1), kids, up, order (3n: with scratch). */
+	tr->parent = malloc((7 * n + 1) * sizeof(size_t));
 	if (!tr->parent)
 		return -1;
 	tr->n = n;
 	tr->kfirst = tr->parent + n;
 	tr->kids = tr->kfirst + n + 1;
-	tr->order = tr->kids + n;
+	tr->up = tr->kids + n;
+	tr->order = tr->up + n;
 	for (size_t v = 0; v < n; v++)
 		tr->parent[v] = which == 2 ? (v ? v - (v & -v) : TR_NONE) :
 					     ibfs__tr_dtree_parent(which, v, n);
@@ -157,7 +163,7 @@ static int kid_chain(struct ibfs_traffic *t, const struct tree_run *r,
 	return 0;
 }
 
-/* Piece p of b bytes up the tree: the deepest ranks first, so that a
+/* A piece of b bytes up the tree: the deepest ranks first, so that a
  * kid's message exists before its parent's chain names it. */
 static int piece_up(struct ibfs_traffic *t,
 		    const struct ibfs_sc_collective *c, uint32_t ci,
@@ -166,8 +172,8 @@ static int piece_up(struct ibfs_traffic *t,
 	const struct tree *tr = r->tr;
 	const size_t none[3] = {TR_NONE, TR_NONE, TR_NONE};
 	ibfs_time_t ps = ibfs__tr_coll_reduce_time(c, b);
-	for (size_t k = tr->n; k-- > 0;) {
-		size_t v = tr->order[k];
+	for (size_t k = 0; k < tr->n; k++) {
+		size_t v = tr->up[k];
 		if (v == tr->root)
 			continue;
 		size_t m = ibfs__tr_coll_msg_on(t, c, ci, v, tr->parent[v], b,
@@ -182,7 +188,7 @@ static int piece_up(struct ibfs_traffic *t,
 	return 0;
 }
 
-/* Piece p of b bytes down the tree: the root's first send after its
+/* A piece of b bytes down the tree: the root's first send after its
  * reduction, the others' each at the piece's arrival. */
 static int piece_down(struct ibfs_traffic *t,
 		      const struct ibfs_sc_collective *c, uint32_t ci,
