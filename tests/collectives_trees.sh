@@ -16,23 +16,7 @@
 # make check sets IBFSIM and top_srcdir.
 : "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
 . "$top_srcdir/tests/collectives_lib.sh"
-star="$top_srcdir/platforms/star.xml"
-
-# The star with node5..node8 on ports 5 to 8 and node2's cable at 200 m.
-awk '/<link a="node1:1"/ { for (i = 5; i <= 8; i++)
-	printf "  <hca id=\"node%d\" ports=\"1\"/>\n", i }
-	{ print }
-	/<link a="node4:1"/ { for (i = 5; i <= 8; i++)
-	printf "  <link a=\"node%d:1\" b=\"sw1:%d\"/>\n", i, i }' "$star" |
-	sed 's|<link a="node2:1" b="sw1:2"/>|<link a="node2:1" b="sw1:2" cable="200m"/>|' \
-	>"$out/star8-200.xml"
-
-# run NAME TRAFFIC [FABRIC]: runs it with its CSV in $out/NAME.
-run() {
-	scenario "$@"
-	"$IBFSIM" run "$out/$1.xml" --quiet --csv "$out/$1" --json \
-		"$out/$1.json" >"$out/$1.out" || bad "$1: exit $?"
-}
+stars
 
 # hcas N: node1,...,nodeN.
 hcas() {
@@ -151,12 +135,6 @@ check() {
 		if (bad) exit 1
 		print differ + 0
 	}' "$out/$1/messages.csv"
-}
-
-# edges NAME: "src>dst:bytes ..." in row order, node numbers only.
-edges() {
-	awk -F, 'NR > 1 { sub("node", "", $1); sub("node", "", $2);
-		printf "%s>%s:%s ", $1, $2, $4 }' "$out/$1/messages.csv"
 }
 
 # --- The trees of 4 and 5 HCAs, written out (ranks 0.. = node1..).
