@@ -29,7 +29,8 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/fat_tree_permutation.xml examples/sm_sweep.xml \
 	examples/link_failure.xml examples/qos_weights.xml \
 	examples/dragonfly_lash.xml examples/collectives.xml \
-	examples/collectives_algos.xml \
+	examples/collectives_algos.xml examples/collectives_trees.xml \
+	examples/collectives_trees_k8.xml \
 	examples/partitions.xml examples/partitions.conf \
 	examples/multicast.xml \
 	tests/run_example_scenarios.sh
