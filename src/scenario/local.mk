@@ -37,6 +37,11 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 TESTS += tests/run_example_scenarios.sh
 TESTS += tests/collectives.sh tests/collectives_algos.sh \
 	tests/collectives_trees.sh
+# The double binary tree's shapes against NCCL's rule for the children.
+check_PROGRAMS += tests/check_coll_trees
+tests_check_coll_trees_SOURCES = tests/check_coll_trees.c
+tests_check_coll_trees_CFLAGS = $(TEST_CFLAGS)
+tests_check_coll_trees_LDADD = libibfs_scenario.la $(SM_INBAND_LIBS)
 EXTRA_DIST += tests/collectives.sh tests/collectives_algos.sh \
 	tests/collectives_trees.sh tests/collectives_lib.sh
 TESTS += tests/run_scenarios.sh
