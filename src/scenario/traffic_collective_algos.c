@@ -23,8 +23,9 @@
  *     steps; the first carries size / 2 bytes, the last of the halving
  *     one chunk (size / N).
  *   tree (allreduce; the same paper's binomial reduce then binomial
- *     broadcast, section 4.4's short-message baseline; not NCCL's
- *     double binary tree, nor pipelined): rank v (v > 0) sends the whole
+ *     broadcast, section 4.4's short-message baseline; not pipelined:
+ *     with chunks above 1 traffic_collective_trees.c pipelines it, and
+ *     runs NCCL's double binary tree): rank v (v > 0) sends the whole
  *     buffer to its parent v - lowbit(v) once it has received and
  *     reduced, one after the other in that order, its children v + 1,
  *     v + 2, v + 4, ... (below v + lowbit(v) and N); rank 0 reduces its

@@ -245,7 +245,8 @@ size_t ibfs__tr_coll_msg(struct ibfs_traffic *t,
 size_t ibfs__tr_coll_msg_on(struct ibfs_traffic *t,
 			    const struct ibfs_sc_collective *c, uint32_t ci,
 			    size_t src, size_t dst, uint64_t size,
-			    const size_t dep[3], unsigned lane, unsigned stream);
+			    const size_t dep[3], unsigned lane,
+			    unsigned stream);
 /* Appends a wait to t->coll_red; -1 no memory. */
 int ibfs__tr_coll_wait(struct ibfs_traffic *t, size_t rec, ibfs_time_t ps,
 		       int cmp);
