@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Actor stacks and the process's memory mappings.
+ *
+ * SimGrid (3.32, raw and ucontext contexts) allocates each actor's stack
+ * with the guard page its option contexts/guard-size asks for (one page
+ * by default) below it, made inaccessible with mprotect: the stack and
+ * its guard are then two memory mappings of their own, where stacks
+ * without a guard are anonymous memory that Linux merges with its
+ * neighbours (measured with /proc/self/maps: 1,000 actors without guards
+ * added no mapping, with guards 2,000). Linux refuses a process more than
+ * vm.max_map_count mappings (65,530 by default), and SimGrid then aborts
+ * ("Failed to protect stack: Cannot allocate memory"): a scenario, with
+ * two traffic actors an HCA, aborted so on a fat tree of 27,648 HCAs.
+ *
+ * SimGrid reads the option again to free a stack, so it must not change
+ * while actors exist (measured: turning it off half-way crashed at the
+ * end). It is therefore set once, before the first actor: guard pages
+ * stay when the actors such a run has, up to three an HCA (a poster, a
+ * completer and a collective's poster in a scenario) and the fabric's,
+ * take at most half the budget with theirs (max_map_count / 4 guarded
+ * actors: 5,460 HCAs at Linux's default), and are turned off otherwise.
+ * Without them a run's results are the same; only a stack overflow
+ * would no longer be reported by SimGrid (the stacks keep SimGrid's
+ * default size, 8 MiB). A user's --cfg=contexts/guard-size:0 stays.
+ */
+#include <stdio.h>
+#include <xbt/config.h>
+
+#include "bridge/bridge_int.h"
+
+#define BRG_GUARD_OPTION "contexts/guard-size"
+/* Linux's default vm.max_map_count (DEFAULT_MAX_MAP_COUNT). */
+#define BRG_MAP_COUNT_DEFAULT 65530
+
+static size_t brg_max_map_count(void)
+{
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+	unsigned long n = 0;
+
+	if (f) {
+		if (fscanf(f, "%lu", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	return n ? (size_t)n : BRG_MAP_COUNT_DEFAULT;
+}
+
+void ibfs__brg_stacks_init(struct ibfs_bridge *b)
+{
+	b->guard_budget = brg_max_map_count() / 4;
+	b->guard_set = 0;
+}
+
+void ibfs__bridge_set_guard_budget(struct ibfs_bridge *b, size_t actors)
+{
+	b->guard_budget = actors;
+}
+
+int ibfs__bridge_stacks_guarded(void)
+{
+	return sg_cfg_get_int(BRG_GUARD_OPTION) > 0;
+}
+
+void ibfs__brg_stacks_before_actor(struct ibfs_bridge *b)
+{
+	if (b->guard_set)
+		return;
+	b->guard_set = 1;
+	if (3 * b->nhosts + 1 > b->guard_budget &&
+	    sg_cfg_get_int(BRG_GUARD_OPTION) > 0)
+		sg_cfg_set_int(BRG_GUARD_OPTION, 0);
+}
