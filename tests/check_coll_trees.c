@@ -7,9 +7,14 @@
  * of b/2, b/4, ... with r + h below N; rank 0 the largest power of two
  * below N) and checks that both agree, with one root a tree (0, and 1 or
  * N - 1 for tree 1), at most two children a rank, a depth of at most
- * log2 N + 1, and no rank but 0 inner in both trees.
+ * log2 N + 1, and no rank but 0 inner in both trees. And the actors a
+ * double tree needs an HCA, which the bridge counts against its budget of
+ * memory mappings: five (three collective posters: up and down on the
+ * tree it is inner in, up on the other).
  */
 #include "check_common.h"
+#include "fabric/diag.h"
+#include "scenario/scenario.h"
 #include "scenario/traffic_int.h"
 
 #define MAXN 200
@@ -116,6 +121,30 @@ START_TEST(inner_in_one_tree)
 }
 END_TEST
 
+/* The most actors an HCA of examples/NAME's traffic starts. */
+static size_t host_actors(const char *name)
+{
+	char path[1024];
+	struct ibfs_diag d = {0};
+	snprintf(path, sizeof(path), "%s/examples/%s", IBFS_SRC(""), name);
+	struct ibfs_scenario *sc = ibfs__scenario_load(path, &d);
+	ck_assert_msg(sc != NULL, "%s: %s", path, d.msg);
+	struct ibfs_traffic *t = ibfs__traffic_plan(sc, 1, &d);
+	ck_assert_ptr_nonnull(t);
+	size_t n = ibfs__traffic_host_actors(t);
+	ibfs__traffic_free(t);
+	ibfs__scenario_free(sc);
+	return n;
+}
+
+START_TEST(actors_an_hca)
+{
+	ck_assert_uint_eq(host_actors("collectives_trees.xml"), 5);
+	ck_assert_uint_eq(host_actors("collectives_algos.xml"), 3);
+	ck_assert_uint_eq(host_actors("rdma_write.xml"), 3);
+}
+END_TEST
+
 static Suite *coll_trees_suite(void)
 {
 	Suite *s = suite_create("coll_trees");
@@ -124,6 +153,7 @@ static Suite *coll_trees_suite(void)
 	tcase_add_test(tc, parents_match_nccl_children);
 	tcase_add_test(tc, trees_are_shallow);
 	tcase_add_test(tc, inner_in_one_tree);
+	tcase_add_test(tc, actors_an_hca);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -41,7 +41,8 @@ TESTS += tests/collectives.sh tests/collectives_algos.sh \
 check_PROGRAMS += tests/check_coll_trees
 tests_check_coll_trees_SOURCES = tests/check_coll_trees.c
 tests_check_coll_trees_CFLAGS = $(TEST_CFLAGS)
-tests_check_coll_trees_LDADD = libibfs_scenario.la $(SM_INBAND_LIBS)
+tests_check_coll_trees_LDADD = libibfs_scenario.la libibfs_bridge.la \
+	$(SM_INBAND_LIBS)
 EXTRA_DIST += tests/collectives.sh tests/collectives_algos.sh \
 	tests/collectives_trees.sh tests/collectives_lib.sh
 TESTS += tests/run_scenarios.sh

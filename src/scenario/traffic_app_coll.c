@@ -124,3 +124,16 @@ int ibfs__tr_coll_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b, size_t i,
 	}
 	return 0;
 }
+
+size_t ibfs__traffic_host_actors(const struct ibfs_traffic *t)
+{
+	size_t most = 3;
+	for (size_t i = 0; i < t->sc->topo->nnodes; i++) {
+		size_t k = 2;
+		for (int s = 0; s < TR_STREAMS; s++)
+			k += t->nodes[i].cs[s].n > 0;
+		if (k > most)
+			most = k;
+	}
+	return most;
+}
