@@ -172,6 +172,17 @@ START_TEST(stacks_mapped_afresh)
 }
 END_TEST
 
+/* Six actors an HCA (a scenario whose collectives post in four
+ * streams): the budget three HCAs of three actors fit is short. */
+START_TEST(host_actors_count)
+{
+	ibfs__bridge_set_host_actors(br, 6);
+	ibfs__bridge_set_guard_budget(br, 6 * 3);
+	ck_assert_int_lt(run_actors(), ACTORS / 4);
+	ck_assert(!ibfs__bridge_stacks_guarded());
+}
+END_TEST
+
 static Suite *stacks_suite(void)
 {
 	Suite *s = suite_create("bridge_stacks");
@@ -183,6 +194,7 @@ static Suite *stacks_suite(void)
 	tcase_add_test(tc, guards_at_budget);
 	tcase_add_test(tc, no_guards_beyond_budget);
 	tcase_add_test(tc, stacks_mapped_afresh);
+	tcase_add_test(tc, host_actors_count);
 	suite_add_tcase(s, tc);
 	return s;
 }

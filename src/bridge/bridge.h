@@ -76,6 +76,9 @@ int ibfs__bridge_spawn(struct ibfs_bridge *b, const char *hca_id,
  * do to try a small budget.
  */
 void ibfs__bridge_set_guard_budget(struct ibfs_bridge *b, size_t actors);
+/* Each HCA of b's run starts at most n actors (default 3: a scenario's
+ * poster, completer and collective poster); called before the first. */
+void ibfs__bridge_set_host_actors(struct ibfs_bridge *b, size_t n);
 /* 1 while SimGrid gives new actors guard pages (contexts/guard-size). */
 int ibfs__bridge_stacks_guarded(void);
 

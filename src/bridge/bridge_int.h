@@ -72,6 +72,7 @@ struct ibfs_bridge {
 	size_t running;         /* actors in BRG_RUNNING */
 	/* Guarded actors allowed; whether that was decided (stacks.c). */
 	size_t guard_budget;
+	size_t host_actors;     /* at most, an HCA (default 3) */
 	int guard_set;
 	size_t live;            /* actors not in BRG_DONE */
 

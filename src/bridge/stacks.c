@@ -17,9 +17,11 @@
  * while actors exist (measured: turning it off half-way crashed at the
  * end). It is therefore set once, before the first actor: guard pages
  * stay when the actors such a run has, up to three an HCA (a poster, a
- * completer and a collective's poster in a scenario) and the fabric's,
- * take at most half the budget with theirs (max_map_count / 4 guarded
- * actors: 5,460 HCAs at Linux's default), and are turned off otherwise.
+ * completer and a collective's poster in a scenario; a scenario whose
+ * collectives post in several streams, as the double tree's four, says
+ * how many with ibfs__bridge_set_host_actors) and the fabric's, take at
+ * most half the budget with theirs (max_map_count / 4 guarded actors:
+ * 5,460 HCAs at three and Linux's default), and are turned off otherwise.
  * Without them a run's results are the same; only a stack overflow
  * would no longer be reported by SimGrid (the stacks keep SimGrid's
  * default size, 8 MiB). A user's --cfg=contexts/guard-size:0 stays.
@@ -74,12 +76,18 @@ static void brg_stacks_fresh(void)
 void ibfs__brg_stacks_init(struct ibfs_bridge *b)
 {
 	b->guard_budget = brg_max_map_count() / 4;
+	b->host_actors = 3;
 	b->guard_set = 0;
 }
 
 void ibfs__bridge_set_guard_budget(struct ibfs_bridge *b, size_t actors)
 {
 	b->guard_budget = actors;
+}
+
+void ibfs__bridge_set_host_actors(struct ibfs_bridge *b, size_t n)
+{
+	b->host_actors = n;
 }
 
 int ibfs__bridge_stacks_guarded(void)
@@ -92,7 +100,7 @@ void ibfs__brg_stacks_before_actor(struct ibfs_bridge *b)
 	if (b->guard_set)
 		return;
 	b->guard_set = 1;
-	if (3 * b->nhosts + 1 > b->guard_budget &&
+	if (b->host_actors * b->nhosts + 1 > b->guard_budget &&
 	    sg_cfg_get_int(BRG_GUARD_OPTION) > 0) {
 		sg_cfg_set_int(BRG_GUARD_OPTION, 0);
 		brg_stacks_fresh();
