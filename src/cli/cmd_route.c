@@ -21,6 +21,7 @@
 #include "fabric/xml_fabric.h"
 #include "subnet_manager/credit_loop.h"
 #include "subnet_manager/lft_dump.h"
+#include "subnet_manager/mad.h"
 #include "subnet_manager/partitions.h"
 #include "subnet_manager/pkey_plan.h"
 #include "subnet_manager/mcast.h"
@@ -129,6 +130,29 @@ static void print_sl_use(const struct ibfs_subnet *sn)
 			printf("%s %d", n++ ? "," : "", sl);
 	printf(" (%d of %d data VL%s)\n", n, sn->data_vls,
 	       sn->data_vls == 1 ? "" : "s");
+}
+
+/*
+ * The sweep's SMPs by method and attribute, Gets first, each by attribute
+ * ID: "in-band SMPs by attribute: Get NodeDescription 5, ...", the form
+ * tests/opensm_smp_counts.sh also writes OpenSM's log in.
+ */
+static void route_print_by_attr(const struct ibfs_sm_stats *st)
+{
+	const char *sep = " ";
+
+	printf("in-band SMPs by attribute:");
+	for (int m = 0; m < 2; m++)
+		for (int a = 0; a < IBFS_SM_ATTR_SLOTS; a++) {
+			if (!st->by_attr[m][a])
+				continue;
+			printf("%s%s %s %u", sep, m ? "Set" : "Get",
+			       ibfs__smp_attr_str(
+				       (uint16_t)(IBFS_SM_ATTR_BASE + a)),
+			       st->by_attr[m][a]);
+			sep = ", ";
+		}
+	printf("\n");
 }
 
 static void route_print_us(const char *what, ibfs_time_t t)
@@ -285,6 +309,7 @@ static int route_inband(struct ibfs_topology *t, const char *fabric,
 	       (unsigned long long)st.received,
 	       (unsigned long long)st.errors,
 	       (unsigned long long)st.lft_blocks);
+	route_print_by_attr(&st);
 	long bad = route_mismatches(&x, ref, first, sizeof(first));
 
 	if (bad) {

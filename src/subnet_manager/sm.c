@@ -234,6 +234,10 @@ static int sm_send(struct ibfs_sm *sm, const struct sm_req *r)
 					  sm_timeout_ev, sm, s.tid);
 	sm->outstanding++;
 	sm->st.sent++;
+	if (r->attr >= IBFS_SM_ATTR_BASE &&
+	    r->attr < IBFS_SM_ATTR_BASE + IBFS_SM_ATTR_SLOTS)
+		sm->st.by_attr[r->method == IBFS_SMP_SET]
+			      [r->attr - IBFS_SM_ATTR_BASE]++;
 	if (r->method == IBFS_SMP_GET)
 		sm->st.disc_sent++;
 	else
