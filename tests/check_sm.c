@@ -92,6 +92,11 @@ static void check_programmed(struct net *n, const char *engine, int lmc)
 	ibfs__subnet_free(sn);
 }
 
+/* P_KeyTable blocks a table: an HCA port's, a switch port's (its
+ * NodeInfo PartitionCap, its SwitchInfo PartitionEnforcementCap). */
+#define CA_PKEY_GETS (IBFS_HCA_PKEYS / 32)
+#define SW_PKEY_GETS (IBFS_SWITCH_PKEYS / 32)
+
 /*
  * SMPs discovery must send, for HCAs of one port: 3 Gets to the SM's own
  * node (NodeInfo, NodeDescription, PortInfo), NodeInfo + NodeDescription +
@@ -99,6 +104,8 @@ static void check_programmed(struct net *n, const char *engine, int lmc)
  * NodeDescription + PortInfo for each other HCA, and one NodeInfo for each
  * probe that finds a node already known: probes are the SM's one plus one
  * per linked switch port other than the one its switch was reached by.
+ * In the first sweep the P_Key table of every port not Down is read too:
+ * each HCA's, each switch's port 0 and linked ports.
  */
 static uint64_t disc_count(const struct ibfs_topology *t)
 {
@@ -108,12 +115,14 @@ static uint64_t disc_count(const struct ibfs_topology *t)
 		const struct ibfs_topo_node *x = &t->nodes[i];
 
 		if (x->type == IBFS_NODE_HCA) {
-			c += 3;
+			c += 3 + CA_PKEY_GETS;
 			continue;
 		}
-		c += 3 + (uint64_t)x->nports + 1;
-		for (int p = 1; p <= x->nports; p++)
+		c += 3 + (uint64_t)x->nports + 1 + SW_PKEY_GETS;
+		for (int p = 1; p <= x->nports; p++) {
 			probes += x->ports[p].peer_node >= 0;
+			c += x->ports[p].peer_node >= 0 ? SW_PKEY_GETS : 0;
+		}
 		probes--;
 	}
 	c -= 3; /* the SM's own HCA was counted as an other HCA */
@@ -171,14 +180,17 @@ START_TEST(test_star_exact)
 	ibfs_time_t rtt2 = dsw + R + dca + A + dsw + R + dca;
 	/* max_lid: the switch and three HCAs, LMC 0: one LFT block. */
 	uint64_t blocks = 1;
-	/* Hop 0: NodeInfo, NodeDesc, PortInfo; LID, Armed, Active. */
-	uint64_t h0 = 3 + 3;
-	/* Hop 1: NodeInfo, NodeDesc, SwitchInfo, PortInfo 0..4; LID of port
-	 * 0, SwitchInfo, LFT, and SL2VL, VLArb, Armed, Active per link. */
-	uint64_t h1 = 3 + (nports + 1) + 1 + 1 + blocks + 4 * nh;
-	/* Hop 2, each other HCA: NodeInfo, NodeDesc, PortInfo; LID, Armed,
+	/* Hop 0: NodeInfo, NodeDesc, PortInfo, P_KeyTable; LID, Armed,
 	 * Active. */
-	uint64_t h2 = 6 * (nh - 1);
+	uint64_t h0 = 3 + CA_PKEY_GETS + 3;
+	/* Hop 1: NodeInfo, NodeDesc, SwitchInfo, PortInfo 0..4, P_KeyTable
+	 * of port 0 and of each link; LID of port 0, SwitchInfo, LFT, and
+	 * SL2VL, VLArb, Armed, Active per link. */
+	uint64_t h1 = 3 + (nports + 1) + SW_PKEY_GETS * (1 + nh) + 1 + 1 +
+		      blocks + 4 * nh;
+	/* Hop 2, each other HCA: NodeInfo, NodeDesc, PortInfo, P_KeyTable;
+	 * LID, Armed, Active. */
+	uint64_t h2 = (6 + CA_PKEY_GETS) * (nh - 1);
 	struct ibfs_sm_stats st;
 
 	ibfs__sm_stats(n.sm, &st);
@@ -196,10 +208,10 @@ START_TEST(test_star_exact)
 	ck_assert_uint_eq(st.sweep, h0 * rtt0 + h1 * rtt1 + h2 * rtt2);
 	ck_assert_uint_eq(st.up, st.sweep);
 	/* Worked by hand: dsw = 110.64 ns, dca = 33.2 ns, so rtt1 =
-	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 6 + 23 + 12 SMPs give
-	 * 6 us + 26,308,320 ps + 20,252,160 ps. */
-	ck_assert_uint_eq(h1, 23);
-	ck_assert_uint_eq(st.sweep, 52 * IBFS_US + 560480);
+	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 10 + 27 + 20 SMPs give
+	 * 10 us + 30,883,680 ps + 33,753,600 ps. */
+	ck_assert_uint_eq(h1, 27);
+	ck_assert_uint_eq(st.sweep, 74 * IBFS_US + 637280);
 	/* Agents answered every request; hop-2 SMPs were relayed twice. */
 	ck_assert_uint_eq(st.agent_answered, st.sent);
 	ck_assert_uint_eq(st.agent_relayed, 2 * h2);
@@ -239,16 +251,21 @@ START_TEST(test_star_timeout)
 	ibfs_time_t dsw = P + ser(8) + L, dca = P + ser(SMP_WIRE);
 	ibfs_time_t rtt1 = dsw + A + dca;
 	ibfs_time_t rtt2 = dsw + R + dca + A + dsw + R + dca;
-	/* Hop 1: 3 + PortInfo 0..4, LID, SwitchInfo, one LFT block, and
-	 * SL2VL, VLArb, Armed, Active for the two links found. */
-	uint64_t h0 = 6, h1 = 3 + 5 + 1 + 1 + 1 + 4 * 2, h2 = 6, lost = 4;
+	/* Hop 1: 3 + PortInfo 0..4, P_KeyTable of port 0 and of the three
+	 * ports in Init (the dead HCA's too), LID, SwitchInfo, one LFT
+	 * block, and SL2VL, VLArb, Armed, Active for the two links found.
+	 * Hops 0 and 2: 3 Gets, the table, LID, Armed, Active. */
+	uint64_t h0 = 6 + CA_PKEY_GETS;
+	uint64_t h1 = 3 + 5 + 4 * SW_PKEY_GETS + 1 + 1 + 1 + 4 * 2;
+	uint64_t h2 = 6 + CA_PKEY_GETS, lost = 4;
 
 	ck_assert_uint_eq(st.retries, IBFS_SM_TRANS_RETRIES);
 	ck_assert_uint_eq(st.timeouts, 1);
 	ck_assert_uint_eq(st.errors, 0);
 	ck_assert_uint_eq(st.sent, h0 + h1 + h2 + lost);
 	ck_assert_uint_eq(st.received, h0 + h1 + h2);
-	ck_assert_uint_eq(st.disc_sent, 3 + 8 + 3 + lost);
+	ck_assert_uint_eq(st.disc_sent, 3 + 8 + 3 + lost + 2 * CA_PKEY_GETS +
+					4 * SW_PKEY_GETS);
 	ck_assert_uint_eq(st.sweep, h0 * A + h1 * rtt1 + h2 * rtt2 +
 					    lost * IBFS_SM_TRANS_TIMEOUT);
 	ck_assert_int_eq(st.cas, 2);
@@ -301,9 +318,10 @@ static void fat_tree_case(const char *engine, int lmc)
 	struct ibfs_sm_stats st;
 
 	ibfs__sm_stats(n.sm, &st);
-	/* 6 switches with 4 ports: 3 + 6 x 8 + 7 x 3 + 6 known = 78. */
-	ck_assert_uint_eq(disc_count(n.t), 78);
-	ck_assert_uint_eq(st.disc_sent, 78);
+	/* 6 switches with 4 ports: 3 + 6 x 8 + 7 x 3 + 6 known = 78, and
+	 * P_KeyTable: 8 HCAs x 4 blocks + 6 switches x 5 ports = 62. */
+	ck_assert_uint_eq(disc_count(n.t), 78 + 62);
+	ck_assert_uint_eq(st.disc_sent, 78 + 62);
 	ck_assert_uint_eq(st.cfg_sent, cfg_count(n.t, st.max_lid));
 	ck_assert_uint_eq(st.received, st.sent);
 	ck_assert_int_eq(st.links, 16);
@@ -432,7 +450,9 @@ START_TEST(test_resweep_no_change)
 	ibfs__sm_stats(n.sm, &b);
 	ck_assert_int_eq(b.state, 1);
 	ck_assert_uint_eq(b.lft_blocks, 0);
-	ck_assert_uint_eq(b.disc_sent, a.disc_sent);
+	/* No P_Key table is read again: every port is Active (OpenSM reads
+	 * them in its first sweep and for ports found in Init). */
+	ck_assert_uint_eq(b.disc_sent, a.disc_sent - 62);
 	/* No LFT block, and no Armed/Active for the 2 x 16 Active ends. */
 	ck_assert_uint_eq(b.cfg_sent, a.cfg_sent - a.lft_blocks - 2 * 32);
 	ck_assert_uint_eq(b.errors, 0);
