@@ -131,7 +131,8 @@ static uint64_t disc_count(const struct ibfs_topology *t)
 
 /*
  * Sets: PortInfo (LID) of each switch port 0 and HCA port, SwitchInfo of
- * each switch, its LFT blocks, SL2VL and VLArb of each linked switch
+ * each switch twice (clearing the PortStateChange its ports' coming up
+ * set, then the tops), its LFT blocks, SL2VL and VLArb of each linked switch
  * port, then Armed and Active of every linked port.
  */
 static uint64_t cfg_count(const struct ibfs_topology *t, unsigned max_lid)
@@ -148,7 +149,7 @@ static uint64_t cfg_count(const struct ibfs_topology *t, unsigned max_lid)
 			c += 1 + 2 * linked;
 			continue;
 		}
-		c += 1 + 1 + (max_lid / 64 + 1) + 4 * linked;
+		c += 1 + 1 + 1 + (max_lid / 64 + 1) + 4 * linked;
 	}
 	return c;
 }
@@ -184,10 +185,11 @@ START_TEST(test_star_exact)
 	 * Active. */
 	uint64_t h0 = 3 + CA_PKEY_GETS + 3;
 	/* Hop 1: NodeInfo, NodeDesc, SwitchInfo, PortInfo 0..4, P_KeyTable
-	 * of port 0 and of each link; LID of port 0, SwitchInfo, LFT, and
-	 * SL2VL, VLArb, Armed, Active per link. */
+	 * of port 0 and of each link; SwitchInfo (PortStateChange), LID of
+	 * port 0, SwitchInfo, LFT, and SL2VL, VLArb, Armed, Active per
+	 * link. */
 	uint64_t h1 = 3 + (nports + 1) + SW_PKEY_GETS * (1 + nh) + 1 + 1 +
-		      blocks + 4 * nh;
+		      1 + blocks + 4 * nh;
 	/* Hop 2, each other HCA: NodeInfo, NodeDesc, PortInfo, P_KeyTable;
 	 * LID, Armed, Active. */
 	uint64_t h2 = (6 + CA_PKEY_GETS) * (nh - 1);
@@ -208,10 +210,10 @@ START_TEST(test_star_exact)
 	ck_assert_uint_eq(st.sweep, h0 * rtt0 + h1 * rtt1 + h2 * rtt2);
 	ck_assert_uint_eq(st.up, st.sweep);
 	/* Worked by hand: dsw = 110.64 ns, dca = 33.2 ns, so rtt1 =
-	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 10 + 27 + 20 SMPs give
-	 * 10 us + 30,883,680 ps + 33,753,600 ps. */
-	ck_assert_uint_eq(h1, 27);
-	ck_assert_uint_eq(st.sweep, 74 * IBFS_US + 637280);
+	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 10 + 28 + 20 SMPs give
+	 * 10 us + 32,027,520 ps + 33,753,600 ps. */
+	ck_assert_uint_eq(h1, 28);
+	ck_assert_uint_eq(st.sweep, 75 * IBFS_US + 781120);
 	/* Agents answered every request; hop-2 SMPs were relayed twice. */
 	ck_assert_uint_eq(st.agent_answered, st.sent);
 	ck_assert_uint_eq(st.agent_relayed, 2 * h2);
@@ -252,11 +254,12 @@ START_TEST(test_star_timeout)
 	ibfs_time_t rtt1 = dsw + A + dca;
 	ibfs_time_t rtt2 = dsw + R + dca + A + dsw + R + dca;
 	/* Hop 1: 3 + PortInfo 0..4, P_KeyTable of port 0 and of the three
-	 * ports in Init (the dead HCA's too), LID, SwitchInfo, one LFT
-	 * block, and SL2VL, VLArb, Armed, Active for the two links found.
-	 * Hops 0 and 2: 3 Gets, the table, LID, Armed, Active. */
+	 * ports in Init (the dead HCA's too), SwitchInfo (PortStateChange),
+	 * LID, SwitchInfo, one LFT block, and SL2VL, VLArb, Armed, Active
+	 * for the two links found. Hops 0 and 2: 3 Gets, the table, LID,
+	 * Armed, Active. */
 	uint64_t h0 = 6 + CA_PKEY_GETS;
-	uint64_t h1 = 3 + 5 + 4 * SW_PKEY_GETS + 1 + 1 + 1 + 4 * 2;
+	uint64_t h1 = 3 + 5 + 4 * SW_PKEY_GETS + 1 + 1 + 1 + 1 + 4 * 2;
 	uint64_t h2 = 6 + CA_PKEY_GETS, lost = 4;
 
 	ck_assert_uint_eq(st.retries, IBFS_SM_TRANS_RETRIES);
@@ -453,8 +456,10 @@ START_TEST(test_resweep_no_change)
 	/* No P_Key table is read again: every port is Active (OpenSM reads
 	 * them in its first sweep and for ports found in Init). */
 	ck_assert_uint_eq(b.disc_sent, a.disc_sent - 62);
-	/* No LFT block, and no Armed/Active for the 2 x 16 Active ends. */
-	ck_assert_uint_eq(b.cfg_sent, a.cfg_sent - a.lft_blocks - 2 * 32);
+	/* No LFT block, no Armed/Active for the 2 x 16 Active ends, and no
+	 * SwitchInfo: no PortStateChange to clear, the tops unchanged. */
+	ck_assert_uint_eq(b.cfg_sent,
+			  a.cfg_sent - a.lft_blocks - 2 * 32 - 2 * 6);
 	ck_assert_uint_eq(b.errors, 0);
 	ck_assert_int_eq(n.up_calls, 2);
 	check_programmed(&n, "minhop", 0);
@@ -506,8 +511,8 @@ START_TEST(test_resweep_new_engine)
 	ck_assert_str_eq(b.engine, "dfsssp");
 	ck_assert_uint_gt(changed, 0);
 	ck_assert_uint_eq(b.lft_blocks, changed);
-	ck_assert_uint_eq(b.cfg_sent,
-			  a.cfg_sent - a.lft_blocks + changed - 2 * 32);
+	ck_assert_uint_eq(b.cfg_sent, a.cfg_sent - a.lft_blocks + changed -
+					      2 * 32 - 2 * 6);
 	ck_assert_uint_eq(b.errors, 0);
 	check_programmed(&n, "dfsssp", 0);
 	net_free(&n);
@@ -613,6 +618,13 @@ START_TEST(test_trap_link_down)
 	 * which heard one trap (the spine's), left them alone. */
 	ck_assert_int_eq(ibfs__sm_port_state(n.sm, leaf, lp), IBFS_PORT_DOWN);
 	ck_assert_int_eq(ibfs__sm_port_state(n.sm, spine, sp), IBFS_PORT_DOWN);
+	/* Both switches report PortStateChange: one SwitchInfo Set clears
+	 * each (the first sweep cleared the power-up ones); the tops did
+	 * not move, so no other SwitchInfo is set. */
+	ck_assert_uint_eq(a.by_attr[1][IBFS_SMP_ATTR_SWITCH_INFO -
+				       IBFS_SM_ATTR_BASE], 2 * 6);
+	ck_assert_uint_eq(b.by_attr[1][IBFS_SMP_ATTR_SWITCH_INFO -
+				       IBFS_SM_ATTR_BASE], 2);
 	ibfs__subnet_free(x);
 	ibfs__subnet_free(y);
 	net_free(&n);

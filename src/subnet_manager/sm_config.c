@@ -4,10 +4,13 @@
  * struct ibfs_subnet (nodes in the topology's order, so LIDs are the ones
  * ibfs__subnet_assign_lids gives offline, as OpenSM's guid2lid file pins
  * them), is routed by the chosen engine, and the SM queues the SubnSet
- * requests of each stage: PortInfo (LID, LMC, SM LID), the P_KeyTable
+ * requests of each stage: SwitchInfo clearing PortStateChange where a
+ * switch reports it (OpenSM's state_mgr_reset_state_change_bit,
+ * osm_state_mgr.c), PortInfo (LID, LMC, SM LID), the P_KeyTable
  * blocks the ports lack (sm_pkey.c), SwitchInfo (LinearFDBTop,
- * MulticastFDBTop), the LinearForwardingTable blocks that differ from what
- * a switch holds, the MulticastForwardingTable blocks of the multicast
+ * MulticastFDBTop) where the tops read differ (osm_ucast_mgr.c,
+ * ucast_mgr_set_fwd_top), the LinearForwardingTable blocks that differ
+ * from what a switch holds, the MulticastForwardingTable blocks of the multicast
  * groups' trees likewise (sm_mcast.c), SLtoVLMappingTable and
  * VLArbitrationTable of each linked
  * switch output (with QoS settings, qos.h, those of the linked HCA ports
@@ -274,6 +277,24 @@ static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
 	ibfs__smp_put_port_info(r->data, &w);
 }
 
+/*
+ * A SwitchInfo Set of switch record i with these tops; psc 1 clears its
+ * PortStateChange (IBA 14.2.5.4: written as 1, the bit is reset).
+ */
+static void sm_switch_info(struct ibfs_sm *sm, int i, uint16_t lft_top,
+			   uint16_t mft_top, int psc)
+{
+	struct ibfs_smp_switch_info w = {
+		.lft_top = lft_top,
+		.mft_top = mft_top,
+		.port_state_change = (uint8_t)psc,
+	};
+	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET,
+					 IBFS_SMP_ATTR_SWITCH_INFO, 0, i, 0);
+	if (r)
+		ibfs__smp_put_switch_info(r->data, &w);
+}
+
 void ibfs__sm_next_phase(struct ibfs_sm *sm)
 {
 	if (sm->phase == PH_DISCOVER && sm_route(sm) < 0)
@@ -298,18 +319,17 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 		case PH_PKEY:
 			ibfs__sm_pkey_node(sm, i);
 			break;
+		case PH_PSC:
+			if (sw && x->si.port_state_change)
+				sm_switch_info(sm, i, x->si.lft_top,
+					       x->si.mft_top, 1);
+			break;
 		case PH_SWINFO:
-			if (sw) {
-				struct ibfs_smp_switch_info w = {
-					.lft_top = (uint16_t)sm->sn->max_lid,
-					.mft_top = ibfs__sm_mft_top(sm),
-				};
-				struct sm_req *r = ibfs__sm_push(
-					sm, IBFS_SMP_SET,
-					IBFS_SMP_ATTR_SWITCH_INFO, 0, i, 0);
-				if (r)
-					ibfs__smp_put_switch_info(r->data, &w);
-			}
+			if (sw && (x->si.lft_top != sm->sn->max_lid ||
+				   x->si.mft_top != ibfs__sm_mft_top(sm)))
+				sm_switch_info(sm, i,
+					       (uint16_t)sm->sn->max_lid,
+					       ibfs__sm_mft_top(sm), 0);
 			break;
 		case PH_LFT:
 			if (sw)
