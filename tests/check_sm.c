@@ -132,7 +132,8 @@ static uint64_t disc_count(const struct ibfs_topology *t)
 /*
  * Sets: PortInfo (LID) of each switch port 0 and HCA port, SwitchInfo of
  * each switch twice (clearing the PortStateChange its ports' coming up
- * set, then the tops), its LFT blocks, SL2VL and VLArb of each linked switch
+ * set, then the tops), PortInfo (partition enforcement) of each switch
+ * port facing an HCA, its LFT blocks, SL2VL and VLArb of each linked switch
  * port, then Armed and Active of every linked port.
  */
 static uint64_t cfg_count(const struct ibfs_topology *t, unsigned max_lid)
@@ -141,15 +142,19 @@ static uint64_t cfg_count(const struct ibfs_topology *t, unsigned max_lid)
 
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct ibfs_topo_node *x = &t->nodes[i];
-		uint64_t linked = 0;
+		uint64_t linked = 0, cas = 0;
 
-		for (int p = 1; p <= x->nports; p++)
-			linked += x->ports[p].peer_node >= 0;
+		for (int p = 1; p <= x->nports; p++) {
+			int q = x->ports[p].peer_node;
+
+			linked += q >= 0;
+			cas += q >= 0 && t->nodes[q].type == IBFS_NODE_HCA;
+		}
 		if (x->type == IBFS_NODE_HCA) {
 			c += 1 + 2 * linked;
 			continue;
 		}
-		c += 1 + 1 + 1 + (max_lid / 64 + 1) + 4 * linked;
+		c += 1 + 1 + 1 + (max_lid / 64 + 1) + 4 * linked + cas;
 	}
 	return c;
 }
@@ -186,10 +191,10 @@ START_TEST(test_star_exact)
 	uint64_t h0 = 3 + CA_PKEY_GETS + 3;
 	/* Hop 1: NodeInfo, NodeDesc, SwitchInfo, PortInfo 0..4, P_KeyTable
 	 * of port 0 and of each link; SwitchInfo (PortStateChange), LID of
-	 * port 0, SwitchInfo, LFT, and SL2VL, VLArb, Armed, Active per
-	 * link. */
+	 * port 0, SwitchInfo, LFT, and PortInfo (partition enforcement),
+	 * SL2VL, VLArb, Armed, Active per link. */
 	uint64_t h1 = 3 + (nports + 1) + SW_PKEY_GETS * (1 + nh) + 1 + 1 +
-		      1 + blocks + 4 * nh;
+		      1 + blocks + 5 * nh;
 	/* Hop 2, each other HCA: NodeInfo, NodeDesc, PortInfo, P_KeyTable;
 	 * LID, Armed, Active. */
 	uint64_t h2 = (6 + CA_PKEY_GETS) * (nh - 1);
@@ -210,10 +215,10 @@ START_TEST(test_star_exact)
 	ck_assert_uint_eq(st.sweep, h0 * rtt0 + h1 * rtt1 + h2 * rtt2);
 	ck_assert_uint_eq(st.up, st.sweep);
 	/* Worked by hand: dsw = 110.64 ns, dca = 33.2 ns, so rtt1 =
-	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 10 + 28 + 20 SMPs give
-	 * 10 us + 32,027,520 ps + 33,753,600 ps. */
-	ck_assert_uint_eq(h1, 28);
-	ck_assert_uint_eq(st.sweep, 75 * IBFS_US + 781120);
+	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 10 + 31 + 20 SMPs give
+	 * 10 us + 35,459,040 ps + 33,753,600 ps. */
+	ck_assert_uint_eq(h1, 31);
+	ck_assert_uint_eq(st.sweep, 79 * IBFS_US + 212640);
 	/* Agents answered every request; hop-2 SMPs were relayed twice. */
 	ck_assert_uint_eq(st.agent_answered, st.sent);
 	ck_assert_uint_eq(st.agent_relayed, 2 * h2);
@@ -255,11 +260,11 @@ START_TEST(test_star_timeout)
 	ibfs_time_t rtt2 = dsw + R + dca + A + dsw + R + dca;
 	/* Hop 1: 3 + PortInfo 0..4, P_KeyTable of port 0 and of the three
 	 * ports in Init (the dead HCA's too), SwitchInfo (PortStateChange),
-	 * LID, SwitchInfo, one LFT block, and SL2VL, VLArb, Armed, Active
-	 * for the two links found. Hops 0 and 2: 3 Gets, the table, LID,
-	 * Armed, Active. */
+	 * LID, SwitchInfo, one LFT block, and PortInfo (partition
+	 * enforcement), SL2VL, VLArb, Armed, Active for the two links found.
+	 * Hops 0 and 2: 3 Gets, the table, LID, Armed, Active. */
 	uint64_t h0 = 6 + CA_PKEY_GETS;
-	uint64_t h1 = 3 + 5 + 4 * SW_PKEY_GETS + 1 + 1 + 1 + 1 + 4 * 2;
+	uint64_t h1 = 3 + 5 + 4 * SW_PKEY_GETS + 1 + 1 + 1 + 1 + 5 * 2;
 	uint64_t h2 = 6 + CA_PKEY_GETS, lost = 4;
 
 	ck_assert_uint_eq(st.retries, IBFS_SM_TRANS_RETRIES);
@@ -456,10 +461,11 @@ START_TEST(test_resweep_no_change)
 	/* No P_Key table is read again: every port is Active (OpenSM reads
 	 * them in its first sweep and for ports found in Init). */
 	ck_assert_uint_eq(b.disc_sent, a.disc_sent - 62);
-	/* No LFT block, no Armed/Active for the 2 x 16 Active ends, and no
-	 * SwitchInfo: no PortStateChange to clear, the tops unchanged. */
+	/* No LFT block, no Armed/Active for the 2 x 16 Active ends, no
+	 * SwitchInfo (no PortStateChange to clear, the tops unchanged) and
+	 * no partition enforcement for the 8 switch ports facing HCAs. */
 	ck_assert_uint_eq(b.cfg_sent,
-			  a.cfg_sent - a.lft_blocks - 2 * 32 - 2 * 6);
+			  a.cfg_sent - a.lft_blocks - 2 * 32 - 2 * 6 - 8);
 	ck_assert_uint_eq(b.errors, 0);
 	ck_assert_int_eq(n.up_calls, 2);
 	check_programmed(&n, "minhop", 0);
@@ -512,7 +518,7 @@ START_TEST(test_resweep_new_engine)
 	ck_assert_uint_gt(changed, 0);
 	ck_assert_uint_eq(b.lft_blocks, changed);
 	ck_assert_uint_eq(b.cfg_sent, a.cfg_sent - a.lft_blocks + changed -
-					      2 * 32 - 2 * 6);
+					      2 * 32 - 2 * 6 - 8);
 	ck_assert_uint_eq(b.errors, 0);
 	check_programmed(&n, "dfsssp", 0);
 	net_free(&n);

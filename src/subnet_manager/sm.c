@@ -10,9 +10,10 @@
  * PortInfo of ports 1..n. A switch port, or the SM's own port, whose
  * PortInfo shows a physical link is probed with NodeInfo one hop further
  * along the directed route, except the port the node was reached by; a
- * port's PortInfo answer also reads its P_Key table (sm_pkey.c). A NodeInfo answer with a known node GUID just
- * records the link (the NodeInfo carries the far port, LocalPortNum). As
- * OpenSM does, the SM keeps a few SMPs outstanding (max_wire_smps).
+ * port's PortInfo answer also reads its P_Key table (sm_pkey.c). A
+ * NodeInfo answer with a known node GUID just records the link (the
+ * NodeInfo carries the far port, LocalPortNum). As OpenSM does, the SM
+ * keeps a few SMPs outstanding (max_wire_smps).
  *
  * Then the discovered graph is routed and programmed with SubnSet, stage
  * by stage, each stage waiting for all its responses (sm_config.c).

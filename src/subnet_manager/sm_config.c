@@ -4,20 +4,24 @@
  * struct ibfs_subnet (nodes in the topology's order, so LIDs are the ones
  * ibfs__subnet_assign_lids gives offline, as OpenSM's guid2lid file pins
  * them), is routed by the chosen engine, and the SM queues the SubnSet
- * requests of each stage: SwitchInfo clearing PortStateChange where a
- * switch reports it (OpenSM's state_mgr_reset_state_change_bit,
- * osm_state_mgr.c), PortInfo (LID, LMC, SM LID), the P_KeyTable
- * blocks the ports lack (sm_pkey.c), SwitchInfo (LinearFDBTop,
- * MulticastFDBTop) where the tops read differ (osm_ucast_mgr.c,
- * ucast_mgr_set_fwd_top), the LinearForwardingTable blocks that differ
- * from what a switch holds, the MulticastForwardingTable blocks of the multicast
- * groups' trees likewise (sm_mcast.c), SLtoVLMappingTable and
- * VLArbitrationTable of each linked
- * switch output (with QoS settings, qos.h, those of the linked HCA ports
- * too, as OpenSM's qos_ca_*), then PortState Armed and Active on every
- * linked port, with LimitOfHighPriority (IBA 7.2, 14.2.5), which an HCA
- * port's PortInfo Sets all carry, and on a switch port facing a CA the
- * partition enforcement bits. Routing takes no simulated time here.
+ * requests of each stage, in the order of OpenSM's sweep (do_sweep in
+ * osm_state_mgr.c), each sent only where what discovery read differs:
+ * - SwitchInfo clearing PortStateChange where a switch reports it
+ *   (state_mgr_reset_state_change_bit);
+ * - P_KeyTable blocks the ports lack (sm_pkey.c) and the partition
+ *   enforcement bits of switch ports facing CAs (osm_pkey_mgr.c);
+ * - PortInfo: LID, LMC, MasterSMLID (osm_lid_mgr.c);
+ * - SwitchInfo: LinearFDBTop, MulticastFDBTop where the tops read differ
+ *   (ucast_mgr_set_fwd_top), then the LinearForwardingTable blocks that
+ *   differ from what a switch holds, the MulticastForwardingTable blocks
+ *   of the multicast groups' trees likewise (sm_mcast.c);
+ * - SLtoVLMappingTable and VLArbitrationTable of each linked switch output
+ *   (with QoS settings, qos.h, those of the linked HCA ports too, as
+ *   OpenSM's qos_ca_*);
+ * - PortState Armed, then Active on every linked port (osm_link_mgr.c).
+ * Every PortInfo Set writes the whole attribute: an HCA port's carry
+ * LimitOfHighPriority (IBA 7.2, 14.2.5), a switch port's facing a CA the
+ * partition enforcement bits too. Routing takes no simulated time here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,6 +282,24 @@ static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
 }
 
 /*
+ * A switch port facing a CA whose partition enforcement bits, as read,
+ * are not those it must have: a PortInfo Set of its own, as OpenSM's
+ * osm_pkey_mgr.c sends it (pkey_mgr_enforce_partition), in the P_Key
+ * stage. The PortInfo Sets that arm and activate the port carry the
+ * same bits.
+ */
+static void sm_pkey_enforce(struct ibfs_sm *sm, int i, int p)
+{
+	struct sm_port *pp = &sm->dn[i].ports[p];
+	uint8_t want = ibfs__sm_pkey_enf(sm, i, p);
+
+	if (pp->peer < 0 || pp->enf == want)
+		return;
+	sm_set_port(sm, i, p, IBFS_PORT_NOP);
+	pp->enf = want;
+}
+
+/*
  * A SwitchInfo Set of switch record i with these tops; psc 1 clears its
  * PortStateChange (IBA 14.2.5.4: written as 1, the bit is reset).
  */
@@ -318,6 +340,8 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 			break;
 		case PH_PKEY:
 			ibfs__sm_pkey_node(sm, i);
+			for (int p = 1; sw && p <= x->nports; p++)
+				sm_pkey_enforce(sm, i, p);
 			break;
 		case PH_PSC:
 			if (sw && x->si.port_state_change)

@@ -15,7 +15,7 @@
 #include "subnet_manager/sma.h"
 
 enum sm_phase {
-	PH_DISCOVER, PH_PSC, PH_LID, PH_PKEY, PH_SWINFO, PH_LFT, PH_MFT, PH_SL2VL,
+	PH_DISCOVER, PH_PSC, PH_PKEY, PH_LID, PH_SWINFO, PH_LFT, PH_MFT, PH_SL2VL,
 	PH_VLARB,
 	PH_ARM, PH_ACTIVE, PH_DONE,
 };

@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The subnet manager's partition stage, after the LIDs and before the
- * forwarding tables and the ports going Active, as OpenSM's osm_pkey_mgr
- * runs in its sweep: each end port's P_KeyTable blocks that differ from
- * what the port holds are set (P_KeyTable, IBA 14.2.5.7: the modifier is
+ * The subnet manager's partition stage, before the LIDs, the forwarding
+ * tables and the ports going Active, as OpenSM's osm_pkey_mgr runs in its
+ * sweep (osm_state_mgr.c): each end port's P_KeyTable blocks that differ
+ * from what the port holds are set (P_KeyTable, IBA 14.2.5.7: the modifier is
  * the block, with the port in bits 31-16 on a switch), and so are those of
  * the switch ports facing CAs, which then enforce partitions (OpenSM's
  * default). What a port holds is what discovery read (ibfs__sm_pkey_get,
  * as OpenSM's PortInfo receiver reads the tables before osm_pkey_mgr
- * programs them), then what the SM set.
- *
- * One departure: OpenSM sets a switch port's PartitionEnforcement bits
- * with a PortInfo Set of their own; here they travel in the PortInfo Sets
- * that arm and activate the port (sm_config.c), before any data packet
- * can pass.
+ * programs them), then what the SM set. The switch ports'
+ * PartitionEnforcement bits are set in the same stage, by a PortInfo Set
+ * where the bits read differ (sm_config.c).
  */
 #include <stdlib.h>
 #include <string.h>
