@@ -134,7 +134,8 @@ static uint64_t disc_count(const struct ibfs_topology *t)
  * each switch twice (clearing the PortStateChange its ports' coming up
  * set, then the tops), PortInfo (partition enforcement) of each switch
  * port facing an HCA, its LFT blocks, SL2VL and VLArb of each linked switch
- * port, then Armed and Active of every linked port.
+ * port, then the link's parameters (no change of state), Armed and Active
+ * of every linked port.
  */
 static uint64_t cfg_count(const struct ibfs_topology *t, unsigned max_lid)
 {
@@ -151,10 +152,10 @@ static uint64_t cfg_count(const struct ibfs_topology *t, unsigned max_lid)
 			cas += q >= 0 && t->nodes[q].type == IBFS_NODE_HCA;
 		}
 		if (x->type == IBFS_NODE_HCA) {
-			c += 1 + 2 * linked;
+			c += 1 + 3 * linked;
 			continue;
 		}
-		c += 1 + 1 + 1 + (max_lid / 64 + 1) + 4 * linked + cas;
+		c += 1 + 1 + 1 + (max_lid / 64 + 1) + 5 * linked + cas;
 	}
 	return c;
 }
@@ -186,18 +187,18 @@ START_TEST(test_star_exact)
 	ibfs_time_t rtt2 = dsw + R + dca + A + dsw + R + dca;
 	/* max_lid: the switch and three HCAs, LMC 0: one LFT block. */
 	uint64_t blocks = 1;
-	/* Hop 0: NodeInfo, NodeDesc, PortInfo, P_KeyTable; LID, Armed,
-	 * Active. */
-	uint64_t h0 = 3 + CA_PKEY_GETS + 3;
+	/* Hop 0: NodeInfo, NodeDesc, PortInfo, P_KeyTable; LID, link
+	 * parameters, Armed, Active. */
+	uint64_t h0 = 3 + CA_PKEY_GETS + 4;
 	/* Hop 1: NodeInfo, NodeDesc, SwitchInfo, PortInfo 0..4, P_KeyTable
 	 * of port 0 and of each link; SwitchInfo (PortStateChange), LID of
 	 * port 0, SwitchInfo, LFT, and PortInfo (partition enforcement),
-	 * SL2VL, VLArb, Armed, Active per link. */
+	 * SL2VL, VLArb, PortInfo (link), Armed, Active per link. */
 	uint64_t h1 = 3 + (nports + 1) + SW_PKEY_GETS * (1 + nh) + 1 + 1 +
-		      1 + blocks + 5 * nh;
+		      1 + blocks + 6 * nh;
 	/* Hop 2, each other HCA: NodeInfo, NodeDesc, PortInfo, P_KeyTable;
-	 * LID, Armed, Active. */
-	uint64_t h2 = (6 + CA_PKEY_GETS) * (nh - 1);
+	 * LID, link, Armed, Active. */
+	uint64_t h2 = (7 + CA_PKEY_GETS) * (nh - 1);
 	struct ibfs_sm_stats st;
 
 	ibfs__sm_stats(n.sm, &st);
@@ -215,10 +216,10 @@ START_TEST(test_star_exact)
 	ck_assert_uint_eq(st.sweep, h0 * rtt0 + h1 * rtt1 + h2 * rtt2);
 	ck_assert_uint_eq(st.up, st.sweep);
 	/* Worked by hand: dsw = 110.64 ns, dca = 33.2 ns, so rtt1 =
-	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 10 + 31 + 20 SMPs give
-	 * 10 us + 35,459,040 ps + 33,753,600 ps. */
-	ck_assert_uint_eq(h1, 31);
-	ck_assert_uint_eq(st.sweep, 79 * IBFS_US + 212640);
+	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 11 + 34 + 22 SMPs give
+	 * 11 us + 38,890,560 ps + 37,128,960 ps. */
+	ck_assert_uint_eq(h1, 34);
+	ck_assert_uint_eq(st.sweep, 87 * IBFS_US + 19520);
 	/* Agents answered every request; hop-2 SMPs were relayed twice. */
 	ck_assert_uint_eq(st.agent_answered, st.sent);
 	ck_assert_uint_eq(st.agent_relayed, 2 * h2);
@@ -261,11 +262,11 @@ START_TEST(test_star_timeout)
 	/* Hop 1: 3 + PortInfo 0..4, P_KeyTable of port 0 and of the three
 	 * ports in Init (the dead HCA's too), SwitchInfo (PortStateChange),
 	 * LID, SwitchInfo, one LFT block, and PortInfo (partition
-	 * enforcement), SL2VL, VLArb, Armed, Active for the two links found.
-	 * Hops 0 and 2: 3 Gets, the table, LID, Armed, Active. */
-	uint64_t h0 = 6 + CA_PKEY_GETS;
-	uint64_t h1 = 3 + 5 + 4 * SW_PKEY_GETS + 1 + 1 + 1 + 1 + 5 * 2;
-	uint64_t h2 = 6 + CA_PKEY_GETS, lost = 4;
+	 * enforcement), SL2VL, VLArb, link, Armed, Active for the two links
+	 * found. Hops 0 and 2: 3 Gets, the table, LID, link, Armed, Active. */
+	uint64_t h0 = 7 + CA_PKEY_GETS;
+	uint64_t h1 = 3 + 5 + 4 * SW_PKEY_GETS + 1 + 1 + 1 + 1 + 6 * 2;
+	uint64_t h2 = 7 + CA_PKEY_GETS, lost = 4;
 
 	ck_assert_uint_eq(st.retries, IBFS_SM_TRANS_RETRIES);
 	ck_assert_uint_eq(st.timeouts, 1);
@@ -461,11 +462,11 @@ START_TEST(test_resweep_no_change)
 	/* No P_Key table is read again: every port is Active (OpenSM reads
 	 * them in its first sweep and for ports found in Init). */
 	ck_assert_uint_eq(b.disc_sent, a.disc_sent - 62);
-	/* No LFT block, no Armed/Active for the 2 x 16 Active ends, no
+	/* No LFT block, no link/Armed/Active for the 2 x 16 Active ends, no
 	 * SwitchInfo (no PortStateChange to clear, the tops unchanged) and
 	 * no partition enforcement for the 8 switch ports facing HCAs. */
 	ck_assert_uint_eq(b.cfg_sent,
-			  a.cfg_sent - a.lft_blocks - 2 * 32 - 2 * 6 - 8);
+			  a.cfg_sent - a.lft_blocks - 3 * 32 - 2 * 6 - 8);
 	ck_assert_uint_eq(b.errors, 0);
 	ck_assert_int_eq(n.up_calls, 2);
 	check_programmed(&n, "minhop", 0);
@@ -518,7 +519,7 @@ START_TEST(test_resweep_new_engine)
 	ck_assert_uint_gt(changed, 0);
 	ck_assert_uint_eq(b.lft_blocks, changed);
 	ck_assert_uint_eq(b.cfg_sent, a.cfg_sent - a.lft_blocks + changed -
-					      2 * 32 - 2 * 6 - 8);
+					      3 * 32 - 2 * 6 - 8);
 	ck_assert_uint_eq(b.errors, 0);
 	check_programmed(&n, "dfsssp", 0);
 	net_free(&n);

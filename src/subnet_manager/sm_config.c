@@ -18,7 +18,8 @@
  * - SLtoVLMappingTable and VLArbitrationTable of each linked switch output
  *   (with QoS settings, qos.h, those of the linked HCA ports too, as
  *   OpenSM's qos_ca_*);
- * - PortState Armed, then Active on every linked port (osm_link_mgr.c).
+ * - PortInfo of every linked port not Active, three times: no change of
+ *   state (the operational parameters), Armed, Active (osm_link_mgr.c).
  * Every PortInfo Set writes the whole attribute: an HCA port's carry
  * LimitOfHighPriority (IBA 7.2, 14.2.5), a switch port's facing a CA the
  * partition enforcement bits too. Routing takes no simulated time here.
@@ -300,6 +301,22 @@ static void sm_pkey_enforce(struct ibfs_sm *sm, int i, int p)
 }
 
 /*
+ * The PortState the link stages ask for. OpenSM's link manager runs three
+ * times (osm_link_mgr_process in do_sweep, osm_state_mgr.c): with no
+ * change of state, to set a port's operational parameters (NeighborMTU,
+ * OperationalVLs, timeouts: not modelled, but the Set is sent), then to
+ * Armed, then to Active. In each it sets every linked port whose values
+ * or state differ; a port 0 only for a new LID or MasterSMLID, which the
+ * LID stage has set. Here: every linked port not yet Active, the ports
+ * found in Init in a later sweep (their link came up again).
+ */
+static uint8_t sm_link_state(enum sm_phase ph)
+{
+	return ph == PH_ARM ? IBFS_PORT_ARMED :
+	       ph == PH_ACTIVE ? IBFS_PORT_ACTIVE : IBFS_PORT_NOP;
+}
+
+/*
  * A SwitchInfo Set of switch record i with these tops; psc 1 clears its
  * PortStateChange (IBA 14.2.5.4: written as 1, the bit is reset).
  */
@@ -371,6 +388,7 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 				else if (x->ports[p].peer >= 0)
 					sm_ca_port(sm, i, p);
 			break;
+		case PH_LINK:
 		case PH_ARM:
 		case PH_ACTIVE:
 			/* Ports already Active (a later sweep) stay so. */
@@ -378,9 +396,7 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 				if (x->ports[p].peer >= 0 &&
 				    x->ports[p].state != IBFS_PORT_ACTIVE)
 					sm_set_port(sm, i, p,
-						    sm->phase == PH_ARM ?
-							    IBFS_PORT_ARMED :
-							    IBFS_PORT_ACTIVE);
+						    sm_link_state(sm->phase));
 			break;
 		default:
 			break;
