@@ -133,9 +133,10 @@ static uint64_t disc_count(const struct ibfs_topology *t)
  * Sets: PortInfo (LID) of each switch port 0 and HCA port, SwitchInfo of
  * each switch twice (clearing the PortStateChange its ports' coming up
  * set, then the tops), PortInfo (partition enforcement) of each switch
- * port facing an HCA, its LFT blocks, SL2VL and VLArb of each linked switch
- * port, then the link's parameters (no change of state), Armed and Active
- * of every linked port.
+ * port facing an HCA, its LFT blocks, then the link's parameters (no
+ * change of state), Armed and Active of every linked port. No SL2VL or
+ * VLArb: without QoS settings the power-up tables stay, as OpenSM leaves
+ * them.
  */
 static uint64_t cfg_count(const struct ibfs_topology *t, unsigned max_lid)
 {
@@ -155,7 +156,7 @@ static uint64_t cfg_count(const struct ibfs_topology *t, unsigned max_lid)
 			c += 1 + 3 * linked;
 			continue;
 		}
-		c += 1 + 1 + 1 + (max_lid / 64 + 1) + 5 * linked + cas;
+		c += 1 + 1 + 1 + (max_lid / 64 + 1) + 3 * linked + cas;
 	}
 	return c;
 }
@@ -193,9 +194,9 @@ START_TEST(test_star_exact)
 	/* Hop 1: NodeInfo, NodeDesc, SwitchInfo, PortInfo 0..4, P_KeyTable
 	 * of port 0 and of each link; SwitchInfo (PortStateChange), LID of
 	 * port 0, SwitchInfo, LFT, and PortInfo (partition enforcement),
-	 * SL2VL, VLArb, PortInfo (link), Armed, Active per link. */
+	 * PortInfo (link), Armed, Active per link. */
 	uint64_t h1 = 3 + (nports + 1) + SW_PKEY_GETS * (1 + nh) + 1 + 1 +
-		      1 + blocks + 6 * nh;
+		      1 + blocks + 4 * nh;
 	/* Hop 2, each other HCA: NodeInfo, NodeDesc, PortInfo, P_KeyTable;
 	 * LID, link, Armed, Active. */
 	uint64_t h2 = (7 + CA_PKEY_GETS) * (nh - 1);
@@ -216,10 +217,10 @@ START_TEST(test_star_exact)
 	ck_assert_uint_eq(st.sweep, h0 * rtt0 + h1 * rtt1 + h2 * rtt2);
 	ck_assert_uint_eq(st.up, st.sweep);
 	/* Worked by hand: dsw = 110.64 ns, dca = 33.2 ns, so rtt1 =
-	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 11 + 34 + 22 SMPs give
-	 * 11 us + 38,890,560 ps + 37,128,960 ps. */
-	ck_assert_uint_eq(h1, 34);
-	ck_assert_uint_eq(st.sweep, 87 * IBFS_US + 19520);
+	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 11 + 28 + 22 SMPs give
+	 * 11 us + 32,027,520 ps + 37,128,960 ps. */
+	ck_assert_uint_eq(h1, 28);
+	ck_assert_uint_eq(st.sweep, 80 * IBFS_US + 156480);
 	/* Agents answered every request; hop-2 SMPs were relayed twice. */
 	ck_assert_uint_eq(st.agent_answered, st.sent);
 	ck_assert_uint_eq(st.agent_relayed, 2 * h2);
@@ -262,10 +263,10 @@ START_TEST(test_star_timeout)
 	/* Hop 1: 3 + PortInfo 0..4, P_KeyTable of port 0 and of the three
 	 * ports in Init (the dead HCA's too), SwitchInfo (PortStateChange),
 	 * LID, SwitchInfo, one LFT block, and PortInfo (partition
-	 * enforcement), SL2VL, VLArb, link, Armed, Active for the two links
-	 * found. Hops 0 and 2: 3 Gets, the table, LID, link, Armed, Active. */
+	 * enforcement), link, Armed, Active for the two links found. Hops 0
+	 * and 2: 3 Gets, the table, LID, link, Armed, Active. */
 	uint64_t h0 = 7 + CA_PKEY_GETS;
-	uint64_t h1 = 3 + 5 + 4 * SW_PKEY_GETS + 1 + 1 + 1 + 1 + 6 * 2;
+	uint64_t h1 = 3 + 5 + 4 * SW_PKEY_GETS + 1 + 1 + 1 + 1 + 4 * 2;
 	uint64_t h2 = 7 + CA_PKEY_GETS, lost = 4;
 
 	ck_assert_uint_eq(st.retries, IBFS_SM_TRANS_RETRIES);
@@ -380,10 +381,10 @@ static uint64_t star_qos_sweep(struct net *n, const struct ibfs_qos *q)
 /*
  * QoS settings reach every linked switch output and every HCA port alike
  * (SL-to-VL, both VL arbitration tables, LimitOfHighPriority in PortInfo),
- * at the cost of one high-priority VLArb block per linked switch output
- * (3) and, per HCA port, one SL2VL SMP and the low and high VLArb blocks
- * 1 and 3 (3 x 3): 12 SMPs more than without QoS settings. The limit
- * rides on the PortInfo Sets the SM sends anyway.
+ * at the cost of, per linked switch output (3) and per HCA port (3), one
+ * SL2VL SMP and the low and high VLArb blocks 1 and 3: 18 SMPs more than
+ * without QoS settings, where none is sent (as OpenSM). The limit rides
+ * on the PortInfo Sets the SM sends anyway.
  */
 START_TEST(test_star_qos)
 {
@@ -411,7 +412,7 @@ START_TEST(test_star_qos)
 	}
 	net_free(&n);
 
-	ck_assert_uint_eq(star_qos_sweep(&n, &q), plain + 3 + 3 * 3);
+	ck_assert_uint_eq(star_qos_sweep(&n, &q), plain + 3 * 3 + 3 * 3);
 	sw = n.sw[0];
 	for (int o = 1; o <= 3; o++) {
 		/* Switch output o, then the HCA port at its far end. */

@@ -14,10 +14,11 @@
 # Armed, Active) and 4 P_KeyTable Gets (128 entries); 3 + 9 PortInfo + 5
 # P_KeyTable Gets (port 0 and the four links, 32 entries each) +
 # SwitchInfo clearing PortStateChange + LID + SwitchInfo + 1 LFT block +
-# 4 x (PortInfo partition enforcement, SL2VL, VLArb, link, Armed, Active)
-# = 45 to the switch; 7 + 4 P_KeyTable Gets to each of the three other
-# HCAs = 33. Sweep: 11 us + 45 x 1,143,840 + 33 x 1,687,680 ps =
-# 118,166,240 ps. Get: 3 + 4 + 17 + 3 x 7 = 45; Set: 89 - 45 = 44.
+# 4 x (PortInfo partition enforcement, link, Armed, Active) = 37 to the
+# switch (no SL2VL or VLArb without QoS settings); 7 + 4 P_KeyTable Gets
+# to each of the three other HCAs = 33. Sweep: 11 us + 37 x 1,143,840 +
+# 33 x 1,687,680 ps = 109,015,520 ps. Get: 3 + 4 + 17 + 3 x 7 = 45; Set:
+# 81 - 45 = 36.
 #
 # make check sets IBFSIM and top_srcdir.
 set -u
@@ -34,22 +35,22 @@ has() {
 "$IBFSIM" route "$star" --inband --max-wire-smps 1 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "star: exit $rc ($(cat "$tmp/err"))"
-has "$tmp/out" "in-band sweep: 118.166240 us (SM on node1:1, at most 1 SMP outstanding)"
-has "$tmp/out" "in-band SMPs: 89 (45 Get, 44 Set), 89 answered, 0 with errors, 1 LFT blocks"
+has "$tmp/out" "in-band sweep: 109.015520 us (SM on node1:1, at most 1 SMP outstanding)"
+has "$tmp/out" "in-band SMPs: 81 (45 Get, 36 Set), 81 answered, 0 with errors, 1 LFT blocks"
 has "$tmp/out" "in-band tables: the engine's LIDs and LFTs"
 [ -s "$tmp/err" ] && fail "star: wrote to stderr: $(cat "$tmp/err")"
 
 # The SM elsewhere: same counts; four SMPs at once is faster.
 "$IBFSIM" route "$star" --sm-host node3 >"$tmp/out" 2>"$tmp/err" ||
 	fail "--sm-host node3: exit $? ($(cat "$tmp/err"))"
-has "$tmp/out" "in-band SMPs: 89 (45 Get, 44 Set), 89 answered, 0 with errors, 1 LFT blocks"
+has "$tmp/out" "in-band SMPs: 81 (45 Get, 36 Set), 81 answered, 0 with errors, 1 LFT blocks"
 line=$(grep '^in-band sweep: ' "$tmp/out")
 case "$line" in
 *"(SM on node3:1, at most 4 SMPs outstanding)") ;;
 *) fail "--sm-host node3: '$line'" ;;
 esac
 us=$(echo "$line" | sed 's/^in-band sweep: \([0-9]*\)\..*/\1/')
-[ "$us" -lt 118 ] || fail "four outstanding SMPs took $us us, not less"
+[ "$us" -lt 109 ] || fail "four outstanding SMPs took $us us, not less"
 
 # Bad options: exit 2, one message, nothing on stdout.
 bad() {

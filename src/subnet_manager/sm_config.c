@@ -15,9 +15,9 @@
  *   (ucast_mgr_set_fwd_top), then the LinearForwardingTable blocks that
  *   differ from what a switch holds, the MulticastForwardingTable blocks
  *   of the multicast groups' trees likewise (sm_mcast.c);
- * - SLtoVLMappingTable and VLArbitrationTable of each linked switch output
- *   (with QoS settings, qos.h, those of the linked HCA ports too, as
- *   OpenSM's qos_ca_*);
+ * - with QoS settings (qos.h), SLtoVLMappingTable and VLArbitrationTable
+ *   of each linked switch output and HCA port (OpenSM's qos_swe_* and
+ *   qos_ca_*); without, none (see sm_tables_due);
  * - PortInfo of every linked port not Active, three times: no change of
  *   state (the operational parameters), Armed, Active (osm_link_mgr.c).
  * Every PortInfo Set writes the whole attribute: an HCA port's carry
@@ -48,6 +48,12 @@ static int sm_cmp(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
+/* VLCap code c: 2^(c-1) data VLs, 15 for code 5 (IBA 14.2.5.6). */
+static int sm_vls(uint8_t code)
+{
+	return code >= 5 ? 15 : 1 << (code - 1);
+}
+
 static int sm_route(struct ibfs_sm *sm)
 {
 	struct ibfs_diag d = { { 0 } };
@@ -76,13 +82,8 @@ static int sm_route(struct ibfs_sm *sm)
 		if (!rc && x->type != IBFS_NODE_SWITCH && x->entry >= 1 &&
 		    x->entry <= x->nports)
 			sm->sn->nodes[j].ports[x->entry].guid = x->port_guid;
-		/* VLCap code c means 2^(c-1) VLs, 15 for code 5. */
-		if (x->vl_cap) {
-			int v = x->vl_cap >= 5 ? 15 : 1 << (x->vl_cap - 1);
-
-			if (v < vls)
-				vls = v;
-		}
+		if (x->vl_cap && sm_vls(x->vl_cap) < vls)
+			vls = sm_vls(x->vl_cap);
 	}
 	for (int j = 0; j < n && !rc; j++) {
 		struct sm_dnode *x = &sm->dn[order[j].i];
@@ -243,6 +244,23 @@ static void sm_port_tables(struct ibfs_sm *sm, int i, int p, uint32_t mod)
 		sm_vlarb_block(sm, i, p, 4, q->high, q->nhigh);
 }
 
+/*
+ * Whether record x's SL-to-VL and VL arbitration tables are programmed.
+ * With QoS settings, always. Without, OpenSM sends neither attribute
+ * (osm_qos_setup in osm_qos.c returns at once with qos off): the devices
+ * keep their power-up tables, here SL s on VL s mod their data VLs and
+ * one entry per VL (fabric/vl_arbiter.c), the SM's defaults for a node
+ * with the subnet's data VLs. A node with more data VLs than the
+ * subnet's least would spread SLs over VLs the routing engines did not
+ * count on: it is programmed (a departure from OpenSM, for fabrics that
+ * mix VL counts).
+ */
+static int sm_tables_due(const struct ibfs_sm *sm, const struct sm_dnode *x)
+{
+	return sm->qos.given ||
+	       (x->vl_cap && sm_vls(x->vl_cap) != sm->sn->data_vls);
+}
+
 /* A switch output: one SL2VL SMP for every input of output p. */
 static void sm_switch_port(struct ibfs_sm *sm, int i, int p)
 {
@@ -382,7 +400,8 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 			break;
 		case PH_SL2VL:
 		case PH_VLARB:
-			for (int p = 1; p <= x->nports; p++)
+			for (int p = 1; sm_tables_due(sm, x) && p <= x->nports;
+			     p++)
 				if (x->ports[p].peer >= 0 && sw)
 					sm_switch_port(sm, i, p);
 				else if (x->ports[p].peer >= 0)
