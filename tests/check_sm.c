@@ -381,10 +381,12 @@ static uint64_t star_qos_sweep(struct net *n, const struct ibfs_qos *q)
 /*
  * QoS settings reach every linked switch output and every HCA port alike
  * (SL-to-VL, both VL arbitration tables, LimitOfHighPriority in PortInfo),
- * at the cost of, per linked switch output (3) and per HCA port (3), one
- * SL2VL SMP and the low and high VLArb blocks 1 and 3: 18 SMPs more than
- * without QoS settings, where none is sent (as OpenSM). The limit rides
- * on the PortInfo Sets the SM sends anyway.
+ * as OpenSM sends them: per linked switch output (3) the four VLArb blocks
+ * its caps (64 entries each way) hold and one SL2VL SMP per input port
+ * 0..4, per HCA port (3) the four VLArb blocks and one SL2VL: 3 x (4 + 5)
+ * + 3 x (4 + 1) = 42 SMPs more than without QoS settings, where none is
+ * sent (as OpenSM). The limit rides on the PortInfo Sets the SM sends
+ * anyway.
  */
 START_TEST(test_star_qos)
 {
@@ -412,7 +414,8 @@ START_TEST(test_star_qos)
 	}
 	net_free(&n);
 
-	ck_assert_uint_eq(star_qos_sweep(&n, &q), plain + 3 * 3 + 3 * 3);
+	ck_assert_uint_eq(star_qos_sweep(&n, &q),
+			  plain + 3 * (4 + 5) + 3 * (4 + 1));
 	sw = n.sw[0];
 	for (int o = 1; o <= 3; o++) {
 		/* Switch output o, then the HCA port at its far end. */

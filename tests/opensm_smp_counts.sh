@@ -9,15 +9,25 @@
 # with `ibfsim route --inband` ("in-band SMPs by attribute"). Both SMs run
 # on the fabric's first HCA, keep 4 SMPs on the wire, lose none.
 #
-# One difference is documented and allowed for: P_KeyTable Gets read a
-# table in blocks of 32 entries, as many as the device's table holds
-# (NodeInfo PartitionCap for a CA port and a switch's port 0, SwitchInfo
-# PartitionEnforcementCap for a switch's other ports; OpenSM's
-# osm_port_info_rcv.c). ibsim's tables are not ours (its CA ports hold
-# 64 P_Keys, ours 128 as a ConnectX, IBFS_HCA_PKEYS; its switch ports 64,
-# ours 32, IBFS_SWITCH_PKEYS), so OpenSM's count is turned into what it
-# would read from our devices: the tables it read (its block 0 Gets) times
-# our blocks a table. Every other count must be equal.
+# Each fabric runs twice with minhop: OpenSM's defaults (QoS off), and QoS
+# on with the same settings on both sides (opensm -F with qos_* lines;
+# ibfsim route --qos-*); ftree runs with the defaults.
+#
+# Two differences are documented and allowed for, both the size of a
+# device's tables, which OpenSM reads from the device:
+# - P_KeyTable Gets read a table in blocks of 32 entries, as many as the
+#   table holds (NodeInfo PartitionCap for a CA port and a switch's port
+#   0, SwitchInfo PartitionEnforcementCap for a switch's other ports;
+#   OpenSM's osm_port_info_rcv.c). ibsim's CA ports hold 64 P_Keys, ours
+#   128 as a ConnectX (IBFS_HCA_PKEYS); its switch ports 64, ours 32
+#   (IBFS_SWITCH_PKEYS).
+# - VLArbitrationTable Sets write the blocks a port's PortInfo says it has
+#   (VLArbitrationLowCap, HighCap; vlarb_update in osm_qos.c): ibsim's
+#   ports have 8 entries each way (blocks 1 and 3), ours 64 (blocks 1-4,
+#   sma_attrs.c).
+# So OpenSM's count is turned into what it would send to our devices: the
+# tables it read (its block 0 Gets) and wrote (its block 1 Sets) times our
+# blocks a table. Every other count must be equal.
 #
 # Counts depend on no timing here: OpenSM resends an SMP only after a
 # 200 ms timeout (none happen over ibsim; a resend would show as a
@@ -41,14 +51,20 @@ fail() {
 }
 
 # Our P_KeyTable blocks a table: CA port (128 entries), switch port 0 and
-# switch external port (32 each): src/hca/hca.h, src/switch/switch.h.
-ca_blocks=4 sw0_blocks=1 ext_blocks=1
+# switch external port (32 each): src/hca/hca.h, src/switch/switch.h; our
+# VLArbitrationTable blocks a port (64 entries low and high).
+ca_blocks=4 sw0_blocks=1 ext_blocks=1 arb_blocks=4
+
+# The QoS settings of the QoS runs (one data VL, as the fabrics have).
+sl2vl=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 vlarb_high=0:0 vlarb_low=0:64
+high_limit=0
 
 # osm_counts LOG: the requests OpenSM logged, as
 # "Get NodeDescription 5, ..., Set PortInfo 33" (Gets first, each method
 # by attribute ID), P_KeyTable Gets turned into our blocks (see above).
 osm_counts() {
-	awk -v cab=$ca_blocks -v s0b=$sw0_blocks -v exb=$ext_blocks '
+	awk -v cab=$ca_blocks -v s0b=$sw0_blocks -v exb=$ext_blocks \
+		-v arbb=$arb_blocks '
 	function hex(s,    v, i) {
 		v = 0
 		s = tolower(substr(s, 3))
@@ -69,6 +85,8 @@ osm_counts() {
 		k = (meth == "0x1" ? "Get" : "Set") SUBSEP attr
 		n[k]++
 		name[attr] = aname
+		if (meth == "0x2" && attr == "0x18" && int(hex(mod) / 65536) == 1)
+			arb += arbb
 		if (meth == "0x1" && attr == "0x16") {
 			m = hex(mod)
 			if (m % 65536) return
@@ -99,6 +117,7 @@ osm_counts() {
 				if (!((mm SUBSEP h) in n)) continue
 				c = n[mm, h]
 				if (mm == "Get" && h == "0x16") c = pk
+				if (mm == "Set" && h == "0x18") c = arb
 				out = out (out == "" ? "" : ", ") mm " " \
 					name[h] " " c
 			}
@@ -122,28 +141,45 @@ run_opensm() {
 	return 0
 }
 
+# compare NAME LABEL OSMDIR OURS: OpenSM's counts in OSMDIR/osm.log against
+# the "in-band SMPs by attribute" line of `ibfsim route` output OURS.
+compare() {
+	theirs=$(osm_counts "$3/osm.log")
+	ours=$(sed -n 's/^in-band SMPs by attribute: //p' "$4")
+	echo "$1 $2: OpenSM: $theirs"
+	echo "$1 $2: ours:   $ours"
+	if [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then
+		checked=$((checked + 1))
+	else
+		fail "$1 $2: SMP counts differ from OpenSM's"
+	fi
+}
+
+printf 'qos TRUE\nqos_sl2vl %s\nqos_vlarb_high %s\nqos_vlarb_low %s\nqos_high_limit %s\n' \
+	$sl2vl $vlarb_high $vlarb_low $high_limit >"$tmp/qos.conf"
 for name in star fat-tree-k4-l2; do
 	fab=$top_srcdir/platforms/$name.xml
 	d=$tmp/$name
 	mkdir -p "$d"
 	"$IBFSIM" topo export "$fab" --format ibnetdiscover -o "$d/fab.net" ||
 		{ fail "export $name"; continue; }
-	for eng in minhop ftree; do
-		run_opensm "$d/fab.net" "$d/osm-$eng" $eng || continue
-		theirs=$(osm_counts "$d/osm-$eng/osm.log")
-		"$IBFSIM" route "$fab" --routing $eng --inband \
-			>"$d/ours-$eng.txt" 2>&1 ||
-			{ fail "$name $eng: ibfsim route --inband";
-			  cat "$d/ours-$eng.txt"; continue; }
-		ours=$(sed -n 's/^in-band SMPs by attribute: //p' \
-			"$d/ours-$eng.txt")
-		echo "$name $eng: OpenSM: $theirs"
-		echo "$name $eng: ours:   $ours"
-		if [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then
-			checked=$((checked + 1))
+	for run in minhop ftree qos; do
+		eng=$run qos=
+		[ $run = qos ] && eng=minhop qos="--qos-sl2vl $sl2vl
+			--qos-vlarb-high $vlarb_high --qos-vlarb-low $vlarb_low
+			--qos-high-limit $high_limit"
+		if [ $run = qos ]; then
+			run_opensm "$d/fab.net" "$d/osm-$run" $eng \
+				-F "$tmp/qos.conf" || continue
 		else
-			fail "$name $eng: SMP counts differ from OpenSM's"
+			run_opensm "$d/fab.net" "$d/osm-$run" $eng || continue
 		fi
+		# shellcheck disable=SC2086 # $qos is a list of options
+		"$IBFSIM" route "$fab" --routing $eng --inband $qos \
+			>"$d/ours-$run.txt" 2>&1 ||
+			{ fail "$name $run: ibfsim route --inband";
+			  cat "$d/ours-$run.txt"; continue; }
+		compare $name $run "$d/osm-$run" "$d/ours-$run.txt"
 	done
 done
 

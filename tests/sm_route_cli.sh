@@ -69,6 +69,20 @@ msg="ibfsim: route: --max-wire-smps '65' must be 1 to 64"
 bad --max-wire-smps 65
 msg="ibfsim: route: --max-wire-smps 'x' must be 1 to 64"
 bad --max-wire-smps x
+msg="ibfsim: route: --qos-sl2vl '0,1': expected 16 VLs"
+bad --qos-sl2vl 0,1
+[ -s "$tmp/out" ] && fail "--qos-sl2vl 0,1: wrote to stdout"
+msg="ibfsim: route: QoS settings: SL 0 is on VL 0, which has no weight"
+bad --qos-vlarb-low 0:0
+
+# QoS settings (OpenSM's qos_* options) as OpenSM sends them with
+# use_optimized_slvl off: per linked switch output (4) an SL2VL for each
+# input 0..8 and per HCA port one (4 x 9 + 4 = 40), and the VLArb blocks
+# the ports' caps hold, 64 entries each way (4 blocks x 8 ports = 32).
+"$IBFSIM" route "$star" --qos-vlarb-low 0:64 --qos-vlarb-high 0:0 \
+	--qos-sl2vl 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 >"$tmp/out" 2>"$tmp/err" ||
+	fail "--qos-*: exit $? ($(cat "$tmp/err"))"
+has "$tmp/out" "in-band SMPs by attribute: Get NodeDescription 5, Get NodeInfo 5, Get SwitchInfo 1, Get PortInfo 13, Get P_KeyTable 21, Set SwitchInfo 2, Set PortInfo 33, Set SLtoVLMappingTable 40, Set VLArbitrationTable 32, Set LinearForwardingTable 1"
 
 # --partitions FILE --dump-pkeys OUT: the tables the SM would program
 # (both or neither; a mistake in FILE at its line).

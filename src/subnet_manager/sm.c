@@ -385,6 +385,8 @@ static void sm_on_port_info(struct ibfs_sm *sm, const struct sm_req *r,
 	n->ports[p].up = pi.phys_state == IBFS_PHYS_LINKUP;
 	n->ports[p].state = pi.state;
 	n->ports[p].enf = pi.part_enf;
+	n->ports[p].arb_low_cap = pi.vlarb_low_cap;
+	n->ports[p].arb_high_cap = pi.vlarb_high_cap;
 	if (p > 0 && n->ports[p].up && (!n->vl_cap || pi.vl_cap < n->vl_cap))
 		n->vl_cap = pi.vl_cap;
 	if (n->type == IBFS_NODE_SWITCH && p == 0)

@@ -197,51 +197,60 @@ static const struct ibfs_qos *sm_qos(struct ibfs_sm *sm,
 	return def;
 }
 
-/* VLArbitrationTable block blk (1, 2 low; 3, 4 high) of port p. */
+/*
+ * VLArbitrationTable block blk (1, 2 low; 3, 4 high) of port p: the
+ * modifier holds the block in bits 31-16 and the port in bits 7-0 (IBA
+ * 14.2.5.9; OpenSM's vlarb_update_table_block), port 0 on a CA's port
+ * reached by the SMP (as OpenSM addresses an end port).
+ */
 static void sm_vlarb_block(struct ibfs_sm *sm, int i, int p, int blk,
 			   const struct ibfs_vlarb_entry *t, int n)
 {
 	uint8_t vl[32] = { 0 }, w[32] = { 0 };
 	int from = blk % 2 ? 0 : 32;
+	const struct sm_dnode *x = &sm->dn[i];
+	int port = x->type != IBFS_NODE_SWITCH && p == x->entry ? 0 : p;
 
 	for (int k = from; k < n && k < from + 32; k++) {
 		vl[k - from] = t[k].vl;
 		w[k - from] = t[k].weight;
 	}
 	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB,
-					 (uint32_t)p << 16 | (uint32_t)blk, i,
-					 0);
+					 (uint32_t)blk << 16 | (uint32_t)port,
+					 i, 0);
 	if (r)
 		ibfs__smp_put_vlarb(r->data, vl, w);
 }
 
 /*
- * Port p's SL-to-VL table, in the SL2VL phase (modifier `mod`: see
- * sma.c), or its VL arbitration tables: low-priority block 1 always
- * (without QoS settings one entry of weight 1 per data VL, the ports'
- * default, fabric/vl_arbiter.c), the other blocks when the tables have
- * entries there.
+ * Port p's VL arbitration tables, as OpenSM's vlarb_update (osm_qos.c):
+ * the blocks its PortInfo says it holds, whatever entries the tables
+ * have: block 1 if VLArbitrationLowCap is not 0, block 2 if it is above
+ * 32, blocks 3 and 4 alike by VLArbitrationHighCap. A CA port whose
+ * PortInfo was not read (not the one reached) has its node's caps.
  */
-static void sm_port_tables(struct ibfs_sm *sm, int i, int p, uint32_t mod)
+static void sm_vlarb(struct ibfs_sm *sm, int i, int p, const struct ibfs_qos *q)
 {
-	struct ibfs_qos def;
-	const struct ibfs_qos *q = sm_qos(sm, &def);
+	const struct sm_dnode *x = &sm->dn[i];
+	const struct sm_port *pp = &x->ports[x->ports[p].state ? p : x->entry];
 
-	if (sm->phase == PH_SL2VL) {
-		struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET,
-						 IBFS_SMP_ATTR_SL2VL, mod, i,
-						 0);
-		if (r)
-			ibfs__smp_put_sl2vl(r->data, sm->sn->sl2vl);
-		return;
-	}
-	sm_vlarb_block(sm, i, p, 1, q->low, q->nlow);
-	if (q->nlow > 32)
+	if (pp->arb_low_cap > 0)
+		sm_vlarb_block(sm, i, p, 1, q->low, q->nlow);
+	if (pp->arb_low_cap > 32)
 		sm_vlarb_block(sm, i, p, 2, q->low, q->nlow);
-	if (q->nhigh > 0)
+	if (pp->arb_high_cap > 0)
 		sm_vlarb_block(sm, i, p, 3, q->high, q->nhigh);
-	if (q->nhigh > 32)
+	if (pp->arb_high_cap > 32)
 		sm_vlarb_block(sm, i, p, 4, q->high, q->nhigh);
+}
+
+/* An SLtoVLMappingTable Set of record i with modifier mod. */
+static void sm_sl2vl(struct ibfs_sm *sm, int i, uint32_t mod)
+{
+	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_SL2VL,
+					 mod, i, 0);
+	if (r)
+		ibfs__smp_put_sl2vl(r->data, sm->sn->sl2vl);
 }
 
 /*
@@ -261,17 +270,35 @@ static int sm_tables_due(const struct ibfs_sm *sm, const struct sm_dnode *x)
 	       (x->vl_cap && sm_vls(x->vl_cap) != sm->sn->data_vls);
 }
 
-/* A switch output: one SL2VL SMP for every input of output p. */
-static void sm_switch_port(struct ibfs_sm *sm, int i, int p)
+/*
+ * The QoS stage of record i, in OpenSM's order (osm_qos_setup with
+ * use_optimized_slvl off, its default): a switch's arbitration tables of
+ * each linked port, then an SL-to-VL table for every pair of an input
+ * 0..n and a linked output, modifier input << 8 | output (IBA 14.2.5.8;
+ * qos_extports_setup); a CA port's arbitration tables then its SL-to-VL
+ * table (qos_endport_setup). OpenSM's first sweep sets them all; so does
+ * every sweep here (OpenSM compares with what it set before).
+ */
+static void sm_qos_node(struct ibfs_sm *sm, int i)
 {
-	sm_port_tables(sm, i, p, 0xffu << 8 | (uint32_t)p);
-}
+	const struct sm_dnode *x = &sm->dn[i];
+	struct ibfs_qos def;
+	const struct ibfs_qos *q = sm_qos(sm, &def);
+	int sw = x->type == IBFS_NODE_SWITCH;
 
-/* With QoS settings, an HCA port's tables (qos_ca_sl2vl, qos_ca_vlarb). */
-static void sm_ca_port(struct ibfs_sm *sm, int i, int p)
-{
-	if (sm->qos.given)
-		sm_port_tables(sm, i, p, (uint32_t)p);
+	if (!sm_tables_due(sm, x))
+		return;
+	for (int p = 1; p <= x->nports; p++) {
+		if (x->ports[p].peer < 0)
+			continue;
+		sm_vlarb(sm, i, p, q);
+		if (!sw)
+			sm_sl2vl(sm, i, p == x->entry ? 0 : (uint32_t)p);
+	}
+	for (int p = 1; sw && p <= x->nports; p++)
+		for (int in = 0; x->ports[p].peer >= 0 && in <= x->nports;
+		     in++)
+			sm_sl2vl(sm, i, (uint32_t)in << 8 | (uint32_t)p);
 }
 
 static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
@@ -398,14 +425,8 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 			if (sw)
 				ibfs__sm_mft_blocks(sm, i);
 			break;
-		case PH_SL2VL:
-		case PH_VLARB:
-			for (int p = 1; sm_tables_due(sm, x) && p <= x->nports;
-			     p++)
-				if (x->ports[p].peer >= 0 && sw)
-					sm_switch_port(sm, i, p);
-				else if (x->ports[p].peer >= 0)
-					sm_ca_port(sm, i, p);
+		case PH_QOS:
+			sm_qos_node(sm, i);
 			break;
 		case PH_LINK:
 		case PH_ARM:

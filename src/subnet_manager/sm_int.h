@@ -15,8 +15,8 @@
 #include "subnet_manager/sma.h"
 
 enum sm_phase {
-	PH_DISCOVER, PH_PSC, PH_PKEY, PH_LID, PH_SWINFO, PH_LFT, PH_MFT, PH_SL2VL,
-	PH_VLARB, PH_LINK, PH_ARM, PH_ACTIVE, PH_DONE,
+	PH_DISCOVER, PH_PSC, PH_PKEY, PH_LID, PH_SWINFO, PH_LFT, PH_MFT, PH_QOS,
+	PH_LINK, PH_ARM, PH_ACTIVE, PH_DONE,
 };
 
 struct sm_port {
@@ -24,6 +24,7 @@ struct sm_port {
 	uint8_t up;          /* PortPhysicalState LinkUp */
 	uint8_t state;       /* PortState read in this sweep (0: not read) */
 	uint8_t enf;         /* PartitionEnforcement bits read */
+	uint8_t arb_low_cap, arb_high_cap; /* VLArbitration caps read */
 	/* The link last found in any sweep: LIDs are assigned on these so
 	 * that a link going down does not renumber anything. */
 	int epeer, eport;
