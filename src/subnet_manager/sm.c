@@ -387,6 +387,9 @@ static void sm_on_port_info(struct ibfs_sm *sm, const struct sm_req *r,
 	n->ports[p].enf = pi.part_enf;
 	n->ports[p].arb_low_cap = pi.vlarb_low_cap;
 	n->ports[p].arb_high_cap = pi.vlarb_high_cap;
+	n->ports[p].lid = pi.lid;
+	n->ports[p].sm_lid = pi.sm_lid;
+	n->ports[p].lmc = pi.lmc;
 	if (p > 0 && n->ports[p].up && (!n->vl_cap || pi.vl_cap < n->vl_cap))
 		n->vl_cap = pi.vl_cap;
 	if (n->type == IBFS_NODE_SWITCH && p == 0)

@@ -271,13 +271,27 @@ static int sm_tables_due(const struct ibfs_sm *sm, const struct sm_dnode *x)
 }
 
 /*
+ * Whether linked port p's tables are set: in the SM's first sweep, later
+ * if the port is not Active (its link came up again), as OpenSM forces
+ * them where need_update is set and else sends only tables that differ
+ * from those it set (osm_qos.c).
+ */
+static int sm_qos_port_due(const struct ibfs_sm *sm,
+			   const struct sm_dnode *x, int p)
+{
+	const struct sm_port *pp = &x->ports[p];
+
+	return pp->peer >= 0 &&
+	       (sm->sweep_no == 1 || pp->state != IBFS_PORT_ACTIVE);
+}
+
+/*
  * The QoS stage of record i, in OpenSM's order (osm_qos_setup with
  * use_optimized_slvl off, its default): a switch's arbitration tables of
  * each linked port, then an SL-to-VL table for every pair of an input
  * 0..n and a linked output, modifier input << 8 | output (IBA 14.2.5.8;
  * qos_extports_setup); a CA port's arbitration tables then its SL-to-VL
- * table (qos_endport_setup). OpenSM's first sweep sets them all; so does
- * every sweep here (OpenSM compares with what it set before).
+ * table (qos_endport_setup).
  */
 static void sm_qos_node(struct ibfs_sm *sm, int i)
 {
@@ -289,42 +303,68 @@ static void sm_qos_node(struct ibfs_sm *sm, int i)
 	if (!sm_tables_due(sm, x))
 		return;
 	for (int p = 1; p <= x->nports; p++) {
-		if (x->ports[p].peer < 0)
+		if (!sm_qos_port_due(sm, x, p))
 			continue;
 		sm_vlarb(sm, i, p, q);
 		if (!sw)
 			sm_sl2vl(sm, i, p == x->entry ? 0 : (uint32_t)p);
 	}
 	for (int p = 1; sw && p <= x->nports; p++)
-		for (int in = 0; x->ports[p].peer >= 0 && in <= x->nports;
+		for (int in = 0; sm_qos_port_due(sm, x, p) && in <= x->nports;
 		     in++)
 			sm_sl2vl(sm, i, (uint32_t)in << 8 | (uint32_t)p);
 }
 
-static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
+/* The PortInfo record i's port p must hold, in a Set asking for state. */
+static void sm_port_info(struct ibfs_sm *sm, int i, int p, uint8_t state,
+			 struct ibfs_smp_port_info *w)
 {
 	const struct sm_dnode *x = &sm->dn[i];
 	const struct ibfs_sn_node *sn = &sm->sn->nodes[x->sn];
 	const struct sm_dnode *me = &sm->dn[sm->root];
-	struct ibfs_smp_port_info w = { .state = state };
+
+	*w = (struct ibfs_smp_port_info){ .state = state };
+	if (x->type != IBFS_NODE_SWITCH || p == 0) {
+		w->lid = sn->ports[p].lid;
+		w->lmc = x->type == IBFS_NODE_SWITCH ? 0 : (uint8_t)sm->lmc;
+		w->sm_lid = sm->sn->nodes[me->sn].ports[sm->sm_port].lid;
+	}
+	if (p > 0) {
+		struct ibfs_qos def;
+
+		w->vl_high_limit = sm_qos(sm, &def)->high_limit;
+		w->part_enf = ibfs__sm_pkey_enf(sm, i, p);
+	}
+}
+
+static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
+{
+	struct ibfs_smp_port_info w;
 	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET,
 					 IBFS_SMP_ATTR_PORT_INFO,
 					 (uint32_t)p, i, 0);
 
 	if (!r)
 		return;
-	if (x->type != IBFS_NODE_SWITCH || p == 0) {
-		w.lid = sn->ports[p].lid;
-		w.lmc = x->type == IBFS_NODE_SWITCH ? 0 : (uint8_t)sm->lmc;
-		w.sm_lid = sm->sn->nodes[me->sn].ports[sm->sm_port].lid;
-	}
-	if (p > 0) {
-		struct ibfs_qos def;
-
-		w.vl_high_limit = sm_qos(sm, &def)->high_limit;
-		w.part_enf = ibfs__sm_pkey_enf(sm, i, p);
-	}
+	sm_port_info(sm, i, p, state, &w);
 	ibfs__smp_put_port_info(r->data, &w);
+}
+
+/*
+ * The LID stage's Set of record i's port p, as osm_lid_mgr.c decides
+ * (lid_mgr_set_physp_pi): always in the SM's first sweep (its first as
+ * master); later where the port's PortInfo was not read or its LID, LMC
+ * or MasterSMLID differ from what it must hold.
+ */
+static void sm_set_lid(struct ibfs_sm *sm, int i, int p)
+{
+	const struct sm_port *pp = &sm->dn[i].ports[p];
+	struct ibfs_smp_port_info w;
+
+	sm_port_info(sm, i, p, IBFS_PORT_NOP, &w);
+	if (sm->sweep_no == 1 || !pp->state || pp->lid != w.lid ||
+	    pp->lmc != w.lmc || pp->sm_lid != w.sm_lid)
+		sm_set_port(sm, i, p, IBFS_PORT_NOP);
 }
 
 /*
@@ -395,10 +435,10 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 		switch (sm->phase) {
 		case PH_LID:
 			if (sw)
-				sm_set_port(sm, i, 0, IBFS_PORT_NOP);
+				sm_set_lid(sm, i, 0);
 			for (int p = 1; !sw && p <= x->nports; p++)
 				if (sn->ports[p].lid)
-					sm_set_port(sm, i, p, IBFS_PORT_NOP);
+					sm_set_lid(sm, i, p);
 			break;
 		case PH_PKEY:
 			ibfs__sm_pkey_node(sm, i);

@@ -25,6 +25,8 @@ struct sm_port {
 	uint8_t state;       /* PortState read in this sweep (0: not read) */
 	uint8_t enf;         /* PartitionEnforcement bits read */
 	uint8_t arb_low_cap, arb_high_cap; /* VLArbitration caps read */
+	uint16_t lid, sm_lid; /* LID and MasterSMLID read */
+	uint8_t lmc;          /* LMC read */
 	/* The link last found in any sweep: LIDs are assigned on these so
 	 * that a link going down does not renumber anything. */
 	int epeer, eport;
