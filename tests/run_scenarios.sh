@@ -212,17 +212,17 @@ cyc=$(sed -n 's/.*"deadlock_cycle": "\(.*\)".*/\1/p' "$out/r.json")
 n=$(echo "$cyc" | tr ' ' '\n' | grep -c '^sw[1-5]:[0-9]*/VL0$')
 [ "$n" -eq 6 ] && ok || bad "ring minhop: cycle '$cyc'"
 # Its flows never finished: each runs from the end of the SM's sweep
-# (151.390080 us: 109.499520 before the sweep sent OpenSM's SMPs) to the
+# (151.215200 us: 109.499520 before the sweep sent OpenSM's SMPs) to the
 # end of the run (300 us, the deadlock monitor's look, every 50 us, that
 # found nothing moved since the last; 250 us before, the traffic starting
 # earlier) and says so, in the JSON, the text and the CSV.
-grep -q '"start_ns": 151390.080, "end_ns": 300000.000, "gbps": 0.000000, "unfinished": 1}' \
+grep -q '"start_ns": 151215.200, "end_ns": 300000.000, "gbps": 0.000000, "unfinished": 1}' \
 	"$out/r.json" && ok || bad "ring minhop: flows $(grep -m1 start_ns "$out/r.json")"
-grep -q '^  node1 -> node2 write: 0 B, 151390.080 -> 300000.000 ns, 0.000 Gb/s (1 message not finished)$' \
+grep -q '^  node1 -> node2 write: 0 B, 151215.200 -> 300000.000 ns, 0.000 Gb/s (1 message not finished)$' \
 	"$out/r.txt" && ok || bad "ring minhop: text $(grep -m1 'node1 ->' "$out/r.txt")"
 "$IBFSIM" run "$data/ring_minhop.xml" --no-data --quiet --csv "$out/rcsv" >/dev/null 2>&1
 sed -n 1,2p "$out/rcsv/flows.csv" | tr '\n' '|' | grep -qx \
-	'src,dst,op,bytes,start_ps,end_ps,gbps,unfinished|node1,node2,write,0,151390080,300000000,0.000000,1|' &&
+	'src,dst,op,bytes,start_ps,end_ps,gbps,unfinished|node1,node2,write,0,151215200,300000000,0.000000,1|' &&
 	ok || bad "ring minhop: flows.csv $(sed -n 1,2p "$out/rcsv/flows.csv")"
 "$IBFSIM" run "$data/ring_updn.xml" --no-data --json "$out/u.json" >/dev/null 2>&1
 rc=$?

@@ -10,14 +10,16 @@
  *   (state_mgr_reset_state_change_bit);
  * - P_KeyTable blocks the ports lack (sm_pkey.c) and the partition
  *   enforcement bits of switch ports facing CAs (osm_pkey_mgr.c);
- * - PortInfo: LID, LMC, MasterSMLID (osm_lid_mgr.c);
- * - SwitchInfo: LinearFDBTop, MulticastFDBTop where the tops read differ
- *   (ucast_mgr_set_fwd_top), then the LinearForwardingTable blocks that
- *   differ from what a switch holds, the MulticastForwardingTable blocks
- *   of the multicast groups' trees likewise (sm_mcast.c);
- * - with QoS settings (qos.h), SLtoVLMappingTable and VLArbitrationTable
- *   of each linked switch output and HCA port (OpenSM's qos_swe_* and
- *   qos_ca_*); without, none (see sm_tables_due);
+ * - PortInfo: LID, LMC, MasterSMLID of the SM's port, then of the other
+ *   CA ports and switch ports 0 (osm_lid_mgr.c);
+ * - in one stage, SwitchInfo: LinearFDBTop, MulticastFDBTop where the
+ *   tops read differ (ucast_mgr_set_fwd_top), the LinearForwardingTable
+ *   blocks that differ from what a switch holds, and with QoS settings
+ *   (qos.h) the SLtoVLMappingTable and VLArbitrationTable of each linked
+ *   switch output and HCA port (OpenSM's qos_swe_* and qos_ca_*; without,
+ *   none: see sm_tables_due);
+ * - the MulticastForwardingTable blocks of the multicast groups' trees
+ *   that differ (sm_mcast.c);
  * - PortInfo of every linked port not Active, three times: no change of
  *   state (the operational parameters), Armed, Active (osm_link_mgr.c).
  * Every PortInfo Set writes the whole attribute: an HCA port's carry
@@ -419,69 +421,87 @@ static void sm_switch_info(struct ibfs_sm *sm, int i, uint16_t lft_top,
 		ibfs__smp_put_switch_info(r->data, &w);
 }
 
+/* The requests of the current phase for record i. */
+static void sm_phase_node(struct ibfs_sm *sm, int i)
+{
+	struct sm_dnode *x = &sm->dn[i];
+	const struct ibfs_sn_node *sn = &sm->sn->nodes[x->sn];
+	int sw = x->type == IBFS_NODE_SWITCH;
+
+	switch (sm->phase) {
+	case PH_PSC:
+		if (sw && x->si.port_state_change)
+			sm_switch_info(sm, i, x->si.lft_top, x->si.mft_top, 1);
+		break;
+	case PH_PKEY:
+		ibfs__sm_pkey_node(sm, i);
+		for (int p = 1; sw && p <= x->nports; p++)
+			sm_pkey_enforce(sm, i, p);
+		break;
+	case PH_SM_LID:
+		if (i == sm->root)
+			sm_set_lid(sm, i, sm->sm_port);
+		break;
+	case PH_LID:
+		if (sw)
+			sm_set_lid(sm, i, 0);
+		for (int p = 1; !sw && p <= x->nports; p++)
+			if (sn->ports[p].lid &&
+			    (i != sm->root || p != sm->sm_port))
+				sm_set_lid(sm, i, p);
+		break;
+	case PH_SWINFO:
+		if (sw && (x->si.lft_top != sm->sn->max_lid ||
+			   x->si.mft_top != ibfs__sm_mft_top(sm)))
+			sm_switch_info(sm, i, (uint16_t)sm->sn->max_lid,
+				       ibfs__sm_mft_top(sm), 0);
+		break;
+	case PH_LFT:
+		if (sw)
+			sm_lft_blocks(sm, i);
+		break;
+	case PH_QOS:
+		sm_qos_node(sm, i);
+		break;
+	case PH_MFT:
+		if (sw)
+			ibfs__sm_mft_blocks(sm, i);
+		break;
+	case PH_LINK:
+	case PH_ARM:
+	case PH_ACTIVE:
+		/* Ports already Active (a later sweep) stay so. */
+		for (int p = 1; p <= x->nports; p++)
+			if (x->ports[p].peer >= 0 &&
+			    x->ports[p].state != IBFS_PORT_ACTIVE)
+				sm_set_port(sm, i, p, sm_link_state(sm->phase));
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Phases queued together, as one stage: do_sweep (osm_state_mgr.c) waits
+ * for all answers after each manager, but runs osm_ucast_mgr_process (the
+ * tops of every switch, then their LFT blocks) and osm_qos_setup before
+ * one wait.
+ */
+static int sm_same_stage(int phase)
+{
+	return phase == PH_LFT || phase == PH_QOS;
+}
+
 void ibfs__sm_next_phase(struct ibfs_sm *sm)
 {
 	if (sm->phase == PH_DISCOVER && sm_route(sm) < 0)
 		return;
-	sm->phase++;
-	for (int i = 0; i < sm->ndn; i++) {
-		struct sm_dnode *x = &sm->dn[i];
-		const struct ibfs_sn_node *sn;
-		int sw = x->type == IBFS_NODE_SWITCH;
-
-		if (x->seen != sm->sweep_no)
-			continue;
-		sn = &sm->sn->nodes[x->sn];
-		switch (sm->phase) {
-		case PH_LID:
-			if (sw)
-				sm_set_lid(sm, i, 0);
-			for (int p = 1; !sw && p <= x->nports; p++)
-				if (sn->ports[p].lid)
-					sm_set_lid(sm, i, p);
-			break;
-		case PH_PKEY:
-			ibfs__sm_pkey_node(sm, i);
-			for (int p = 1; sw && p <= x->nports; p++)
-				sm_pkey_enforce(sm, i, p);
-			break;
-		case PH_PSC:
-			if (sw && x->si.port_state_change)
-				sm_switch_info(sm, i, x->si.lft_top,
-					       x->si.mft_top, 1);
-			break;
-		case PH_SWINFO:
-			if (sw && (x->si.lft_top != sm->sn->max_lid ||
-				   x->si.mft_top != ibfs__sm_mft_top(sm)))
-				sm_switch_info(sm, i,
-					       (uint16_t)sm->sn->max_lid,
-					       ibfs__sm_mft_top(sm), 0);
-			break;
-		case PH_LFT:
-			if (sw)
-				sm_lft_blocks(sm, i);
-			break;
-		case PH_MFT:
-			if (sw)
-				ibfs__sm_mft_blocks(sm, i);
-			break;
-		case PH_QOS:
-			sm_qos_node(sm, i);
-			break;
-		case PH_LINK:
-		case PH_ARM:
-		case PH_ACTIVE:
-			/* Ports already Active (a later sweep) stay so. */
-			for (int p = 1; p <= x->nports; p++)
-				if (x->ports[p].peer >= 0 &&
-				    x->ports[p].state != IBFS_PORT_ACTIVE)
-					sm_set_port(sm, i, p,
-						    sm_link_state(sm->phase));
-			break;
-		default:
-			break;
-		}
-	}
+	do {
+		sm->phase++;
+		for (int i = 0; i < sm->ndn && sm->phase != PH_DONE; i++)
+			if (sm->dn[i].seen == sm->sweep_no)
+				sm_phase_node(sm, i);
+	} while (sm_same_stage(sm->phase + 1));
 	if (sm->phase == PH_DONE) {
 		if (!sm->st.up)
 			sm->st.up = sm->f->eq.now;

@@ -15,8 +15,8 @@
 #include "subnet_manager/sma.h"
 
 enum sm_phase {
-	PH_DISCOVER, PH_PSC, PH_PKEY, PH_LID, PH_SWINFO, PH_LFT, PH_MFT, PH_QOS,
-	PH_LINK, PH_ARM, PH_ACTIVE, PH_DONE,
+	PH_DISCOVER, PH_PSC, PH_PKEY, PH_SM_LID, PH_LID, PH_SWINFO, PH_LFT,
+	PH_QOS, PH_MFT, PH_LINK, PH_ARM, PH_ACTIVE, PH_DONE,
 };
 
 struct sm_port {
