@@ -120,6 +120,8 @@ START_TEST(topo_commands)
 	ck_assert_int_eq(run(a), 0);
 	ck_assert_str_eq(out, "fabric: torus-4x4\nswitches: 16\n"
 			      "HCAs: 16 (16 linked ports)\nlinks: 48\n"
+			      "LIDs: 32 at LMC 0 (a switch 1, an HCA port "
+			      "2^LMC) of the 49151 unicast LIDs of a subnet\n"
 			      "diameter: 6 links between HCA ports\n"
 			      "bisection: 8 links (closed form for a generated torus)\n");
 	snprintf(a, sizeof(a), "topo export %s/t.xml --format ibnetdiscover -o %s/t.net",

@@ -13,35 +13,7 @@
 # make check sets IBFSIM and top_srcdir.
 : "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
 . "$top_srcdir/tests/collectives_lib.sh"
-star="$top_srcdir/platforms/star.xml"
-
-# The star with node5..node8 on its free ports 5 to 8 (star8.xml), and
-# both with node2's cable at 200 m (1 us): star-200.xml, star8-200.xml.
-awk '/<link a="node1:1"/ { for (i = 5; i <= 8; i++)
-	printf "  <hca id=\"node%d\" ports=\"1\"/>\n", i }
-	{ print }
-	/<link a="node4:1"/ { for (i = 5; i <= 8; i++)
-	printf "  <link a=\"node%d:1\" b=\"sw1:%d\"/>\n", i, i }' \
-	"$star" >"$out/star8.xml"
-for f in star star8; do
-	src=$star
-	[ $f = star8 ] && src=$out/star8.xml
-	sed 's|<link a="node2:1" b="sw1:2"/>|<link a="node2:1" b="sw1:2" cable="200m"/>|' \
-		"$src" >"$out/$f-200.xml"
-done
-
-# run NAME TRAFFIC [FABRIC]: runs it with its CSV in $out/NAME.
-run() {
-	scenario "$@"
-	"$IBFSIM" run "$out/$1.xml" --quiet --csv "$out/$1" --json \
-		"$out/$1.json" >"$out/$1.out" || bad "$1: exit $?"
-}
-
-# edges NAME: "src>dst:bytes ..." of its messages, node numbers only.
-edges() {
-	awk -F, 'NR > 1 { sub("node", "", $1); sub("node", "", $2);
-		printf "%s>%s:%s ", $1, $2, $4 }' "$out/$1/messages.csv"
-}
+stars
 
 # steps NAME "ROWS A STEP ..." "REDUCING STEPS" RATE_GBPS SENDRECV:
 # checks every post against what it waits for, from the structure alone:
@@ -273,7 +245,7 @@ awk -F, 'NR == 2 && !($2 == "rabenseifner" && ($12 - 1.5 * $11) ^ 2 < 1e-10 &&
 # --- Mistakes, each at its line (6), by run and validate.
 refused <<'LIST'
 <collective kind="allreduce" size="1MiB" algorithm="tree2"/>|algorithm="tree2" is not one of: ring, binomial, pairwise, recursive-doubling, rabenseifner, pipeline, tree
-<collective kind="allreduce" size="1MiB" algorithm="pipeline"/>|algorithm="pipeline" does not run allreduce (it runs: ring, recursive-doubling, rabenseifner, tree)
+<collective kind="allreduce" size="1MiB" algorithm="pipeline"/>|algorithm="pipeline" does not run allreduce (it runs: ring, recursive-doubling, rabenseifner, tree, double-tree)
 <collective kind="broadcast" size="1MiB" algorithm="ring"/>|algorithm="ring" does not run broadcast (it runs: binomial, pipeline)
 <collective kind="broadcast" size="1MiB" algorithm="tree"/>|algorithm="tree" does not run broadcast
 <collective kind="allreduce" size="4GiB" algorithm="tree"/>|a message is at most 2 GiB

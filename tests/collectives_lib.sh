@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: MIT
 #
-# What the <collective> tests share (sourced by collectives.sh and
-# collectives_algos.sh): a scratch directory, pass/fail counts, a
-# scenario file around some traffic, and a list of mistakes each refused
-# at its line by run and validate.
+# What the <collective> tests share (sourced by collectives.sh,
+# collectives_algos.sh and collectives_trees.sh): a scratch directory,
+# pass/fail counts, a scenario file around some traffic, stars of 4 and 8
+# HCAs, a run with its CSV, its messages' edges, and a list of mistakes
+# each refused at its line by run and validate.
 
 out=$(mktemp -d) || exit 99
 trap 'rm -rf "$out"' EXIT
@@ -41,4 +42,37 @@ refused() {
 			esac
 		done
 	done
+}
+
+# stars: platforms/star.xml with node5..node8 on its free ports 5 to 8
+# ($out/star8.xml), and both with node2's cable at 200 m (1 us), so that
+# arrivals differ: $out/star-200.xml, $out/star8-200.xml.
+stars() {
+	star="$top_srcdir/platforms/star.xml"
+	awk '/<link a="node1:1"/ { for (i = 5; i <= 8; i++)
+		printf "  <hca id=\"node%d\" ports=\"1\"/>\n", i }
+		{ print }
+		/<link a="node4:1"/ { for (i = 5; i <= 8; i++)
+		printf "  <link a=\"node%d:1\" b=\"sw1:%d\"/>\n", i, i }' \
+		"$star" >"$out/star8.xml"
+	for f in star star8; do
+		src=$star
+		[ $f = star8 ] && src=$out/star8.xml
+		sed 's|<link a="node2:1" b="sw1:2"/>|<link a="node2:1" b="sw1:2" cable="200m"/>|' \
+			"$src" >"$out/$f-200.xml"
+	done
+}
+
+# run NAME TRAFFIC [FABRIC]: runs it with its CSV in $out/NAME.
+run() {
+	scenario "$@"
+	"$IBFSIM" run "$out/$1.xml" --quiet --csv "$out/$1" --json \
+		"$out/$1.json" >"$out/$1.out" || bad "$1: exit $?"
+}
+
+# edges NAME: "src>dst:bytes ..." of its messages in row order, node
+# numbers only.
+edges() {
+	awk -F, 'NR > 1 { sub("node", "", $1); sub("node", "", $2);
+		printf "%s>%s:%s ", $1, $2, $4 }' "$out/$1/messages.csv"
 }

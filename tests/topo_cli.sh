@@ -5,8 +5,10 @@
 # naming what is wrong and nothing on stdout (nor a file half written).
 # Every generator writes fabric XML that `ibfsim validate` accepts, named
 # after its parameters, with the common options (speed, width, data VLs,
-# name, id prefix) in its defaults and ids; `info` gives the counts and
-# diameter, and a closed-form bisection for a generated family only;
+# name, id prefix) in its defaults and ids; `info` gives the counts, the
+# LIDs needed against a subnet's unicast LIDs and the diameter, and a
+# closed-form bisection for a generated family only (`gen` warns of a
+# fabric too large for one subnet);
 # `export` writes a dot graph of every link.
 #
 # make check sets IBFSIM and top_srcdir.
@@ -180,6 +182,7 @@ fabric: myring
 switches: 4
 HCAs: 8 (8 linked ports)
 links: 12
+LIDs: 12 at LMC 0 (a switch 1, an HCA port 2^LMC) of the 49151 unicast LIDs of a subnet
 diameter: 4 links between HCA ports
 bisection: unknown (not a generated family)
 EOF
@@ -192,6 +195,33 @@ grep -qx 'bisection: 4 links (closed form for a generated hypercube)' \
 	"$tmp/info" || fail "hypercube bisection: $(cat "$tmp/info")"
 grep -qx 'diameter: 5 links between HCA ports' "$tmp/info" ||
 	fail "hypercube diameter: $(cat "$tmp/info")"
+
+# A subnet has 49,151 unicast LIDs (0x0001-0xBFFF), one a switch and one
+# an HCA port at LMC 0: a ring of 2,137 switches with 22 HCAs each takes
+# them all, a chain of 768 with 63 HCAs each (49,152) one too many,
+# which gen warns of (still writing the file, exit 0) and info says.
+lid_space() {
+	want_warn=$1 want_info=$2
+	shift 2
+	checks=$((checks + 1))
+	"$IBFSIM" topo gen "$@" -o "$tmp/m.xml" 2>"$tmp/err" ||
+		{ fail "topo gen $*: $(cat "$tmp/err")"; return; }
+	if [ -n "$want_warn" ]; then
+		grep -qx "$want_warn" "$tmp/err" ||
+			fail "gen $*: no LID warning: $(cat "$tmp/err")"
+	else
+		[ -s "$tmp/err" ] && fail "gen $*: warned: $(cat "$tmp/err")"
+	fi
+	"$IBFSIM" topo info "$tmp/m.xml" >"$tmp/info" 2>&1 &&
+		grep -qx "$want_info" "$tmp/info" ||
+		fail "topo info $*: $(cat "$tmp/info")"
+}
+lid_space "" \
+	"LIDs: 49151 at LMC 0 (a switch 1, an HCA port 2^LMC) of the 49151 unicast LIDs of a subnet" \
+	ring --n 2137 --hcas 22
+lid_space "ibfsim: warning: topo gen: mesh-768x1 needs 49152 LIDs, more than the 49151 unicast LIDs of a subnet: a subnet manager cannot bring it all up" \
+	"LIDs: 49152 at LMC 0, more than the 49151 unicast LIDs of a subnet: its subnet manager stops where they run out" \
+	mesh --dims 768x1 --hcas 63
 
 # export --format dot: one edge a link.
 checks=$((checks + 1))

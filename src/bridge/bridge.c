@@ -180,6 +180,7 @@ struct ibfs_bridge *ibfs__bridge_new(struct ibfs_eq *eq,
 		return NULL;
 	}
 	b->doorbell = sg_sem_init(0);
+	ibfs__brg_stacks_init(b);
 	b->map_clock = simgrid_get_clock();
 	b->map_ps = eq->now;
 	ibfs__bridge_the = b;
@@ -273,6 +274,7 @@ int ibfs__bridge_spawn(struct ibfs_bridge *b, const char *hca_id,
 	w->fn = fn;
 	w->state = BRG_RUNNING;
 	/* Map the pid before the actor can run and look itself up. */
+	ibfs__brg_stacks_before_actor(b);
 	w->actor = sg_actor_init(name, host);
 	if (brg_map_pid(b, sg_actor_get_pid(w->actor), w) < 0) {
 		free(w);
@@ -289,6 +291,7 @@ int ibfs__bridge_spawn(struct ibfs_bridge *b, const char *hca_id,
 int ibfs__bridge_run(struct ibfs_bridge *b)
 {
 	b->fabric_done = 0;
+	ibfs__brg_stacks_before_actor(b);
 	b->fabric = sg_actor_create("ibfs-fabric",
 				    sg_host_by_name(b->topo->nodes
 						    [b->host_node[0]].id),

@@ -70,6 +70,18 @@ int ibfs__bridge_spawn(struct ibfs_bridge *b, const char *hca_id,
 		       const char *name, void (*fn)(int, char **), int argc,
 		       char **argv);
 
+/*
+ * At most `actors` actors of b's run get guard pages (stacks.c; by default
+ * vm.max_map_count / 4): called before the first actor starts, as tests
+ * do to try a small budget.
+ */
+void ibfs__bridge_set_guard_budget(struct ibfs_bridge *b, size_t actors);
+/* Each HCA of b's run starts at most n actors (default 3: a scenario's
+ * poster, completer and collective poster); called before the first. */
+void ibfs__bridge_set_host_actors(struct ibfs_bridge *b, size_t n);
+/* 1 while SimGrid gives new actors guard pages (contexts/guard-size). */
+int ibfs__bridge_stacks_guarded(void);
+
 /* Topology node index of the calling actor's HCA; -1 outside an actor. */
 int ibfs__bridge_current_node(void);
 

@@ -70,6 +70,10 @@ struct ibfs_bridge {
 	struct ibfs_waiter **by_pid;
 	size_t by_pid_cap;
 	size_t running;         /* actors in BRG_RUNNING */
+	/* Guarded actors allowed; whether that was decided (stacks.c). */
+	size_t guard_budget;
+	size_t host_actors;     /* at most, an HCA (default 3) */
+	int guard_set;
 	size_t live;            /* actors not in BRG_DONE */
 
 	struct brg_heap deliveries; /* pending wake_at, by (time, seq) */
@@ -125,5 +129,12 @@ void ibfs__bridge_fabric_main(int argc, char **argv);
 
 /* Frees the out-of-band store (oob.c). */
 void ibfs__bridge_oob_free(struct ibfs_bridge *b);
+
+/*
+ * Actor stacks (stacks.c): the budget of guard pages, read at the bridge's
+ * creation, and SimGrid's guard size set once before the first actor.
+ */
+void ibfs__brg_stacks_init(struct ibfs_bridge *b);
+void ibfs__brg_stacks_before_actor(struct ibfs_bridge *b);
 
 #endif

@@ -216,6 +216,13 @@ static int topo_gen(int argc, char **argv)
 	ibfs__topo_assign_guids(t, IBFS_TOPO_SWITCH_GUID_BASE,
 				IBFS_TOPO_CA_GUID_BASE);
 	rc = topo_write(t, out, ibfs__topo_write_xml);
+	size_t lids = ibfs__topo_lids_needed(t);
+	if (rc == IBFS_EXIT_OK && lids > IBFS_UCAST_LIDS)
+		fprintf(stderr,
+			"ibfsim: warning: topo gen: %s needs %zu LIDs, more "
+			"than the %d unicast LIDs of a subnet: a subnet "
+			"manager cannot bring it all up\n",
+			t->name, lids, IBFS_UCAST_LIDS);
 out:
 	ibfs__topo_free(t);
 	return rc;
@@ -289,6 +296,14 @@ static int topo_info(int argc, char **argv)
 	printf("switches: %zu\n", in.switches);
 	printf("HCAs: %zu (%zu linked ports)\n", in.hcas, in.hca_ports);
 	printf("links: %zu\n", in.links);
+	if (in.lids > IBFS_UCAST_LIDS)
+		printf("LIDs: %zu at LMC 0, more than the %d unicast LIDs of a "
+		       "subnet: its subnet manager stops where they run out\n",
+		       in.lids, IBFS_UCAST_LIDS);
+	else
+		printf("LIDs: %zu at LMC 0 (a switch 1, an HCA port 2^LMC) of "
+		       "the %d unicast LIDs of a subnet\n",
+		       in.lids, IBFS_UCAST_LIDS);
 	if (in.diameter >= 0)
 		printf("diameter: %d links between HCA ports\n", in.diameter);
 	else

@@ -243,7 +243,8 @@ uint64_t ibfs__fabric_on_wire(const struct ibfs_fabric *f)
 	return n;
 }
 
-uint64_t ibfs__fabric_sends(const struct ibfs_fabric *f)
+/* Packets the ports started, from their counts. */
+static uint64_t fabric_port_sends(const struct ibfs_fabric *f)
 {
 	uint64_t n = 0;
 
@@ -269,6 +270,15 @@ int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len)
 			 f->pkts_injected, f->pkts_replicated,
 			 f->pkts_delivered, f->pkts_dropped, f->pkts_retired,
 			 on_wire, f->pkts_buffered);
+		return -1;
+	}
+	uint64_t sends = fabric_port_sends(f);
+
+	if (sends != f->pkt_sends) {
+		snprintf(msg, len,
+			 "packets: the ports sent %" PRIu64
+			 " but the fabric counted %" PRIu64,
+			 sends, f->pkt_sends);
 		return -1;
 	}
 	if (f->packets.in_use < ibfs__fabric_in_flight(f)) {

@@ -519,6 +519,7 @@ static inline void link_send(struct ibfs_fabric *f, struct ibfs_port *out,
 		ibfs__credit_on_send(out, p);
 	else
 		out->flow->on_send(out, p);
+	f->pkt_sends++;
 	if (p->held) {
 		p->held = 0;
 		f->pkts_buffered--;

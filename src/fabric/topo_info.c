@@ -87,6 +87,23 @@ long ibfs__topo_bisection_by_name(const char *name, const char **family)
 	return -1;
 }
 
+size_t ibfs__topo_lids_needed(const struct ibfs_topology *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct ibfs_topo_node *node = &t->nodes[i];
+
+		if (node->type == IBFS_NODE_SWITCH) {
+			n++;
+			continue;
+		}
+		for (int p = 1; p <= node->nports; p++)
+			n += node->ports[p].peer_node >= 0;
+	}
+	return n;
+}
+
 int ibfs__topo_info(const struct ibfs_topology *t, struct ibfs_topo_info *in)
 {
 	memset(in, 0, sizeof(*in));
@@ -94,6 +111,7 @@ int ibfs__topo_info(const struct ibfs_topology *t, struct ibfs_topo_info *in)
 	in->hcas = ibfs__topo_count(t, IBFS_NODE_HCA);
 	in->links = t->nlinks;
 	in->bisection = ibfs__topo_bisection_by_name(t->name, &in->family);
+	in->lids = ibfs__topo_lids_needed(t);
 	size_t nn = t->nnodes ? t->nnodes : 1;
 	int *cas = calloc(nn, sizeof(int));  /* HCA ports on each switch */
 	int *dist = malloc(nn * sizeof(int));

@@ -7,16 +7,28 @@
 #ifndef IBFS_FABRIC_TOPO_INFO_H
 #define IBFS_FABRIC_TOPO_INFO_H
 
+#include "fabric/packet.h"
 #include "fabric/topology.h"
+
+/* The unicast LIDs of a subnet, 0x0001-0xBFFF: 49,151. */
+#define IBFS_UCAST_LIDS (IBFS_MCAST_LID_BASE - 1)
 
 struct ibfs_topo_info {
 	size_t switches, hcas, links;
 	size_t hca_ports;      /* linked HCA ports */
+	size_t lids;           /* ibfs__topo_lids_needed */
 	int diameter;          /* -1: some HCA ports cannot reach others */
 	long bisection;        /* links; -1 when not known */
 	const char *family;    /* the family the bisection is for, or NULL */
 };
 
+/*
+ * The unicast LIDs a subnet manager gives t at LMC 0: one a switch (its
+ * port 0) and one a linked HCA port (2^LMC each with LMC). Past
+ * IBFS_UCAST_LIDS the fabric is too large for one subnet: the SM stops
+ * where they run out, as OpenSM does (ERR 5001).
+ */
+size_t ibfs__topo_lids_needed(const struct ibfs_topology *t);
 /* Fills in. Returns 0, or -1 when out of memory. */
 int ibfs__topo_info(const struct ibfs_topology *t, struct ibfs_topo_info *in);
 /*

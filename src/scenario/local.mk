@@ -17,7 +17,9 @@ libibfs_scenario_la_SOURCES += \
 	src/scenario/routes.h src/scenario/routes.c \
 	src/scenario/traffic.h src/scenario/traffic_int.h \
 	src/scenario/traffic_plan.c src/scenario/traffic_app.c \
+	src/scenario/traffic_app_coll.c \
 	src/scenario/traffic_collective.c src/scenario/traffic_collective_algos.c \
+	src/scenario/traffic_collective_trees.c \
 	src/scenario/traffic_mcast.c
 # Example scenarios (examples/*.xml), run with their key numbers asserted.
 EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
@@ -27,14 +29,22 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/fat_tree_permutation.xml examples/sm_sweep.xml \
 	examples/link_failure.xml examples/qos_weights.xml \
 	examples/dragonfly_lash.xml examples/collectives.xml \
-	examples/collectives_algos.xml \
+	examples/collectives_algos.xml examples/collectives_trees.xml \
+	examples/collectives_trees_k8.xml \
 	examples/partitions.xml examples/partitions.conf \
 	examples/multicast.xml \
 	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
-TESTS += tests/collectives.sh tests/collectives_algos.sh
+TESTS += tests/collectives.sh tests/collectives_algos.sh \
+	tests/collectives_trees.sh
+# The double binary tree's shapes against NCCL's rule for the children.
+check_PROGRAMS += tests/check_coll_trees
+tests_check_coll_trees_SOURCES = tests/check_coll_trees.c
+tests_check_coll_trees_CFLAGS = $(TEST_CFLAGS)
+tests_check_coll_trees_LDADD = libibfs_scenario.la libibfs_bridge.la \
+	$(SM_INBAND_LIBS)
 EXTRA_DIST += tests/collectives.sh tests/collectives_algos.sh \
-	tests/collectives_lib.sh
+	tests/collectives_trees.sh tests/collectives_lib.sh
 TESTS += tests/run_scenarios.sh
 # Congestion control attributes: refusals, defaults, both SM modes.
 TESTS += tests/cc_scenarios.sh

@@ -221,6 +221,8 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 	r->exec = ibfs__bridge_exec(r->as.bridge);
 	ibfs__bridge_on_done(r->as.bridge, all_done, r);
 	ibfs__traffic_set_path_sl(r->traffic, path_sl, &r->as);
+	ibfs__bridge_set_host_actors(r->as.bridge,
+				     ibfs__traffic_host_actors(r->traffic));
 	g_run = r;
 	if (sc->instant) {
 		if (ibfs__traffic_spawn(r->traffic, r->as.bridge, o->data, 0,

@@ -98,6 +98,7 @@ enum ibfs_sc_coll_algo {
 	IBFS_ALGO_RABENSEIFNER,       /* allreduce, power-of-two members */
 	IBFS_ALGO_PIPELINE,           /* broadcast, in chunks */
 	IBFS_ALGO_TREE,               /* allreduce: binomial reduce, bcast */
+	IBFS_ALGO_DOUBLE_TREE,        /* allreduce: NCCL's two binary trees */
 	IBFS_ALGO_COUNT
 };
 
@@ -120,7 +121,8 @@ struct ibfs_sc_collective {
 	ibfs_time_t start;
 	long line;
 	enum ibfs_sc_coll_algo algo;
-	uint32_t chunks;       /* pipeline: pieces of the buffer (>= 1) */
+	uint32_t chunks;       /* pipeline, tree, double-tree: pieces of the
+				* buffer (a double tree's: of each half) */
 	uint64_t reduce_rate;  /* b/s a member reduces at; 0: no time */
 };
 

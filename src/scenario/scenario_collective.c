@@ -13,8 +13,9 @@
  * member). Each message must show its arrival at the receiver, so op is
  * write-imm (default) or send-imm, over rc (default) or uc. algorithm
  * picks one of the kind's (coll_algos; the first is the default); chunks
- * cuts a pipelined broadcast's buffer; reduce-rate is how fast a member
- * combines received data, for the kinds that reduce.
+ * cuts the buffer of a pipelined broadcast or tree (each half of a double
+ * tree's) in pieces; reduce-rate is how fast a member combines received
+ * data, for the kinds that reduce.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +35,13 @@ const char *ibfs__sc_coll_str(enum ibfs_sc_coll_kind k)
 
 static const char *const algo_names[IBFS_ALGO_COUNT] = {
 	"ring", "binomial", "pairwise", "recursive-doubling", "rabenseifner",
-	"pipeline", "tree"};
+	"pipeline", "tree", "double-tree"};
 
 /* Each kind's algorithms, its default first (-1 ends a list). */
-static const int coll_algos[IBFS_COLL_COUNT][5] = {
+static const int coll_algos[IBFS_COLL_COUNT][6] = {
 	[IBFS_COLL_ALLREDUCE] = {IBFS_ALGO_RING, IBFS_ALGO_RECURSIVE_DOUBLING,
-				 IBFS_ALGO_RABENSEIFNER, IBFS_ALGO_TREE, -1},
+				 IBFS_ALGO_RABENSEIFNER, IBFS_ALGO_TREE,
+				 IBFS_ALGO_DOUBLE_TREE, -1},
 	[IBFS_COLL_REDUCE_SCATTER] = {IBFS_ALGO_RING, -1},
 	[IBFS_COLL_ALLGATHER] = {IBFS_ALGO_RING, -1},
 	[IBFS_COLL_BROADCAST] = {IBFS_ALGO_BINOMIAL, IBFS_ALGO_PIPELINE, -1},
@@ -151,10 +153,12 @@ static int coll_algo(struct sx *x, xmlNode *n, struct ibfs_sc_collective *c)
 	uint64_t v;
 	char *ch = (char *)xmlGetProp(n, (const xmlChar *)"chunks");
 	xmlFree(ch);
-	if (ch && algo != IBFS_ALGO_PIPELINE)
+	if (ch && algo != IBFS_ALGO_PIPELINE && algo != IBFS_ALGO_TREE &&
+	    algo != IBFS_ALGO_DOUBLE_TREE)
 		return ibfs__diag(x->d, x->file, c->line,
-				  "chunks applies only to "
-				  "algorithm=\"pipeline\"");
+				  "chunks applies only to algorithm="
+				  "\"pipeline\", \"tree\" and "
+				  "\"double-tree\"");
 	if (a->unit(x, n, "chunks", ibfs__parse_uint, "count", 1, &v) < 0)
 		return -1;
 	if (v == 0 || v > 65536)
@@ -192,10 +196,13 @@ static uint64_t coll_piece(const struct ibfs_sc_collective *c)
 	switch (c->algo) {
 	case IBFS_ALGO_BINOMIAL:
 	case IBFS_ALGO_RECURSIVE_DOUBLING:
-	case IBFS_ALGO_TREE:
 		return c->size;
 	case IBFS_ALGO_PIPELINE:
+	case IBFS_ALGO_TREE:
 		return (c->size + c->chunks - 1) / c->chunks;
+	case IBFS_ALGO_DOUBLE_TREE:
+		/* The first half, the larger. */
+		return ((c->size + 1) / 2 + c->chunks - 1) / c->chunks;
 	case IBFS_ALGO_RABENSEIFNER:
 		/* The first halving: chunks 0 .. n/2 - 1 of n. */
 		return n / 2 * (c->size / n) +
@@ -220,13 +227,23 @@ static int coll_check(struct sx *x, const struct ibfs_sc_collective *c)
 	if (c->nmembers < 2)
 		return ibfs__diag(x->d, x->file, c->line,
 				  "a collective needs at least two HCAs");
-	if (c->algo == IBFS_ALGO_PIPELINE && c->size < c->chunks)
+	if ((c->algo == IBFS_ALGO_PIPELINE || c->algo == IBFS_ALGO_TREE) &&
+	    c->size < c->chunks)
 		return ibfs__diag(x->d, x->file, c->line,
-				  "a pipeline of %u chunks needs at least "
-				  "%u B", c->chunks, c->chunks);
+				  "a %s of %u chunks needs at least %u B",
+				  c->algo == IBFS_ALGO_TREE ? "tree" :
+							      "pipeline",
+				  c->chunks, c->chunks);
+	/* Each half in chunks: the second, size / 2, needs one byte each. */
+	if (c->algo == IBFS_ALGO_DOUBLE_TREE && c->size / 2 < c->chunks)
+		return ibfs__diag(x->d, x->file, c->line,
+				  "a double tree splits size in 2 halves of "
+				  "%u chunks: it needs at least %llu B",
+				  c->chunks, 2ull * c->chunks);
 	if (c->algo != IBFS_ALGO_BINOMIAL && c->algo != IBFS_ALGO_PIPELINE &&
 	    c->algo != IBFS_ALGO_RECURSIVE_DOUBLING &&
-	    c->algo != IBFS_ALGO_TREE && c->size < c->nmembers)
+	    c->algo != IBFS_ALGO_TREE && c->algo != IBFS_ALGO_DOUBLE_TREE &&
+	    c->size < c->nmembers)
 		return ibfs__diag(x->d, x->file, c->line,
 				  "%s of %zu HCAs splits size in "
 				  "%zu chunks: it needs at least %zu B",

@@ -35,6 +35,9 @@ void ibfs__traffic_free(struct ibfs_traffic *t);
 struct ibfs_trace;
 /* Whether an HCA's program failed to set up its queues (the run failed). */
 int ibfs__traffic_setup_failed(const struct ibfs_traffic *t);
+/* The most actors the traffic starts on one HCA (at least 3): a poster,
+ * a completer and a collective poster for each stream it posts in. */
+size_t ibfs__traffic_host_actors(const struct ibfs_traffic *t);
 void ibfs__traffic_set_trace(struct ibfs_traffic *t, struct ibfs_trace *tr);
 /*
  * Where connections without an sl="" get their SL: the path SL the

@@ -11,11 +11,7 @@
  *   - a completer: waits on the completion queue and timestamps each
  *     completion; a message's latency runs from its post to its completion
  *     at the requester (SPEC);
- *   - with collectives, a collective poster: posts the HCA's messages of
- *     its collectives in order, each once the message it waits for has
- *     arrived (its immediate data names it) or completed, as the
- *     completer announces out of band (traffic_collective.c), and once
- *     it has reduced what arrived when the collective has a reduce-rate.
+ *   - with collectives, collective posters (traffic_app_coll.c).
  * A pair's connections (qps) spread over the HCAs' ports and, with an
  * LMC, over each port's 2^LMC paths, as Open MPI's openib transport does:
  * at each end, connection l takes port l mod P of its P ports with a LID
@@ -41,6 +37,11 @@
 
 /* The plan of the running simulation: actors receive only argc/argv. */
 static struct ibfs_traffic *g_traffic;
+
+struct ibfs_traffic *ibfs__tr_running(void)
+{
+	return g_traffic;
+}
 
 #define RECV_FLAG (1ull << 63)
 /* A receive's wr_id: RECV_FLAG, then RECV_UD or the connection's index,
@@ -443,8 +444,8 @@ static enum ibfs_wr_opcode wr_op(enum ibfs_sc_op op)
 }
 
 /* Posts record `rec` of message m; retries while the send queue is full. */
-static int post_one(struct ibfs_traffic *t, struct tr_node *n,
-		    const struct tr_msg *m, size_t rec)
+int ibfs__tr_post_one(struct ibfs_traffic *t, struct tr_node *n,
+		      const struct tr_msg *m, size_t rec)
 {
 	const struct tr_conn *c = &t->conns[m->conn];
 	char key[96];
@@ -596,84 +597,7 @@ static void poster(int argc, char **argv)
 		if (at > now)
 			ibfs_sleep(at - now);
 		if (mc ? post_mc(t, n, rec)
-		       : post_one(t, n, &t->msgs[t->rec_msg[rec]], rec))
-			return;
-	}
-}
-
-/* Announces what others wait for of record rec: "arr" its arrival at
- * its destination, "cmp" its completion at its source. */
-static void announce(const char *what, size_t rec)
-{
-	char key[64];
-	snprintf(key, sizeof(key), "ibfsim/%s/%zu", what, rec);
-	ibfs_oob_put(key, "", 1);
-}
-
-static void await(const char *what, size_t rec)
-{
-	char key[64], one;
-	if (rec == TR_NONE)
-		return;
-	snprintf(key, sizeof(key), "ibfsim/%s/%zu", what, rec);
-	ibfs_oob_get(key, &one, 1);
-}
-
-/* A receive with immediate data: a collective's message has arrived. */
-static void arrived(struct ibfs_traffic *t, const struct ibfs_wc *wc,
-		    ibfs_time_ps now)
-{
-	size_t rec = wc->imm_data;
-	if (!(wc->wc_flags & IBFS_WC_WITH_IMM) || rec >= t->nrecs ||
-	    !t->msgs[t->rec_msg[rec]].coll || wc->status != IBFS_WC_SUCCESS)
-		return;
-	t->recs[rec].arrived = now;
-	if (t->sig[rec] & TR_SIG_ARRIVAL)
-		announce("arr", rec);
-}
-
-/* An actor's node (argv[1]), once its poster has set up its queues. */
-static struct tr_node *node_ready(struct ibfs_traffic *t, char **argv)
-{
-	char key[64], one;
-	snprintf(key, sizeof(key), "ibfsim/ready/%s", argv[1]);
-	ibfs_oob_get(key, &one, 1);
-	return &t->nodes[atoi(argv[1])];
-}
-
-static void coll_poster(int argc, char **argv)
-{
-	struct ibfs_traffic *t = g_traffic;
-	struct tr_node *n = node_ready(t, argv);
-	char key[64], one;
-	for (size_t i = 0; i < n->ncposts; i++) {
-		snprintf(key, sizeof(key), "ibfsim/rx/%d",
-			 t->recs[n->cposts[i]].dst);
-		ibfs_oob_get(key, &one, 1);
-	}
-	for (size_t i = 0; i < n->ncposts; i++) {
-		size_t rec = n->cposts[i];
-		const struct tr_msg *m = &t->msgs[t->rec_msg[rec]];
-		await("arr", m->dep_arr);
-		await("arr", m->dep_arr2);
-		await("cmp", m->dep_cmp);
-		ibfs_time_ps at = t->base + t->planned[rec];
-		/* The member reduces what dep_arr brought before it sends:
-		 * its arrival time was set before it was announced. */
-		if (m->reduce && t->recs[m->dep_arr].arrived + m->reduce > at)
-			at = t->recs[m->dep_arr].arrived + m->reduce;
-		/* A chain: each receive, then its reduction, in turn. */
-		for (uint32_t k = 0; k < m->red_n; k++) {
-			const struct tr_red *r = &t->coll_red[m->red_first + k];
-			await("arr", r->rec);
-			if (t->recs[r->rec].arrived > at)
-				at = t->recs[r->rec].arrived;
-			at += r->ps;
-		}
-		ibfs_time_ps now = ibfs_now();
-		if (at > now)
-			ibfs_sleep(at - now);
-		if (post_one(t, n, m, rec))
+		       : ibfs__tr_post_one(t, n, &t->msgs[t->rec_msg[rec]], rec))
 			return;
 	}
 }
@@ -682,7 +606,7 @@ static void completer(int argc, char **argv)
 {
 	struct ibfs_traffic *t = g_traffic;
 	int node = atoi(argv[1]);
-	struct tr_node *n = node_ready(t, argv);
+	struct tr_node *n = ibfs__tr_node_ready(t, argv);
 	struct ibfs_wc wc[16];
 	for (uint64_t seen = 0; seen < n->expected;) {
 		int got = ibfs_wait_cq(n->cq, 16, wc);
@@ -706,7 +630,7 @@ static void completer(int argc, char **argv)
 			if (id & RECV_FLAG) {
 				repost(t, n, id);
 				if (!(id & RECV_MC))
-					arrived(t, &wc[i], now);
+					ibfs__tr_arrived(t, &wc[i], now);
 				continue;
 			}
 			if (id & MC_SEND) {
@@ -721,7 +645,7 @@ static void completer(int argc, char **argv)
 			r->done = now;
 			r->status = wc[i].status;
 			if (t->sig[wc[i].wr_id] & TR_SIG_COMPLETION)
-				announce("cmp", wc[i].wr_id);
+				ibfs__tr_announce("cmp", wc[i].wr_id);
 			ibfs__trace_cqe(t->trace, node, wc[i].qp_num,
 					wc[i].wr_id,
 					ibfs_wc_opcode_str(wc[i].opcode),
@@ -776,13 +700,8 @@ int ibfs__traffic_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,
 			return ibfs__diag(d, t->sc->file, 0,
 					  "cannot start traffic on %s",
 					  topo->nodes[i].id);
-		snprintf(name, sizeof(name), "coll-%s", topo->nodes[i].id);
-		if (n->ncposts &&
-		    ibfs__bridge_spawn(b, topo->nodes[i].id, name, coll_poster,
-				       2, argv) < 0)
-			return ibfs__diag(d, t->sc->file, 0,
-					  "cannot start traffic on %s",
-					  topo->nodes[i].id);
+		if (ibfs__tr_coll_spawn(t, b, i, d) < 0)
+			return -1;
 	}
 	return 0;
 }

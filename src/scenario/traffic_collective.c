@@ -36,7 +36,11 @@
  * of the last it sent, in its previous run or collective. Each member
  * posts its messages in order, on one connection (lane) of its own per
  * peer, apart from other traffic. algorithm= picks others
- * (traffic_collective_algos.c).
+ * (traffic_collective_algos.c, traffic_collective_trees.c). The pipelined
+ * trees post in several streams at once (a poster each, each in order);
+ * a member's run of those ends with a list of waits (join) instead of
+ * one message sent and one arrived, which the first message of each of
+ * its streams in its next run, or of its next collective, waits for.
  */
 #include <stdlib.h>
 
@@ -46,17 +50,32 @@
  * <pattern> traffic between the same HCAs (their lanes count from 0). */
 #define TR_COLL_LANE 0x8000u
 
-static int coll_push(struct tr_node *n, size_t rec)
+static int coll_push(struct tr_cstream *cs, size_t msg)
 {
-	if (n->ncposts == n->cposts_cap) {
-		size_t cap = n->cposts_cap ? 2 * n->cposts_cap : 16;
-		size_t *v = realloc(n->cposts, cap * sizeof(*v));
+	if (cs->n == cs->cap) {
+		size_t cap = cs->cap ? 2 * cs->cap : 16;
+		size_t *v = realloc(cs->posts, cap * sizeof(*v));
 		if (!v)
 			return -1;
-		n->cposts = v;
-		n->cposts_cap = cap;
+		cs->posts = v;
+		cs->cap = cap;
 	}
-	n->cposts[n->ncposts++] = rec;
+	cs->posts[cs->n++] = msg;
+	return 0;
+}
+
+int ibfs__tr_coll_wait(struct ibfs_traffic *t, size_t rec, ibfs_time_t ps,
+		       int cmp)
+{
+	if (t->ncoll_red == t->coll_red_cap) {
+		size_t cap = t->coll_red_cap ? 2 * t->coll_red_cap : 16;
+		struct tr_red *v = realloc(t->coll_red, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		t->coll_red = v;
+		t->coll_red_cap = cap;
+	}
+	t->coll_red[t->ncoll_red++] = (struct tr_red){rec, ps, (uint8_t)cmp};
 	return 0;
 }
 
@@ -70,24 +89,39 @@ ibfs_time_t ibfs__tr_coll_reduce_time(const struct ibfs_sc_collective *c,
 	return (ibfs_time_t)((ps + rate - 1) / rate);
 }
 
-size_t ibfs__tr_coll_msg(struct ibfs_traffic *t,
-			 const struct ibfs_sc_collective *c, uint32_t ci,
-			 size_t src, size_t dst, uint64_t size,
-			 const size_t dep[3], uint64_t red)
+size_t ibfs__tr_coll_msg_on(struct ibfs_traffic *t,
+			    const struct ibfs_sc_collective *c, uint32_t ci,
+			    size_t src, size_t dst, uint64_t size,
+			    const size_t dep[3], unsigned lane, unsigned stream)
 {
 	/* On the default partition. */
 	struct tr_spec sp = {c->op, c->qp, c->sl, c->sl_given, size,
 			     c->start, 1, 0, 0xffff};
 	int s = c->members[src], d = c->members[dst];
-	if (ibfs__tr_add_lane(t, s, d, &sp, TR_COLL_LANE, 1, c->start, 0) < 0)
+	if (ibfs__tr_add_lane(t, s, d, &sp, (uint16_t)(TR_COLL_LANE + lane),
+			      1, c->start, 0) < 0)
 		return TR_NONE;
 	struct tr_msg *m = &t->msgs[t->nmsgs - 1];
 	m->coll = ci;
 	m->dep_arr = dep[0];
 	m->dep_arr2 = dep[1];
 	m->dep_cmp = dep[2];
-	m->reduce = dep[0] == TR_NONE ? 0 : ibfs__tr_coll_reduce_time(c, red);
-	return coll_push(&t->nodes[s], m->first) < 0 ? TR_NONE : m->first;
+	m->stream = (uint8_t)stream;
+	return coll_push(&t->nodes[s].cs[stream], t->nmsgs - 1) < 0 ?
+		       TR_NONE :
+		       m->first;
+}
+
+size_t ibfs__tr_coll_msg(struct ibfs_traffic *t,
+			 const struct ibfs_sc_collective *c, uint32_t ci,
+			 size_t src, size_t dst, uint64_t size,
+			 const size_t dep[3], uint64_t red)
+{
+	size_t r = ibfs__tr_coll_msg_on(t, c, ci, src, dst, size, dep, 0, 0);
+	if (r != TR_NONE && dep[0] != TR_NONE)
+		t->msgs[t->nmsgs - 1].reduce =
+			ibfs__tr_coll_reduce_time(c, red);
+	return r;
 }
 
 uint64_t ibfs__tr_coll_piece(uint64_t size, size_t n, size_t j)
@@ -212,46 +246,166 @@ static int coll_run(struct ibfs_traffic *t,
 	case IBFS_ALGO_PIPELINE:
 		return ibfs__tr_coll_pipeline(t, c, ci, st);
 	case IBFS_ALGO_TREE:
+		if (c->chunks > 1)
+			return ibfs__tr_coll_trees(t, c, ci, st);
 		return ibfs__tr_coll_tree(t, c, ci, st);
+	case IBFS_ALGO_DOUBLE_TREE:
+		return ibfs__tr_coll_trees(t, c, ci, st);
 	default:
 		return ring_run(t, c, ci, st);
 	}
 }
 
+/* Whether c's runs post in several streams (traffic_collective_trees.c). */
+static int coll_streams(const struct ibfs_sc_collective *c)
+{
+	return c->algo == IBFS_ALGO_DOUBLE_TREE ||
+	       (c->algo == IBFS_ALGO_TREE && c->chunks > 1);
+}
+
+/* Message msg waits first for the n waits of coll_red from `first`, then
+ * its own chain: both copied to the end of coll_red. */
+static int join_msg(struct ibfs_traffic *t, size_t msg, size_t first,
+		    uint32_t n)
+{
+	size_t at = t->ncoll_red, own = t->msgs[msg].red_first;
+	uint32_t nown = t->msgs[msg].red_n;
+	for (uint32_t k = 0; k < n + nown; k++) {
+		struct tr_red w = t->coll_red[k < n ? first + k : own + k - n];
+		if (ibfs__tr_coll_wait(t, w.rec, w.ps, w.cmp) < 0)
+			return -1;
+	}
+	t->msgs[msg].red_first = at;
+	t->msgs[msg].red_n = n + nown;
+	return 0;
+}
+
+/* Before a run in several streams: member i's last sent and arrived
+ * messages join its waits (a copy of them, then those two). */
+static int join_ends(struct ibfs_traffic *t, struct tr_coll_state *st,
+		     size_t i)
+{
+	if (st->in[i] == TR_NONE && st->sent[i] == TR_NONE)
+		return 0;
+	size_t first = t->ncoll_red, old = st->jfirst[i];
+	uint32_t n = st->jn[i];
+	for (uint32_t k = 0; k < n; k++) {
+		struct tr_red w = t->coll_red[old + k];
+		if (ibfs__tr_coll_wait(t, w.rec, w.ps, w.cmp) < 0)
+			return -1;
+	}
+	if ((st->in[i] != TR_NONE &&
+	     ibfs__tr_coll_wait(t, st->in[i], 0, 0) < 0) ||
+	    (st->sent[i] != TR_NONE &&
+	     ibfs__tr_coll_wait(t, st->sent[i], 0, 1) < 0))
+		return -1;
+	st->jfirst[i] = first;
+	st->jn[i] = (uint32_t)(t->ncoll_red - first);
+	st->in[i] = st->sent[i] = TR_NONE;
+	return 0;
+}
+
+/*
+ * One run, its members' joins applied: the first message of each of a
+ * member's streams in the run waits for the join its last run left. A
+ * member that posts nothing in the run keeps its join for the next.
+ * snap: scratch of n x TR_STREAMS; ojf, ojn: of n.
+ */
+static int coll_run_joined(struct ibfs_traffic *t,
+			   const struct ibfs_sc_collective *c, uint32_t ci,
+			   struct tr_coll_state *st, size_t *snap,
+			   size_t *ojf, uint32_t *ojn)
+{
+	size_t n = c->nmembers;
+	for (size_t i = 0; i < n; i++) {
+		const struct tr_node *node = &t->nodes[c->members[i]];
+		for (int s = 0; s < TR_STREAMS; s++)
+			snap[i * TR_STREAMS + s] = node->cs[s].n;
+		if (coll_streams(c) && join_ends(t, st, i) < 0)
+			return -1;
+		ojf[i] = st->jfirst[i];
+		ojn[i] = st->jn[i];
+		st->jn[i] = 0;
+	}
+	if (coll_run(t, c, ci, st) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct tr_node *node = &t->nodes[c->members[i]];
+		int posted = 0;
+		for (int s = 0; s < TR_STREAMS; s++) {
+			size_t k = snap[i * TR_STREAMS + s];
+			if (node->cs[s].n == k)
+				continue;
+			posted = 1;
+			if (ojn[i] &&
+			    join_msg(t, node->cs[s].posts[k], ojf[i], ojn[i]) <
+				    0)
+				return -1;
+		}
+		if (!posted && !st->jn[i]) {
+			st->jfirst[i] = ojf[i];
+			st->jn[i] = ojn[i];
+		}
+	}
+	return 0;
+}
+
+/* The members' state across collectives, by topology node. */
+static int coll_state_alloc(struct ibfs_traffic *t)
+{
+	size_t nn = t->sc->topo->nnodes ? t->sc->topo->nnodes : 1;
+	t->coll_sent = malloc(3 * nn * sizeof(size_t));
+	t->coll_join_n = calloc(nn, sizeof(uint32_t));
+	if (!t->coll_sent || !t->coll_join_n)
+		return -1;
+	t->coll_in = t->coll_sent + nn;
+	t->coll_join_first = t->coll_sent + 2 * nn;
+	for (size_t i = 0; i < 3 * nn; i++)
+		t->coll_sent[i] = TR_NONE;
+	return 0;
+}
+
 int ibfs__tr_expand_collective(struct ibfs_traffic *t,
 			       const struct ibfs_sc_collective *c)
 {
-	size_t n = c->nmembers, nn = t->sc->topo->nnodes;
-	if (!t->coll_sent) {
-		t->coll_sent = malloc(2 * (nn ? nn : 1) * sizeof(size_t));
-		if (!t->coll_sent)
-			return -1;
-		t->coll_in = t->coll_sent + nn;
-		for (size_t i = 0; i < 2 * nn; i++)
-			t->coll_sent[i] = TR_NONE;
-	}
+	size_t n = c->nmembers;
+	if (!t->coll_sent && coll_state_alloc(t) < 0)
+		return -1;
 	struct tr_coll *v = realloc(t->colls, (t->ncolls + 1) * sizeof(*v));
 	if (!v)
 		return -1;
 	t->colls = v;
 	uint32_t ci = (uint32_t)++t->ncolls;
 	v[ci - 1].first = t->nrecs;
-	size_t *mem = malloc(4 * n * sizeof(*mem));
-	if (!mem)
+	size_t *mem = malloc((6 + TR_STREAMS) * n * sizeof(*mem));
+	uint32_t *jn = malloc(2 * n * sizeof(*jn));
+	if (!mem || !jn) {
+		free(mem);
+		free(jn);
 		return -1;
-	struct tr_coll_state st = {mem, mem + n, mem + 2 * n, mem + 3 * n};
+	}
+	struct tr_coll_state st = {mem, mem + n, mem + 2 * n, mem + 3 * n,
+				   mem + 4 * n, jn};
 	for (size_t i = 0; i < n; i++) {
-		st.sent[i] = t->coll_sent[c->members[i]];
-		st.in[i] = t->coll_in[c->members[i]];
+		int m = c->members[i];
+		st.sent[i] = t->coll_sent[m];
+		st.in[i] = t->coll_in[m];
+		st.jfirst[i] = t->coll_join_first[m];
+		st.jn[i] = t->coll_join_n[m];
 	}
 	int rc = 0;
 	for (uint32_t r = 0; r < c->count && !rc; r++)
-		rc = coll_run(t, c, ci, &st);
+		rc = coll_run_joined(t, c, ci, &st, mem + 6 * n, mem + 5 * n,
+				     jn + n);
 	for (size_t i = 0; i < n; i++) {
-		t->coll_sent[c->members[i]] = st.sent[i];
-		t->coll_in[c->members[i]] = st.in[i];
+		int m = c->members[i];
+		t->coll_sent[m] = st.sent[i];
+		t->coll_in[m] = st.in[i];
+		t->coll_join_first[m] = st.jfirst[i];
+		t->coll_join_n[m] = st.jn[i];
 	}
 	free(mem);
+	free(jn);
 	t->colls[ci - 1].end = t->nrecs;
 	return rc;
 }

@@ -23,8 +23,9 @@
  *     steps; the first carries size / 2 bytes, the last of the halving
  *     one chunk (size / N).
  *   tree (allreduce; the same paper's binomial reduce then binomial
- *     broadcast, section 4.4's short-message baseline; not NCCL's
- *     double binary tree, nor pipelined): rank v (v > 0) sends the whole
+ *     broadcast, section 4.4's short-message baseline; not pipelined:
+ *     with chunks above 1 traffic_collective_trees.c pipelines it, and
+ *     runs NCCL's double binary tree): rank v (v > 0) sends the whole
  *     buffer to its parent v - lowbit(v) once it has received and
  *     reduced, one after the other in that order, its children v + 1,
  *     v + 2, v + 4, ... (below v + lowbit(v) and N); rank 0 reduces its
@@ -260,21 +261,6 @@ int ibfs__tr_coll_pipeline(struct ibfs_traffic *t,
 	return 0;
 }
 
-/* Appends a chain's receive to t->coll_red; -1 no memory. */
-static int red_push(struct ibfs_traffic *t, size_t rec, ibfs_time_t ps)
-{
-	if (t->ncoll_red == t->coll_red_cap) {
-		size_t cap = t->coll_red_cap ? 2 * t->coll_red_cap : 16;
-		struct tr_red *v = realloc(t->coll_red, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		t->coll_red = v;
-		t->coll_red_cap = cap;
-	}
-	t->coll_red[t->ncoll_red++] = (struct tr_red){rec, ps};
-	return 0;
-}
-
 /* Message msg waits for, and reduces in turn, what v's children sent
  * (up[child]: the child's message to v). */
 static int red_chain(struct ibfs_traffic *t,
@@ -286,7 +272,7 @@ static int red_chain(struct ibfs_traffic *t,
 	ibfs_time_t ps = ibfs__tr_coll_reduce_time(c, c->size);
 	uint32_t k = 0;
 	for (size_t mask = 1; mask < low && v + mask < n; mask <<= 1, k++)
-		if (red_push(t, up[v + mask], ps) < 0)
+		if (ibfs__tr_coll_wait(t, up[v + mask], ps, 0) < 0)
 			return -1;
 	t->msgs[msg].red_first = first;
 	t->msgs[msg].red_n = k;

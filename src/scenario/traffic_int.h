@@ -8,6 +8,7 @@
 #ifndef IBFS_SCENARIO_TRAFFIC_INT_H
 #define IBFS_SCENARIO_TRAFFIC_INT_H
 
+#include <ibfsim/sim.h>
 #include <ibfsim/verbs.h>
 
 #include "scenario/traffic.h"
@@ -48,12 +49,28 @@ struct tr_msg {
 	 * [red_first, red_first + red_n) (a tree's parent's children). */
 	size_t red_first;
 	uint32_t red_n;
+	/* red_serial: the chain starts when the member's poster of this
+	 * stream last posted (its reductions one after the other). */
+	uint8_t stream, red_serial;
 };
 
-/* One receive of a chain: record rec's arrival, then ps of reduction. */
+/* One wait of a chain: record rec's arrival (or, if cmp, completion at
+ * its sender), then ps of reduction. */
 struct tr_red {
 	size_t rec;
 	ibfs_time_t ps;
+	uint8_t cmp;
+};
+
+/* A member's posters of collective messages: one for the algorithms
+ * that send in one order, one for each tree's sends up and down (the
+ * double tree's two trees, traffic_collective_trees.c). */
+#define TR_STREAMS 4
+
+/* The messages (indexes in msgs) one poster posts, in order. */
+struct tr_cstream {
+	size_t *posts;
+	size_t n, cap;
 };
 
 /* A collective's messages: records [first, end). */
@@ -132,9 +149,8 @@ struct tr_node {
 	 * pair's connections spread over them. */
 	uint8_t nports, ports[4];
 	uint16_t lids[4];
-	/* Its records of collectives, in the order it posts them. */
-	size_t *cposts;
-	size_t ncposts, cposts_cap;
+	/* Its messages of collectives, by poster, in the order posted. */
+	struct tr_cstream cs[TR_STREAMS];
 };
 
 struct ibfs_traffic {
@@ -165,6 +181,10 @@ struct ibfs_traffic {
 	 * and that arrived at it (TR_NONE: none), which its next
 	 * collective waits for, as a blocking MPI call returns first. */
 	size_t *coll_sent, *coll_in;
+	/* By node: the waits (coll_red [join_first, + join_n)) that end its
+	 * last run when it ran in several streams (join_n 0: none). */
+	size_t *coll_join_first;
+	uint32_t *coll_join_n;
 	struct tr_red *coll_red;  /* the chains of tr_msg red_first */
 	size_t ncoll_red, coll_red_cap;
 	/* Multicast: sends, their senders, records and deliveries. */
@@ -205,6 +225,10 @@ int ibfs__tr_expand_collective(struct ibfs_traffic *t,
 struct tr_coll_state {
 	size_t *sent, *in;
 	size_t *prev, *got;
+	/* A run in several streams ends each member i with the waits
+	 * coll_red [jfirst[i], + jn[i]) instead of sent and in (TR_NONE). */
+	size_t *jfirst;
+	uint32_t *jn;
 };
 
 /*
@@ -217,6 +241,15 @@ size_t ibfs__tr_coll_msg(struct ibfs_traffic *t,
 			 const struct ibfs_sc_collective *c, uint32_t ci,
 			 size_t src, size_t dst, uint64_t size,
 			 const size_t dep[3], uint64_t red);
+/* The same on poster `stream`, over the pair's connection lane + `lane`. */
+size_t ibfs__tr_coll_msg_on(struct ibfs_traffic *t,
+			    const struct ibfs_sc_collective *c, uint32_t ci,
+			    size_t src, size_t dst, uint64_t size,
+			    const size_t dep[3], unsigned lane,
+			    unsigned stream);
+/* Appends a wait to t->coll_red; -1 no memory. */
+int ibfs__tr_coll_wait(struct ibfs_traffic *t, size_t rec, ibfs_time_t ps,
+		       int cmp);
 /* Piece j of `size` cut in n: size / n, the first size mod n a byte more. */
 uint64_t ibfs__tr_coll_piece(uint64_t size, size_t n, size_t j);
 /* One run of the algorithms of traffic_collective_algos.c; -1 no memory. */
@@ -232,6 +265,14 @@ int ibfs__tr_coll_pipeline(struct ibfs_traffic *t,
 int ibfs__tr_coll_tree(struct ibfs_traffic *t,
 		       const struct ibfs_sc_collective *c, uint32_t ci,
 		       struct tr_coll_state *st);
+/* The pipelined trees (traffic_collective_trees.c): the double binary
+ * tree, and the tree algorithm in chunks. */
+int ibfs__tr_coll_trees(struct ibfs_traffic *t,
+			const struct ibfs_sc_collective *c, uint32_t ci,
+			struct tr_coll_state *st);
+/* Rank r's parent in tree `tree` (0 or 1) of NCCL's double binary tree
+ * of n ranks; TR_NONE for its root. */
+size_t ibfs__tr_dtree_parent(int tree, size_t r, size_t n);
 /* traffic_collective.c's binomial broadcast, for the tree. */
 int ibfs__tr_coll_binomial(struct ibfs_traffic *t,
 			   const struct ibfs_sc_collective *c, uint32_t ci,
@@ -250,6 +291,23 @@ void ibfs__tr_mc_free(struct ibfs_traffic *t);
 int ibfs__tr_mc_delivered(struct ibfs_traffic *t, struct tr_mc_member *m,
 			  uint16_t slid, const uint32_t *imm, int status,
 			  ibfs_time_t at);
+
+/* traffic_app.c and traffic_app_coll.c: the plan of the running
+ * simulation; posting record rec of message m (0, or nonzero when the
+ * HCA's program must stop); an actor's node (argv[1]) once its poster has
+ * set up its queues. */
+struct ibfs_traffic *ibfs__tr_running(void);
+int ibfs__tr_post_one(struct ibfs_traffic *t, struct tr_node *n,
+		      const struct tr_msg *m, size_t rec);
+struct tr_node *ibfs__tr_node_ready(struct ibfs_traffic *t, char **argv);
+/* traffic_app_coll.c: announces record rec's "arr" (arrival) or "cmp"
+ * (completion) to those that wait for it; a receive with immediate data
+ * (a collective's message arrived); node i's collective posters. */
+void ibfs__tr_announce(const char *what, size_t rec);
+void ibfs__tr_arrived(struct ibfs_traffic *t, const struct ibfs_wc *wc,
+		      ibfs_time_ps now);
+int ibfs__tr_coll_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,
+			size_t i, struct ibfs_diag *d);
 
 /* Out-of-band record an end publishes for its peer. */
 struct tr_endpoint {

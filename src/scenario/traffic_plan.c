@@ -122,7 +122,7 @@ int ibfs__tr_add_lane(struct ibfs_traffic *t, int src, int dst,
 	t->conns[c].sl_given |= sp->sl_given;
 	struct tr_msg m = {(size_t)c, op, size, count, start, interval,
 			   t->nrecs, 0, TR_NONE, TR_NONE, TR_NONE, 0,
-			   0, 0};
+			   0, 0, 0, 0};
 	PUSH(t->msgs, t->nmsgs, t->msgs_cap, m);
 	t->nrecs += count;
 	struct tr_node *s = &t->nodes[src], *d = &t->nodes[dst];
@@ -347,9 +347,11 @@ struct ibfs_traffic *ibfs__traffic_plan(const struct ibfs_scenario *sc,
 			t->sig[m->dep_arr2] |= TR_SIG_ARRIVAL;
 		if (m->dep_cmp != TR_NONE)
 			t->sig[m->dep_cmp] |= TR_SIG_COMPLETION;
-		for (uint32_t k = 0; k < m->red_n; k++)
-			t->sig[t->coll_red[m->red_first + k].rec] |=
-				TR_SIG_ARRIVAL;
+		for (uint32_t k = 0; k < m->red_n; k++) {
+			const struct tr_red *w = &t->coll_red[m->red_first + k];
+			t->sig[w->rec] |= w->cmp ? TR_SIG_COMPLETION :
+						   TR_SIG_ARRIVAL;
+		}
 	}
 	for (size_t i = 0; i < t->nmsgs; i++) {
 		const struct tr_msg *m = &t->msgs[i];
@@ -419,7 +421,8 @@ void ibfs__traffic_free(struct ibfs_traffic *t)
 			free(t->nodes[i].msgs);
 			free(t->nodes[i].conns);
 			free(t->nodes[i].posts);
-			free(t->nodes[i].cposts);
+			for (int k = 0; k < TR_STREAMS; k++)
+				free(t->nodes[i].cs[k].posts);
 			free(t->nodes[i].buf);
 		}
 	ibfs__tr_mc_free(t);
@@ -431,6 +434,7 @@ void ibfs__traffic_free(struct ibfs_traffic *t)
 	free(t->planned);
 	free(t->sig);
 	free(t->coll_sent);
+	free(t->coll_join_n);
 	free(t->coll_red);
 	free(t->colls);
 	free(t->conn_index);

@@ -138,14 +138,17 @@ static void dl_check(void *obj, uint64_t arg)
 
 	(void)arg;
 	m->ev = NULL;
-	for (size_t n = 0; n < f->topo->nnodes; n++) {
+	uint64_t sends = ibfs__fabric_sends(f);
+
+	/* The switches' buffers are summed only when nothing moved: a
+	 * look at a live fabric is O(1) (a fat tree of 27,648 HCAs had
+	 * 30,528 devices to look through every 50 us). */
+	for (size_t n = 0; sends == m->last_sends && n < f->topo->nnodes; n++) {
 		struct ibfs_switch *sw = ibfs__switch_of(f->devices[n]);
 
 		if (sw)
 			held += sw->buffered;
 	}
-	uint64_t sends = ibfs__fabric_sends(f);
-
 	if (sends != m->last_sends || !held) {
 		m->last_sends = sends;
 		/* Keep watching while the run has anything left to do. */
