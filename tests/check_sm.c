@@ -92,6 +92,11 @@ static void check_programmed(struct net *n, const char *engine, int lmc)
 	ibfs__subnet_free(sn);
 }
 
+/* P_KeyTable blocks a table: an HCA port's, a switch port's (its
+ * NodeInfo PartitionCap, its SwitchInfo PartitionEnforcementCap). */
+#define CA_PKEY_GETS (IBFS_HCA_PKEYS / 32)
+#define SW_PKEY_GETS (IBFS_SWITCH_PKEYS / 32)
+
 /*
  * SMPs discovery must send, for HCAs of one port: 3 Gets to the SM's own
  * node (NodeInfo, NodeDescription, PortInfo), NodeInfo + NodeDescription +
@@ -99,6 +104,8 @@ static void check_programmed(struct net *n, const char *engine, int lmc)
  * NodeDescription + PortInfo for each other HCA, and one NodeInfo for each
  * probe that finds a node already known: probes are the SM's one plus one
  * per linked switch port other than the one its switch was reached by.
+ * In the first sweep the P_Key table of every port not Down is read too:
+ * each HCA's, each switch's port 0 and linked ports.
  */
 static uint64_t disc_count(const struct ibfs_topology *t)
 {
@@ -108,12 +115,14 @@ static uint64_t disc_count(const struct ibfs_topology *t)
 		const struct ibfs_topo_node *x = &t->nodes[i];
 
 		if (x->type == IBFS_NODE_HCA) {
-			c += 3;
+			c += 3 + CA_PKEY_GETS;
 			continue;
 		}
-		c += 3 + (uint64_t)x->nports + 1;
-		for (int p = 1; p <= x->nports; p++)
+		c += 3 + (uint64_t)x->nports + 1 + SW_PKEY_GETS;
+		for (int p = 1; p <= x->nports; p++) {
 			probes += x->ports[p].peer_node >= 0;
+			c += x->ports[p].peer_node >= 0 ? SW_PKEY_GETS : 0;
+		}
 		probes--;
 	}
 	c -= 3; /* the SM's own HCA was counted as an other HCA */
@@ -122,8 +131,12 @@ static uint64_t disc_count(const struct ibfs_topology *t)
 
 /*
  * Sets: PortInfo (LID) of each switch port 0 and HCA port, SwitchInfo of
- * each switch, its LFT blocks, SL2VL and VLArb of each linked switch
- * port, then Armed and Active of every linked port.
+ * each switch twice (clearing the PortStateChange its ports' coming up
+ * set, then the tops), PortInfo (partition enforcement) of each switch
+ * port facing an HCA, its LFT blocks, then the link's parameters (no
+ * change of state), Armed and Active of every linked port. No SL2VL or
+ * VLArb: without QoS settings the power-up tables stay, as OpenSM leaves
+ * them.
  */
 static uint64_t cfg_count(const struct ibfs_topology *t, unsigned max_lid)
 {
@@ -131,15 +144,19 @@ static uint64_t cfg_count(const struct ibfs_topology *t, unsigned max_lid)
 
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct ibfs_topo_node *x = &t->nodes[i];
-		uint64_t linked = 0;
+		uint64_t linked = 0, cas = 0;
 
-		for (int p = 1; p <= x->nports; p++)
-			linked += x->ports[p].peer_node >= 0;
+		for (int p = 1; p <= x->nports; p++) {
+			int q = x->ports[p].peer_node;
+
+			linked += q >= 0;
+			cas += q >= 0 && t->nodes[q].type == IBFS_NODE_HCA;
+		}
 		if (x->type == IBFS_NODE_HCA) {
-			c += 1 + 2 * linked;
+			c += 1 + 3 * linked;
 			continue;
 		}
-		c += 1 + 1 + (max_lid / 64 + 1) + 4 * linked;
+		c += 1 + 1 + 1 + (max_lid / 64 + 1) + 3 * linked + cas;
 	}
 	return c;
 }
@@ -171,14 +188,18 @@ START_TEST(test_star_exact)
 	ibfs_time_t rtt2 = dsw + R + dca + A + dsw + R + dca;
 	/* max_lid: the switch and three HCAs, LMC 0: one LFT block. */
 	uint64_t blocks = 1;
-	/* Hop 0: NodeInfo, NodeDesc, PortInfo; LID, Armed, Active. */
-	uint64_t h0 = 3 + 3;
-	/* Hop 1: NodeInfo, NodeDesc, SwitchInfo, PortInfo 0..4; LID of port
-	 * 0, SwitchInfo, LFT, and SL2VL, VLArb, Armed, Active per link. */
-	uint64_t h1 = 3 + (nports + 1) + 1 + 1 + blocks + 4 * nh;
-	/* Hop 2, each other HCA: NodeInfo, NodeDesc, PortInfo; LID, Armed,
-	 * Active. */
-	uint64_t h2 = 6 * (nh - 1);
+	/* Hop 0: NodeInfo, NodeDesc, PortInfo, P_KeyTable; LID, link
+	 * parameters, Armed, Active. */
+	uint64_t h0 = 3 + CA_PKEY_GETS + 4;
+	/* Hop 1: NodeInfo, NodeDesc, SwitchInfo, PortInfo 0..4, P_KeyTable
+	 * of port 0 and of each link; SwitchInfo (PortStateChange), LID of
+	 * port 0, SwitchInfo, LFT, and PortInfo (partition enforcement),
+	 * PortInfo (link), Armed, Active per link. */
+	uint64_t h1 = 3 + (nports + 1) + SW_PKEY_GETS * (1 + nh) + 1 + 1 +
+		      1 + blocks + 4 * nh;
+	/* Hop 2, each other HCA: NodeInfo, NodeDesc, PortInfo, P_KeyTable;
+	 * LID, link, Armed, Active. */
+	uint64_t h2 = (7 + CA_PKEY_GETS) * (nh - 1);
 	struct ibfs_sm_stats st;
 
 	ibfs__sm_stats(n.sm, &st);
@@ -196,10 +217,10 @@ START_TEST(test_star_exact)
 	ck_assert_uint_eq(st.sweep, h0 * rtt0 + h1 * rtt1 + h2 * rtt2);
 	ck_assert_uint_eq(st.up, st.sweep);
 	/* Worked by hand: dsw = 110.64 ns, dca = 33.2 ns, so rtt1 =
-	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 6 + 23 + 12 SMPs give
-	 * 6 us + 26,308,320 ps + 20,252,160 ps. */
-	ck_assert_uint_eq(h1, 23);
-	ck_assert_uint_eq(st.sweep, 52 * IBFS_US + 560480);
+	 * 1,143,840 ps and rtt2 = 1,687,680 ps; 11 + 28 + 22 SMPs give
+	 * 11 us + 32,027,520 ps + 37,128,960 ps. */
+	ck_assert_uint_eq(h1, 28);
+	ck_assert_uint_eq(st.sweep, 80 * IBFS_US + 156480);
 	/* Agents answered every request; hop-2 SMPs were relayed twice. */
 	ck_assert_uint_eq(st.agent_answered, st.sent);
 	ck_assert_uint_eq(st.agent_relayed, 2 * h2);
@@ -239,16 +260,22 @@ START_TEST(test_star_timeout)
 	ibfs_time_t dsw = P + ser(8) + L, dca = P + ser(SMP_WIRE);
 	ibfs_time_t rtt1 = dsw + A + dca;
 	ibfs_time_t rtt2 = dsw + R + dca + A + dsw + R + dca;
-	/* Hop 1: 3 + PortInfo 0..4, LID, SwitchInfo, one LFT block, and
-	 * SL2VL, VLArb, Armed, Active for the two links found. */
-	uint64_t h0 = 6, h1 = 3 + 5 + 1 + 1 + 1 + 4 * 2, h2 = 6, lost = 4;
+	/* Hop 1: 3 + PortInfo 0..4, P_KeyTable of port 0 and of the three
+	 * ports in Init (the dead HCA's too), SwitchInfo (PortStateChange),
+	 * LID, SwitchInfo, one LFT block, and PortInfo (partition
+	 * enforcement), link, Armed, Active for the two links found. Hops 0
+	 * and 2: 3 Gets, the table, LID, link, Armed, Active. */
+	uint64_t h0 = 7 + CA_PKEY_GETS;
+	uint64_t h1 = 3 + 5 + 4 * SW_PKEY_GETS + 1 + 1 + 1 + 1 + 4 * 2;
+	uint64_t h2 = 7 + CA_PKEY_GETS, lost = 4;
 
 	ck_assert_uint_eq(st.retries, IBFS_SM_TRANS_RETRIES);
 	ck_assert_uint_eq(st.timeouts, 1);
 	ck_assert_uint_eq(st.errors, 0);
 	ck_assert_uint_eq(st.sent, h0 + h1 + h2 + lost);
 	ck_assert_uint_eq(st.received, h0 + h1 + h2);
-	ck_assert_uint_eq(st.disc_sent, 3 + 8 + 3 + lost);
+	ck_assert_uint_eq(st.disc_sent, 3 + 8 + 3 + lost + 2 * CA_PKEY_GETS +
+					4 * SW_PKEY_GETS);
 	ck_assert_uint_eq(st.sweep, h0 * A + h1 * rtt1 + h2 * rtt2 +
 					    lost * IBFS_SM_TRANS_TIMEOUT);
 	ck_assert_int_eq(st.cas, 2);
@@ -301,9 +328,10 @@ static void fat_tree_case(const char *engine, int lmc)
 	struct ibfs_sm_stats st;
 
 	ibfs__sm_stats(n.sm, &st);
-	/* 6 switches with 4 ports: 3 + 6 x 8 + 7 x 3 + 6 known = 78. */
-	ck_assert_uint_eq(disc_count(n.t), 78);
-	ck_assert_uint_eq(st.disc_sent, 78);
+	/* 6 switches with 4 ports: 3 + 6 x 8 + 7 x 3 + 6 known = 78, and
+	 * P_KeyTable: 8 HCAs x 4 blocks + 6 switches x 5 ports = 62. */
+	ck_assert_uint_eq(disc_count(n.t), 78 + 62);
+	ck_assert_uint_eq(st.disc_sent, 78 + 62);
 	ck_assert_uint_eq(st.cfg_sent, cfg_count(n.t, st.max_lid));
 	ck_assert_uint_eq(st.received, st.sent);
 	ck_assert_int_eq(st.links, 16);
@@ -353,10 +381,12 @@ static uint64_t star_qos_sweep(struct net *n, const struct ibfs_qos *q)
 /*
  * QoS settings reach every linked switch output and every HCA port alike
  * (SL-to-VL, both VL arbitration tables, LimitOfHighPriority in PortInfo),
- * at the cost of one high-priority VLArb block per linked switch output
- * (3) and, per HCA port, one SL2VL SMP and the low and high VLArb blocks
- * 1 and 3 (3 x 3): 12 SMPs more than without QoS settings. The limit
- * rides on the PortInfo Sets the SM sends anyway.
+ * as OpenSM sends them: per linked switch output (3) the four VLArb blocks
+ * its caps (64 entries each way) hold and one SL2VL SMP per input port
+ * 0..4, per HCA port (3) the four VLArb blocks and one SL2VL: 3 x (4 + 5)
+ * + 3 x (4 + 1) = 42 SMPs more than without QoS settings, where none is
+ * sent (as OpenSM). The limit rides on the PortInfo Sets the SM sends
+ * anyway.
  */
 START_TEST(test_star_qos)
 {
@@ -384,7 +414,8 @@ START_TEST(test_star_qos)
 	}
 	net_free(&n);
 
-	ck_assert_uint_eq(star_qos_sweep(&n, &q), plain + 3 + 3 * 3);
+	ck_assert_uint_eq(star_qos_sweep(&n, &q),
+			  plain + 3 * (4 + 5) + 3 * (4 + 1));
 	sw = n.sw[0];
 	for (int o = 1; o <= 3; o++) {
 		/* Switch output o, then the HCA port at its far end. */
@@ -432,9 +463,17 @@ START_TEST(test_resweep_no_change)
 	ibfs__sm_stats(n.sm, &b);
 	ck_assert_int_eq(b.state, 1);
 	ck_assert_uint_eq(b.lft_blocks, 0);
-	ck_assert_uint_eq(b.disc_sent, a.disc_sent);
-	/* No LFT block, and no Armed/Active for the 2 x 16 Active ends. */
-	ck_assert_uint_eq(b.cfg_sent, a.cfg_sent - a.lft_blocks - 2 * 32);
+	/* No P_Key table is read again: every port is Active (OpenSM reads
+	 * them in its first sweep and for ports found in Init). */
+	ck_assert_uint_eq(b.disc_sent, a.disc_sent - 62);
+	/* Nothing to set: no LFT block, no link/Armed/Active for the 2 x 16
+	 * Active ends, no SwitchInfo (no PortStateChange to clear, the tops
+	 * unchanged), no partition enforcement, no LID (each port holds its
+	 * LID, LMC and MasterSMLID): OpenSM's later sweeps set only what
+	 * differs from what they read. */
+	ck_assert_uint_eq(b.cfg_sent, 0);
+	ck_assert_uint_eq(a.cfg_sent,
+			  a.lft_blocks + 3 * 32 + 2 * 6 + 8 + 14);
 	ck_assert_uint_eq(b.errors, 0);
 	ck_assert_int_eq(n.up_calls, 2);
 	check_programmed(&n, "minhop", 0);
@@ -486,8 +525,7 @@ START_TEST(test_resweep_new_engine)
 	ck_assert_str_eq(b.engine, "dfsssp");
 	ck_assert_uint_gt(changed, 0);
 	ck_assert_uint_eq(b.lft_blocks, changed);
-	ck_assert_uint_eq(b.cfg_sent,
-			  a.cfg_sent - a.lft_blocks + changed - 2 * 32);
+	ck_assert_uint_eq(b.cfg_sent, changed); /* the LFT blocks alone */
 	ck_assert_uint_eq(b.errors, 0);
 	check_programmed(&n, "dfsssp", 0);
 	net_free(&n);
@@ -593,6 +631,13 @@ START_TEST(test_trap_link_down)
 	 * which heard one trap (the spine's), left them alone. */
 	ck_assert_int_eq(ibfs__sm_port_state(n.sm, leaf, lp), IBFS_PORT_DOWN);
 	ck_assert_int_eq(ibfs__sm_port_state(n.sm, spine, sp), IBFS_PORT_DOWN);
+	/* Both switches report PortStateChange: one SwitchInfo Set clears
+	 * each (the first sweep cleared the power-up ones); the tops did
+	 * not move, so no other SwitchInfo is set. */
+	ck_assert_uint_eq(a.by_attr[1][IBFS_SMP_ATTR_SWITCH_INFO -
+				       IBFS_SM_ATTR_BASE], 2 * 6);
+	ck_assert_uint_eq(b.by_attr[1][IBFS_SMP_ATTR_SWITCH_INFO -
+				       IBFS_SM_ATTR_BASE], 2);
 	ibfs__subnet_free(x);
 	ibfs__subnet_free(y);
 	net_free(&n);

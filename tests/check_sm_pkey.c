@@ -4,10 +4,11 @@
  * every port's P_Key table and the switch ports' enforcement (what
  * ibfs__pkey_plan_build lays out, which check_partitions.c checks against
  * OpenSM's rules), sending exactly the P_KeyTable blocks that differ from
- * power-up; mode="instant" writes the same. Then the switch enforces: a
+ * what the ports hold; mode="instant" writes the same. Then the switch enforces: a
  * packet of a partition the CA behind a port lacks is dropped on its way
  * out (PortXmitConstraintErrors), one a CA sends outside its partitions on
- * its way in (PortRcvConstraintErrors), each RC try counted once.
+ * its way in (PortRcvConstraintErrors), each RC try counted once. The
+ * tables the SM compares with are those discovery read.
  *
  * The star: switch sw (node 0, 8 ports) and HCAs h1..h4 (nodes 1-4) on
  * its ports 1-4, the SM on h1.
@@ -22,6 +23,7 @@
 #include "hca/hca.h"
 #include "hca/pair.h"
 #include "scenario/routes.h"
+#include "subnet_manager/mad.h"
 #include "subnet_manager/partitions.h"
 #include "subnet_manager/pkey_plan.h"
 #include "subnet_manager/sm.h"
@@ -169,6 +171,34 @@ START_TEST(default_sends_no_pkey_smp)
 				 IBFS_PKEY_ENF_IN | IBFS_PKEY_ENF_OUT);
 	ck_assert_int_eq(ibfs__fabric_port(n.f, 0, 5)->pkey_enf, 0);
 	ck_assert_uint_eq(n.f->pkey_tables, 0); /* none even allocated */
+	net_free(&n);
+}
+END_TEST
+
+/*
+ * A table that is not the power-up one (a P_Key an earlier SM left in h2's
+ * block 1) is read at discovery, as OpenSM reads every table, and set
+ * back to the layout: one P_KeyTable Set, and the stale entry is gone.
+ * Discovery read 21 blocks: 4 a CA port (128 entries), 1 for the switch's
+ * port 0 and each of its 4 linked ports (32).
+ */
+START_TEST(sweep_reads_the_tables)
+{
+	struct net n;
+
+	net_make(&n, NULL);
+	struct ibfs_port *pt = ibfs__fabric_port(n.f, 2, 1);
+
+	ck_assert_int_eq(ibfs__port_pkey_set(pt, 40, 0x8001), 0);
+	struct ibfs_sm_stats st = net_sweep(&n);
+
+	ck_assert_uint_eq(st.by_attr[0][IBFS_SMP_ATTR_PKEY_TABLE -
+					 IBFS_SM_ATTR_BASE],
+			  NH * 4 + 1 + NH);
+	ck_assert_uint_eq(st.pkey_blocks, 1);
+	ck_assert_uint_eq(ibfs__port_pkey(pt, 40), 0);
+	ck_assert_uint_eq(ibfs__port_pkey(pt, 0), IBFS_PKEY_DEFAULT);
+	ck_assert_uint_eq(check_tables(&n, NULL), 0);
 	net_free(&n);
 }
 END_TEST
@@ -358,6 +388,7 @@ static Suite *sm_pkey_suite(void)
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, default_sends_no_pkey_smp);
+	tcase_add_test(tc, sweep_reads_the_tables);
 	tcase_add_test(tc, sweep_programs_the_layout);
 	tcase_add_test(tc, instant_writes_the_same);
 	tcase_add_test(tc, switch_enforces_both_ways);

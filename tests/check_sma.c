@@ -136,7 +136,7 @@ START_TEST(test_agent_statuses)
 	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_GET, IBFS_SMP_ATTR_LFT, 768,
 			      NULL), IBFS_MAD_STATUS_BAD_FIELD);
 	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_GET, IBFS_SMP_ATTR_VLARB,
-			      1u << 16 | 5, NULL), IBFS_MAD_STATUS_BAD_FIELD);
+			      5u << 16 | 1, NULL), IBFS_MAD_STATUS_BAD_FIELD);
 	/* A port beyond the switch's in an LFT block is refused. */
 	memset(d, 255, 64);
 	d[5] = 9;
@@ -239,23 +239,23 @@ START_TEST(test_agent_hca_vlarb)
 	ck_assert_int_eq(a->limit, 255);
 	w[0] = 64;
 	ibfs__smp_put_vlarb(d, vl, w);
-	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB, 3, d),
-			  IBFS_MAD_STATUS_OK);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB, 3u << 16,
+			      d), IBFS_MAD_STATUS_OK);
 	ck_assert_int_eq(a->nhigh, 1);
 	ck_assert_int_eq(a->high[0].weight, 64);
 	ck_assert_int_eq(a->nlow, 1);
 	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_GET, IBFS_SMP_ATTR_VLARB,
-			      1u << 16 | 3, NULL), IBFS_MAD_STATUS_OK);
+			      3u << 16 | 1, NULL), IBFS_MAD_STATUS_OK);
 	ck_assert_mem_eq(x.resp[x.nresp - 1].data, d, 64);
 	/* VL15 is not arbitrated; the HCA has one port. */
 	vl[1] = 15;
 	w[1] = 1;
 	ibfs__smp_put_vlarb(d, vl, w);
-	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB, 1, d),
-			  IBFS_MAD_STATUS_BAD_FIELD);
+	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB, 1u << 16,
+			      d), IBFS_MAD_STATUS_BAD_FIELD);
 	ck_assert_int_eq(a->nlow, 1);
 	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_GET, IBFS_SMP_ATTR_VLARB,
-			      2u << 16 | 1, NULL), IBFS_MAD_STATUS_BAD_FIELD);
+			      1u << 16 | 2, NULL), IBFS_MAD_STATUS_BAD_FIELD);
 	ibfs__smp_put_port_info(d, &pi);
 	ck_assert_uint_eq(ask(&x, 2, IBFS_SMP_SET, IBFS_SMP_ATTR_PORT_INFO, 1,
 			      d), IBFS_MAD_STATUS_OK);

@@ -54,6 +54,28 @@ ibsim_start() {
 	sleep 0.2
 }
 
+# ibsim_opensm NET OUT ENGINE DEBUG [opensm args...]: one sweep of the real
+# OpenSM (-o) over an ibsim of its own on NET, run on NET's first HCA, with
+# its log (-D DEBUG) in OUT/osm.log, its dumps in OUT/dump and its cache
+# (OUT/cache, seed it before) there too. Returns opensm's exit status, or
+# 1 if ibsim did not start.
+ibsim_opensm() {
+	_net=$1 _out=$2 _eng=$3 _dbg=$4
+	shift 4
+	mkdir -p "$_out/cache" "$_out/dump"
+	_sock="ibfs-$$-$(basename "$(dirname "$_out")")-$(basename "$_out")"
+	ibsim_start "$_net" "$_out/ibsim.log" "$_sock" || return 1
+	_host=$(awk '/^Ca\t/ {gsub(/"/, "", $3); print $3; exit}' "$_net")
+	IBSIM_SOCKNAME=$_sock SIM_HOST=$_host OSM_CACHE_DIR=$_out/cache \
+		OSM_TMP_DIR=$_out LD_PRELOAD=$umad2sim \
+		timeout 120 opensm -o -f "$_out/osm.log" -D "$_dbg" \
+		--dump_files_dir "$_out/dump" -R "$_eng" "$@" \
+		>"$_out/opensm.out" 2>&1
+	_rc=$?
+	ibsim_stop
+	return $_rc
+}
+
 ibsim_stop() {
 	[ -n "$ibsim_pid" ] || return 0
 	kill "$ibsim_pid" 2>/dev/null

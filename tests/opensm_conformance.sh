@@ -41,20 +41,10 @@ fail() {
 run_opensm() {
 	net=$1 g2l=$2 out=$3 engine=$4
 	shift 4
-	mkdir -p "$out/cache" "$out/dump"
+	mkdir -p "$out/cache"
 	cp "$g2l" "$out/cache/guid2lid"
-	sock="ibfs-osm-$$-$(basename "$out")"
-	ibsim_start "$net" "$out/ibsim.log" "$sock" ||
-		{ fails=$((fails + 1)); return 1; }
-	# The SM runs on the first HCA of the fabric.
-	host=$(awk '/^Ca\t/ {gsub(/"/, "", $3); print $3; exit}' "$net")
-	IBSIM_SOCKNAME=$sock SIM_HOST=$host OSM_CACHE_DIR=$out/cache \
-		OSM_TMP_DIR=$out LD_PRELOAD=$umad2sim \
-		timeout 120 opensm -o -f "$out/osm.log" -D 0x43 \
-		--dump_files_dir "$out/dump" -R "$engine" "$@" \
-		>"$out/opensm.out" 2>&1
+	ibsim_opensm "$net" "$out" "$engine" 0x43 "$@"
 	rc=$?
-	ibsim_stop
 	if [ $rc -ne 0 ] || [ ! -s "$out/dump/opensm-lfts.dump" ]; then
 		fail "opensm -R $engine on $net (exit $rc)"
 		tail -5 "$out/opensm.out"

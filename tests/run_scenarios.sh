@@ -143,7 +143,11 @@ for m in node5 node7; do
 		bad "mc_fault: $m did not get all 200"
 done
 mx() { sed -n "s/.*\"hca\": \"$1\".*\"max\": \([0-9.]*\),.*/\1/p" "$out/mf.json"; }
-[ -n "$(mx node1)" ] && [ "$(mx node1)" = "$(mx node5)" ] && ok ||
+# (They were equal until the sweeps sent OpenSM's SMPs; with the re-sweep
+# ending at another point of the stream node1's longest is now the
+# shorter, 512 ns against 518.48, which is what the test is about.)
+[ -n "$(mx node1)" ] && awk -v a="$(mx node1)" -v b="$(mx node5)" \
+	'BEGIN { exit !(a > 0 && a <= b) }' && ok ||
 	bad "mc_fault: node1's longest latency $(mx node1), node5's $(mx node5)"
 grep -q '"traps": 1' "$out/mf.json" && ok || bad "mc_fault: no re-sweep"
 
@@ -207,15 +211,18 @@ grep -q '"deadlock": true' "$out/r.json" && ok || bad "ring minhop: no deadlock"
 cyc=$(sed -n 's/.*"deadlock_cycle": "\(.*\)".*/\1/p' "$out/r.json")
 n=$(echo "$cyc" | tr ' ' '\n' | grep -c '^sw[1-5]:[0-9]*/VL0$')
 [ "$n" -eq 6 ] && ok || bad "ring minhop: cycle '$cyc'"
-# Its flows never finished: each runs to the end of the run (250 us, the
-# deadlock's stop) and says so, in the JSON, the text and the CSV.
-grep -q '"start_ns": 109499.520, "end_ns": 250000.000, "gbps": 0.000000, "unfinished": 1}' \
+# Its flows never finished: each runs from the end of the SM's sweep
+# (151.215200 us: 109.499520 before the sweep sent OpenSM's SMPs) to the
+# end of the run (300 us, the deadlock monitor's look, every 50 us, that
+# found nothing moved since the last; 250 us before, the traffic starting
+# earlier) and says so, in the JSON, the text and the CSV.
+grep -q '"start_ns": 151215.200, "end_ns": 300000.000, "gbps": 0.000000, "unfinished": 1}' \
 	"$out/r.json" && ok || bad "ring minhop: flows $(grep -m1 start_ns "$out/r.json")"
-grep -q '^  node1 -> node2 write: 0 B, 109499.520 -> 250000.000 ns, 0.000 Gb/s (1 message not finished)$' \
+grep -q '^  node1 -> node2 write: 0 B, 151215.200 -> 300000.000 ns, 0.000 Gb/s (1 message not finished)$' \
 	"$out/r.txt" && ok || bad "ring minhop: text $(grep -m1 'node1 ->' "$out/r.txt")"
 "$IBFSIM" run "$data/ring_minhop.xml" --no-data --quiet --csv "$out/rcsv" >/dev/null 2>&1
 sed -n 1,2p "$out/rcsv/flows.csv" | tr '\n' '|' | grep -qx \
-	'src,dst,op,bytes,start_ps,end_ps,gbps,unfinished|node1,node2,write,0,109499520,250000000,0.000000,1|' &&
+	'src,dst,op,bytes,start_ps,end_ps,gbps,unfinished|node1,node2,write,0,151215200,300000000,0.000000,1|' &&
 	ok || bad "ring minhop: flows.csv $(sed -n 1,2p "$out/rcsv/flows.csv")"
 "$IBFSIM" run "$data/ring_updn.xml" --no-data --json "$out/u.json" >/dev/null 2>&1
 rc=$?

@@ -10,10 +10,15 @@
 # 23.2 ns at 80 ps a byte; a switch takes it 10 + 0.64 + 100 = 110.64 ns
 # after it left, an HCA 10 + 23.2 = 33.2 ns after. Round trips: 1 us on
 # the SM's own node, 1,143,840 ps to the switch, 1,687,680 ps to another
-# HCA. SMPs: 6 local; 3 + 9 PortInfo + LID + SwitchInfo + 1 LFT block +
-# 4 x (SL2VL, VLArb, Armed, Active) = 31 to the switch; 6 to each of the
-# three other HCAs = 18. Sweep: 6 us + 31 x 1,143,840 + 18 x 1,687,680 ps
-# = 71,837,280 ps. Get: 3 + 12 + 3 x 3 = 24; Set: 55 - 24 = 31.
+# HCA. SMPs: 7 local (NodeInfo, NodeDescription, PortInfo; LID, link,
+# Armed, Active) and 4 P_KeyTable Gets (128 entries); 3 + 9 PortInfo + 5
+# P_KeyTable Gets (port 0 and the four links, 32 entries each) +
+# SwitchInfo clearing PortStateChange + LID + SwitchInfo + 1 LFT block +
+# 4 x (PortInfo partition enforcement, link, Armed, Active) = 37 to the
+# switch (no SL2VL or VLArb without QoS settings); 7 + 4 P_KeyTable Gets
+# to each of the three other HCAs = 33. Sweep: 11 us + 37 x 1,143,840 +
+# 33 x 1,687,680 ps = 109,015,520 ps. Get: 3 + 4 + 17 + 3 x 7 = 45; Set:
+# 81 - 45 = 36.
 #
 # make check sets IBFSIM and top_srcdir.
 set -u
@@ -30,22 +35,29 @@ has() {
 "$IBFSIM" route "$star" --inband --max-wire-smps 1 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] || fail "star: exit $rc ($(cat "$tmp/err"))"
-has "$tmp/out" "in-band sweep: 71.837280 us (SM on node1:1, at most 1 SMP outstanding)"
-has "$tmp/out" "in-band SMPs: 55 (24 Get, 31 Set), 55 answered, 0 with errors, 1 LFT blocks"
+has "$tmp/out" "in-band sweep: 109.015520 us (SM on node1:1, at most 1 SMP outstanding)"
+has "$tmp/out" "in-band SMPs: 81 (45 Get, 36 Set), 81 answered, 0 with errors, 1 LFT blocks"
 has "$tmp/out" "in-band tables: the engine's LIDs and LFTs"
 [ -s "$tmp/err" ] && fail "star: wrote to stderr: $(cat "$tmp/err")"
+
+# Four SMPs at once (the default): a figure recorded, not worked by hand,
+# that moves if the stages are grouped or ordered otherwise (34.978720 us
+# with the QoS stage after the MFTs and the SM's LID among the others).
+"$IBFSIM" route "$star" --inband >"$tmp/out" 2>"$tmp/err" ||
+	fail "star, window 4: exit $? ($(cat "$tmp/err"))"
+has "$tmp/out" "in-band sweep: 33.927680 us (SM on node1:1, at most 4 SMPs outstanding)"
 
 # The SM elsewhere: same counts; four SMPs at once is faster.
 "$IBFSIM" route "$star" --sm-host node3 >"$tmp/out" 2>"$tmp/err" ||
 	fail "--sm-host node3: exit $? ($(cat "$tmp/err"))"
-has "$tmp/out" "in-band SMPs: 55 (24 Get, 31 Set), 55 answered, 0 with errors, 1 LFT blocks"
+has "$tmp/out" "in-band SMPs: 81 (45 Get, 36 Set), 81 answered, 0 with errors, 1 LFT blocks"
 line=$(grep '^in-band sweep: ' "$tmp/out")
 case "$line" in
 *"(SM on node3:1, at most 4 SMPs outstanding)") ;;
 *) fail "--sm-host node3: '$line'" ;;
 esac
 us=$(echo "$line" | sed 's/^in-band sweep: \([0-9]*\)\..*/\1/')
-[ "$us" -lt 71 ] || fail "four outstanding SMPs took $us us, not less"
+[ "$us" -lt 109 ] || fail "four outstanding SMPs took $us us, not less"
 
 # Bad options: exit 2, one message, nothing on stdout.
 bad() {
@@ -64,6 +76,20 @@ msg="ibfsim: route: --max-wire-smps '65' must be 1 to 64"
 bad --max-wire-smps 65
 msg="ibfsim: route: --max-wire-smps 'x' must be 1 to 64"
 bad --max-wire-smps x
+msg="ibfsim: route: --qos-sl2vl '0,1': expected 16 VLs"
+bad --qos-sl2vl 0,1
+[ -s "$tmp/out" ] && fail "--qos-sl2vl 0,1: wrote to stdout"
+msg="ibfsim: route: QoS settings: SL 0 is on VL 0, which has no weight"
+bad --qos-vlarb-low 0:0
+
+# QoS settings (OpenSM's qos_* options) as OpenSM sends them with
+# use_optimized_slvl off: per linked switch output (4) an SL2VL for each
+# input 0..8 and per HCA port one (4 x 9 + 4 = 40), and the VLArb blocks
+# the ports' caps hold, 64 entries each way (4 blocks x 8 ports = 32).
+"$IBFSIM" route "$star" --qos-vlarb-low 0:64 --qos-vlarb-high 0:0 \
+	--qos-sl2vl 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 >"$tmp/out" 2>"$tmp/err" ||
+	fail "--qos-*: exit $? ($(cat "$tmp/err"))"
+has "$tmp/out" "in-band SMPs by attribute: Get NodeDescription 5, Get NodeInfo 5, Get SwitchInfo 1, Get PortInfo 13, Get P_KeyTable 21, Set SwitchInfo 2, Set PortInfo 33, Set SLtoVLMappingTable 40, Set VLArbitrationTable 32, Set LinearForwardingTable 1"
 
 # --partitions FILE --dump-pkeys OUT: the tables the SM would program
 # (both or neither; a mistake in FILE at its line).

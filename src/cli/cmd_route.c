@@ -21,7 +21,9 @@
 #include "fabric/xml_fabric.h"
 #include "subnet_manager/credit_loop.h"
 #include "subnet_manager/lft_dump.h"
+#include "subnet_manager/mad.h"
 #include "subnet_manager/partitions.h"
+#include "subnet_manager/qos.h"
 #include "subnet_manager/pkey_plan.h"
 #include "subnet_manager/mcast.h"
 #include "subnet_manager/routing.h"
@@ -35,7 +37,8 @@ static void route_usage(FILE *f)
 	fputs("Usage: ibfsim route FABRIC.xml|FILE.net [--routing ENGINE] [--lmc N]\n"
 	      "                    [--dump-lfts FILE] [--dump-hops FILE] [--lfts-file FILE]\n"
 	      "                    [--root-guids GUID,...] [--no-fallback]\n"
-	      "                    [--inband [--sm-host HCA] [--max-wire-smps N]]\n"
+	      "                    [--inband [--sm-host HCA] [--max-wire-smps N]\n"
+	      "                              [--qos-sl2vl LIST ...]]\n"
 	      "                    [--partitions FILE --dump-pkeys FILE]\n"
 	      "                    [--mcast MGID=HCA[:PORT],... ...] [--dump-mfts FILE]\n"
 	      "\n"
@@ -62,6 +65,9 @@ static void route_usage(FILE *f)
 	      "  --sm-host HCA      the HCA the SM runs on (default the first)\n"
 	      "  --max-wire-smps N  SMPs outstanding at once, 1..64 (default 4,\n"
 	      "                     OpenSM's max_wire_smps)\n"
+	      "  --qos-sl2vl LIST, --qos-vlarb-high LIST, --qos-vlarb-low LIST,\n"
+	      "  --qos-high-limit N QoS settings the in-band SM programs, as\n"
+	      "                     OpenSM's qos_* options (see README)\n"
 	      "  --partitions FILE  OpenSM's partitions.conf (see README)\n"
 	      "  --dump-pkeys FILE  write the P_Key table the SM gives each port\n"
 	      "                     ('CA|SW LID PORT P_KEY...'; the SM on the\n"
@@ -129,6 +135,29 @@ static void print_sl_use(const struct ibfs_subnet *sn)
 			printf("%s %d", n++ ? "," : "", sl);
 	printf(" (%d of %d data VL%s)\n", n, sn->data_vls,
 	       sn->data_vls == 1 ? "" : "s");
+}
+
+/*
+ * The sweep's SMPs by method and attribute, Gets first, each by attribute
+ * ID: "in-band SMPs by attribute: Get NodeDescription 5, ...", the form
+ * tests/opensm_smp_counts.sh also writes OpenSM's log in.
+ */
+static void route_print_by_attr(const struct ibfs_sm_stats *st)
+{
+	const char *sep = " ";
+
+	printf("in-band SMPs by attribute:");
+	for (int m = 0; m < 2; m++)
+		for (int a = 0; a < IBFS_SM_ATTR_SLOTS; a++) {
+			if (!st->by_attr[m][a])
+				continue;
+			printf("%s%s %s %u", sep, m ? "Set" : "Get",
+			       ibfs__smp_attr_str(
+				       (uint16_t)(IBFS_SM_ATTR_BASE + a)),
+			       st->by_attr[m][a]);
+			sep = ", ";
+		}
+	printf("\n");
 }
 
 static void route_print_us(const char *what, ibfs_time_t t)
@@ -216,13 +245,43 @@ static long route_mismatches(const struct route_net *x,
  * Brings the fabric up with the in-band SM and prints its sweep. Returns
  * an exit status.
  */
+/* The in-band SM's options: --sm-host, --max-wire-smps, --qos-*. */
+struct route_sm_opts {
+	const char *host;
+	int window;
+	const char *qos[IBFS_QOS_NOPTS];
+};
+
+/* QoS settings from the --qos-* options; -1 (said) if one is wrong. */
+static int route_qos(const struct ibfs_topology *t,
+		     const struct route_sm_opts *so, struct ibfs_qos *q)
+{
+	int vls = t->def.data_vls > 0 ? t->def.data_vls : 1, bad;
+	char err[160] = "";
+
+	if (!ibfs__qos_from_opts(q, vls, so->qos, &bad, err, sizeof(err)))
+		return 0;
+	if (bad >= 0)
+		ibfs_cli_error("route: --%s '%s': %s", ibfs__qos_opt_names[bad],
+			       so->qos[bad], err);
+	else
+		ibfs_cli_error("route: QoS settings: %s", err);
+	return -1;
+}
+
 static int route_inband(struct ibfs_topology *t, const char *fabric,
 			const char *engine, int lmc,
-			const struct ibfs_routing_opts *opts, const char *host,
-			int window, const struct ibfs_subnet *ref)
+			const struct ibfs_routing_opts *opts,
+			const struct route_sm_opts *so,
+			const struct ibfs_subnet *ref)
 {
 	struct ibfs_diag d = { { 0 } };
-	int node = -1;
+	const char *host = so->host;
+	int node = -1, window = so->window;
+	struct ibfs_qos qos;
+
+	if (route_qos(t, so, &qos) < 0)
+		return IBFS_EXIT_USAGE;
 
 	if (host) {
 		node = ibfs__topo_find(t, host);
@@ -258,6 +317,8 @@ static int route_inband(struct ibfs_topology *t, const char *fabric,
 		goto out;
 	}
 	ibfs__sm_set_max_wire(sm, window);
+	if (qos.given)
+		ibfs__sm_set_qos(sm, &qos);
 	ibfs__sm_set_routing_opts(sm, opts);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ibfs__sm_stats(sm, &st);
@@ -285,6 +346,7 @@ static int route_inband(struct ibfs_topology *t, const char *fabric,
 	       (unsigned long long)st.received,
 	       (unsigned long long)st.errors,
 	       (unsigned long long)st.lft_blocks);
+	route_print_by_attr(&st);
 	long bad = route_mismatches(&x, ref, first, sizeof(first));
 
 	if (bad) {
@@ -334,6 +396,18 @@ static int route_pkeys(const struct ibfs_topology *t,
 	return bad ? -1 : 0;
 }
 
+/* 1 if option a is one of --qos-*, whose value v it keeps. */
+static int route_qos_opt(const char *a, const char *v,
+			 struct route_sm_opts *so)
+{
+	for (int i = 0; i < IBFS_QOS_NOPTS; i++)
+		if (!strcmp(a + 2, ibfs__qos_opt_names[i])) {
+			so->qos[i] = v;
+			return 1;
+		}
+	return 0;
+}
+
 int ibfs_cmd_route(int argc, char **argv)
 {
 	const char *fabric = NULL, *engine = "minhop", *dump = NULL;
@@ -342,6 +416,7 @@ int ibfs_cmd_route(int argc, char **argv)
 	long lmc = 0, window = IBFS_SM_MAX_WIRE_SMPS;
 	int inband = 0;
 	const char *sm_host = NULL, *mfts = NULL;
+	struct route_sm_opts so = { 0 };
 	const char *mcast[256];
 	int nmcast = 0;
 	for (int i = 1; i < argc; i++) {
@@ -393,6 +468,8 @@ int ibfs_cmd_route(int argc, char **argv)
 				opts.lfts_file = v;
 			} else if (!strcmp(a, "--root-guids")) {
 				opts.root_guids = v;
+			} else if (route_qos_opt(a, v, &so)) {
+				inband = 1;
 			} else if (!strcmp(a, "--sm-host")) {
 				sm_host = v;
 				inband = 1;
@@ -445,6 +522,12 @@ int ibfs_cmd_route(int argc, char **argv)
 	struct ibfs_topology *t = route_load(fabric, &d);
 	if (!t) {
 		ibfs_cli_error("%s", d.msg);
+		return IBFS_EXIT_USAGE;
+	}
+	struct ibfs_qos qos; /* checked before anything is printed */
+
+	if (route_qos(t, &so, &qos) < 0) {
+		ibfs__topo_free(t);
 		return IBFS_EXIT_USAGE;
 	}
 	struct ibfs_mcast_group *groups = NULL;
@@ -546,8 +629,10 @@ int ibfs_cmd_route(int argc, char **argv)
 	}
 	if (inband) {
 		fflush(stdout);
-		int r = route_inband(t, fabric, engine, (int)lmc, &opts,
-				     sm_host, (int)window, sn);
+		so.host = sm_host;
+		so.window = (int)window;
+		int r = route_inband(t, fabric, engine, (int)lmc, &opts, &so,
+				     sn);
 		if (r != IBFS_EXIT_OK)
 			rc = r;
 	}

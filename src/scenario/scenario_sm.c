@@ -69,40 +69,23 @@ static int check_lfts(struct sx *x, xmlNode *n)
  */
 static int read_qos(struct sx *x, xmlNode *n)
 {
-	static const char *const names[] = {"qos-sl2vl", "qos-vlarb-high",
-					    "qos-vlarb-low", "qos-high-limit"};
-	struct ibfs_qos *q = &x->s->qos;
 	int vls = x->s->topo->def.data_vls > 0 ? x->s->topo->def.data_vls : 1;
+	char *v[IBFS_QOS_NOPTS];
 	char err[160] = "";
-	int rc = 0;
+	int bad = -1, rc;
 
-	ibfs__qos_default(q, vls);
-	for (int i = 0; i < 4 && !rc; i++) {
-		char *v = sm_attr(n, names[i]);
-		if (!v)
-			continue;
-		if (!q->given)
-			q->high_limit = 0;
-		q->given = 1;
-		rc = i == 0   ? ibfs__qos_parse_sl2vl(v, vls, q->sl2vl, err,
-							sizeof(err))
-		     : i == 1 ? ibfs__qos_parse_vlarb(v, vls, q->high,
-							&q->nhigh, err,
-							sizeof(err))
-		     : i == 2 ? ibfs__qos_parse_vlarb(v, vls, q->low, &q->nlow,
-							err, sizeof(err))
-			      : ibfs__qos_parse_limit(v, &q->high_limit, err,
-							sizeof(err));
-		if (rc)
-			ibfs__diag(x->d, x->file, ibfs__xml_line(n), "%s=\"%s\": %s",
-				   names[i], v, err);
-		xmlFree(v);
-	}
-	if (rc)
-		return -1;
-	if (q->given && ibfs__qos_check(q, err, sizeof(err)) < 0)
-		return ibfs__diag(x->d, x->file, ibfs__xml_line(n), "%s", err);
-	return 0;
+	for (int i = 0; i < IBFS_QOS_NOPTS; i++)
+		v[i] = sm_attr(n, ibfs__qos_opt_names[i]);
+	rc = ibfs__qos_from_opts(&x->s->qos, vls, (const char *const *)v,
+				 &bad, err, sizeof(err));
+	if (rc && bad >= 0)
+		ibfs__diag(x->d, x->file, ibfs__xml_line(n), "%s=\"%s\": %s",
+			   ibfs__qos_opt_names[bad], v[bad], err);
+	else if (rc)
+		ibfs__diag(x->d, x->file, ibfs__xml_line(n), "%s", err);
+	for (int i = 0; i < IBFS_QOS_NOPTS; i++)
+		xmlFree(v[i]);
+	return rc ? -1 : 0;
 }
 
 /*

@@ -96,8 +96,10 @@ tests_check_sma_LDADD = $(SM_INBAND_LIBS)
 TESTS += tests/sm_route_cli.sh
 EXTRA_DIST += tests/sm_route_cli.sh
 
-# Against the real OpenSM over ibsim (skips, exit 77, without them).
-TESTS += tests/opensm_conformance.sh
+# Against the real OpenSM over ibsim (skips, exit 77, without them): its
+# tables, and the SMPs of its sweep attribute by attribute.
+TESTS += tests/opensm_conformance.sh tests/opensm_smp_counts.sh
+EXTRA_DIST += tests/opensm_smp_counts.sh
 EXTRA_DIST += tests/opensm_conformance.sh src/subnet_manager/README.md \
 	tests/ibsim_lib.sh
 check_PROGRAMS += tests/check_route_cli

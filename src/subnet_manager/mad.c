@@ -190,6 +190,23 @@ void ibfs__smp_make_resp(struct ibfs_smp *s, uint16_t status)
 		s->dir = 1;
 }
 
+const char *ibfs__smp_attr_str(uint16_t attr)
+{
+	switch (attr) {
+	case IBFS_SMP_ATTR_NOTICE: return "Notice";
+	case IBFS_SMP_ATTR_NODE_DESC: return "NodeDescription";
+	case IBFS_SMP_ATTR_NODE_INFO: return "NodeInfo";
+	case IBFS_SMP_ATTR_SWITCH_INFO: return "SwitchInfo";
+	case IBFS_SMP_ATTR_PORT_INFO: return "PortInfo";
+	case IBFS_SMP_ATTR_PKEY_TABLE: return "P_KeyTable";
+	case IBFS_SMP_ATTR_SL2VL: return "SLtoVLMappingTable";
+	case IBFS_SMP_ATTR_VLARB: return "VLArbitrationTable";
+	case IBFS_SMP_ATTR_LFT: return "LinearForwardingTable";
+	case IBFS_SMP_ATTR_MFT: return "MulticastForwardingTable";
+	default: return "unknown";
+	}
+}
+
 /* NodeInfo: 40 bytes (IBA 14.2.5.3, Table 146 in 1.2.1). */
 void ibfs__smp_put_node_info(uint8_t *d, const struct ibfs_smp_node_info *n)
 {

@@ -50,6 +50,12 @@ enum ibfs_smp_attr {
 	IBFS_SMP_ATTR_MFT = 0x001B,
 };
 
+/*
+ * The attribute's name as the IBA (and OpenSM's log) writes it, e.g.
+ * "NodeInfo", "P_KeyTable"; "unknown" for one this model does not know.
+ */
+const char *ibfs__smp_attr_str(uint16_t attr);
+
 /* MAD status (IBA 13.4.7): bits 2-4 carry the "invalid field" codes. */
 #define IBFS_MAD_STATUS_OK 0x0000
 #define IBFS_MAD_STATUS_BAD_METHOD 0x0008        /* method not supported */

@@ -142,3 +142,36 @@ int ibfs__qos_check(const struct ibfs_qos *q, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+const char *const ibfs__qos_opt_names[IBFS_QOS_NOPTS] = {
+	"qos-sl2vl", "qos-vlarb-high", "qos-vlarb-low", "qos-high-limit"
+};
+
+int ibfs__qos_from_opts(struct ibfs_qos *q, int data_vls,
+			const char *const v[IBFS_QOS_NOPTS], int *bad,
+			char *err, size_t errlen)
+{
+	int rc = 0;
+
+	ibfs__qos_default(q, data_vls);
+	for (int i = 0; i < IBFS_QOS_NOPTS && !rc; i++) {
+		if (!v[i])
+			continue;
+		if (!q->given)
+			q->high_limit = 0;
+		q->given = 1;
+		*bad = i;
+		rc = i == 0   ? ibfs__qos_parse_sl2vl(v[i], data_vls, q->sl2vl,
+							err, errlen)
+		     : i == 1 ? ibfs__qos_parse_vlarb(v[i], data_vls, q->high,
+							&q->nhigh, err, errlen)
+		     : i == 2 ? ibfs__qos_parse_vlarb(v[i], data_vls, q->low,
+							&q->nlow, err, errlen)
+			      : ibfs__qos_parse_limit(v[i], &q->high_limit,
+							err, errlen);
+	}
+	if (rc)
+		return -1;
+	*bad = -1;
+	return q->given ? ibfs__qos_check(q, err, errlen) : 0;
+}

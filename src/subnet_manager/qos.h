@@ -50,6 +50,23 @@ int ibfs__qos_parse_sl2vl(const char *s, int data_vls, uint8_t sl2vl[16],
 int ibfs__qos_parse_limit(const char *s, uint8_t *limit, char *err,
 			  size_t errlen);
 /*
+ * OpenSM's four QoS options as ibfsim names them (scenario attributes,
+ * `ibfsim route` options without the dashes): qos-sl2vl, qos-vlarb-high,
+ * qos-vlarb-low, qos-high-limit.
+ */
+#define IBFS_QOS_NOPTS 4
+extern const char *const ibfs__qos_opt_names[IBFS_QOS_NOPTS];
+/*
+ * q from the option values v[i] (NULL: not given), in the order of
+ * ibfs__qos_opt_names, for data_vls data VLs: the defaults, and QoS on
+ * if any is given, with OpenSM's limit 0 unless qos-high-limit says
+ * otherwise. Returns 0, or -1 with why in err and the option at fault in
+ * *bad (-1: the tables together, ibfs__qos_check).
+ */
+int ibfs__qos_from_opts(struct ibfs_qos *q, int data_vls,
+			const char *const v[IBFS_QOS_NOPTS], int *bad,
+			char *err, size_t errlen);
+/*
  * 0 if every VL some SL maps to has a weight in one of the tables; else
  * -1 with the first VL that has none in err (its packets would never be
  * sent: IBA 7.6.9).

@@ -2,14 +2,18 @@
 /*
  * The subnet manager's state machine, driven by SMP responses.
  *
- * Discovery: NodeInfo of the SM's own node (hop count 0), then, for every
- * node found, NodeDescription, SwitchInfo (switches) and PortInfo of its
- * ports (all ports of a switch, the port reached of a CA). A switch port,
- * or the SM's own port, whose PortInfo shows a physical link is probed
- * with NodeInfo one hop further along the directed route, except the port
- * the node was reached by. A NodeInfo answer with a known node GUID just
- * records the link (the NodeInfo carries the far port, LocalPortNum). As
- * OpenSM does, the SM keeps a few SMPs outstanding (max_wire_smps).
+ * Discovery, in the order OpenSM's receivers chain their requests
+ * (osm_node_info_rcv.c, osm_sw_info_rcv.c, osm_port_info_rcv.c): NodeInfo
+ * of the SM's own node (hop count 0), then, for every node found,
+ * NodeDescription and, of a CA, PortInfo of the port reached; of a
+ * switch SwitchInfo, on its answer PortInfo of port 0, on that answer
+ * PortInfo of ports 1..n. A switch port, or the SM's own port, whose
+ * PortInfo shows a physical link is probed with NodeInfo one hop further
+ * along the directed route, except the port the node was reached by; a
+ * port's PortInfo answer also reads its P_Key table (sm_pkey.c). A
+ * NodeInfo answer with a known node GUID just records the link (the
+ * NodeInfo carries the far port, LocalPortNum). As OpenSM does, the SM
+ * keeps a few SMPs outstanding (max_wire_smps).
  *
  * Then the discovered graph is routed and programmed with SubnSet, stage
  * by stage, each stage waiting for all its responses (sm_config.c).
@@ -234,6 +238,10 @@ static int sm_send(struct ibfs_sm *sm, const struct sm_req *r)
 					  sm_timeout_ev, sm, s.tid);
 	sm->outstanding++;
 	sm->st.sent++;
+	if (r->attr >= IBFS_SM_ATTR_BASE &&
+	    r->attr < IBFS_SM_ATTR_BASE + IBFS_SM_ATTR_SLOTS)
+		sm->st.by_attr[r->method == IBFS_SMP_SET]
+			      [r->attr - IBFS_SM_ATTR_BASE]++;
 	if (r->method == IBFS_SMP_GET)
 		sm->st.disc_sent++;
 	else
@@ -307,8 +315,9 @@ static void sm_on_node_info(struct ibfs_sm *sm, const struct sm_req *r,
 		n->ports = pp;
 		for (int p = 0; p <= ni.nports; p++)
 			pp[p] = (struct sm_port){
-				-1, 0, 0, 0, known ? pp[p].epeer : -1,
-				known ? pp[p].eport : 0
+				.peer = -1,
+				.epeer = known ? pp[p].epeer : -1,
+				.eport = known ? pp[p].eport : 0,
 			};
 		n->type = ni.node_type;
 		n->nports = ni.nports;
@@ -329,16 +338,15 @@ static void sm_on_node_info(struct ibfs_sm *sm, const struct sm_req *r,
 			sm->st.switches++;
 		else
 			sm->st.cas++;
+		n->pkey_cap = ni.partition_cap;
+		/* A switch's ports are read once its SwitchInfo is in
+		 * (sm_on_switch_info), as OpenSM's receivers chain them. */
 		sm_get(sm, IBFS_SMP_ATTR_NODE_DESC, 0, i);
-		if (n->type == IBFS_NODE_SWITCH) {
+		if (n->type == IBFS_NODE_SWITCH)
 			sm_get(sm, IBFS_SMP_ATTR_SWITCH_INFO, 0, i);
-			for (int p = 0; p <= n->nports; p++)
-				sm_get(sm, IBFS_SMP_ATTR_PORT_INFO,
-				       (uint32_t)p, i);
-		} else {
+		else
 			sm_get(sm, IBFS_SMP_ATTR_PORT_INFO,
 			       (uint32_t)n->entry, i);
-		}
 	}
 	if (r->node >= 0)
 		sm_link(sm, r->node, r->port, i, ni.local_port);
@@ -346,6 +354,24 @@ static void sm_on_node_info(struct ibfs_sm *sm, const struct sm_req *r,
 		sm->root = i;
 }
 
+/*
+ * A switch's SwitchInfo: kept (its PartitionEnforcementCap sizes the
+ * P_Key tables of its ports, its PortStateChange is cleared later), then
+ * PortInfo of port 0, as OpenSM's osm_sw_info_rcv.c asks for it.
+ */
+static void sm_on_switch_info(struct ibfs_sm *sm, const struct sm_req *r,
+			      const struct ibfs_smp *s)
+{
+	ibfs__smp_get_switch_info(s->data, &sm->dn[r->node].si);
+	sm_get(sm, IBFS_SMP_ATTR_PORT_INFO, 0, r->node);
+}
+
+/*
+ * PortInfo of a port: its state and link. Port 0 of a switch asks for
+ * the other ports' (osm_port_info_rcv.c, pi_rcv_process_switch_port0);
+ * a linked port other than the one the node was reached by is probed
+ * with NodeInfo; then the port's P_Key table is read (sm_pkey.c).
+ */
 static void sm_on_port_info(struct ibfs_sm *sm, const struct sm_req *r,
 			    const struct ibfs_smp *s)
 {
@@ -358,13 +384,23 @@ static void sm_on_port_info(struct ibfs_sm *sm, const struct sm_req *r,
 		return;
 	n->ports[p].up = pi.phys_state == IBFS_PHYS_LINKUP;
 	n->ports[p].state = pi.state;
+	n->ports[p].enf = pi.part_enf;
+	n->ports[p].arb_low_cap = pi.vlarb_low_cap;
+	n->ports[p].arb_high_cap = pi.vlarb_high_cap;
+	n->ports[p].lid = pi.lid;
+	n->ports[p].sm_lid = pi.sm_lid;
+	n->ports[p].lmc = pi.lmc;
 	if (p > 0 && n->ports[p].up && (!n->vl_cap || pi.vl_cap < n->vl_cap))
 		n->vl_cap = pi.vl_cap;
-	if (!n->ports[p].up || p == 0)
-		return;
-	if (n->type == IBFS_NODE_SWITCH ? p != n->entry :
-					  n->hops == 0 && p == sm->sm_port)
+	if (n->type == IBFS_NODE_SWITCH && p == 0)
+		for (int q = 1; q <= n->nports; q++)
+			sm_get(sm, IBFS_SMP_ATTR_PORT_INFO, (uint32_t)q,
+			       r->node);
+	if (n->ports[p].up && p > 0 &&
+	    (n->type == IBFS_NODE_SWITCH ? p != n->entry :
+					   n->hops == 0 && p == sm->sm_port))
 		sm_probe(sm, r->node, p);
+	ibfs__sm_pkey_get(sm, r->node, p);
 }
 
 /*
@@ -425,8 +461,12 @@ static void sm_rx(void *ctx, const struct ibfs_smp *s)
 		sm->st.discovered = sm->f->eq.now;
 		if (r.attr == IBFS_SMP_ATTR_NODE_INFO)
 			sm_on_node_info(sm, &r, s);
+		else if (r.attr == IBFS_SMP_ATTR_SWITCH_INFO)
+			sm_on_switch_info(sm, &r, s);
 		else if (r.attr == IBFS_SMP_ATTR_PORT_INFO)
 			sm_on_port_info(sm, &r, s);
+		else if (r.attr == IBFS_SMP_ATTR_PKEY_TABLE)
+			ibfs__sm_pkey_read(sm, &r, s->data);
 		else if (r.attr == IBFS_SMP_ATTR_NODE_DESC)
 			memcpy(sm->dn[r.node].desc, s->data,
 			       IBFS_SMP_DATA_BYTES);

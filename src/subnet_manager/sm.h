@@ -39,6 +39,13 @@
 
 struct ibfs_sm;
 
+/*
+ * SMP requests counted by attribute: IDs 0x10 (NodeDescription) to
+ * 0x2F, the SM's attributes (IBA 14.2.5, Table 145 in 1.2.1).
+ */
+#define IBFS_SM_ATTR_BASE 0x10
+#define IBFS_SM_ATTR_SLOTS 32
+
 /* What the sweep did (ibfs__sm_stats). */
 struct ibfs_sm_stats {
 	int state;              /* 0 sweeping, 1 up, -1 failed */
@@ -53,6 +60,9 @@ struct ibfs_sm_stats {
 	uint64_t lft_blocks;    /* LinearForwardingTable blocks set */
 	uint64_t pkey_blocks;   /* P_KeyTable blocks set */
 	uint64_t mft_blocks;    /* MulticastForwardingTable blocks set */
+	/* Requests sent (retries too, as OpenSM's log shows them), by
+	 * method [0] Get, [1] Set, and attribute ID - IBFS_SM_ATTR_BASE. */
+	uint32_t by_attr[2][IBFS_SM_ATTR_SLOTS];
 	uint64_t errors;        /* responses with a non-zero status */
 	/* The agents' counters, all sweeps together (sma.h). */
 	uint64_t agent_answered, agent_relayed, agent_discarded;

@@ -4,17 +4,27 @@
  * struct ibfs_subnet (nodes in the topology's order, so LIDs are the ones
  * ibfs__subnet_assign_lids gives offline, as OpenSM's guid2lid file pins
  * them), is routed by the chosen engine, and the SM queues the SubnSet
- * requests of each stage: PortInfo (LID, LMC, SM LID), the P_KeyTable
- * blocks the ports lack (sm_pkey.c), SwitchInfo (LinearFDBTop,
- * MulticastFDBTop), the LinearForwardingTable blocks that differ from what
- * a switch holds, the MulticastForwardingTable blocks of the multicast
- * groups' trees likewise (sm_mcast.c), SLtoVLMappingTable and
- * VLArbitrationTable of each linked
- * switch output (with QoS settings, qos.h, those of the linked HCA ports
- * too, as OpenSM's qos_ca_*), then PortState Armed and Active on every
- * linked port, with LimitOfHighPriority (IBA 7.2, 14.2.5), which an HCA
- * port's PortInfo Sets all carry, and on a switch port facing a CA the
- * partition enforcement bits. Routing takes no simulated time here.
+ * requests of each stage, in the order of OpenSM's sweep (do_sweep in
+ * osm_state_mgr.c), each sent only where what discovery read differs:
+ * - SwitchInfo clearing PortStateChange where a switch reports it
+ *   (state_mgr_reset_state_change_bit);
+ * - P_KeyTable blocks the ports lack (sm_pkey.c) and the partition
+ *   enforcement bits of switch ports facing CAs (osm_pkey_mgr.c);
+ * - PortInfo: LID, LMC, MasterSMLID of the SM's port, then of the other
+ *   CA ports and switch ports 0 (osm_lid_mgr.c);
+ * - in one stage, SwitchInfo: LinearFDBTop, MulticastFDBTop where the
+ *   tops read differ (ucast_mgr_set_fwd_top), the LinearForwardingTable
+ *   blocks that differ from what a switch holds, and with QoS settings
+ *   (qos.h) the SLtoVLMappingTable and VLArbitrationTable of each linked
+ *   switch output and HCA port (OpenSM's qos_swe_* and qos_ca_*; without,
+ *   none: see sm_tables_due);
+ * - the MulticastForwardingTable blocks of the multicast groups' trees
+ *   that differ (sm_mcast.c);
+ * - PortInfo of every linked port not Active, three times: no change of
+ *   state (the operational parameters), Armed, Active (osm_link_mgr.c).
+ * Every PortInfo Set writes the whole attribute: an HCA port's carry
+ * LimitOfHighPriority (IBA 7.2, 14.2.5), a switch port's facing a CA the
+ * partition enforcement bits too. Routing takes no simulated time here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +48,12 @@ static int sm_cmp(const void *a, const void *b)
 	if (x->topo != y->topo)
 		return (x->topo > y->topo) - (x->topo < y->topo);
 	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* VLCap code c: 2^(c-1) data VLs, 15 for code 5 (IBA 14.2.5.6). */
+static int sm_vls(uint8_t code)
+{
+	return code >= 5 ? 15 : 1 << (code - 1);
 }
 
 static int sm_route(struct ibfs_sm *sm)
@@ -68,13 +84,8 @@ static int sm_route(struct ibfs_sm *sm)
 		if (!rc && x->type != IBFS_NODE_SWITCH && x->entry >= 1 &&
 		    x->entry <= x->nports)
 			sm->sn->nodes[j].ports[x->entry].guid = x->port_guid;
-		/* VLCap code c means 2^(c-1) VLs, 15 for code 5. */
-		if (x->vl_cap) {
-			int v = x->vl_cap >= 5 ? 15 : 1 << (x->vl_cap - 1);
-
-			if (v < vls)
-				vls = v;
-		}
+		if (x->vl_cap && sm_vls(x->vl_cap) < vls)
+			vls = sm_vls(x->vl_cap);
 	}
 	for (int j = 0; j < n && !rc; j++) {
 		struct sm_dnode *x = &sm->dn[order[j].i];
@@ -188,160 +199,309 @@ static const struct ibfs_qos *sm_qos(struct ibfs_sm *sm,
 	return def;
 }
 
-/* VLArbitrationTable block blk (1, 2 low; 3, 4 high) of port p. */
+/*
+ * VLArbitrationTable block blk (1, 2 low; 3, 4 high) of port p: the
+ * modifier holds the block in bits 31-16 and the port in bits 7-0 (IBA
+ * 14.2.5.9; OpenSM's vlarb_update_table_block), port 0 on a CA's port
+ * reached by the SMP (as OpenSM addresses an end port).
+ */
 static void sm_vlarb_block(struct ibfs_sm *sm, int i, int p, int blk,
 			   const struct ibfs_vlarb_entry *t, int n)
 {
 	uint8_t vl[32] = { 0 }, w[32] = { 0 };
 	int from = blk % 2 ? 0 : 32;
+	const struct sm_dnode *x = &sm->dn[i];
+	int port = x->type != IBFS_NODE_SWITCH && p == x->entry ? 0 : p;
 
 	for (int k = from; k < n && k < from + 32; k++) {
 		vl[k - from] = t[k].vl;
 		w[k - from] = t[k].weight;
 	}
 	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_VLARB,
-					 (uint32_t)p << 16 | (uint32_t)blk, i,
-					 0);
+					 (uint32_t)blk << 16 | (uint32_t)port,
+					 i, 0);
 	if (r)
 		ibfs__smp_put_vlarb(r->data, vl, w);
 }
 
 /*
- * Port p's SL-to-VL table, in the SL2VL phase (modifier `mod`: see
- * sma.c), or its VL arbitration tables: low-priority block 1 always
- * (without QoS settings one entry of weight 1 per data VL, the ports'
- * default, fabric/vl_arbiter.c), the other blocks when the tables have
- * entries there.
+ * Port p's VL arbitration tables, as OpenSM's vlarb_update (osm_qos.c):
+ * the blocks its PortInfo says it holds, whatever entries the tables
+ * have: block 1 if VLArbitrationLowCap is not 0, block 2 if it is above
+ * 32, blocks 3 and 4 alike by VLArbitrationHighCap. A CA port whose
+ * PortInfo was not read (not the one reached) has its node's caps.
  */
-static void sm_port_tables(struct ibfs_sm *sm, int i, int p, uint32_t mod)
+static void sm_vlarb(struct ibfs_sm *sm, int i, int p, const struct ibfs_qos *q)
 {
-	struct ibfs_qos def;
-	const struct ibfs_qos *q = sm_qos(sm, &def);
+	const struct sm_dnode *x = &sm->dn[i];
+	const struct sm_port *pp = &x->ports[x->ports[p].state ? p : x->entry];
 
-	if (sm->phase == PH_SL2VL) {
-		struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET,
-						 IBFS_SMP_ATTR_SL2VL, mod, i,
-						 0);
-		if (r)
-			ibfs__smp_put_sl2vl(r->data, sm->sn->sl2vl);
-		return;
-	}
-	sm_vlarb_block(sm, i, p, 1, q->low, q->nlow);
-	if (q->nlow > 32)
+	if (pp->arb_low_cap > 0)
+		sm_vlarb_block(sm, i, p, 1, q->low, q->nlow);
+	if (pp->arb_low_cap > 32)
 		sm_vlarb_block(sm, i, p, 2, q->low, q->nlow);
-	if (q->nhigh > 0)
+	if (pp->arb_high_cap > 0)
 		sm_vlarb_block(sm, i, p, 3, q->high, q->nhigh);
-	if (q->nhigh > 32)
+	if (pp->arb_high_cap > 32)
 		sm_vlarb_block(sm, i, p, 4, q->high, q->nhigh);
 }
 
-/* A switch output: one SL2VL SMP for every input of output p. */
-static void sm_switch_port(struct ibfs_sm *sm, int i, int p)
+/* An SLtoVLMappingTable Set of record i with modifier mod. */
+static void sm_sl2vl(struct ibfs_sm *sm, int i, uint32_t mod)
 {
-	sm_port_tables(sm, i, p, 0xffu << 8 | (uint32_t)p);
+	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET, IBFS_SMP_ATTR_SL2VL,
+					 mod, i, 0);
+	if (r)
+		ibfs__smp_put_sl2vl(r->data, sm->sn->sl2vl);
 }
 
-/* With QoS settings, an HCA port's tables (qos_ca_sl2vl, qos_ca_vlarb). */
-static void sm_ca_port(struct ibfs_sm *sm, int i, int p)
+/*
+ * Whether record x's SL-to-VL and VL arbitration tables are programmed.
+ * With QoS settings, always. Without, OpenSM sends neither attribute
+ * (osm_qos_setup in osm_qos.c returns at once with qos off): the devices
+ * keep their power-up tables, here SL s on VL s mod their data VLs and
+ * one entry per VL (fabric/vl_arbiter.c), the SM's defaults for a node
+ * with the subnet's data VLs. A node with more data VLs than the
+ * subnet's least would spread SLs over VLs the routing engines did not
+ * count on: it is programmed (a departure from OpenSM, for fabrics that
+ * mix VL counts).
+ */
+static int sm_tables_due(const struct ibfs_sm *sm, const struct sm_dnode *x)
 {
-	if (sm->qos.given)
-		sm_port_tables(sm, i, p, (uint32_t)p);
+	return sm->qos.given ||
+	       (x->vl_cap && sm_vls(x->vl_cap) != sm->sn->data_vls);
 }
 
-static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
+/*
+ * Whether linked port p's tables are set: in the SM's first sweep, later
+ * if the port is not Active (its link came up again), as OpenSM forces
+ * them where need_update is set and else sends only tables that differ
+ * from those it set (osm_qos.c).
+ */
+static int sm_qos_port_due(const struct ibfs_sm *sm,
+			   const struct sm_dnode *x, int p)
+{
+	const struct sm_port *pp = &x->ports[p];
+
+	return pp->peer >= 0 &&
+	       (sm->sweep_no == 1 || pp->state != IBFS_PORT_ACTIVE);
+}
+
+/*
+ * The QoS stage of record i, in OpenSM's order (osm_qos_setup with
+ * use_optimized_slvl off, its default): a switch's arbitration tables of
+ * each linked port, then an SL-to-VL table for every pair of an input
+ * 0..n and a linked output, modifier input << 8 | output (IBA 14.2.5.8;
+ * qos_extports_setup); a CA port's arbitration tables then its SL-to-VL
+ * table (qos_endport_setup).
+ */
+static void sm_qos_node(struct ibfs_sm *sm, int i)
+{
+	const struct sm_dnode *x = &sm->dn[i];
+	struct ibfs_qos def;
+	const struct ibfs_qos *q = sm_qos(sm, &def);
+	int sw = x->type == IBFS_NODE_SWITCH;
+
+	if (!sm_tables_due(sm, x))
+		return;
+	for (int p = 1; p <= x->nports; p++) {
+		if (!sm_qos_port_due(sm, x, p))
+			continue;
+		sm_vlarb(sm, i, p, q);
+		if (!sw)
+			sm_sl2vl(sm, i, p == x->entry ? 0 : (uint32_t)p);
+	}
+	for (int p = 1; sw && p <= x->nports; p++)
+		for (int in = 0; sm_qos_port_due(sm, x, p) && in <= x->nports;
+		     in++)
+			sm_sl2vl(sm, i, (uint32_t)in << 8 | (uint32_t)p);
+}
+
+/* The PortInfo record i's port p must hold, in a Set asking for state. */
+static void sm_port_info(struct ibfs_sm *sm, int i, int p, uint8_t state,
+			 struct ibfs_smp_port_info *w)
 {
 	const struct sm_dnode *x = &sm->dn[i];
 	const struct ibfs_sn_node *sn = &sm->sn->nodes[x->sn];
 	const struct sm_dnode *me = &sm->dn[sm->root];
-	struct ibfs_smp_port_info w = { .state = state };
+
+	*w = (struct ibfs_smp_port_info){ .state = state };
+	if (x->type != IBFS_NODE_SWITCH || p == 0) {
+		w->lid = sn->ports[p].lid;
+		w->lmc = x->type == IBFS_NODE_SWITCH ? 0 : (uint8_t)sm->lmc;
+		w->sm_lid = sm->sn->nodes[me->sn].ports[sm->sm_port].lid;
+	}
+	if (p > 0) {
+		struct ibfs_qos def;
+
+		w->vl_high_limit = sm_qos(sm, &def)->high_limit;
+		w->part_enf = ibfs__sm_pkey_enf(sm, i, p);
+	}
+}
+
+static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
+{
+	struct ibfs_smp_port_info w;
 	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET,
 					 IBFS_SMP_ATTR_PORT_INFO,
 					 (uint32_t)p, i, 0);
 
 	if (!r)
 		return;
-	if (x->type != IBFS_NODE_SWITCH || p == 0) {
-		w.lid = sn->ports[p].lid;
-		w.lmc = x->type == IBFS_NODE_SWITCH ? 0 : (uint8_t)sm->lmc;
-		w.sm_lid = sm->sn->nodes[me->sn].ports[sm->sm_port].lid;
-	}
-	if (p > 0) {
-		struct ibfs_qos def;
-
-		w.vl_high_limit = sm_qos(sm, &def)->high_limit;
-		w.part_enf = ibfs__sm_pkey_enf(sm, i, p);
-	}
+	sm_port_info(sm, i, p, state, &w);
 	ibfs__smp_put_port_info(r->data, &w);
+}
+
+/*
+ * The LID stage's Set of record i's port p, as osm_lid_mgr.c decides
+ * (lid_mgr_set_physp_pi): always in the SM's first sweep (its first as
+ * master); later where the port's PortInfo was not read or its LID, LMC
+ * or MasterSMLID differ from what it must hold.
+ */
+static void sm_set_lid(struct ibfs_sm *sm, int i, int p)
+{
+	const struct sm_port *pp = &sm->dn[i].ports[p];
+	struct ibfs_smp_port_info w;
+
+	sm_port_info(sm, i, p, IBFS_PORT_NOP, &w);
+	if (sm->sweep_no == 1 || !pp->state || pp->lid != w.lid ||
+	    pp->lmc != w.lmc || pp->sm_lid != w.sm_lid)
+		sm_set_port(sm, i, p, IBFS_PORT_NOP);
+}
+
+/*
+ * A switch port facing a CA whose partition enforcement bits, as read,
+ * are not those it must have: a PortInfo Set of its own, as OpenSM's
+ * osm_pkey_mgr.c sends it (pkey_mgr_enforce_partition), in the P_Key
+ * stage. The PortInfo Sets that arm and activate the port carry the
+ * same bits.
+ */
+static void sm_pkey_enforce(struct ibfs_sm *sm, int i, int p)
+{
+	struct sm_port *pp = &sm->dn[i].ports[p];
+	uint8_t want = ibfs__sm_pkey_enf(sm, i, p);
+
+	if (pp->peer < 0 || pp->enf == want)
+		return;
+	sm_set_port(sm, i, p, IBFS_PORT_NOP);
+	pp->enf = want;
+}
+
+/*
+ * The PortState the link stages ask for. OpenSM's link manager runs three
+ * times (osm_link_mgr_process in do_sweep, osm_state_mgr.c): with no
+ * change of state, to set a port's operational parameters (NeighborMTU,
+ * OperationalVLs, timeouts: not modelled, but the Set is sent), then to
+ * Armed, then to Active. In each it sets every linked port whose values
+ * or state differ; a port 0 only for a new LID or MasterSMLID, which the
+ * LID stage has set. Here: every linked port not yet Active, the ports
+ * found in Init in a later sweep (their link came up again).
+ */
+static uint8_t sm_link_state(enum sm_phase ph)
+{
+	return ph == PH_ARM ? IBFS_PORT_ARMED :
+	       ph == PH_ACTIVE ? IBFS_PORT_ACTIVE : IBFS_PORT_NOP;
+}
+
+/*
+ * A SwitchInfo Set of switch record i with these tops; psc 1 clears its
+ * PortStateChange (IBA 14.2.5.4: written as 1, the bit is reset).
+ */
+static void sm_switch_info(struct ibfs_sm *sm, int i, uint16_t lft_top,
+			   uint16_t mft_top, int psc)
+{
+	struct ibfs_smp_switch_info w = {
+		.lft_top = lft_top,
+		.mft_top = mft_top,
+		.port_state_change = (uint8_t)psc,
+	};
+	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET,
+					 IBFS_SMP_ATTR_SWITCH_INFO, 0, i, 0);
+	if (r)
+		ibfs__smp_put_switch_info(r->data, &w);
+}
+
+/* The requests of the current phase for record i. */
+static void sm_phase_node(struct ibfs_sm *sm, int i)
+{
+	struct sm_dnode *x = &sm->dn[i];
+	const struct ibfs_sn_node *sn = &sm->sn->nodes[x->sn];
+	int sw = x->type == IBFS_NODE_SWITCH;
+
+	switch (sm->phase) {
+	case PH_PSC:
+		if (sw && x->si.port_state_change)
+			sm_switch_info(sm, i, x->si.lft_top, x->si.mft_top, 1);
+		break;
+	case PH_PKEY:
+		ibfs__sm_pkey_node(sm, i);
+		for (int p = 1; sw && p <= x->nports; p++)
+			sm_pkey_enforce(sm, i, p);
+		break;
+	case PH_SM_LID:
+		if (i == sm->root)
+			sm_set_lid(sm, i, sm->sm_port);
+		break;
+	case PH_LID:
+		if (sw)
+			sm_set_lid(sm, i, 0);
+		for (int p = 1; !sw && p <= x->nports; p++)
+			if (sn->ports[p].lid &&
+			    (i != sm->root || p != sm->sm_port))
+				sm_set_lid(sm, i, p);
+		break;
+	case PH_SWINFO:
+		if (sw && (x->si.lft_top != sm->sn->max_lid ||
+			   x->si.mft_top != ibfs__sm_mft_top(sm)))
+			sm_switch_info(sm, i, (uint16_t)sm->sn->max_lid,
+				       ibfs__sm_mft_top(sm), 0);
+		break;
+	case PH_LFT:
+		if (sw)
+			sm_lft_blocks(sm, i);
+		break;
+	case PH_QOS:
+		sm_qos_node(sm, i);
+		break;
+	case PH_MFT:
+		if (sw)
+			ibfs__sm_mft_blocks(sm, i);
+		break;
+	case PH_LINK:
+	case PH_ARM:
+	case PH_ACTIVE:
+		/* Ports already Active (a later sweep) stay so. */
+		for (int p = 1; p <= x->nports; p++)
+			if (x->ports[p].peer >= 0 &&
+			    x->ports[p].state != IBFS_PORT_ACTIVE)
+				sm_set_port(sm, i, p, sm_link_state(sm->phase));
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Phases queued together, as one stage: do_sweep (osm_state_mgr.c) waits
+ * for all answers after each manager, but runs osm_ucast_mgr_process (the
+ * tops of every switch, then their LFT blocks) and osm_qos_setup before
+ * one wait.
+ */
+static int sm_same_stage(int phase)
+{
+	return phase == PH_LFT || phase == PH_QOS;
 }
 
 void ibfs__sm_next_phase(struct ibfs_sm *sm)
 {
 	if (sm->phase == PH_DISCOVER && sm_route(sm) < 0)
 		return;
-	sm->phase++;
-	for (int i = 0; i < sm->ndn; i++) {
-		struct sm_dnode *x = &sm->dn[i];
-		const struct ibfs_sn_node *sn;
-		int sw = x->type == IBFS_NODE_SWITCH;
-
-		if (x->seen != sm->sweep_no)
-			continue;
-		sn = &sm->sn->nodes[x->sn];
-		switch (sm->phase) {
-		case PH_LID:
-			if (sw)
-				sm_set_port(sm, i, 0, IBFS_PORT_NOP);
-			for (int p = 1; !sw && p <= x->nports; p++)
-				if (sn->ports[p].lid)
-					sm_set_port(sm, i, p, IBFS_PORT_NOP);
-			break;
-		case PH_PKEY:
-			ibfs__sm_pkey_node(sm, i);
-			break;
-		case PH_SWINFO:
-			if (sw) {
-				struct ibfs_smp_switch_info w = {
-					.lft_top = (uint16_t)sm->sn->max_lid,
-					.mft_top = ibfs__sm_mft_top(sm),
-				};
-				struct sm_req *r = ibfs__sm_push(
-					sm, IBFS_SMP_SET,
-					IBFS_SMP_ATTR_SWITCH_INFO, 0, i, 0);
-				if (r)
-					ibfs__smp_put_switch_info(r->data, &w);
-			}
-			break;
-		case PH_LFT:
-			if (sw)
-				sm_lft_blocks(sm, i);
-			break;
-		case PH_MFT:
-			if (sw)
-				ibfs__sm_mft_blocks(sm, i);
-			break;
-		case PH_SL2VL:
-		case PH_VLARB:
-			for (int p = 1; p <= x->nports; p++)
-				if (x->ports[p].peer >= 0 && sw)
-					sm_switch_port(sm, i, p);
-				else if (x->ports[p].peer >= 0)
-					sm_ca_port(sm, i, p);
-			break;
-		case PH_ARM:
-		case PH_ACTIVE:
-			/* Ports already Active (a later sweep) stay so. */
-			for (int p = 1; p <= x->nports; p++)
-				if (x->ports[p].peer >= 0 &&
-				    x->ports[p].state != IBFS_PORT_ACTIVE)
-					sm_set_port(sm, i, p,
-						    sm->phase == PH_ARM ?
-							    IBFS_PORT_ARMED :
-							    IBFS_PORT_ACTIVE);
-			break;
-		default:
-			break;
-		}
-	}
+	do {
+		sm->phase++;
+		for (int i = 0; i < sm->ndn && sm->phase != PH_DONE; i++)
+			if (sm->dn[i].seen == sm->sweep_no)
+				sm_phase_node(sm, i);
+	} while (sm_same_stage(sm->phase + 1));
 	if (sm->phase == PH_DONE) {
 		if (!sm->st.up)
 			sm->st.up = sm->f->eq.now;

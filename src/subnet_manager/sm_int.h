@@ -15,15 +15,18 @@
 #include "subnet_manager/sma.h"
 
 enum sm_phase {
-	PH_DISCOVER, PH_LID, PH_PKEY, PH_SWINFO, PH_LFT, PH_MFT, PH_SL2VL,
-	PH_VLARB,
-	PH_ARM, PH_ACTIVE, PH_DONE,
+	PH_DISCOVER, PH_PSC, PH_PKEY, PH_SM_LID, PH_LID, PH_SWINFO, PH_LFT,
+	PH_QOS, PH_MFT, PH_LINK, PH_ARM, PH_ACTIVE, PH_DONE,
 };
 
 struct sm_port {
 	int peer, peer_port; /* the link found in this sweep, or -1 */
 	uint8_t up;          /* PortPhysicalState LinkUp */
 	uint8_t state;       /* PortState read in this sweep (0: not read) */
+	uint8_t enf;         /* PartitionEnforcement bits read */
+	uint8_t arb_low_cap, arb_high_cap; /* VLArbitration caps read */
+	uint16_t lid, sm_lid; /* LID and MasterSMLID read */
+	uint8_t lmc;          /* LMC read */
 	/* The link last found in any sweep: LIDs are assigned on these so
 	 * that a link going down does not renumber anything. */
 	int epeer, eport;
@@ -33,6 +36,10 @@ struct sm_dnode {
 	uint64_t guid, port_guid;
 	uint8_t type, nports, hops, vl_cap;
 	int entry;           /* port the node was reached by */
+	/* Read at discovery: NodeInfo PartitionCap, and of a switch its
+	 * SwitchInfo (PartitionEnforcementCap, PortStateChange, tops). */
+	uint16_t pkey_cap;
+	struct ibfs_smp_switch_info si;
 	uint8_t path[64];    /* InitialPath[1..hops] */
 	char desc[IBFS_SMP_DATA_BYTES + 1];
 	long topo;           /* index in the topology, or a large key */
@@ -141,6 +148,13 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm);
 int ibfs__sm_pkey_plan(struct ibfs_sm *sm);
 /* Queues the P_KeyTable blocks record i's ports lack. */
 void ibfs__sm_pkey_node(struct ibfs_sm *sm, int i);
+/*
+ * Queues the P_KeyTable Gets of record i's port p, if discovery reads its
+ * table; stores a block such a Get returned.
+ */
+void ibfs__sm_pkey_get(struct ibfs_sm *sm, int i, int p);
+void ibfs__sm_pkey_read(struct ibfs_sm *sm, const struct sm_req *r,
+			const uint8_t *data);
 /* PortInfo's enforcement bits for record i's port p. */
 uint8_t ibfs__sm_pkey_enf(const struct ibfs_sm *sm, int i, int p);
 void ibfs__sm_pkey_free(struct ibfs_sm *sm);

@@ -1,21 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The subnet manager's partition stage, after the LIDs and before the
- * forwarding tables and the ports going Active, as OpenSM's osm_pkey_mgr
- * runs in its sweep: each end port's P_KeyTable blocks that differ from
- * what the port holds are set (P_KeyTable, IBA 14.2.5.7: the modifier is
+ * The subnet manager's partition stage, before the LIDs, the forwarding
+ * tables and the ports going Active, as OpenSM's osm_pkey_mgr runs in its
+ * sweep (osm_state_mgr.c): each end port's P_KeyTable blocks that differ
+ * from what the port holds are set (P_KeyTable, IBA 14.2.5.7: the modifier is
  * the block, with the port in bits 31-16 on a switch), and so are those of
  * the switch ports facing CAs, which then enforce partitions (OpenSM's
- * default). Two departures, both to send no SMP a fabric without
- * partitions did not already send:
- *
- * - OpenSM reads every table during discovery; this SM takes a port to
- *   hold the power-up table (0xFFFF at index 0) until it sets one, and
- *   then what it set. Under OpenSM's default configuration no port
- *   differs from power-up, so nothing is sent.
- * - OpenSM sets a switch port's PartitionEnforcement bits with a PortInfo
- *   Set of their own; here they travel in the PortInfo Sets that arm and
- *   activate the port (sm_config.c), before any data packet can pass.
+ * default). What a port holds is what discovery read (ibfs__sm_pkey_get,
+ * as OpenSM's PortInfo receiver reads the tables before osm_pkey_mgr
+ * programs them), then what the SM set. The switch ports'
+ * PartitionEnforcement bits are set in the same stage, by a PortInfo Set
+ * where the bits read differ (sm_config.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +63,72 @@ static uint16_t *sm_pkey_held(struct ibfs_sm *sm, int i, int cap)
 			x->pkeys[p * (size_t)cap] = IBFS_PKEY_DEFAULT;
 	}
 	return x->pkeys;
+}
+
+/*
+ * Whether discovery reads the table of record x's port p, as OpenSM's
+ * PortInfo receiver decides (osm_port_info_rcv.c, osm_pi_rcv_update_self
+ * and osm_pi_rcv_update_neighbor): never for a port whose PortState is
+ * Down; in the SM's first sweep for every other port; later for a port
+ * found in Init (its link came up again) and for a CA port whose switch
+ * reports PortStateChange.
+ */
+static int sm_pkey_reads(const struct ibfs_sm *sm, const struct sm_dnode *x,
+			 int p)
+{
+	uint8_t st = x->ports[p].state;
+	int peer = x->ports[p].peer;
+
+	if (st == 0 || st == IBFS_PORT_DOWN)
+		return 0;
+	if (sm->sweep_no == 1 || st == IBFS_PORT_INIT)
+		return 1;
+	return x->type != IBFS_NODE_SWITCH && peer >= 0 &&
+	       sm->dn[peer].type == IBFS_NODE_SWITCH &&
+	       sm->dn[peer].si.port_state_change;
+}
+
+void ibfs__sm_pkey_get(struct ibfs_sm *sm, int i, int p)
+{
+	const struct sm_dnode *x = &sm->dn[i];
+	int sw = x->type == IBFS_NODE_SWITCH;
+	/* The table's size: NodeInfo PartitionCap for a CA port and a
+	 * switch's port 0, SwitchInfo PartitionEnforcementCap for the
+	 * others (0: none), in blocks of 32 (get_pkey_table in OpenSM). */
+	int cap = sw && p > 0 ? x->si.enforce_cap : x->pkey_cap;
+
+	if (!sm_pkey_reads(sm, x, p))
+		return;
+	for (int b = 0; b < (cap + IBFS_PKEY_BLOCK - 1) / IBFS_PKEY_BLOCK;
+	     b++) {
+		uint32_t mod = (uint32_t)b | (sw ? (uint32_t)p << 16 : 0);
+
+		if (!ibfs__sm_push(sm, IBFS_SMP_GET, IBFS_SMP_ATTR_PKEY_TABLE,
+				   mod, i, p))
+			return;
+	}
+}
+
+void ibfs__sm_pkey_read(struct ibfs_sm *sm, const struct sm_req *r,
+			const uint8_t *data)
+{
+	int t = sm_pkey_topo(sm, r->node);
+
+	if (t < 0)
+		return;
+	int cap = ibfs__pkey_plan_cap(&sm->f->topo->nodes[t]);
+	uint16_t *held = sm_pkey_held(sm, r->node, cap);
+	size_t b = r->mod & 0xffff;
+
+	if (!held) {
+		ibfs__sm_fail(sm, "out of memory for P_Key tables");
+		return;
+	}
+	if (r->port > sm->dn[r->node].nports ||
+	    (b + 1) * IBFS_PKEY_BLOCK > (size_t)cap)
+		return;
+	ibfs__smp_get_pkeys(data, held + (size_t)r->port * (size_t)cap +
+					  b * IBFS_PKEY_BLOCK);
 }
 
 /* Port p of record i: the blocks of `want` that differ from `held`. */

@@ -283,6 +283,11 @@ struct ibfs_sma *ibfs__sma_new(struct ibfs_fabric *f, struct ibfs_diag *d)
 							   IBFS_PORT_DOWN;
 		}
 		n->state[0] = n->sw ? IBFS_PORT_ACTIVE : IBFS_PORT_DOWN;
+		/* Its linked ports went from Down to Init at power-up, which
+		 * sets a switch's PortStateChange (IBA 14.2.5.4; from memory,
+		 * and what ibsim's switches report to OpenSM). */
+		for (int p = 1; n->sw && p <= n->nports; p++)
+			n->psc |= n->state[p] == IBFS_PORT_INIT;
 		int dv = ibfs__fabric_port(f, i, 0)->data_vls;
 
 		for (int sl = 0; sl < 16; sl++)

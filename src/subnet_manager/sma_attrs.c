@@ -247,7 +247,8 @@ static uint16_t sma_ca_sl2vl(struct sma_node *n, struct ibfs_smp *s, int set,
 static uint16_t sma_vlarb(struct sma_node *n, struct ibfs_smp *s, int set,
 			  int in_port)
 {
-	int port = (int)(s->attr_mod >> 16), blk = (int)(s->attr_mod & 0xffff);
+	/* The block in bits 31-16, the port in 7-0 (IBA 14.2.5.9). */
+	int port = (int)(s->attr_mod & 0xff), blk = (int)(s->attr_mod >> 16);
 
 	if (n->hca && port == 0)
 		port = in_port;
