@@ -84,6 +84,40 @@ uint16_t ibfs__sa_port_lid(const struct ibfs_sa *sa, int node, int port)
 	return 0;
 }
 
+uint8_t ibfs__sa_mtu_code(int mtu)
+{
+	uint8_t c = 1;
+
+	while (c < 5 && (256 << c) <= mtu)
+		c++;
+	return c;
+}
+
+uint8_t ibfs__sa_rate_code(enum ibfs_speed speed, int width)
+{
+	/* Nominal lane rates in 100 Mb/s: SDR .. XDR. */
+	static const unsigned lane[IBFS_SPEED_COUNT] = { 25,  50,  100,
+							 100, 140, 250,
+							 500, 1000, 2000 };
+	/* The rate enum's values, code 2 first, in 100 Mb/s. */
+	static const unsigned code[] = { 25,   100,  300,  50,   200,  400,
+					 600,  800,  1200, 140,  560,  1120,
+					 1680, 250,  1000, 2000, 3000, 280,
+					 500,  4000, 6000, 8000, 12000 };
+	unsigned want = (unsigned)speed < IBFS_SPEED_COUNT && width > 0
+				? lane[speed] * (unsigned)width
+				: 0;
+	unsigned best = 0;
+	uint8_t c = 0;
+
+	for (unsigned i = 0; i < sizeof(code) / sizeof(code[0]); i++)
+		if (code[i] <= want && code[i] > best) {
+			best = code[i];
+			c = (uint8_t)(i + 2);
+		}
+	return c;
+}
+
 /* The response's header: the request's, as its response. */
 static void sa_resp_init(const struct ibfs_sa_mad *q, struct ibfs_sa_mad *r)
 {
@@ -106,8 +140,12 @@ static uint16_t sa_dispatch(struct ibfs_sa *sa, const struct sa_req *rq,
 	if (rq->m->method != IBFS_SA_GET && rq->m->method != IBFS_SA_SET &&
 	    rq->m->method != IBFS_SA_DELETE)
 		return IBFS_SA_STATUS_BAD_METHOD;
-	(void)resp;
-	return IBFS_SA_STATUS_BAD_ATTR;
+	switch (rq->m->attr_id) {
+	case IBFS_SA_ATTR_MCMEMBER_RECORD:
+		return ibfs__sa_mcmember(sa, rq, resp);
+	default:
+		return IBFS_SA_STATUS_BAD_ATTR;
+	}
 }
 
 /* Sends the response to the requester, as the request came. */

@@ -55,7 +55,7 @@ uint16_t ibfs__sa_path(struct ibfs_sa *sa, const struct sa_req *rq,
 		       struct ibfs_sa_mad *resp);
 
 /*
- * IBA codes (sa_path.c): the MTU enum (1: 256 ... 5: 4096) and the rate
+ * IBA codes (sa.c): the MTU enum (1: 256 ... 5: 4096) and the rate
  * enum of PortInfo and path records (IBA 14.2.5.6 and 15.2.5.16, as
  * OpenSM's ib_types.h: 2 = 2.5 Gb/s ... 16 = 100, 17 = 200, 21 = 400),
  * by the nominal rate of the link (lanes x lane rate: EDR 4x is 100).
