@@ -237,6 +237,10 @@ void ibfs__cq_push_after(struct ibfs_hca_cq *cq, const struct ibfs_wc *wc,
 void ibfs__srq_free_all(struct ibfs_hca *h);
 /* Frees every CQ of h (HCA teardown). */
 void ibfs__cq_free_all(struct ibfs_hca *h);
+/* Takes up to num completions whatever the time, with the times a CPU
+ * would see them (results read after a run). */
+int ibfs__cq_take(struct ibfs_cq *cq, int num, struct ibfs_wc *wc,
+		  ibfs_time_t *vis);
 int ibfs__cq_poll(struct ibfs_hca_cq *cq, int num, struct ibfs_wc *wc,
 		  ibfs_time_t now);
 void ibfs__cq_set_notify(struct ibfs_cq *cq,

@@ -48,6 +48,9 @@ static int mc_members(struct sx *x, struct ibfs_mcast_group *g,
 {
 	char err[256];
 
+	/* No member: a group its <multicast-join>s create at run time. */
+	if (!list[strspn(list, " ")])
+		return 0;
 	if (ibfs__mcast_parse_members(x->s->topo, list, g, err,
 				      sizeof(err)) < 0)
 		return ibfs__diag(x->d, x->file, line, "%s", err);
