@@ -114,6 +114,83 @@ START_TEST(gsi_drops_wrong_qkey)
 }
 END_TEST
 
+/* A PathRecord Get from h2 (LID 3) for the path to `dlid`. */
+static uint16_t path(struct net *n, struct ibfs_sa_client *c, uint64_t mask,
+		     const struct ibfs_path_rec *q, struct ibfs_path_rec *r,
+		     struct answer *a)
+{
+	struct ibfs_sa_mad req = { .method = IBFS_SA_GET,
+				   .attr_id = IBFS_SA_ATTR_PATH_RECORD,
+				   .comp_mask = mask };
+
+	ibfs__sa_put_path(req.data, q);
+	sa_ask(n, c, &req, a);
+	ibfs__sa_get_path(a->m.data, r);
+	return a->m.status;
+}
+
+/*
+ * PathRecord as OpenSM's SA answers it (saquery on OpenSM over ibsim
+ * shows the same fields: tests/opensm_sa.sh): GIDs, LIDs, Reversible with
+ * NumbPath 0 (0x80), P_Key 0xFFFF, the engine's SL, MTU and rate with the
+ * selector "exactly", PacketLifeTime 18 (0x92).
+ */
+START_TEST(path_record)
+{
+	struct net n;
+	struct ibfs_sa_client *c = sa_star(&n);
+	struct ibfs_path_rec q = { .dlid = 4 }, r;
+	struct answer a;
+	ibfs_time_t t0 = n.f->eq.now;
+
+	ck_assert_uint_eq(path(&n, c, IBFS_PR_DLID, &q, &r, &a), 0);
+	ck_assert_uint_eq(a.at, t0 + 2 * W + S);
+	ck_assert_uint_eq(a.m.method, IBFS_SA_GETRESP);
+	ck_assert_uint_eq(a.m.attr_offset, 8);
+	ck_assert_uint_eq(r.slid, 3);
+	ck_assert_uint_eq(r.dlid, 4);
+	ck_assert_uint_eq(ibfs__sa_gid_guid(r.sgid),
+			  n.t->nodes[2].ports[1].guid);
+	ck_assert_uint_eq(ibfs__sa_gid_guid(r.dgid),
+			  n.t->nodes[3].ports[1].guid);
+	ck_assert_uint_eq(r.sgid[0], 0xfe);
+	ck_assert_uint_eq(r.reversible, 1);
+	ck_assert_uint_eq(r.numb_path, 0);
+	ck_assert_uint_eq(r.pkey, 0xffff);
+	ck_assert_uint_eq(r.sl, 0);
+	ck_assert_uint_eq(r.mtu_sel << 6 | r.mtu, 0x85);
+	ck_assert_uint_eq(r.rate_sel << 6 | r.rate, 0x90);
+	ck_assert_uint_eq(r.life_sel << 6 | r.life, 0x92);
+	/* By GIDs, from another source. */
+	struct ibfs_path_rec g = { 0 };
+
+	ibfs__sa_port_gid(n.t->nodes[4].ports[1].guid, g.sgid);
+	ibfs__sa_port_gid(n.t->nodes[1].ports[1].guid, g.dgid);
+	ck_assert_uint_eq(path(&n, c, IBFS_PR_SGID | IBFS_PR_DGID, &g, &r,
+			       &a), 0);
+	ck_assert_uint_eq(r.slid, 5);
+	ck_assert_uint_eq(r.dlid, 2);
+	/* The SL the routing engine gives the path (dfsssp's layer, lash's
+	 * lane), here set by hand in the SM's subnet. */
+	n.sm->sn->dst_sl[4] = 3;
+	ck_assert_uint_eq(path(&n, c, IBFS_PR_DLID, &q, &r, &a), 0);
+	ck_assert_uint_eq(r.sl, 3);
+	/* No destination; one that is a switch; an SL that is not the
+	 * path's. */
+	ck_assert_uint_eq(path(&n, c, IBFS_PR_SLID, &q, &r, &a),
+			  IBFS_SA_ERR_INSUFFICIENT_COMPONENTS);
+	q.dlid = 1;
+	ck_assert_uint_eq(path(&n, c, IBFS_PR_DLID, &q, &r, &a),
+			  IBFS_SA_ERR_NO_RECORDS);
+	q.dlid = 4;
+	q.sl = 2;
+	ck_assert_uint_eq(path(&n, c, IBFS_PR_DLID | IBFS_PR_SL, &q, &r, &a),
+			  IBFS_SA_ERR_NO_RECORDS);
+	ibfs__sa_client_free(c);
+	net_free(&n);
+}
+END_TEST
+
 static Suite *sa_suite(void)
 {
 	Suite *s = suite_create("sa");
@@ -122,6 +199,7 @@ static Suite *sa_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, gmp_round_trip);
 	tcase_add_test(tc, gsi_drops_wrong_qkey);
+	tcase_add_test(tc, path_record);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -25,7 +25,9 @@
  * 7.6.9, 7.9.4). GMPs have a FIFO of their own, served after VL15's, so
  * that a GMP waiting for credits on its data VL holds no SMP; they go
  * ahead of the data QPs' packets rather than through the VL arbiter (a
- * simplification: GSI traffic is a few MADs).
+ * simplification: GSI traffic is a few MADs). A GMP for one of the port's
+ * own LIDs (an SA client on the SM's HCA) loops back at once, without
+ * the wire, as a QP0 SMP with no hops does (sma.c).
  */
 #include <stdlib.h>
 
@@ -145,8 +147,30 @@ int ibfs__hca_mgmt_send(struct ibfs_hca *h, int port, struct ibfs_packet *p)
 	return mgmt_queue_send(h, port, 0, p);
 }
 
+/* A GMP to the port's own LID, handed over without the wire. */
+static void mgmt_loop_ev(void *obj, uint64_t arg)
+{
+	struct ibfs_hca_port *hp = obj;
+	struct ibfs_hca *h = hp->hca;
+	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
+	int role = p->payload[3] & 0x80 ? IBFS_GSI_CLIENT : IBFS_GSI_SERVER;
+
+	if (!h->mgmt || !h->mgmt->gsi[role]) {
+		ibfs__packet_free(h->dev.fab, p);
+		return;
+	}
+	h->mgmt->gsi[role](h->mgmt->gsi_ctx[role], h, hp->num, p);
+}
+
 int ibfs__hca_gsi_send(struct ibfs_hca *h, int port, struct ibfs_packet *p)
 {
+	if (h->mgmt && port >= 1 && port <= h->dev.nports &&
+	    h->lops->accept(&h->hp[port], p)) {
+		p->in_port = (uint8_t)port;
+		ibfs__eq_after(&h->dev.fab->eq, 0, mgmt_loop_ev, &h->hp[port],
+			       (uint64_t)(uintptr_t)p);
+		return 0;
+	}
 	return mgmt_queue_send(h, port, 1, p);
 }
 

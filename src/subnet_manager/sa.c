@@ -143,6 +143,8 @@ static uint16_t sa_dispatch(struct ibfs_sa *sa, const struct sa_req *rq,
 	switch (rq->m->attr_id) {
 	case IBFS_SA_ATTR_MCMEMBER_RECORD:
 		return ibfs__sa_mcmember(sa, rq, resp);
+	case IBFS_SA_ATTR_PATH_RECORD:
+		return ibfs__sa_path(sa, rq, resp);
 	default:
 		return IBFS_SA_STATUS_BAD_ATTR;
 	}
