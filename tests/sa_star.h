@@ -62,8 +62,8 @@ static inline void sa_ask(struct net *n, struct ibfs_sa_client *c,
 
 /* tshark's fields of the packets a display filter keeps, or "" when
  * tshark is not installed. */
-static inline void tshark(const char *pcap, const char *filter, const char *fields,
-		   char *out, size_t n)
+static inline void tshark(const char *pcap, const char *filter,
+			  const char *fields, char *out, size_t n)
 {
 	char cmd[1024];
 

@@ -73,8 +73,8 @@ static int mj_read(struct sx *x, xmlNode *n, struct ibfs_sc_mjoin *j)
 	j->group = mj_group(x->s, group);
 	if (j->group < 0)
 		rc = ibfs__diag(x->d, x->file, j->line,
-				"group=\"%s\": no <multicast-group> has that id",
-				group ? group : "");
+				"group=\"%s\": no <multicast-group> has "
+				"that id", group ? group : "");
 	if (!rc)
 		rc = mj_node(x, node, j->line, j);
 	xmlFree(group);
@@ -154,8 +154,8 @@ static int mj_empty_groups(struct sx *x)
 			joined = s->mjoins[i].group == (int)g;
 		if (!s->groups[g].nmembers && !joined)
 			return ibfs__diag(x->d, x->file, s->group_lines[g],
-					  "members=\"\": a group needs a member "
-					  "(or a <multicast-join>)");
+					  "members=\"\": a group needs a "
+					  "member (or a <multicast-join>)");
 	}
 	return 0;
 }
@@ -184,8 +184,8 @@ int ibfs__sx_mjoin_finish(struct sx *x)
 					  s->topo->nodes[j->node].id);
 		if (mj_static(g, j->node))
 			return ibfs__diag(x->d, x->file, j->line,
-					  "%s is a member of '%s' from bring-up "
-					  "(its members or senders)",
+					  "%s is a member of '%s' from "
+					  "bring-up (its members or senders)",
 					  s->topo->nodes[j->node].id, g->id);
 		if (mj_sequence(x, j) < 0)
 			return -1;

@@ -75,7 +75,8 @@ uint16_t ibfs__sa_port_lid(const struct ibfs_sa *sa, int node, int port)
 		return 0;
 	for (int i = 0; i < sm->ndn; i++)
 		if (sm->dn[i].topo == node && sm->dn[i].seen == sm->sweep_no) {
-			const struct ibfs_sn_node *n = &sm->sn->nodes[sm->dn[i].sn];
+			const struct ibfs_sn_node *n =
+				&sm->sn->nodes[sm->dn[i].sn];
 
 			return port >= 0 && port <= n->nports
 				       ? n->ports[port].lid
