@@ -221,6 +221,36 @@ START_TEST(sa_assigned_mgid)
 }
 END_TEST
 
+/*
+ * 33 groups: the 33rd takes MLID 0xC020, in the second MFT block, which
+ * the SM must then hold and send too; its leave clears that entry.
+ */
+START_TEST(second_mft_block)
+{
+	struct star s;
+	struct answer a;
+	struct ibfs_mcmember_rec r;
+	uint8_t g[16] = MGID1;
+
+	star_up(&s);
+	for (int i = 0; i < 33; i++) {
+		g[15] = (uint8_t)(i + 1);
+		ck_assert_uint_eq(ask(&s, 2 + i % 3,
+				      mcm(&s, IBFS_SA_SET, 2 + i % 3, g, 1,
+					  CREATE), &a, &r), 0);
+		ck_assert_uint_eq(r.mlid, 0xC000 + i);
+	}
+	/* Group 33 (i = 32) is h4's, on switch port 4. */
+	ck_assert_uint_eq(mft(&s, 0xC020), 1u << 4);
+	ck_assert_uint_eq(mft(&s, 0xC01F), 1u << 3);
+	ck_assert_uint_eq(ask(&s, 4, mcm(&s, IBFS_SA_DELETE, 4, g, 1, JOIN),
+			      &a, &r), 0);
+	ck_assert_uint_eq(mft(&s, 0xC020), 0);
+	ck_assert_uint_eq(s.h.programmed, 34);
+	star_down(&s);
+}
+END_TEST
+
 /* What the SA refuses, with OpenSM's statuses. */
 START_TEST(refusals)
 {
@@ -264,6 +294,7 @@ static Suite *sa_mcmember_suite(void)
 	tcase_add_test(tc, join_creates_group);
 	tcase_add_test(tc, join_get_leave);
 	tcase_add_test(tc, sa_assigned_mgid);
+	tcase_add_test(tc, second_mft_block);
 	tcase_add_test(tc, refusals);
 	suite_add_tcase(s, tc);
 	return s;
