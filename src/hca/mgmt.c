@@ -43,6 +43,8 @@ struct ibfs_hca_mgmt {
 	void *ctx;
 	ibfs_hca_mgmt_rx_fn gsi[2];  /* IBFS_GSI_SERVER, IBFS_GSI_CLIENT */
 	void *gsi_ctx[2];
+	/* Packets in the queues: hca_run asks on every packet it sends. */
+	uint32_t queued;
 	/* [2 x (nports + 1)]: VL15's by port number, then the GSI's. */
 	struct mgmt_queue q[];
 };
@@ -139,6 +141,7 @@ static int mgmt_queue_send(struct ibfs_hca *h, int port, int gsi,
 	else
 		q->head = p;
 	q->tail = p;
+	h->mgmt->queued++;
 	return 0;
 }
 
@@ -184,6 +187,7 @@ static int mgmt_queue_tx(struct ibfs_hca_port *hp, struct mgmt_queue *q)
 	if (!q->head)
 		q->tail = NULL;
 	p->next = NULL;
+	h->mgmt->queued--;
 	h->lops->send(hp, p);
 	return 1;
 }
@@ -191,6 +195,8 @@ static int mgmt_queue_tx(struct ibfs_hca_port *hp, struct mgmt_queue *q)
 int ibfs__hca_mgmt_tx(struct ibfs_hca_port *hp)
 {
 	struct ibfs_hca_mgmt *m = hp->hca->mgmt;
+	if (!m->queued)
+		return 0;
 	return mgmt_queue_tx(hp, &m->q[hp->num]) ||
 	       mgmt_queue_tx(hp, &m->q[hp->num + hp->hca->dev.nports + 1]);
 }
