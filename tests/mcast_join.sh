@@ -92,5 +92,21 @@ if command -v tshark >/dev/null 2>&1; then
 	*) bad "leave response: $got" ;;
 	esac
 fi
+# The SM's own HCA joins at 5 us and leaves at 31 us
+# (mcast_join_sm.xml): its requests loop back to the SA, answered
+# S = 1 us later; the MFT SMP leaves then, and is acknowledged
+# 1,000,000 + 110,640 + 1,000,000 + 33,200 = 2,143,840 ps after the join.
+# The switch has node1's entry from 7.111 us: the sends from 8 us to 30 us
+# reach it (12); the send at 32 us arrives after its QP detached (at its
+# port 32.2 us; the switch drops node1's entry at 33.111 us) and is
+# dropped there; the four sends before 8 us and the three after 33 us go
+# nowhere (the group's one other member is their SendOnly sender).
+"$IBFSIM" run "$data/mcast_join_sm.xml" >"$out/sm.txt" || bad "run sm"
+grep -q "join node1 (full) at 5000.000 ns: response 1000.000 ns (status 0x0000, MLID 0xc000), MFTs 2143.840 ns, 12 copies" \
+	"$out/sm.txt" && ok || bad "SM's join: $(cat "$out/sm.txt")"
+grep -q "leave node1 (full) at 31000.000 ns: response 1000.000 ns" \
+	"$out/sm.txt" && ok || bad "SM's leave: $(cat "$out/sm.txt")"
+grep -q "packets: .*, 8 dropped" "$out/sm.txt" && ok ||
+	bad "SM's dropped: $(grep packets "$out/sm.txt")"
 echo "mcast_join: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -88,7 +88,6 @@ bad_mjoin_state.xml|5|state="non" is not one of: full, sendonly
 bad_mjoin_twice.xml|6|node3 joins 'g1' again: it joined at line 5
 bad_mjoin_leave.xml|6|node3 leaves 'g1' without having joined it
 bad_mjoin_member.xml|5|node3 is a member of 'g1' from bring-up
-bad_mjoin_sm.xml|5|node1 runs the subnet manager
 bad_mjoin_instant.xml|6|needs the in-band subnet manager
 bad_mjoin_noat.xml|5|<multicast-join> needs an 'at' attribute
 LIST

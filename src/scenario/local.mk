@@ -162,12 +162,12 @@ tests_check_simulation_LDADD = libibfsim.la $(TEST_LIBS)
 # the copies delivered between them, their MADs as tshark dissects them.
 TESTS += tests/mcast_join.sh
 EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
+	tests/data/scenario/mcast_join_sm.xml \
 	tests/data/scenario/bad_mjoin_group.xml \
 	tests/data/scenario/bad_mjoin_node.xml \
 	tests/data/scenario/bad_mjoin_state.xml \
 	tests/data/scenario/bad_mjoin_twice.xml \
 	tests/data/scenario/bad_mjoin_leave.xml \
 	tests/data/scenario/bad_mjoin_member.xml \
-	tests/data/scenario/bad_mjoin_sm.xml \
 	tests/data/scenario/bad_mjoin_instant.xml \
 	tests/data/scenario/bad_mjoin_noat.xml

@@ -15,10 +15,11 @@
  * node's join before it.
  *
  * Refused at their line: an unknown node, group or state, a port without
- * a link, the SM's own HCA (its SA client would ask itself), a node that
- * is a member of the group from bring-up (written, or one of its
- * senders), a join while joined, a leave while not joined (by time), and
- * joins with mode="instant" (there is no SA without the in-band SM).
+ * a link, a node that is a member of the group from bring-up (written,
+ * or one of its senders), a join while joined, a leave while not joined
+ * (by time), and joins with mode="instant" (there is no SA without the
+ * in-band SM). The SM's own HCA may join: its requests loop back to the
+ * SA without the wire (src/hca/mgmt.c).
  */
 #include <libxml/tree.h>
 #include <stdlib.h>
@@ -177,11 +178,6 @@ int ibfs__sx_mjoin_finish(struct sx *x)
 					  "subnet manager (its SA), not "
 					  "mode=\"instant\"",
 					  j->leave ? "leave" : "join");
-		if (j->node == s->sm_node)
-			return ibfs__diag(x->d, x->file, j->line,
-					  "%s runs the subnet manager: its "
-					  "joins are not modelled",
-					  s->topo->nodes[j->node].id);
 		if (mj_static(g, j->node))
 			return ibfs__diag(x->d, x->file, j->line,
 					  "%s is a member of '%s' from "
