@@ -24,7 +24,10 @@
  *
  * This file is the codec, shared by the SA (src/subnet_manager/sa*.c) and
  * the client at an HCA (sa_client.c), as libibmad is by OpenSM and
- * saquery.
+ * saquery. The IBA section numbers here are from memory (1.2.1's
+ * numbering) and unchecked; the byte layouts are checked, by tshark 4.0's
+ * dissector of these MADs (tests/check_sa.c, tests/mcast_join.sh), and
+ * the values OpenSM puts in them by OpenSM itself (tests/opensm_sa.sh).
  */
 #ifndef IBFS_HCA_SA_MAD_H
 #define IBFS_HCA_SA_MAD_H
