@@ -82,6 +82,14 @@ bad_mc_size.xml|5|a UD message is at most one MTU (4096 B), not 5000 B
 bad_mc_op.xml|5|op="write" is not one of: send, send-imm
 bad_mc_attr.xml|5|<multicast> has no attribute 'qp'
 bad_mc_unlinked.xml|14|member 'c' is not linked to the subnet manager's fabric (on 'a')
+bad_mjoin_group.xml|5|group="g2": no <multicast-group> has that id
+bad_mjoin_node.xml|5|node="sw1": member 'sw1' is a switch
+bad_mjoin_state.xml|5|state="non" is not one of: full, sendonly
+bad_mjoin_twice.xml|6|node3 joins 'g1' again: it joined at line 5
+bad_mjoin_leave.xml|6|node3 leaves 'g1' without having joined it
+bad_mjoin_member.xml|5|node3 is a member of 'g1' from bring-up
+bad_mjoin_instant.xml|6|needs the in-band subnet manager
+bad_mjoin_noat.xml|5|<multicast-join> needs an 'at' attribute
 LIST
 
 # validate agrees with run, and runs nothing (the routing engine and the

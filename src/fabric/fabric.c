@@ -220,6 +220,36 @@ uint8_t *ibfs__payload_new(struct ibfs_fabric *f)
 	return b ? b : ibfs__fabric_nomem(f);
 }
 
+struct ibfs_packet *ibfs__mad_packet_new(struct ibfs_fabric *f, uint16_t dlid,
+					 uint16_t slid, uint8_t sl,
+					 uint8_t vl, uint16_t pkey,
+					 uint32_t qp, uint32_t qkey)
+{
+	struct ibfs_packet *p = ibfs__packet_new(f);
+
+	if (!p)
+		return NULL;
+	p->payload = ibfs__payload_new(f);
+	if (!p->payload) {
+		ibfs__packet_free(f, p);
+		return NULL;
+	}
+	p->kind = IBFS_PKT_MGMT;
+	p->dlid = dlid;
+	p->slid = slid;
+	p->sl = sl;
+	p->vl = vl;
+	p->lnh = 2;          /* BTH follows the LRH (IBA 7.7.1) */
+	p->opcode = 0x64;    /* UD SEND Only (IBA 9.2, Table 38) */
+	p->pkey = pkey;
+	p->dest_qp = qp;
+	p->xh = IBFS_XH_DETH;
+	p->deth.qkey = qkey;
+	p->deth.src_qp = qp;
+	p->payload_len = IBFS_MAD_BYTES;
+	return p;
+}
+
 void *__attribute__((cold)) ibfs__fabric_nomem(struct ibfs_fabric *f)
 {
 	f->eq.nomem = 1;

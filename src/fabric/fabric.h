@@ -271,6 +271,16 @@ ibfs__packet_new_raw(struct ibfs_fabric *f)
 }
 /* An MTU-sized payload buffer (data mode only); NULL as packet_new. */
 uint8_t *ibfs__payload_new(struct ibfs_fabric *f);
+/*
+ * A MAD as a packet (IBA 13.4, 13.5): LRH with the BTH next (LNH 2), BTH
+ * of a UD SEND Only to QP `qp` with P_Key `pkey`, DETH with `qkey` and
+ * source QP `qp`, and a 256-byte payload for the caller to fill before
+ * ibfs__packet_finish. Kind IBFS_PKT_MGMT. NULL when a pool ran out.
+ */
+struct ibfs_packet *ibfs__mad_packet_new(struct ibfs_fabric *f, uint16_t dlid,
+					 uint16_t slid, uint8_t sl,
+					 uint8_t vl, uint16_t pkey,
+					 uint32_t qp, uint32_t qkey);
 /* Returns p and its payload to the pools. */
 static inline void ibfs__packet_free(struct ibfs_fabric *f,
 				     struct ibfs_packet *p)

@@ -2,7 +2,7 @@
 # Runtime fabric: packets, ports and links, credit-based flow control, and
 # the minimal end node used by link and switch tests and benchmarks.
 libibfs_fabric_la_SOURCES += \
-	src/fabric/packet.h src/fabric/packet.c \
+	src/fabric/packet.h src/fabric/packet.c src/fabric/bytes.h \
 	src/fabric/link.h src/fabric/link.c src/fabric/credits.c \
 	src/fabric/link_state.c \
 	src/fabric/vl_arbiter.h src/fabric/vl_arbiter.c \

@@ -135,6 +135,21 @@ int ibfs__cq_poll(struct ibfs_hca_cq *cq, int num, struct ibfs_wc *wc,
 	return n;
 }
 
+int ibfs__cq_take(struct ibfs_cq *pub, int num, struct ibfs_wc *wc,
+		  ibfs_time_t *vis)
+{
+	struct ibfs_hca_cq *cq = (struct ibfs_hca_cq *)pub;
+	int n = 0;
+
+	while (n < num && cq->count) {
+		vis[n] = cq->ring[cq->head].vis;
+		wc[n++] = cq->ring[cq->head].wc;
+		cq->head = (cq->head + 1) % cq->cap;
+		cq->count--;
+	}
+	return n;
+}
+
 void ibfs__cq_set_notify(struct ibfs_cq *pub,
 			 void (*fn)(void *arg, struct ibfs_hca_cq *cq),
 			 void *arg)

@@ -173,7 +173,7 @@ void ibfs__hca_free(struct ibfs_hca *h)
 	ibfs__mcast_free(h);
 	ibfs__mr_free_all(h);
 	ibfs__cq_free_all(h);
-	ibfs__hca_mgmt_detach(h);
+	ibfs__hca_mgmt_free(h);
 	for (int i = 1; i <= h->dev.nports; i++) {
 		for (int v = 0; v < IBFS_HCA_DATA_VLS; v++)
 			if (h->hp[i].held[v])

@@ -114,8 +114,9 @@ static int program(struct ibfs_assembly *a, const struct ibfs_assembly_opts *o,
 	if (ibfs__cc_apply(a->fab, o->cc, d) < 0)
 		return -1;
 	ibfs__sm_set_partitions(a->sm, o->partitions);
-	if (o->ngroups)
-		ibfs__sm_set_mcast(a->sm, o->groups, o->ngroups);
+	if (o->ngroups && ibfs__sm_set_mcast(a->sm, o->groups, o->ngroups) < 0)
+		return ibfs__diag(d, a->fab->topo->file, 0,
+				  "out of memory for multicast groups");
 	snprintf(a->engine, sizeof(a->engine), "%s", engine);
 	return 0;
 }

@@ -7,8 +7,10 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/scenario_sm.c \
 	src/scenario/scenario_check.h src/scenario/scenario_check.c \
 	src/scenario/scenario_pkeys.c src/scenario/scenario_mcast.c \
+	src/scenario/scenario_mjoin.c \
 	src/scenario/results.h src/scenario/results.c \
 	src/scenario/results_collective.c src/scenario/results_mcast.c \
+	src/scenario/results_mjoin.c \
 	src/scenario/results_cc.h src/scenario/results_cc.c
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
@@ -20,7 +22,8 @@ libibfs_scenario_la_SOURCES += \
 	src/scenario/traffic_app_coll.c \
 	src/scenario/traffic_collective.c src/scenario/traffic_collective_algos.c \
 	src/scenario/traffic_collective_trees.c \
-	src/scenario/traffic_mcast.c
+	src/scenario/traffic_mcast.c \
+	src/scenario/mcast_joins.h src/scenario/mcast_joins.c
 # Example scenarios (examples/*.xml), run with their key numbers asserted.
 EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/send.xml examples/incast_hol.xml examples/incast_vl.xml \
@@ -165,3 +168,16 @@ check_PROGRAMS += tests/check_simulation
 tests_check_simulation_SOURCES = tests/check_simulation.c
 tests_check_simulation_CFLAGS = $(TEST_CFLAGS)
 tests_check_simulation_LDADD = libibfsim.la $(TEST_LIBS)
+# Multicast joins and leaves at run time through the SA: their timing,
+# the copies delivered between them, their MADs as tshark dissects them.
+TESTS += tests/mcast_join.sh
+EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
+	tests/data/scenario/mcast_join_sm.xml \
+	tests/data/scenario/bad_mjoin_group.xml \
+	tests/data/scenario/bad_mjoin_node.xml \
+	tests/data/scenario/bad_mjoin_state.xml \
+	tests/data/scenario/bad_mjoin_twice.xml \
+	tests/data/scenario/bad_mjoin_leave.xml \
+	tests/data/scenario/bad_mjoin_member.xml \
+	tests/data/scenario/bad_mjoin_instant.xml \
+	tests/data/scenario/bad_mjoin_noat.xml

@@ -41,6 +41,9 @@ void ibfs__results_free(struct ibfs_results *r)
 	free(r->no_route);
 	free(r->mc_sends);
 	free(r->mc_dels);
+	free(r->mc_joins);
+	r->mc_joins = NULL;
+	r->nmc_joins = 0;
 	r->mc_sends = NULL;
 	r->mc_dels = NULL;
 	r->nmc_sends = r->nmc_dels = 0;

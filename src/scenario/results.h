@@ -56,6 +56,22 @@ struct ibfs_mc_delivery {
 	int status;
 };
 
+/*
+ * A <multicast-join> or <multicast-leave> as it went (mcast_joins.c):
+ * absolute times, 0 when it never happened. `processed`: the SA took it
+ * (the SM's observer heard it); `resp`: its response arrived at the HCA;
+ * `mft`: every MFT block the SM sent for the changes so far was
+ * acknowledged.
+ */
+struct ibfs_mc_join_rec {
+	int group, node, port, leave;
+	uint8_t state;          /* JoinState bits asked for (or left) */
+	int answered;
+	uint16_t status, mlid;  /* the response's */
+	ibfs_time_t at;         /* when asked (absolute) */
+	ibfs_time_t processed, resp, mft;
+};
+
 struct ibfs_results {
 	const struct ibfs_scenario *sc;
 	const struct ibfs_fabric *fab;
@@ -93,6 +109,11 @@ struct ibfs_results {
 	size_t nmc_sends;
 	struct ibfs_mc_delivery *mc_dels;
 	size_t nmc_dels;
+	/* Joins and leaves at run time, in the scenario's order, and the
+	 * time scenario times count from. */
+	struct ibfs_mc_join_rec *mc_joins;
+	size_t nmc_joins;
+	ibfs_time_t base;
 	/* Frees what the run kept alive for the results (fabric, devices). */
 	void (*cleanup)(void *arg);
 	void *cleanup_arg;
@@ -131,6 +152,10 @@ void ibfs__results_json_str(FILE *o, const char *s);
 /* results_mcast.c: the groups' sends and deliveries (nothing without). */
 void ibfs__results_print_mcast(const struct ibfs_results *r, FILE *out);
 void ibfs__results_json_mcast(const struct ibfs_results *r, FILE *o);
+/* results_mjoin.c: group g's joins and leaves at run time. */
+void ibfs__results_print_mjoins(const struct ibfs_results *r, int g,
+				 FILE *out);
+void ibfs__results_json_mjoins(const struct ibfs_results *r, int g, FILE *o);
 
 void ibfs__results_print(const struct ibfs_results *r, FILE *out);
 /* Write JSON / CSV; return 0 or -1 with errno. Files are written whole. */

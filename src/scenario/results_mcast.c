@@ -115,6 +115,7 @@ void ibfs__results_print_mcast(const struct ibfs_results *r, FILE *out)
 					(double)st.lat.max / 1000.0);
 			fputc('\n', out);
 		}
+		ibfs__results_print_mjoins(r, (int)g, out);
 	}
 }
 
@@ -164,7 +165,9 @@ static void json_group(const struct ibfs_results *r, int g, FILE *o)
 		fputc('}', o);
 		first = 0;
 	}
-	fputs(first ? "]}" : "\n     ]}", o);
+	fputs(first ? "]" : "\n     ]", o);
+	ibfs__results_json_mjoins(r, g, o);
+	fputc('}', o);
 }
 
 void ibfs__results_json_mcast(const struct ibfs_results *r, FILE *o)

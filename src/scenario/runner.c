@@ -17,6 +17,7 @@
 #include "fabric/progress.h"
 #include "fabric/trace.h"
 #include "scenario/assemble.h"
+#include "scenario/mcast_joins.h"
 #include "scenario/runner.h"
 #include "scenario/traffic.h"
 #include "subnet_manager/sm.h"
@@ -42,6 +43,10 @@ struct run {
 	uint64_t first_pkey_blocks;
 	ibfs_time_t up_at;
 	struct ibfs_diag spawn_diag;
+	/* The groups the SM starts with, and the joins at run time. */
+	struct ibfs_mcast_group *sm_groups;
+	int nsm_groups;
+	struct ibfs_mjoins *mj;
 };
 
 /* The SA's PathRecord answer: the SL the routing engine chose. */
@@ -68,6 +73,8 @@ static int schedule_timed(struct run *r, ibfs_time_t base)
 					  flt->port, flt->up) < 0)
 			return -1;
 	}
+	if (r->mj && ibfs__mjoins_start(r->mj, base) < 0)
+		return -1;
 	if (r->stop != IBFS_TIME_NEVER &&
 	    !(r->stop_ev = ibfs__eq_schedule(&r->fab->eq, base + r->stop,
 					      stop_now, r, 0)))
@@ -181,8 +188,36 @@ static void run_free(struct run *r)
 		ibfs__trace_abort(r->trace);
 	ibfs__progress_end(r->progress);
 	r->progress = NULL;
+	ibfs__mjoins_free(r->mj);
+	r->mj = NULL;
 	ibfs__traffic_free(r->traffic);
 	ibfs__assembly_free(&r->as);
+	free(r->sm_groups);
+	r->sm_groups = NULL;
+}
+
+/*
+ * The groups that exist at bring-up (a group whose members all join at
+ * run time does not), with the traffic's Q_Key and the default P_Key, so
+ * that joins to them agree with them at the SA.
+ */
+static int bringup_groups(struct run *r)
+{
+	const struct ibfs_scenario *sc = r->sc;
+
+	r->sm_groups = calloc(sc->ngroups + 1, sizeof(*r->sm_groups));
+	if (!r->sm_groups)
+		return -1;
+	for (size_t i = 0; i < sc->ngroups; i++) {
+		if (!sc->groups[i].nmembers)
+			continue;
+		struct ibfs_mcast_group *g = &r->sm_groups[r->nsm_groups++];
+
+		*g = sc->groups[i];
+		g->qkey = IBFS_TRAFFIC_QKEY;
+		g->pkey = 0xffff;
+	}
+	return 0;
 }
 
 static void results_cleanup(void *arg)
@@ -207,17 +242,24 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 					.qos = &sc->qos,
 					.cc = &sc->cc,
 					.partitions = sc->partitions,
-					.groups = sc->groups,
-					.ngroups = (int)sc->ngroups,
+					.groups = r->sm_groups,
+					.ngroups = r->nsm_groups,
 					.inband = !sc->instant,
 					.sm_node = sc->sm_node,
 					.up = fabric_up,
 					.up_ctx = r};
 	r->data = o->data;
+	if (bringup_groups(r) < 0)
+		return ibfs__diag(d, sc->file, 0, "out of memory");
+	ao.groups = r->sm_groups;
+	ao.ngroups = r->nsm_groups;
 	r->traffic = ibfs__traffic_plan(sc, o->seed, d);
 	if (!r->traffic || ibfs__assemble(&r->as, sc->topo, &ao, d) < 0)
 		return -1;
 	r->fab = r->as.fab;
+	if (sc->nmjoins && r->as.sm &&
+	    !(r->mj = ibfs__mjoins_new(sc, r->fab, r->as.sm, r->traffic)))
+		return ibfs__diag(d, sc->file, 0, "out of memory");
 	r->exec = ibfs__bridge_exec(r->as.bridge);
 	ibfs__bridge_on_done(r->as.bridge, all_done, r);
 	ibfs__traffic_set_path_sl(r->traffic, path_sl, &r->as);
@@ -311,7 +353,10 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	res->events = r->fab->eq.executed;
 	res->cleanup = results_cleanup;
 	res->cleanup_arg = r;
-	if (ibfs__traffic_collect(r->traffic, res) < 0)
+	res->base = r->up_at;
+	if (ibfs__traffic_mc_drain(r->traffic) < 0 ||
+	    ibfs__traffic_collect(r->traffic, res) < 0 ||
+	    (r->mj && ibfs__mjoins_collect(r->mj, res) < 0))
 		return ibfs__diag(d, sc->file, 0, "out of memory");
 	ibfs__progress_end(r->progress);
 	r->progress = NULL;

@@ -139,6 +139,16 @@ struct ibfs_sc_mcast {
 	long line;
 };
 
+/* One <multicast-join> or <multicast-leave> (scenario_mjoin.c). */
+struct ibfs_sc_mjoin {
+	int leave;             /* 0: join (SubnAdmSet), 1: leave (Delete) */
+	int group;             /* index in the scenario's groups */
+	int node, port;        /* the HCA and its port */
+	uint8_t state;         /* JoinState bits: IBFS_JOIN_FULL/_SENDONLY */
+	ibfs_time_t at;        /* from when the fabric is up */
+	long line;
+};
+
 struct ibfs_sc_fault {
 	ibfs_time_t at;
 	int node, port;        /* port 0: the whole switch */
@@ -182,6 +192,9 @@ struct ibfs_scenario {
 	size_t ngroups;
 	struct ibfs_sc_mcast *mcasts;
 	size_t nmcasts;
+	/* Joins and leaves at run time, in file order. */
+	struct ibfs_sc_mjoin *mjoins;
+	size_t nmjoins;
 };
 
 /*

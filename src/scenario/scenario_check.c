@@ -61,6 +61,8 @@ static const struct {
 	{"multicast-group", {"id", "mgid", "members"}},
 	{"multicast", {"group", "src", "op", "size", "count", "start", "sl",
 		       "rate"}},
+	{"multicast-join", {"at", "node", "group", "state"}},
+	{"multicast-leave", {"at", "node", "group"}},
 };
 
 /*
@@ -80,6 +82,8 @@ static const struct {
 	{"stop", {"at"}},
 	{"multicast-group", {"id", "mgid", "members"}},
 	{"multicast", {"group", "src"}},
+	{"multicast-join", {"at", "node", "group"}},
+	{"multicast-leave", {"at", "node", "group"}},
 };
 
 static int sx_check_required(xmlNode *n, const char *path,
@@ -147,7 +151,9 @@ static int sx_check_structure(xmlNode *root, const char *path,
 {
 	static const char *const top[] = {"fabric", "subnet-manager",
 					  "transport", "traffic", "fault",
-					  "stop", "multicast-group", NULL};
+					  "stop", "multicast-group",
+					  "multicast-join", "multicast-leave",
+					  NULL};
 	static const char *const traffic[] = {"message", "pattern",
 					      "collective", "multicast", NULL};
 

@@ -574,6 +574,10 @@ static int read_scenario(struct sx *x, xmlNode *root)
 			rc = read_children(x, n);
 		} else if (!strcmp(name, "fault")) {
 			rc = read_fault(x, n);
+		} else if (!strcmp(name, "multicast-join") ||
+			   !strcmp(name, "multicast-leave")) {
+			rc = ibfs__sx_read_mjoin(x, n,
+						 !strcmp(name, "multicast-leave"));
 		} else if (!strcmp(name, "stop")) {
 			rc = unit_attr(x, n, "at", ibfs__parse_time, "time",
 				       IBFS_TIME_NEVER, &x->s->stop_at);
@@ -586,7 +590,8 @@ static int read_scenario(struct sx *x, xmlNode *root)
 	}
 	if (x->s->sm_node < 0)
 		x->s->sm_node = first_linked_hca(x->s->topo);
-	if (ibfs__sx_mcast_finish(x) < 0 || check_reach(x) < 0)
+	if (ibfs__sx_mcast_finish(x) < 0 || ibfs__sx_mjoin_finish(x) < 0 ||
+	    check_reach(x) < 0)
 		return -1;
 	return ibfs__scenario_check_pkeys(x->s, x->d);
 }
@@ -637,6 +642,7 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 	free(s->colls);
 	free(s->faults);
 	ibfs__sx_mcast_free(s);
+	free(s->mjoins);
 	free(s);
 }
 

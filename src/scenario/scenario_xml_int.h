@@ -61,6 +61,11 @@ int ibfs__sx_read_mcast(struct sx *x, xmlNode *n);
 int ibfs__sx_mcast_finish(struct sx *x);
 void ibfs__sx_mcast_free(struct ibfs_scenario *s);
 
+/* scenario_mjoin.c: <multicast-join> and <multicast-leave> (leave 1). */
+int ibfs__sx_read_mjoin(struct sx *x, xmlNode *n, int leave);
+/* After every element: the checks that need all of them. */
+int ibfs__sx_mjoin_finish(struct sx *x);
+
 /* scenario_collective.c: <collective>. */
 int ibfs__sx_read_collective(struct sx *x, xmlNode *n);
 

@@ -31,6 +31,17 @@ int ibfs__traffic_spawn(struct ibfs_traffic *t, struct ibfs_bridge *b,
 int ibfs__traffic_collect(const struct ibfs_traffic *t,
 			  struct ibfs_results *r);
 void ibfs__traffic_free(struct ibfs_traffic *t);
+/*
+ * The UD QP of `node`'s application for `group`, which joins it at run
+ * time (<multicast-join state="full">): NULL before the application has
+ * made it, or for another node. mcast_joins.c attaches and detaches it.
+ */
+struct ibfs_qp *ibfs__traffic_mc_qp(const struct ibfs_traffic *t, int group,
+				    int node);
+/* After the run: the copies those QPs received, into the deliveries. */
+int ibfs__traffic_mc_drain(struct ibfs_traffic *t);
+/* The Q_Key of the scenario's UD QPs, multicast groups' included. */
+#define IBFS_TRAFFIC_QKEY 0x11111111u
 /* Reports each work request and completion to a timeline (may be NULL). */
 struct ibfs_trace;
 /* Whether an HCA's program failed to set up its queues (the run failed). */

@@ -59,7 +59,7 @@ struct ibfs_traffic *ibfs__tr_running(void)
 /* ConnectX's max_cqe, the HCA model's limit (hca/cq.c). */
 #define TR_MAX_CQE (1u << 22)
 #define FAKE_ADDR ((uintptr_t)1 << 32)
-#define QKEY 0x11111111u
+#define QKEY IBFS_TRAFFIC_QKEY
 
 static enum ibfs_mtu mtu_enum(int bytes)
 {
@@ -319,14 +319,25 @@ static int create_mc_qps(struct ibfs_traffic *t, int node)
 		if (m->node != node)
 			continue;
 		union ibfs_gid g = mc_gid(t, m->group);
+		struct tr_node *n = &t->nodes[node];
 
-		m->qp = make_qp(&t->nodes[node], IBFS_QPT_UD, 1,
-				depth(m->recvs));
+		/* A member joining at run time: its own CQ, not attached. */
+		if (m->dynamic &&
+		    !(m->cq = ibfs_create_cq(n->ctx, (int)depth(m->recvs) + 1,
+					     NULL, NULL, 0)))
+			return -1;
+		struct ibfs_cq *cq = n->cq;
+
+		if (m->dynamic)
+			n->cq = m->cq;
+		m->qp = make_qp(n, IBFS_QPT_UD, 1, depth(m->recvs));
+		n->cq = cq;
 		if (!m->qp ||
 		    to_init(m->qp, IBFS_QPT_UD, (uint8_t)m->port, 0xffff) ||
 		    ud_ready(m->qp) ||
-		    verbs_rc(ibfs_attach_mcast(m->qp, &g,
-					       t->sc->groups[m->group].mlid)))
+		    (!m->dynamic &&
+		     verbs_rc(ibfs_attach_mcast(m->qp, &g,
+						t->sc->groups[m->group].mlid))))
 			return -1;
 	}
 	return 0;
@@ -340,7 +351,8 @@ static int post_mc_recvs(struct ibfs_traffic *t, int node)
 
 		if (m->node != node)
 			continue;
-		m->recvs_left = m->recvs - depth(m->recvs);
+		/* Dynamic: nobody reposts (its CQ is read after the run). */
+		m->recvs_left = m->dynamic ? 0 : m->recvs - depth(m->recvs);
 		if (post_recvs(&t->nodes[node], m->qp, RECV_MC | i,
 			       depth(m->recvs), 40))
 			return -1;

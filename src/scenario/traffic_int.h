@@ -110,13 +110,21 @@ struct tr_mc_src {
 	size_t posted;          /* runtime: of those, posted so far */
 };
 
-/* A full member's receive side: one UD QP attached to its group. */
+/*
+ * A full member's receive side: one UD QP attached to its group. A member
+ * that joins at run time (<multicast-join>, `dynamic`) has its QP on a CQ
+ * of its own, attached when its join's response comes (mcast_joins.c);
+ * its copies are not waited for, and are read from that CQ after the run
+ * (ibfs__traffic_mc_drain), each at the time it became visible.
+ */
 struct tr_mc_member {
 	int group, node, port;
+	int dynamic;
 	uint32_t recvs;         /* copies it expects (the others' sends) */
 	uint32_t recvs_left;    /* runtime: receives not yet posted */
 	uint32_t *got;          /* [nmc_srcs] copies received from each */
 	struct ibfs_qp *qp;
+	struct ibfs_cq *cq;     /* dynamic: its own CQ */
 };
 
 /* What one HCA's actors need and share. */

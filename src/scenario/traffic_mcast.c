@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hca/hca.h"
+#include "hca/sa_mad.h"
 #include "scenario/traffic_int.h"
 
 /* The sender entry of (group, node), made when first asked for. */
@@ -160,6 +162,55 @@ static int mc_src_port(const struct ibfs_topology *topo, int node)
 	return 0;
 }
 
+/* The receive side of (node, port) in group g, if it has copies to get. */
+static int mc_add_member(struct ibfs_traffic *t, int g, int node, int port,
+			 int dynamic)
+{
+	struct tr_mc_member m = { .group = g, .node = node, .port = port,
+				  .dynamic = dynamic };
+	uint64_t size = 0;
+
+	for (size_t i = 0; i < t->nmc_members; i++)
+		if (t->mc_members[i].group == g &&
+		    t->mc_members[i].node == node &&
+		    t->mc_members[i].port == port)
+			return 0;
+	for (size_t i = 0; i < t->nmc_msgs; i++) {
+		const struct tr_mc_msg *mm = &t->mc_msgs[i];
+		const struct tr_mc_src *s = &t->mc_srcs[mm->src];
+
+		if (mm->group != g ||
+		    (s->node == node &&
+		     mc_src_port(t->sc->topo, s->node) == port))
+			continue;
+		m.recvs += mm->count;
+		if (mm->size > size)
+			size = mm->size;
+	}
+	if (!m.recvs)
+		return 0;
+	m.got = calloc(t->nmc_srcs, sizeof(*m.got));
+	struct tr_mc_member *v =
+		realloc(t->mc_members, (t->nmc_members + 1) * sizeof(*v));
+
+	if (!m.got || !v) {
+		free(m.got);
+		return -1;
+	}
+	t->mc_members = v;
+	v[t->nmc_members++] = m;
+	struct tr_node *n = &t->nodes[node];
+
+	n->mc = 1;
+	/* A dynamic member's copies depend on when its join took effect:
+	 * nobody waits for them (see struct tr_mc_member). */
+	if (!dynamic)
+		n->expected += m.recvs;
+	if (size > n->bufsize)
+		n->bufsize = size;
+	return 0;
+}
+
 /* Each full member of a group with senders: its QP and receives. */
 static int mc_members(struct ibfs_traffic *t)
 {
@@ -168,47 +219,18 @@ static int mc_members(struct ibfs_traffic *t)
 	for (size_t g = 0; g < sc->ngroups; g++) {
 		const struct ibfs_mcast_group *gr = &sc->groups[g];
 
-		for (int k = 0; k < gr->nmembers; k++) {
-			const struct ibfs_mcast_member *x = &gr->members[k];
-			struct tr_mc_member m = { .group = (int)g,
-						  .node = x->node,
-						  .port = x->port };
-			uint64_t size = 0;
-
-			if (x->send_only)
-				continue;
-			for (size_t i = 0; i < t->nmc_msgs; i++) {
-				const struct tr_mc_msg *mm = &t->mc_msgs[i];
-				const struct tr_mc_src *s = &t->mc_srcs[mm->src];
-
-				if (mm->group != (int)g ||
-				    (s->node == x->node &&
-				     mc_src_port(sc->topo, s->node) == x->port))
-					continue;
-				m.recvs += mm->count;
-				if (mm->size > size)
-					size = mm->size;
-			}
-			if (!m.recvs)
-				continue;
-			m.got = calloc(t->nmc_srcs, sizeof(*m.got));
-			struct tr_mc_member *v = realloc(
-				t->mc_members,
-				(t->nmc_members + 1) * sizeof(*v));
-
-			if (!m.got || !v) {
-				free(m.got);
+		for (int k = 0; k < gr->nmembers; k++)
+			if (!gr->members[k].send_only &&
+			    mc_add_member(t, (int)g, gr->members[k].node,
+					  gr->members[k].port, 0) < 0)
 				return -1;
-			}
-			t->mc_members = v;
-			v[t->nmc_members++] = m;
-			struct tr_node *n = &t->nodes[x->node];
+	}
+	for (size_t i = 0; i < sc->nmjoins; i++) {
+		const struct ibfs_sc_mjoin *j = &sc->mjoins[i];
 
-			n->mc = 1;
-			n->expected += m.recvs;
-			if (size > n->bufsize)
-				n->bufsize = size;
-		}
+		if (!j->leave && j->state == IBFS_JOIN_FULL &&
+		    mc_add_member(t, j->group, j->node, j->port, 1) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -298,4 +320,37 @@ void ibfs__tr_mc_free(struct ibfs_traffic *t)
 	free(t->mc_planned);
 	free(t->mc_rec_msg);
 	free(t->mc_dels);
+}
+
+struct ibfs_qp *ibfs__traffic_mc_qp(const struct ibfs_traffic *t, int group,
+				    int node)
+{
+	for (size_t i = 0; i < t->nmc_members; i++)
+		if (t->mc_members[i].dynamic &&
+		    t->mc_members[i].group == group &&
+		    t->mc_members[i].node == node)
+			return t->mc_members[i].qp;
+	return NULL;
+}
+
+int ibfs__traffic_mc_drain(struct ibfs_traffic *t)
+{
+	struct ibfs_wc wc[16];
+	ibfs_time_t vis[16];
+
+	for (size_t i = 0; i < t->nmc_members; i++) {
+		struct tr_mc_member *m = &t->mc_members[i];
+		int n;
+
+		while (m->cq && (n = ibfs__cq_take(m->cq, 16, wc, vis)) > 0)
+			for (int k = 0; k < n; k++)
+				if (ibfs__tr_mc_delivered(
+					    t, m, wc[k].slid,
+					    wc[k].wc_flags & IBFS_WC_WITH_IMM
+						    ? &wc[k].imm_data
+						    : NULL,
+					    (int)wc[k].status, vis[k]) < 0)
+					return -1;
+	}
+	return 0;
 }

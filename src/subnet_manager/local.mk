@@ -25,6 +25,8 @@ libibfs_sm_la_SOURCES = \
 	src/subnet_manager/mcast.h src/subnet_manager/mcast_tree.c \
 	src/subnet_manager/mcast_spec.c src/subnet_manager/mft_dump.c \
 	src/subnet_manager/sm_mcast.c \
+	src/subnet_manager/sa_int.h src/subnet_manager/sa.c \
+	src/subnet_manager/sa_mcmember.c src/subnet_manager/sa_path.c \
 	src/subnet_manager/qos.h src/subnet_manager/qos.c \
 	src/subnet_manager/cc_config.h src/subnet_manager/cc_config.c
 
@@ -136,3 +138,23 @@ check_PROGRAMS += tests/check_sm_pkey
 tests_check_sm_pkey_SOURCES = tests/check_sm_pkey.c
 tests_check_sm_pkey_CFLAGS = $(TEST_CFLAGS)
 tests_check_sm_pkey_LDADD = libibfs_scenario.la $(SM_INBAND_LIBS)
+
+# The SA on the SM's port and an HCA's SA client (GMPs on QP1).
+check_PROGRAMS += tests/check_sa
+tests_check_sa_SOURCES = tests/check_sa.c tests/sm_net.h tests/sa_star.h
+tests_check_sa_CFLAGS = $(TEST_CFLAGS)
+tests_check_sa_LDADD = $(SM_INBAND_LIBS)
+check_PROGRAMS += tests/check_sa_mcmember
+tests_check_sa_mcmember_SOURCES = tests/check_sa_mcmember.c tests/sm_net.h \
+	tests/sa_star.h
+tests_check_sa_mcmember_CFLAGS = $(TEST_CFLAGS)
+tests_check_sa_mcmember_LDADD = $(SM_INBAND_LIBS)
+# Prints our SA's PathRecords as saquery does, for tests/opensm_sa.sh.
+noinst_PROGRAMS += tests/sa_path_dump
+tests_sa_path_dump_SOURCES = tests/sa_path_dump.c tests/sm_net.h \
+	tests/sa_star.h
+tests_sa_path_dump_CFLAGS = $(TEST_CFLAGS)
+tests_sa_path_dump_LDADD = $(SM_INBAND_LIBS)
+# Our SA's PathRecords against OpenSM's SA (saquery), over ibsim.
+TESTS += tests/opensm_sa.sh
+EXTRA_DIST += tests/opensm_sa.sh

@@ -9,42 +9,10 @@
  */
 #include <string.h>
 
+#include "fabric/bytes.h"
 #include "fabric/fabric.h"
 #include "fabric/pkey.h"
 #include "subnet_manager/mad.h"
-
-static void mad_put16(uint8_t *b, uint16_t v)
-{
-	b[0] = (uint8_t)(v >> 8);
-	b[1] = (uint8_t)v;
-}
-
-static void mad_put32(uint8_t *b, uint32_t v)
-{
-	mad_put16(b, (uint16_t)(v >> 16));
-	mad_put16(b + 2, (uint16_t)v);
-}
-
-static void mad_put64(uint8_t *b, uint64_t v)
-{
-	mad_put32(b, (uint32_t)(v >> 32));
-	mad_put32(b + 4, (uint32_t)v);
-}
-
-static uint16_t mad_get16(const uint8_t *b)
-{
-	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
-static uint32_t mad_get32(const uint8_t *b)
-{
-	return (uint32_t)mad_get16(b) << 16 | mad_get16(b + 2);
-}
-
-static uint64_t mad_get64(const uint8_t *b)
-{
-	return (uint64_t)mad_get32(b) << 32 | mad_get32(b + 4);
-}
 
 void ibfs__smp_encode(const struct ibfs_smp *s, uint8_t mad[IBFS_MAD_BYTES])
 {
@@ -55,20 +23,20 @@ void ibfs__smp_encode(const struct ibfs_smp *s, uint8_t mad[IBFS_MAD_BYTES])
 	mad[1] = s->mgmt_class;
 	mad[2] = 1; /* ClassVersion of the SMP class */
 	mad[3] = s->method;
-	mad_put16(mad + 4, (uint16_t)((dr && s->dir ? 0x8000 : 0) |
+	ibfs__put16(mad + 4, (uint16_t)((dr && s->dir ? 0x8000 : 0) |
 				      (s->status & 0x7fff)));
 	if (dr) {
 		mad[6] = s->hop_ptr;
 		mad[7] = s->hop_cnt;
 	}
-	mad_put64(mad + 8, s->tid);
-	mad_put16(mad + 16, s->attr_id);
-	mad_put32(mad + 20, s->attr_mod);
-	mad_put64(mad + 24, s->mkey);
+	ibfs__put64(mad + 8, s->tid);
+	ibfs__put16(mad + 16, s->attr_id);
+	ibfs__put32(mad + 20, s->attr_mod);
+	ibfs__put64(mad + 24, s->mkey);
 	memcpy(mad + 64, s->data, IBFS_SMP_DATA_BYTES);
 	if (dr) {
-		mad_put16(mad + 32, s->dr_slid);
-		mad_put16(mad + 34, s->dr_dlid);
+		ibfs__put16(mad + 32, s->dr_slid);
+		ibfs__put16(mad + 34, s->dr_dlid);
 		memcpy(mad + 128, s->initial_path, 64);
 		memcpy(mad + 192, s->return_path, 64);
 	}
@@ -84,13 +52,13 @@ int ibfs__smp_decode(const uint8_t mad[IBFS_MAD_BYTES], struct ibfs_smp *s)
 
 	s->mgmt_class = mad[1];
 	s->method = mad[3];
-	uint16_t st = mad_get16(mad + 4);
+	uint16_t st = ibfs__get16(mad + 4);
 
 	s->status = st & 0x7fff;
-	s->tid = mad_get64(mad + 8);
-	s->attr_id = mad_get16(mad + 16);
-	s->attr_mod = mad_get32(mad + 20);
-	s->mkey = mad_get64(mad + 24);
+	s->tid = ibfs__get64(mad + 8);
+	s->attr_id = ibfs__get16(mad + 16);
+	s->attr_mod = ibfs__get32(mad + 20);
+	s->mkey = ibfs__get64(mad + 24);
 	memcpy(s->data, mad + 64, IBFS_SMP_DATA_BYTES);
 	if (dr) {
 		s->dir = st >> 15;
@@ -98,8 +66,8 @@ int ibfs__smp_decode(const uint8_t mad[IBFS_MAD_BYTES], struct ibfs_smp *s)
 		s->hop_cnt = mad[7];
 		if (s->hop_cnt > IBFS_SMP_MAX_HOPS)
 			return -1;
-		s->dr_slid = mad_get16(mad + 32);
-		s->dr_dlid = mad_get16(mad + 34);
+		s->dr_slid = ibfs__get16(mad + 32);
+		s->dr_dlid = ibfs__get16(mad + 34);
 		memcpy(s->initial_path, mad + 128, 64);
 		memcpy(s->return_path, mad + 192, 64);
 	}
@@ -215,13 +183,13 @@ void ibfs__smp_put_node_info(uint8_t *d, const struct ibfs_smp_node_info *n)
 	d[1] = 1; /* ClassVersion */
 	d[2] = n->node_type;
 	d[3] = n->nports;
-	mad_put64(d + 4, n->sys_guid);
-	mad_put64(d + 12, n->node_guid);
-	mad_put64(d + 20, n->port_guid);
-	mad_put16(d + 28, n->partition_cap);
-	mad_put16(d + 30, n->device_id);
-	mad_put32(d + 32, n->revision);
-	mad_put32(d + 36, (uint32_t)n->local_port << 24 |
+	ibfs__put64(d + 4, n->sys_guid);
+	ibfs__put64(d + 12, n->node_guid);
+	ibfs__put64(d + 20, n->port_guid);
+	ibfs__put16(d + 28, n->partition_cap);
+	ibfs__put16(d + 30, n->device_id);
+	ibfs__put32(d + 32, n->revision);
+	ibfs__put32(d + 36, (uint32_t)n->local_port << 24 |
 				  (n->vendor_id & 0xffffff));
 }
 
@@ -229,14 +197,14 @@ void ibfs__smp_get_node_info(const uint8_t *d, struct ibfs_smp_node_info *n)
 {
 	n->node_type = d[2];
 	n->nports = d[3];
-	n->sys_guid = mad_get64(d + 4);
-	n->node_guid = mad_get64(d + 12);
-	n->port_guid = mad_get64(d + 20);
-	n->partition_cap = mad_get16(d + 28);
-	n->device_id = mad_get16(d + 30);
-	n->revision = mad_get32(d + 32);
+	n->sys_guid = ibfs__get64(d + 4);
+	n->node_guid = ibfs__get64(d + 12);
+	n->port_guid = ibfs__get64(d + 20);
+	n->partition_cap = ibfs__get16(d + 28);
+	n->device_id = ibfs__get16(d + 30);
+	n->revision = ibfs__get32(d + 32);
 	n->local_port = d[36];
-	n->vendor_id = mad_get32(d + 36) & 0xffffff;
+	n->vendor_id = ibfs__get32(d + 36) & 0xffffff;
 }
 
 /* SwitchInfo (IBA 14.2.5.4): the caps and top as 16-bit words, then the
@@ -245,23 +213,23 @@ void ibfs__smp_put_switch_info(uint8_t *d,
 			       const struct ibfs_smp_switch_info *w)
 {
 	memset(d, 0, IBFS_SMP_DATA_BYTES);
-	mad_put16(d + 0, w->lft_cap);
-	mad_put16(d + 4, w->mft_cap);
-	mad_put16(d + 6, w->lft_top);
+	ibfs__put16(d + 0, w->lft_cap);
+	ibfs__put16(d + 4, w->mft_cap);
+	ibfs__put16(d + 6, w->lft_top);
 	d[11] = (uint8_t)(w->port_state_change ? 1 << 2 : 0);
-	mad_put16(d + 14, w->enforce_cap);
-	mad_put16(d + 18, w->mft_top);
+	ibfs__put16(d + 14, w->enforce_cap);
+	ibfs__put16(d + 18, w->mft_top);
 }
 
 void ibfs__smp_get_switch_info(const uint8_t *d,
 			       struct ibfs_smp_switch_info *w)
 {
-	w->lft_cap = mad_get16(d + 0);
-	w->mft_cap = mad_get16(d + 4);
-	w->lft_top = mad_get16(d + 6);
+	w->lft_cap = ibfs__get16(d + 0);
+	w->mft_cap = ibfs__get16(d + 4);
+	w->lft_top = ibfs__get16(d + 6);
 	w->port_state_change = d[11] >> 2 & 1;
-	w->enforce_cap = mad_get16(d + 14);
-	w->mft_top = mad_get16(d + 18);
+	w->enforce_cap = ibfs__get16(d + 14);
+	w->mft_top = ibfs__get16(d + 18);
 }
 
 /*
@@ -275,8 +243,8 @@ void ibfs__smp_get_switch_info(const uint8_t *d,
 void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p)
 {
 	memset(d, 0, IBFS_SMP_DATA_BYTES);
-	mad_put16(d + 16, p->lid);
-	mad_put16(d + 18, p->sm_lid);
+	ibfs__put16(d + 16, p->lid);
+	ibfs__put16(d + 18, p->sm_lid);
 	d[28] = p->local_port;
 	d[31] = p->width_active;
 	d[32] = p->state & 0x0f;
@@ -291,13 +259,13 @@ void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p)
 	d[43] = (uint8_t)(p->op_vls << 4 |
 			  (p->part_enf & IBFS_PKEY_ENF_IN ? 8 : 0) |
 			  (p->part_enf & IBFS_PKEY_ENF_OUT ? 4 : 0));
-	mad_put16(d + 46, p->pkey_violations);
+	ibfs__put16(d + 46, p->pkey_violations);
 }
 
 void ibfs__smp_get_port_info(const uint8_t *d, struct ibfs_smp_port_info *p)
 {
-	p->lid = mad_get16(d + 16);
-	p->sm_lid = mad_get16(d + 18);
+	p->lid = ibfs__get16(d + 16);
+	p->sm_lid = ibfs__get16(d + 18);
 	p->local_port = d[28];
 	p->width_active = d[31];
 	p->state = d[32] & 0x0f;
@@ -310,19 +278,19 @@ void ibfs__smp_get_port_info(const uint8_t *d, struct ibfs_smp_port_info *p)
 	p->op_vls = d[43] >> 4;
 	p->part_enf = (uint8_t)((d[43] & 8 ? IBFS_PKEY_ENF_IN : 0) |
 				(d[43] & 4 ? IBFS_PKEY_ENF_OUT : 0));
-	p->pkey_violations = mad_get16(d + 46);
+	p->pkey_violations = ibfs__get16(d + 46);
 }
 
 void ibfs__smp_put_pkeys(uint8_t *d, const uint16_t pkeys[32])
 {
 	for (int i = 0; i < 32; i++)
-		mad_put16(d + 2 * i, pkeys[i]);
+		ibfs__put16(d + 2 * i, pkeys[i]);
 }
 
 void ibfs__smp_get_pkeys(const uint8_t *d, uint16_t pkeys[32])
 {
 	for (int i = 0; i < 32; i++)
-		pkeys[i] = mad_get16(d + 2 * i);
+		pkeys[i] = ibfs__get16(d + 2 * i);
 }
 
 /* SL2VL: byte i holds SL 2i in its high nibble and SL 2i+1 in its low. */
@@ -365,28 +333,12 @@ struct ibfs_packet *ibfs__smp_packet(struct ibfs_fabric *f,
 				     const struct ibfs_smp *s, uint16_t dlid,
 				     uint16_t slid)
 {
-	struct ibfs_packet *p = ibfs__packet_new(f);
+	/* VL15, SL 0, the default partition's full P_Key, QP0, Q_Key 0. */
+	struct ibfs_packet *p = ibfs__mad_packet_new(f, dlid, slid, 0,
+						     IBFS_VL15, 0xffff, 0, 0);
 
 	if (!p)
 		return NULL;
-	p->payload = ibfs__payload_new(f);
-	if (!p->payload) {
-		ibfs__packet_free(f, p);
-		return NULL;
-	}
-	p->kind = IBFS_PKT_MGMT;
-	p->dlid = dlid;
-	p->slid = slid;
-	p->sl = 0;
-	p->vl = IBFS_VL15;
-	p->lnh = 2;          /* BTH follows the LRH (IBA 7.7.1) */
-	p->opcode = 0x64;    /* UD SEND Only (IBA 9.2, Table 38) */
-	p->pkey = 0xffff;    /* default partition, full member */
-	p->dest_qp = 0;
-	p->xh = IBFS_XH_DETH;
-	p->deth.qkey = 0;
-	p->deth.src_qp = 0;
-	p->payload_len = IBFS_MAD_BYTES;
 	ibfs__smp_encode(s, p->payload);
 	ibfs__packet_finish(p);
 	return p;

@@ -29,14 +29,25 @@ struct ibfs_mcast_member {
 	/* A SendOnly member (IBA 15.2.5.17 JoinState): in the tree, so that
 	 * its packets reach the group, but it attaches no QP. */
 	int send_only;
+	/* JoinState bits (IBA 15.2.5.17) of an SA join; 0: full member, or
+	 * SendOnly with send_only (groups given at bring-up). */
+	uint8_t join_state;
 };
 
 struct ibfs_mcast_group {
-	const char *id;          /* the scenario's name for it */
+	const char *id;          /* the scenario's name for it (or NULL) */
 	uint8_t mgid[16];
 	uint16_t mlid;
 	int nmembers;
 	struct ibfs_mcast_member *members;
+	/*
+	 * What the SA's MCMemberRecord says of the group (IBA 15.2.5.17),
+	 * set when a join creates it; zero for groups given at bring-up but
+	 * P_Key, MTU and rate (sa_mcmember.c fills them in).
+	 */
+	uint32_t qkey, flow;
+	uint16_t pkey;
+	uint8_t mtu, rate, sl, tclass, hop_limit, scope;
 };
 
 /*

@@ -57,7 +57,7 @@ int ibfs__mcast_add_member(struct ibfs_mcast_group *g, int node, int port,
 	if (!v)
 		return -1;
 	g->members = v;
-	v[g->nmembers++] = (struct ibfs_mcast_member){ node, port, send_only };
+	v[g->nmembers++] = (struct ibfs_mcast_member){ node, port, send_only, 0 };
 	return 0;
 }
 

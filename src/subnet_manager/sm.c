@@ -202,6 +202,8 @@ static void sm_timeout_ev(void *obj, uint64_t tid)
 		sm->timeouts++;
 		if (r.method == IBFS_SMP_SET)
 			sm->st.errors++;
+		if (r.flags & SM_MC_UPDATE)
+			ibfs__sm_mc_update_done(sm);
 	}
 	sm_pump(sm);
 }
@@ -267,6 +269,11 @@ static void sm_pump(struct ibfs_sm *sm)
 			if (sm_send(sm, &sm->q[sm->qhead++]) < 0)
 				ibfs__sm_fail(sm, "an SMP could not be sent");
 	}
+}
+
+void ibfs__sm_pump(struct ibfs_sm *sm)
+{
+	sm_pump(sm);
 }
 
 /* Discovery responses. */
@@ -481,6 +488,8 @@ static void sm_rx(void *ctx, const struct ibfs_smp *s)
 	} else if (r.attr == IBFS_SMP_ATTR_MFT) {
 		ibfs__sm_mft_acked(sm, &r);
 	}
+	if (r.flags & SM_MC_UPDATE)
+		ibfs__sm_mc_update_done(sm);
 	if (sm->phase == PH_ACTIVE && sm->st.state >= 0)
 		sm->st.up = sm->f->eq.now;
 	sm_pump(sm);
@@ -599,6 +608,12 @@ struct ibfs_sm *ibfs__sm_start(struct ibfs_fabric *f, int sm_node,
 	sm->ctx = ctx;
 	sm->max_wire = IBFS_SM_MAX_WIRE_SMPS;
 	ibfs__sma_set_sm(sm->sma, sm_node, port, sm_rx, sm);
+	sm->sa = ibfs__sa_new(sm);
+	if (!sm->sa) {
+		ibfs__sm_free(sm);
+		ibfs__diag(d, file, 0, "out of memory starting the SA");
+		return NULL;
+	}
 	sm_begin(sm);
 	return sm;
 }
@@ -655,7 +670,9 @@ void ibfs__sm_free(struct ibfs_sm *sm)
 	for (int i = 0; i < SM_SLOTS; i++)
 		if (sm->out_used[i] && sm->out_ev[i])
 			ibfs__eq_cancel(&sm->f->eq, sm->out_ev[i]);
+	ibfs__sa_free(sm->sa);
 	ibfs__sma_free(sm->sma);
+	ibfs__sm_mcast_free(sm);
 	for (int i = 0; i < sm->ndn; i++) {
 		free(sm->dn[i].ports);
 		free(sm->dn[i].lft);

@@ -105,14 +105,45 @@ void ibfs__sm_set_partitions(struct ibfs_sm *sm,
 			     const struct ibfs_partitions *pp);
 
 /*
- * Multicast groups (mcast.h; borrowed, kept until ibfs__sm_free) the SM
- * builds a spanning tree for and programs into the switches' MFTs on
- * every sweep, as if their members' SA joins had arrived before it.
- * Call before the queue runs.
+ * Multicast groups (mcast.h; copied, but the ids are borrowed: keep them
+ * until ibfs__sm_free) the SM builds a spanning tree for and programs
+ * into the switches' MFTs on every sweep, as if their members' SA joins
+ * had arrived before it. Call before the queue runs; -1 out of memory.
+ * Joins and leaves at run time go through the SA (sa.c) on the SM's port.
  */
 struct ibfs_mcast_group;
-void ibfs__sm_set_mcast(struct ibfs_sm *sm, const struct ibfs_mcast_group *g,
-			int ngroups);
+int ibfs__sm_set_mcast(struct ibfs_sm *sm, const struct ibfs_mcast_group *g,
+		       int ngroups);
+/*
+ * Multicast membership changes made by the SA at run time (sa_mcmember.c),
+ * as an observer hears them: a join or leave processed (its node, port,
+ * the group's MLID and MGID, the SA status it was answered with), and
+ * IBFS_SM_MC_PROGRAMMED when every MFT block the changes so far needed
+ * has been acknowledged by its switch (at once when none was needed).
+ */
+enum ibfs_sm_mc_kind {
+	IBFS_SM_MC_JOIN, IBFS_SM_MC_LEAVE, IBFS_SM_MC_PROGRAMMED,
+};
+struct ibfs_sm_mc_event {
+	enum ibfs_sm_mc_kind kind;
+	int node, port;           /* topology node and port (join, leave) */
+	uint16_t mlid, status;
+	uint8_t join_state;
+	uint8_t mgid[16];
+	ibfs_time_t at;
+};
+typedef void (*ibfs_sm_mcast_fn)(void *ctx, const struct ibfs_sm_mc_event *e);
+void ibfs__sm_set_mcast_observer(struct ibfs_sm *sm, ibfs_sm_mcast_fn fn,
+				 void *ctx);
+/* The SM's groups as they are now (joins and leaves included). */
+const struct ibfs_mcast_group *ibfs__sm_groups(const struct ibfs_sm *sm,
+					       int *ngroups);
+/* SA requests answered and MFT blocks sent for run-time changes. */
+struct ibfs_sa_stats {
+	uint64_t requests, answered, errors, mft_blocks;
+};
+void ibfs__sm_sa_stats(const struct ibfs_sm *sm, struct ibfs_sa_stats *st);
+
 /* SMPs kept outstanding (1..64); call before the queue runs. */
 void ibfs__sm_set_max_wire(struct ibfs_sm *sm, int n);
 /* Options of the routing engine (copied; its strings are borrowed). */

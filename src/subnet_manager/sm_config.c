@@ -512,6 +512,8 @@ void ibfs__sm_next_phase(struct ibfs_sm *sm)
 		if (sm->resweep_pending) {
 			sm->resweep_pending = 0;
 			ibfs__sm_resweep(sm);
+		} else if (sm->mc_dirty) {
+			ibfs__sm_mcast_changed(sm, -1);
 		}
 	}
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Internals of the subnet manager shared by sm.c (discovery, the request
- * window, the API) and sm_config.c (routing the discovered subnet and the
- * SubnSet stages). Not for use outside these two files.
+ * window, the API), sm_config.c (routing the discovered subnet and the
+ * SubnSet stages), sm_mcast.c, sm_pkey.c and the SA (sa*.c). Not for use
+ * outside the subnet manager.
  */
 #ifndef IBFS_SM_SM_INT_H
 #define IBFS_SM_SM_INT_H
@@ -52,11 +53,15 @@ struct sm_dnode {
 	/* [(nports + 1) x table size]: the P_Key tables as the SM believes
 	 * the ports hold them (power-up, then what it set; sm_pkey.c). */
 	uint16_t *pkeys;
-	/* switch: MFT entries as last set, [block][position][32] */
+	/* switch: MFT entries as last set, [block][position][32], for
+	 * mft_nb blocks of 32 MLIDs from 0xC000 (grown as groups come) */
 	uint16_t *mft;
+	int mft_nb;
 };
 
-enum { SM_PROBE = 1 }; /* request flag: path = node's path + port */
+/* Request flags: SM_PROBE, the path is the node's path + port;
+ * SM_MC_UPDATE, an MFT block a run-time membership change needs. */
+enum { SM_PROBE = 1, SM_MC_UPDATE = 2 };
 
 struct sm_req {
 	uint8_t method, flags;
@@ -116,15 +121,26 @@ struct ibfs_sm {
 	 */
 	ibfs_time_t *rerouted;
 	unsigned rerouted_len;
-	/* Multicast groups (borrowed) and their trees: nsw x ngroups port
-	 * masks of the subnet as routed (mcast.h). */
-	const struct ibfs_mcast_group *groups;
-	int ngroups;
+	/* Multicast groups (the SM's own: those given at bring-up, copied,
+	 * then as the SA's joins and leaves change them) and their trees:
+	 * nsw x ngroups port masks of the subnet as routed (mcast.h), laid
+	 * out for mft_ngroups groups. */
+	struct ibfs_mcast_group *groups;
+	int ngroups, gcap, mft_ngroups;
 	uint64_t *mft;
+	/* Run-time changes (sm_mcast.c): one came during a sweep; MFT Sets
+	 * sent for changes and not yet answered; who is told. */
+	int mc_dirty;
+	uint64_t mc_pending, mc_blocks;
+	ibfs_sm_mcast_fn mc_obs;
+	void *mc_obs_ctx;
+	struct ibfs_sa *sa;  /* the SA on the SM's port (sa.c) */
 };
 
 /* sm.c */
 void ibfs__sm_fail(struct ibfs_sm *sm, const char *msg);
+/* Sends what is queued, as far as the window allows. */
+void ibfs__sm_pump(struct ibfs_sm *sm);
 /* Queues a request of the current stage; NULL (and failed) on no memory. */
 struct sm_req *ibfs__sm_push(struct ibfs_sm *sm, uint8_t method,
 			     uint16_t attr, uint32_t mod, int node, int port);
@@ -138,6 +154,22 @@ void ibfs__sm_mft_blocks(struct ibfs_sm *sm, int i);
 void ibfs__sm_mft_acked(struct ibfs_sm *sm, const struct sm_req *r);
 /* MulticastFDBTop: the highest MLID in use, 0 without groups. */
 uint16_t ibfs__sm_mft_top(const struct ibfs_sm *sm);
+/*
+ * The members of group gi (or, gi -1, the set of groups) changed at run
+ * time: rebuilds the trees and sends the MFT blocks that differ (after
+ * the sweep in progress, if one is). The observer hears
+ * IBFS_SM_MC_PROGRAMMED once every block so far is answered.
+ */
+void ibfs__sm_mcast_changed(struct ibfs_sm *sm, int gi);
+/* An MFT Set of a run-time change was answered or given up. */
+void ibfs__sm_mc_update_done(struct ibfs_sm *sm);
+/* Tells the observer, if any. */
+void ibfs__sm_mc_notify(struct ibfs_sm *sm, const struct ibfs_sm_mc_event *e);
+void ibfs__sm_mcast_free(struct ibfs_sm *sm);
+
+/* sa.c: the SA on the SM's port; NULL (and failed) on no memory. */
+struct ibfs_sa *ibfs__sa_new(struct ibfs_sm *sm);
+void ibfs__sa_free(struct ibfs_sa *sa);
 
 /* sm_config.c */
 /* The current stage has all its answers: start the next one. */
