@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fabric/capture.h"
+#include "hca/mgmt.h"
 #include "sa_star.h"
 
 /*

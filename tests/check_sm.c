@@ -30,6 +30,7 @@
 #include "fabric/topo_gen.h"
 #include "hca/direct_exec.h"
 #include "hca/hca.h"
+#include "hca/mgmt.h"
 #include "subnet_manager/qos.h"
 #include "subnet_manager/routing.h"
 #include "subnet_manager/sm.h"

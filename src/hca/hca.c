@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "hca/hca.h"
+#include "hca/mgmt.h"
 
 static void hca_receive(struct ibfs_device *dev, struct ibfs_port *in,
 			struct ibfs_packet *p);

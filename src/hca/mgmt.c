@@ -32,6 +32,7 @@
 #include <stdlib.h>
 
 #include "hca/hca.h"
+#include "hca/mgmt.h"
 #include "hca/sa_mad.h"
 
 struct mgmt_queue {

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "hca/hca.h"
+#include "hca/mgmt.h"
 #include "subnet_manager/sa_int.h"
 
 /* A request's sender, from its SLID. */

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "hca/hca.h"
+#include "hca/mgmt.h"
 #include "subnet_manager/sma.h"
 #include "subnet_manager/subnet.h"
 #include "subnet_manager/sma_int.h"
