@@ -9,4 +9,4 @@ BENCHES += bench/bench_fabric$(EXEEXT)
 BENCH_RUN += bench/bench_fabric
 CLEANFILES += bench/bench_fabric$(EXEEXT)
 # A/B timing of two bench_fabric builds (bench/README.md, "Session 4").
-EXTRA_DIST += bench/ab.sh
+EXTRA_DIST += bench/ab.sh bench/scale.sh
