@@ -134,6 +134,40 @@ START_TEST(defaults_and_check)
 }
 END_TEST
 
+/*
+ * dfsssp and lash route on SLs 0 to data VLs - 1, one layer each: an
+ * SL-to-VL table may permute those SLs' VLs, not merge two.
+ */
+START_TEST(layers_keep_their_vls)
+{
+	struct ibfs_qos q;
+	char err[200] = "";
+
+	ibfs__qos_default(&q, 4);
+	ck_assert_int_eq(ibfs__qos_check_layers(&q, 4, "dfsssp", err,
+						sizeof(err)), 0);
+	/* A permutation of VLs 0-3 on SLs 0-3; SLs 4-15 are free. */
+	uint8_t perm[16] = { 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	memcpy(q.sl2vl, perm, sizeof(perm));
+	ck_assert_int_eq(ibfs__qos_check_layers(&q, 4, "lash", err,
+						sizeof(err)), 0);
+	/* SLs 1 and 3 merged on VL 2: the first such pair is named. */
+	q.sl2vl[3] = 2;
+	ck_assert_int_eq(ibfs__qos_check_layers(&q, 4, "dfsssp", err,
+						sizeof(err)), -1);
+	ck_assert_str_eq(err, "qos-sl2vl puts SLs 1 and 3 on VL 2, but dfsssp "
+			      "routes on SLs 0 to 3 as layers that each need "
+			      "a VL of their own (or credit loops come back)");
+	/* With two data VLs only SLs 0 and 1 count. */
+	ck_assert_int_eq(ibfs__qos_check_layers(&q, 2, "dfsssp", err,
+						sizeof(err)), 0);
+	/* One data VL: one layer, nothing to merge. */
+	memset(q.sl2vl, 0, sizeof(q.sl2vl));
+	ck_assert_int_eq(ibfs__qos_check_layers(&q, 1, "lash", err,
+						sizeof(err)), 0);
+}
+END_TEST
+
 static Suite *qos_suite(void)
 {
 	Suite *s = suite_create("qos");
@@ -143,6 +177,7 @@ static Suite *qos_suite(void)
 	tcase_add_test(tc, vlarb_mistakes);
 	tcase_add_test(tc, sl2vl_and_limit);
 	tcase_add_test(tc, defaults_and_check);
+	tcase_add_test(tc, layers_keep_their_vls);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -62,10 +62,10 @@ bad_inline_width.xml|5|<defaults> width="7x": unknown width (1x, 2x, 4x, 8x or 1
 bad_lfts_guid.xml|4|osm-ftree-fat-tree-k4-l3.lfts:16: ERR 6302: LID 0x000f port 3 is out of range
 bad_qos_vl.xml|15|qos-vlarb-low="0:64,2:64": entry 2 names VL 2, but the fabric has 2 data VLs
 bad_qos_starve.xml|15|SL 0 is on VL 0, which has no weight in either VL arbitration table
-bad_qos_dfsssp.xml|15|dfsssp chooses the SLs and VLs that break credit loops itself
+bad_qos_dfsssp.xml|16|qos-sl2vl puts SLs 0 and 1 on VL 0, but dfsssp routes on SLs 0 to 1 as layers that each need a VL of their own
 bad_unlinked.xml|14|'c' is not linked to the subnet manager's fabric (on 'a'): it gets no LID and no route
 bad_unlinked_pattern.xml|13|the pattern covers every HCA, and 'c' is not linked to the subnet manager's fabric
-bad_qos_lash.xml|15|lash chooses the SLs and VLs that break credit loops itself
+bad_qos_lash.xml|16|qos-sl2vl puts SLs 0 and 1 on VL 1, but lash routes on SLs 0 to 1 as layers
 bad_mcast_pkey.xml|7|'node2' and 'node3' are both limited members of partition 0x7fff
 bad_mc_member.xml|4|member 'nodeX': no such node in the fabric
 bad_mc_dup.xml|5|multicast group 'g1' is declared twice
@@ -432,6 +432,14 @@ rate() { sed -n "s/^$1,$2,write,[0-9]*,[0-9]*,[0-9]*,\([0-9.]*\),0\$/\1/p" "$3";
 awk -v lo="$(rate b cold "$out/ql/flows.csv")" -v al="$(rate b cold "$out/qa/flows.csv")" \
 	'BEGIN { d = lo / (0.75 * al) - 1; exit !(lo != "" && d < 0.005 && d > -0.005) }' &&
 	ok || bad "qos low: b at $(rate b cold "$out/ql/flows.csv") Gb/s, alone $(rate b cold "$out/qa/flows.csv")"
+# The same under dfsssp and lash, which put routes on SLs themselves and,
+# as OpenSM with -Q, take the VL arbitration tables (they were refused).
+for e in dfsssp lash; do
+	"$IBFSIM" run "$data/qos_low_$e.xml" --no-data --csv "$out/ql$e" >/dev/null
+	awk -v lo="$(rate b cold "$out/ql$e/flows.csv")" -v al="$(rate b cold "$out/qa/flows.csv")" \
+		'BEGIN { d = lo / (0.75 * al) - 1; exit !(lo != "" && d < 0.005 && d > -0.005) }' &&
+		ok || bad "qos low $e: b at $(rate b cold "$out/ql$e/flows.csv") Gb/s, alone $(rate b cold "$out/qa/flows.csv")"
+done
 
 # VL arbitration at an HCA port: a writes to x on SL 0 and to y on SL 1
 # at once, through one switch whose other links they do not share. With

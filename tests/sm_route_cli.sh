@@ -81,6 +81,22 @@ bad --qos-sl2vl 0,1
 [ -s "$tmp/out" ] && fail "--qos-sl2vl 0,1: wrote to stdout"
 msg="ibfsim: route: QoS settings: SL 0 is on VL 0, which has no weight"
 bad --qos-vlarb-low 0:0
+# dfsssp and lash take QoS settings (as OpenSM with -Q) but not an SL-to-VL
+# table that merges two of their layers (ring-n4 has 2 data VLs); the
+# tables are then programmed as with minhop.
+ring=$top_srcdir/platforms/ring-n4.xml
+for e in dfsssp lash; do
+	"$IBFSIM" route "$ring" --routing $e --inband \
+		--qos-sl2vl 0,0,1,1,0,0,1,1,0,0,1,1,0,0,1,1 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
+		grep -q "^ibfsim: route: --qos-sl2vl '0,0,1,1,0,0,1,1,0,0,1,1,0,0,1,1': qos-sl2vl puts SLs 0 and 1 on VL 0, but $e routes on SLs 0 to 1" "$tmp/err" ||
+		fail "$e --qos-sl2vl merging layers: exit $rc, '$(cat "$tmp/err")'"
+	"$IBFSIM" route "$ring" --routing $e --inband --qos-vlarb-low 0:64,1:192 \
+		--qos-sl2vl 1,0,1,0,1,0,1,0,1,0,1,0,1,0,1,0 >"$tmp/out" 2>"$tmp/err" ||
+		fail "$e --qos-*: exit $? ($(cat "$tmp/err"))"
+	has "$tmp/out" "in-band SMPs by attribute: Get NodeDescription 8, Get NodeInfo 10, Get SwitchInfo 4, Get PortInfo 20, Get P_KeyTable 32, Set SwitchInfo 8, Set PortInfo 60, Set SLtoVLMappingTable 52, Set VLArbitrationTable 64, Set LinearForwardingTable 4"
+done
 
 # QoS settings (OpenSM's qos_* options) as OpenSM sends them with
 # use_optimized_slvl off: per linked switch output (4) an SL2VL for each

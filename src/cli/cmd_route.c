@@ -252,15 +252,24 @@ struct route_sm_opts {
 	const char *qos[IBFS_QOS_NOPTS];
 };
 
-/* QoS settings from the --qos-* options; -1 (said) if one is wrong. */
-static int route_qos(const struct ibfs_topology *t,
+/*
+ * QoS settings from the --qos-* options for engine; -1 (said) if one is
+ * wrong, or if the SL-to-VL table merges dfsssp's or lash's layers.
+ */
+static int route_qos(const struct ibfs_topology *t, const char *engine,
 		     const struct route_sm_opts *so, struct ibfs_qos *q)
 {
 	int vls = t->def.data_vls > 0 ? t->def.data_vls : 1, bad;
-	char err[160] = "";
+	char err[200] = "";
 
-	if (!ibfs__qos_from_opts(q, vls, so->qos, &bad, err, sizeof(err)))
-		return 0;
+	if (!ibfs__qos_from_opts(q, vls, so->qos, &bad, err, sizeof(err))) {
+		if (!q->given || !engine ||
+		    (strcmp(engine, "dfsssp") && strcmp(engine, "lash")) ||
+		    !ibfs__qos_check_layers(q, vls, engine, err, sizeof(err)))
+			return 0;
+		ibfs_cli_error("route: --qos-sl2vl '%s': %s", so->qos[0], err);
+		return -1;
+	}
 	if (bad >= 0)
 		ibfs_cli_error("route: --%s '%s': %s", ibfs__qos_opt_names[bad],
 			       so->qos[bad], err);
@@ -280,7 +289,7 @@ static int route_inband(struct ibfs_topology *t, const char *fabric,
 	int node = -1, window = so->window;
 	struct ibfs_qos qos;
 
-	if (route_qos(t, so, &qos) < 0)
+	if (route_qos(t, engine, so, &qos) < 0)
 		return IBFS_EXIT_USAGE;
 
 	if (host) {
@@ -526,7 +535,7 @@ int ibfs_cmd_route(int argc, char **argv)
 	}
 	struct ibfs_qos qos; /* checked before anything is printed */
 
-	if (route_qos(t, &so, &qos) < 0) {
+	if (route_qos(t, engine, &so, &qos) < 0) {
 		ibfs__topo_free(t);
 		return IBFS_EXIT_USAGE;
 	}

@@ -108,6 +108,8 @@ EXTRA_DIST += tests/run_scenarios.sh \
 	tests/data/scenario/qos_high.xml \
 	tests/data/scenario/qos_alone.xml \
 	tests/data/scenario/qos_low.xml \
+	tests/data/scenario/qos_low_dfsssp.xml \
+	tests/data/scenario/qos_low_lash.xml \
 	tests/data/scenario/hca_qos.xml \
 	tests/data/scenario/hca_qos_instant.xml \
 	tests/data/scenario/hca_qos_alone.xml \

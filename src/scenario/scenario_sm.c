@@ -204,12 +204,15 @@ int ibfs__sx_read_sm(struct sx *x, xmlNode *n)
 	/* The engines that put paths on SLs themselves (OpenSM's path_sl). */
 	if (x->s->qos.given && x->s->routing &&
 	    (!strcmp(x->s->routing, "dfsssp") ||
-	     !strcmp(x->s->routing, "lash")))
-		return ibfs__diag(x->d, x->file, ibfs__xml_line(n),
-				  "%s chooses the SLs and VLs that break "
-				  "credit loops itself: it cannot take QoS "
-				  "settings",
-				  x->s->routing);
+	     !strcmp(x->s->routing, "lash"))) {
+		char err[200];
+		int vls = x->s->topo->def.data_vls;
+
+		if (ibfs__qos_check_layers(&x->s->qos, vls, x->s->routing,
+					   err, sizeof(err)) < 0)
+			return ibfs__diag(x->d, x->file, ibfs__xml_line(n),
+					  "%s", err);
+	}
 	if (x->s->routing && !strcmp(x->s->routing, "file"))
 		return check_lfts(x, n);
 	return 0;

@@ -143,6 +143,26 @@ int ibfs__qos_check(const struct ibfs_qos *q, char *err, size_t errlen)
 	return 0;
 }
 
+int ibfs__qos_check_layers(const struct ibfs_qos *q, int data_vls,
+			   const char *engine, char *err, size_t errlen)
+{
+	int n = data_vls < 1 ? 1 : data_vls > 15 ? 15 : data_vls;
+
+	for (int a = 0; a < n; a++)
+		for (int b = a + 1; b < n; b++)
+			if (q->sl2vl[a] == q->sl2vl[b]) {
+				snprintf(err, errlen,
+					 "qos-sl2vl puts SLs %d and %d on VL "
+					 "%d, but %s routes on SLs 0 to %d "
+					 "as layers that each need a VL of "
+					 "their own (or credit loops come "
+					 "back)",
+					 a, b, q->sl2vl[a], engine, n - 1);
+				return -1;
+			}
+	return 0;
+}
+
 const char *const ibfs__qos_opt_names[IBFS_QOS_NOPTS] = {
 	"qos-sl2vl", "qos-vlarb-high", "qos-vlarb-low", "qos-high-limit"
 };

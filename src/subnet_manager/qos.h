@@ -50,6 +50,19 @@ int ibfs__qos_parse_sl2vl(const char *s, int data_vls, uint8_t sl2vl[16],
 int ibfs__qos_parse_limit(const char *s, uint8_t *limit, char *err,
 			  size_t errlen);
 /*
+ * For the engines that put routes on SLs themselves (dfsssp's virtual
+ * layers, lash's lanes: OpenSM's path_sl, which returns the layer as the
+ * SL). They use SLs 0 to data_vls - 1, spreading routes over every VL
+ * even when fewer would break the credit loops (dfsssp's balancing), and
+ * count on SL i reaching VL i's buffers alone. OpenSM asks for QoS with
+ * them (-Q, whose default qos_sl2vl is that identity) and then programs
+ * qos_sl2vl as given. ibfsim takes the tables too, but refuses an
+ * SL-to-VL table that puts two of those SLs on one VL, which would merge
+ * their layers. 0, or -1 with the first such pair in err.
+ */
+int ibfs__qos_check_layers(const struct ibfs_qos *q, int data_vls,
+			   const char *engine, char *err, size_t errlen);
+/*
  * OpenSM's four QoS options as ibfsim names them (scenario attributes,
  * `ibfsim route` options without the dashes): qos-sl2vl, qos-vlarb-high,
  * qos-vlarb-low, qos-high-limit.
