@@ -611,6 +611,46 @@ START_TEST(multicast_replication)
 }
 END_TEST
 
+/*
+ * A multicast copy started at once at an idle output (mc_start.c) goes
+ * through the output's VL arbiter as a granted packet would: with 2 data
+ * VLs and weights 0:16, 1:32, one 1000-byte copy on VL 1 leaves the
+ * arbiter as a pick of VL 1 alone and a charge of the copy's wire bytes
+ * leave a copy of the arbiter taken before it. It was not charged.
+ */
+START_TEST(multicast_copy_charges_arbiter)
+{
+	struct star x;
+	struct star_opts o = { .data_vls = 2 };
+	const uint8_t ports[] = { 3 };
+	struct ibfs_vlarb_entry lo[] = { { 0, 16 }, { 1, 32 } };
+
+	star_make(&x, 3, &o);
+	ck_assert_int_eq(ibfs__switch_set_vlarb(x.sw, 3, NULL, 0, lo, 2, 255),
+			 0);
+	ck_assert_int_eq(ibfs__switch_set_mft(x.sw, 0xC001, ports, 1), 0);
+	struct ibfs_vlarb want = x.sw->out[3].arb;
+	int high = -1;
+
+	ck_assert_int_eq(x.sw->out[3].one, 0);
+	ck_assert_int_eq(ibfs__vlarb_pick(&want, 1u << 1, &high), 1);
+	flow_sl(x.ep[0], 0xC001, 1, 1000, 1);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->rx_pkts, 1);
+	ck_assert_uint_eq(x.f->pkts_replicated, 1);
+	/* The endpoint's raw packet: LRH 8 + 1000 + VCRC 2 = 1010 bytes. */
+	const struct ibfs_vlarb *a = &x.sw->out[3].arb;
+
+	ck_assert_int_eq(a->lo_at, want.lo_at);
+	ck_assert_int_lt(a->lo_left, want.lo_left);
+	ck_assert_int_eq(want.lo_left - a->lo_left, 1010);
+	ibfs__vlarb_charge(&want, high, 1010);
+	ck_assert_mem_eq(a, &want, sizeof(want));
+	conserved(x.f);
+	star_free(&x);
+}
+END_TEST
+
 static int local_calls;
 
 static void local_hook(void *ctx, struct ibfs_switch *sw,
@@ -695,6 +735,7 @@ static Suite *switch_tables_suite(void)
 	tcase_add_test(tc, lft_change_reroutes_flow);
 	tcase_add_test(tc, lft_change_reroutes_flow_hinted);
 	tcase_add_test(tc, multicast_replication);
+	tcase_add_test(tc, multicast_copy_charges_arbiter);
 	tcase_add_test(tc, packets_for_the_switch);
 	tcase_add_test(tc, create_errors);
 	suite_add_tcase(s, tc);

@@ -17,8 +17,12 @@
  * others wait in the input's FIFO and are granted one at a time as any
  * packet, as all copies were before. A unicast packet arriving behind the
  * copies may meanwhile go to another output (the replication does not
- * occupy the input's read port). The VL arbiter is not charged for a copy
- * started so.
+ * occupy the input's read port). A copy started so on a data VL passes
+ * through the output's VL arbiter as a granted packet would, with its VL
+ * alone ready: the arbiter picks it (or refuses a VL its tables do not
+ * serve, whose copy then waits in the FIFO, as it would be) and is
+ * charged its bytes (IBA 7.6.9), so that the weights hold for the
+ * packets of other VLs that follow.
  */
 int ibfs__sw_mc_start(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 {
@@ -34,6 +38,11 @@ int ibfs__sw_mc_start(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 	    !ibfs__port_can_send(port, p) ||
 	    now + ibfs__port_ser(port, p->wire_bytes) < p->tail_at)
 		return 0;
+	int high = -1;
+
+	if (p->vl < sw->data_vls && !so->one &&
+	    ibfs__vlarb_pick(&so->arb, 1u << p->vl, &high) < 0)
+		return 0;
 	sw->go[o / 64] &= ~(1ULL << (o % 64));
 	sw->cur_in[o] = (uint8_t)in;
 	sw->ends[sw->ends_in++] = (uint8_t)o;
@@ -42,6 +51,8 @@ int ibfs__sw_mc_start(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 	so->cur_in_vl = p->in_vl;
 	so->cur_blocks = p->blocks;
 	so->cur_orig = p->mc_orig;
+	if (high >= 0)
+		ibfs__vlarb_charge(&so->arb, high, p->wire_bytes);
 	ibfs__port_wait_stop(port);
 	ibfs__port_send(port, p);
 	return 1;
