@@ -91,6 +91,23 @@ START_TEST(test_decode_errors)
 }
 END_TEST
 
+/* Every field of PortInfo that this model decodes, equal. */
+static void port_info_eq(const struct ibfs_smp_port_info *a,
+			 const struct ibfs_smp_port_info *b)
+{
+#define PI_EQ(f) ck_assert_uint_eq(a->f, b->f)
+	PI_EQ(gid_prefix); PI_EQ(lid); PI_EQ(sm_lid); PI_EQ(cap_mask);
+	PI_EQ(local_port); PI_EQ(width_enabled); PI_EQ(width_supported);
+	PI_EQ(width_active); PI_EQ(speed_supported); PI_EQ(speed_active);
+	PI_EQ(speed_enabled); PI_EQ(speed_ext_supported);
+	PI_EQ(speed_ext_active); PI_EQ(speed_ext_enabled);
+	PI_EQ(neighbor_mtu); PI_EQ(mtu_cap); PI_EQ(subnet_timeout);
+	PI_EQ(state); PI_EQ(phys_state); PI_EQ(lmc); PI_EQ(vl_cap);
+	PI_EQ(op_vls); PI_EQ(vl_high_limit); PI_EQ(vlarb_high_cap);
+	PI_EQ(vlarb_low_cap); PI_EQ(part_enf); PI_EQ(pkey_violations);
+#undef PI_EQ
+}
+
 START_TEST(test_attributes)
 {
 	uint8_t d[64];
@@ -140,19 +157,40 @@ START_TEST(test_attributes)
 	ck_assert_uint_eq(d[39], 64);
 	ck_assert_uint_eq(d[40], 32);
 	ck_assert_uint_eq(d[43], 0x30);
-	memset(&p2, 0, sizeof(p2));
+	memset(&p2, 0xee, sizeof(p2));
 	ibfs__smp_get_port_info(d, &p2);
-	ck_assert_uint_eq(p2.lid, pi.lid);
-	ck_assert_uint_eq(p2.sm_lid, pi.sm_lid);
-	ck_assert_uint_eq(p2.local_port, pi.local_port);
-	ck_assert_uint_eq(p2.width_active, pi.width_active);
-	ck_assert_uint_eq(p2.state, pi.state);
-	ck_assert_uint_eq(p2.phys_state, pi.phys_state);
-	ck_assert_uint_eq(p2.lmc, pi.lmc);
-	ck_assert_uint_eq(p2.vl_cap, pi.vl_cap);
-	ck_assert_uint_eq(p2.op_vls, pi.op_vls);
-	ck_assert_uint_eq(p2.vlarb_high_cap, pi.vlarb_high_cap);
-	ck_assert_uint_eq(p2.vlarb_low_cap, pi.vlarb_low_cap);
+	port_info_eq(&p2, &pi);
+
+	/* The link, capability and timeout fields (OpenSM's
+	 * ib_port_info_t, libibmad's IB_PORT_*_F bit offsets). */
+	struct ibfs_smp_port_info px = {
+		.gid_prefix = 0xfe80000000000001ull, .cap_mask = 0x00004042,
+		.width_enabled = 0x0b, .width_supported = 0x0b,
+		.width_active = 8, .speed_supported = 7, .state = 4,
+		.speed_active = 4, .speed_enabled = 5, .neighbor_mtu = 4,
+		.mtu_cap = 5, .vl_cap = 4, .subnet_timeout = 18,
+		.speed_ext_active = 2, .speed_ext_supported = 3,
+		.speed_ext_enabled = 0x1f,
+	}, p3;
+	ibfs__smp_put_port_info(d, &px);
+	const uint8_t prefix[8] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 1 };
+	const uint8_t cap[4] = { 0, 0, 0x40, 0x42 };
+	ck_assert_mem_eq(d + 8, prefix, 8);
+	ck_assert_mem_eq(d + 20, cap, 4);
+	ck_assert_uint_eq(d[29], 0x0b);
+	ck_assert_uint_eq(d[30], 0x0b);
+	ck_assert_uint_eq(d[31], 0x08);
+	ck_assert_uint_eq(d[32], 0x74);
+	ck_assert_uint_eq(d[35], 0x45);
+	ck_assert_uint_eq(d[36], 0x40);
+	ck_assert_uint_eq(d[37], 0x40);
+	ck_assert_uint_eq(d[41], 0x05);
+	ck_assert_uint_eq(d[51], 0x12);
+	ck_assert_uint_eq(d[62], 0x23);
+	ck_assert_uint_eq(d[63], 0x1f);
+	memset(&p3, 0xee, sizeof(p3));
+	ibfs__smp_get_port_info(d, &p3);
+	port_info_eq(&p3, &px);
 
 	struct ibfs_smp_switch_info w = { 0xc000, 0x200, 0x0123, 1, 0x20,
 					  0xc005 }, w2;

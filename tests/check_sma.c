@@ -364,6 +364,147 @@ START_TEST(test_agent_pkeys)
 }
 END_TEST
 
+/* The PortInfo an agent answers for `port` of the node `hops` away. */
+static struct ibfs_smp_port_info port_info(struct star *x, int hops,
+					   uint32_t mod)
+{
+	struct ibfs_smp_port_info pi;
+
+	ck_assert_uint_eq(ask(x, hops, IBFS_SMP_GET, IBFS_SMP_ATTR_PORT_INFO,
+			      mod, NULL), IBFS_MAD_STATUS_OK);
+	ibfs__smp_get_port_info(x->resp[x->nresp - 1].data, &pi);
+	return pi;
+}
+
+/* The status of a PortInfo Set of pi to `port` of the node `hops` away. */
+static uint16_t set_port_info(struct star *x, int hops, uint32_t port,
+			      const struct ibfs_smp_port_info *pi)
+{
+	uint8_t d[64];
+
+	ibfs__smp_put_port_info(d, pi);
+	return ask(x, hops, IBFS_SMP_SET, IBFS_SMP_ATTR_PORT_INFO, port, d);
+}
+
+/*
+ * PortInfo's link and capability fields (IBA 14.2.5.6) over the star's
+ * 4x EDR links, as a ConnectX reports them: LinkWidthSupported and
+ * Enabled 1x|4x, Active 4x; LinkSpeedSupported and Enabled SDR-QDR,
+ * Active QDR, and EDR in the Ext fields (Active 2, Supported FDR|EDR)
+ * only when the modifier has SMSupportExtendedSpeeds; MTUCap and
+ * NeighborMTU 4096 (5); the link-local GidPrefix and a CapabilityMask
+ * (IsSM on the SM's port) on CA ports and switch port 0 only.
+ */
+START_TEST(test_agent_port_info_read)
+{
+	struct star x;
+	struct ibfs_smp_port_info pi;
+	const uint32_t ext = IBFS_SMP_PI_EXT_SPEEDS;
+	const uint32_t caps = IBFS_PORT_CAP_SL_MAP | IBFS_PORT_CAP_EXT_SPEEDS;
+
+	star_make(&x);
+	pi = port_info(&x, 2, 1);
+	ck_assert_uint_eq(pi.width_supported, 3);
+	ck_assert_uint_eq(pi.width_enabled, 3);
+	ck_assert_uint_eq(pi.width_active, 2);
+	ck_assert_uint_eq(pi.speed_supported, 7);
+	ck_assert_uint_eq(pi.speed_enabled, 7);
+	ck_assert_uint_eq(pi.speed_active, 4);
+	ck_assert_uint_eq(pi.speed_ext_active, 0);
+	ck_assert_uint_eq(pi.speed_ext_supported, 0);
+	ck_assert_uint_eq(pi.speed_ext_enabled, 0);
+	ck_assert_uint_eq(pi.mtu_cap, 5);
+	ck_assert_uint_eq(pi.neighbor_mtu, 5);
+	ck_assert_uint_eq(pi.vl_cap, 1);
+	ck_assert_uint_eq(pi.subnet_timeout, 0);
+	ck_assert_uint_eq(pi.gid_prefix, IBFS_GID_PREFIX_LINK_LOCAL);
+	ck_assert_uint_eq(pi.cap_mask, caps);
+	pi = port_info(&x, 2, ext | 1);
+	ck_assert_uint_eq(pi.speed_ext_active, 2);
+	ck_assert_uint_eq(pi.speed_ext_supported, 3);
+	ck_assert_uint_eq(pi.speed_ext_enabled, 3);
+	ck_assert_uint_eq(pi.speed_active, 4);
+	/* The SM's own port (no hop). */
+	pi = port_info(&x, 0, ext | 1);
+	ck_assert_uint_eq(pi.cap_mask, caps | IBFS_PORT_CAP_IS_SM);
+	/* The switch: port 0 has no link fields, an external port (2) no
+	 * prefix or capabilities, a free port (3) no link. */
+	static const struct {
+		uint32_t port, cap;
+		uint64_t prefix;
+		uint8_t wsup, wact, ext, mtu_cap;
+	} sw[] = {
+		{ 0, caps, IBFS_GID_PREFIX_LINK_LOCAL, 0, 0, 0, 0 },
+		{ 2, 0, 0, 3, 2, 2, 5 },
+		{ 3, 0, 0, 0, 0, 0, 5 },
+	};
+	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++) {
+		pi = port_info(&x, 1, ext | sw[i].port);
+		ck_assert_uint_eq(pi.cap_mask, sw[i].cap);
+		ck_assert_uint_eq(pi.gid_prefix, sw[i].prefix);
+		ck_assert_uint_eq(pi.width_supported, sw[i].wsup);
+		ck_assert_uint_eq(pi.width_active, sw[i].wact);
+		ck_assert_uint_eq(pi.speed_ext_active, sw[i].ext);
+		ck_assert_uint_eq(pi.speed_active, sw[i].wact ? 4 : 0);
+		ck_assert_uint_eq(pi.mtu_cap, sw[i].mtu_cap);
+	}
+	/* Bits 30-8 of the modifier are reserved. */
+	ck_assert_uint_eq(ask(&x, 1, IBFS_SMP_GET, IBFS_SMP_ATTR_PORT_INFO,
+			      0x100 | 2, NULL), IBFS_MAD_STATUS_BAD_FIELD);
+	star_free(&x);
+}
+END_TEST
+
+/*
+ * A PortInfo Set stores NeighborMTU, SubnetTimeOut and GidPrefix; one
+ * with a NeighborMTU above MTUCap, or OperationalVLs other than the
+ * port's (above VLCap; below it, not modelled), is an invalid field and
+ * changes nothing it carries, its LID included.
+ */
+START_TEST(test_agent_port_info_set)
+{
+	struct star x;
+	struct ibfs_smp_port_info pi = {
+		.gid_prefix = 0xfec0000000000001ull, .neighbor_mtu = 3,
+		.op_vls = 1, .subnet_timeout = 18,
+	};
+
+	star_make(&x);
+	ck_assert_uint_eq(set_port_info(&x, 2, 1, &pi), IBFS_MAD_STATUS_OK);
+	pi = port_info(&x, 2, 1);
+	ck_assert_uint_eq(pi.neighbor_mtu, 3);
+	ck_assert_uint_eq(pi.subnet_timeout, 18);
+	ck_assert_uint_eq(pi.gid_prefix, 0xfec0000000000001ull);
+	ck_assert_uint_eq(pi.op_vls, 1);
+
+	struct ibfs_smp_port_info bad[3] = {
+		{ .lid = 0x55, .neighbor_mtu = 6 },
+		{ .lid = 0x55, .op_vls = 2 },
+		{ .lid = 0x55, .neighbor_mtu = 4, .op_vls = 15 },
+	};
+	for (int i = 0; i < 3; i++) {
+		ck_assert_uint_eq(set_port_info(&x, 2, 1, &bad[i]),
+				  IBFS_MAD_STATUS_BAD_FIELD);
+		pi = port_info(&x, 2, 1);
+		ck_assert_uint_eq(pi.lid, 0);
+		ck_assert_uint_eq(pi.neighbor_mtu, 3);
+		ck_assert_uint_eq(pi.subnet_timeout, 18);
+	}
+	/* A switch's external port takes a NeighborMTU; its prefix and
+	 * timeout are port 0's. */
+	pi = (struct ibfs_smp_port_info){ .neighbor_mtu = 4,
+					  .subnet_timeout = 9 };
+	ck_assert_uint_eq(set_port_info(&x, 1, 2, &pi), IBFS_MAD_STATUS_OK);
+	pi = port_info(&x, 1, 2);
+	ck_assert_uint_eq(pi.neighbor_mtu, 4);
+	ck_assert_uint_eq(pi.subnet_timeout, 0);
+	pi = port_info(&x, 1, 0);
+	ck_assert_uint_eq(pi.subnet_timeout, 0);
+	ck_assert_uint_eq(pi.gid_prefix, IBFS_GID_PREFIX_LINK_LOCAL);
+	star_free(&x);
+}
+END_TEST
+
 START_TEST(test_agent_bad_path)
 {
 	struct star x;
@@ -426,6 +567,8 @@ static Suite *sma_suite(void)
 	tcase_add_test(tc, test_agent_mft);
 	tcase_add_test(tc, test_agent_hca_vlarb);
 	tcase_add_test(tc, test_agent_pkeys);
+	tcase_add_test(tc, test_agent_port_info_read);
+	tcase_add_test(tc, test_agent_port_info_set);
 	tcase_add_test(tc, test_agent_bad_path);
 	tcase_add_test(tc, test_smp_packet);
 	suite_add_tcase(s, tc);

@@ -97,6 +97,9 @@ tests_check_sma_LDADD = $(SM_INBAND_LIBS)
 # `ibfsim route --inband` (src/cli/cmd_route.c).
 TESTS += tests/sm_route_cli.sh
 EXTRA_DIST += tests/sm_route_cli.sh
+# PortInfo as the SM reads and sets it, in a capture tshark dissects.
+TESTS += tests/sm_port_info.sh
+EXTRA_DIST += tests/sm_port_info.sh tests/data/scenario/sm_port_info.xml
 
 # Against the real OpenSM over ibsim (skips, exit 77, without them): its
 # tables, and the SMPs of its sweep attribute by attribute.

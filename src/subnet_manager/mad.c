@@ -233,24 +233,42 @@ void ibfs__smp_get_switch_info(const uint8_t *d,
 }
 
 /*
- * PortInfo (IBA 14.2.5.6): LID at 16, MasterSMLID at 18, LocalPortNum 28,
- * LinkWidthActive 31, PortState in the low nibble of 32, PortPhysicalState
- * in the high nibble of 33, LMC in the low 3 bits of 34, VLCap in the high
- * nibble of 37, VLHighLimit 38, VLArbitrationHighCap 39, LowCap 40,
+ * PortInfo (IBA 14.2.5.6): GidPrefix at 8, LID at 16, MasterSMLID at 18,
+ * CapabilityMask at 20, LocalPortNum 28, LinkWidthEnabled 29, Supported
+ * 30, Active 31; LinkSpeedSupported in the high nibble of 32 and
+ * PortState in the low, PortPhysicalState in the high nibble of 33, LMC
+ * in the low 3 bits of 34, LinkSpeedActive in the high nibble of 35 and
+ * LinkSpeedEnabled in the low, NeighborMTU in the high nibble of 36
+ * (MasterSMSL below it), VLCap in the high nibble of 37, VLHighLimit 38,
+ * VLArbitrationHighCap 39, LowCap 40, MTUCap in the low nibble of 41,
  * OperationalVLs in the high nibble of 43 with the partition enforcement
- * bits below it, P_KeyViolations at 46.
+ * bits below it, P_KeyViolations at 46, SubnetTimeOut in the low 5 bits
+ * of 51, LinkSpeedExtActive in the high nibble of 62 and
+ * LinkSpeedExtSupported in the low, LinkSpeedExtEnabled in the low 5 bits
+ * of 63 (OpenSM's ib_port_info_t has the same layout).
  */
 void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p)
 {
 	memset(d, 0, IBFS_SMP_DATA_BYTES);
+	ibfs__put64(d + 8, p->gid_prefix);
 	ibfs__put16(d + 16, p->lid);
 	ibfs__put16(d + 18, p->sm_lid);
+	ibfs__put32(d + 20, p->cap_mask);
 	d[28] = p->local_port;
+	d[29] = p->width_enabled;
+	d[30] = p->width_supported;
 	d[31] = p->width_active;
-	d[32] = p->state & 0x0f;
+	d[32] = (uint8_t)(p->speed_supported << 4 | (p->state & 0x0f));
 	d[33] = (uint8_t)(p->phys_state << 4);
 	d[34] = p->lmc & 7;
+	d[35] = (uint8_t)(p->speed_active << 4 | (p->speed_enabled & 0x0f));
+	d[36] = (uint8_t)(p->neighbor_mtu << 4);
 	d[37] = (uint8_t)(p->vl_cap << 4);
+	d[41] = p->mtu_cap & 0x0f;
+	d[51] = p->subnet_timeout & 0x1f;
+	d[62] = (uint8_t)(p->speed_ext_active << 4 |
+			  (p->speed_ext_supported & 0x0f));
+	d[63] = p->speed_ext_enabled & 0x1f;
 	d[38] = p->vl_high_limit;
 	d[39] = p->vlarb_high_cap;
 	d[40] = p->vlarb_low_cap;
@@ -264,14 +282,27 @@ void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p)
 
 void ibfs__smp_get_port_info(const uint8_t *d, struct ibfs_smp_port_info *p)
 {
+	p->gid_prefix = ibfs__get64(d + 8);
 	p->lid = ibfs__get16(d + 16);
 	p->sm_lid = ibfs__get16(d + 18);
+	p->cap_mask = ibfs__get32(d + 20);
 	p->local_port = d[28];
+	p->width_enabled = d[29];
+	p->width_supported = d[30];
 	p->width_active = d[31];
+	p->speed_supported = d[32] >> 4;
 	p->state = d[32] & 0x0f;
 	p->phys_state = d[33] >> 4;
 	p->lmc = d[34] & 7;
+	p->speed_active = d[35] >> 4;
+	p->speed_enabled = d[35] & 0x0f;
+	p->neighbor_mtu = d[36] >> 4;
 	p->vl_cap = d[37] >> 4;
+	p->mtu_cap = d[41] & 0x0f;
+	p->subnet_timeout = d[51] & 0x1f;
+	p->speed_ext_active = d[62] >> 4;
+	p->speed_ext_supported = d[62] & 0x0f;
+	p->speed_ext_enabled = d[63] & 0x1f;
 	p->vl_high_limit = d[38];
 	p->vlarb_high_cap = d[39];
 	p->vlarb_low_cap = d[40];

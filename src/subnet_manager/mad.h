@@ -140,11 +140,40 @@ void ibfs__smp_put_switch_info(uint8_t *d,
 void ibfs__smp_get_switch_info(const uint8_t *d,
 			       struct ibfs_smp_switch_info *w);
 
+/*
+ * PortInfo's attribute modifier: the port number in bits 7-0, and bit 31,
+ * SMSupportExtendedSpeeds (IBA 14.2.5.6, since 1.2.1's errata), set by an
+ * SM that reads the LinkSpeedExt fields: without it an agent leaves them
+ * zero, as they were reserved before.
+ */
+#define IBFS_SMP_PI_PORT_MASK 0xffu
+#define IBFS_SMP_PI_EXT_SPEEDS 0x80000000u
+
+/* CapabilityMask bits of PortInfo (IBA 14.2.5.6): those this model has. */
+#define IBFS_PORT_CAP_IS_SM 0x00000002u
+#define IBFS_PORT_CAP_SL_MAP 0x00000040u     /* IsSLMappingSupported */
+#define IBFS_PORT_CAP_EXT_SPEEDS 0x00004000u /* IsExtendedSpeedsSupported */
+
+/* The link-local GID prefix fe80::/64, OpenSM's default subnet_prefix. */
+#define IBFS_GID_PREFIX_LINK_LOCAL 0xfe80000000000000ull
+
 /* PortInfo (IBA 14.2.5.6), the fields this model uses. */
 struct ibfs_smp_port_info {
+	uint64_t gid_prefix;   /* GidPrefix */
 	uint16_t lid, sm_lid;
+	uint32_t cap_mask;     /* CapabilityMask: IBFS_PORT_CAP_* */
 	uint8_t local_port;
+	/* LinkWidth codes, a bit each: 1 1x, 2 4x, 4 8x, 8 12x, 16 2x. */
+	uint8_t width_enabled, width_supported;
 	uint8_t width_active;  /* LinkWidthActive code: 1 1x, 2 4x, ... */
+	/* LinkSpeed codes, a bit each: 1 SDR, 2 DDR, 4 QDR; Enabled 0 is
+	 * "no change" in a Set, 15 "set to Supported". */
+	uint8_t speed_supported, speed_active, speed_enabled;
+	/* LinkSpeedExt codes, a bit each: 1 FDR, 2 EDR, 4 HDR, 8 NDR. */
+	uint8_t speed_ext_supported, speed_ext_active, speed_ext_enabled;
+	/* MTU codes: 1 256, 2 512, 3 1024, 4 2048, 5 4096. */
+	uint8_t neighbor_mtu, mtu_cap;
+	uint8_t subnet_timeout; /* SubnetTimeOut: 4.096 us x 2^value */
 	uint8_t state;         /* enum ibfs_port_state */
 	uint8_t phys_state;    /* IBFS_PHYS_* */
 	uint8_t lmc;

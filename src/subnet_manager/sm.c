@@ -353,7 +353,7 @@ static void sm_on_node_info(struct ibfs_sm *sm, const struct sm_req *r,
 			sm_get(sm, IBFS_SMP_ATTR_SWITCH_INFO, 0, i);
 		else
 			sm_get(sm, IBFS_SMP_ATTR_PORT_INFO,
-			       (uint32_t)n->entry, i);
+			       ibfs__sm_pi_mod(n->entry), i);
 	}
 	if (r->node >= 0)
 		sm_link(sm, r->node, r->port, i, ni.local_port);
@@ -370,7 +370,7 @@ static void sm_on_switch_info(struct ibfs_sm *sm, const struct sm_req *r,
 			      const struct ibfs_smp *s)
 {
 	ibfs__smp_get_switch_info(s->data, &sm->dn[r->node].si);
-	sm_get(sm, IBFS_SMP_ATTR_PORT_INFO, 0, r->node);
+	sm_get(sm, IBFS_SMP_ATTR_PORT_INFO, ibfs__sm_pi_mod(0), r->node);
 }
 
 /*
@@ -384,10 +384,10 @@ static void sm_on_port_info(struct ibfs_sm *sm, const struct sm_req *r,
 {
 	struct ibfs_smp_port_info pi;
 	struct sm_dnode *n = &sm->dn[r->node];
-	int p = (int)r->mod;
+	int p = (int)(r->mod & IBFS_SMP_PI_PORT_MASK);
 
 	ibfs__smp_get_port_info(s->data, &pi);
-	if (p < 0 || p > n->nports)
+	if (p > n->nports)
 		return;
 	n->ports[p].up = pi.phys_state == IBFS_PHYS_LINKUP;
 	n->ports[p].state = pi.state;
@@ -397,11 +397,14 @@ static void sm_on_port_info(struct ibfs_sm *sm, const struct sm_req *r,
 	n->ports[p].lid = pi.lid;
 	n->ports[p].sm_lid = pi.sm_lid;
 	n->ports[p].lmc = pi.lmc;
+	n->ports[p].mtu_cap = pi.mtu_cap;
+	n->ports[p].vl_cap = pi.vl_cap;
+	n->ports[p].width_sup = pi.width_supported;
 	if (p > 0 && n->ports[p].up && (!n->vl_cap || pi.vl_cap < n->vl_cap))
 		n->vl_cap = pi.vl_cap;
 	if (n->type == IBFS_NODE_SWITCH && p == 0)
 		for (int q = 1; q <= n->nports; q++)
-			sm_get(sm, IBFS_SMP_ATTR_PORT_INFO, (uint32_t)q,
+			sm_get(sm, IBFS_SMP_ATTR_PORT_INFO, ibfs__sm_pi_mod(q),
 			       r->node);
 	if (n->ports[p].up && p > 0 &&
 	    (n->type == IBFS_NODE_SWITCH ? p != n->entry :

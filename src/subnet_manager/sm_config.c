@@ -317,6 +317,35 @@ static void sm_qos_node(struct ibfs_sm *sm, int i)
 			sm_sl2vl(sm, i, (uint32_t)in << 8 | (uint32_t)p);
 }
 
+/* OpenSM's default subnet_timeout: 4.096 us x 2^18, about 1.07 s. */
+#define SM_SUBNET_TIMEOUT 18
+
+/*
+ * A linked port's operational parameters, as OpenSM's link manager sets
+ * them (osm_link_mgr.c, from osm_physp_calc_link_mtu and _op_vls): the
+ * NeighborMTU and OperationalVLs that both ends can take, the smaller of
+ * the two MTUCaps and VLCaps read (OpenSM's max_op_vls, 5 by default,
+ * caps nothing below VL0-14), and LinkWidthEnabled = LinkWidthSupported.
+ * LinkSpeedEnabled stays 0, no change (OpenSM writes back what it read).
+ */
+static void sm_link_params(const struct ibfs_sm *sm, const struct sm_port *pp,
+			   struct ibfs_smp_port_info *w)
+{
+	uint8_t mtu = pp->mtu_cap, vls = pp->vl_cap;
+
+	if (pp->peer >= 0) {
+		const struct sm_port *q = &sm->dn[pp->peer].ports[pp->peer_port];
+
+		if (q->mtu_cap && q->mtu_cap < mtu)
+			mtu = q->mtu_cap;
+		if (q->vl_cap && q->vl_cap < vls)
+			vls = q->vl_cap;
+	}
+	w->neighbor_mtu = mtu;
+	w->op_vls = vls;
+	w->width_enabled = pp->width_sup;
+}
+
 /* The PortInfo record i's port p must hold, in a Set asking for state. */
 static void sm_port_info(struct ibfs_sm *sm, int i, int p, uint8_t state,
 			 struct ibfs_smp_port_info *w)
@@ -325,8 +354,10 @@ static void sm_port_info(struct ibfs_sm *sm, int i, int p, uint8_t state,
 	const struct ibfs_sn_node *sn = &sm->sn->nodes[x->sn];
 	const struct sm_dnode *me = &sm->dn[sm->root];
 
-	*w = (struct ibfs_smp_port_info){ .state = state };
+	*w = (struct ibfs_smp_port_info){ .state = state,
+					  .subnet_timeout = SM_SUBNET_TIMEOUT };
 	if (x->type != IBFS_NODE_SWITCH || p == 0) {
+		w->gid_prefix = IBFS_GID_PREFIX_LINK_LOCAL;
 		w->lid = sn->ports[p].lid;
 		w->lmc = x->type == IBFS_NODE_SWITCH ? 0 : (uint8_t)sm->lmc;
 		w->sm_lid = sm->sn->nodes[me->sn].ports[sm->sm_port].lid;
@@ -336,6 +367,7 @@ static void sm_port_info(struct ibfs_sm *sm, int i, int p, uint8_t state,
 
 		w->vl_high_limit = sm_qos(sm, &def)->high_limit;
 		w->part_enf = ibfs__sm_pkey_enf(sm, i, p);
+		sm_link_params(sm, &x->ports[p], w);
 	}
 }
 
@@ -344,7 +376,7 @@ static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
 	struct ibfs_smp_port_info w;
 	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET,
 					 IBFS_SMP_ATTR_PORT_INFO,
-					 (uint32_t)p, i, 0);
+					 ibfs__sm_pi_mod(p), i, 0);
 
 	if (!r)
 		return;
@@ -391,7 +423,7 @@ static void sm_pkey_enforce(struct ibfs_sm *sm, int i, int p)
  * The PortState the link stages ask for. OpenSM's link manager runs three
  * times (osm_link_mgr_process in do_sweep, osm_state_mgr.c): with no
  * change of state, to set a port's operational parameters (NeighborMTU,
- * OperationalVLs, timeouts: not modelled, but the Set is sent), then to
+ * OperationalVLs, timeouts: sm_link_params), then to
  * Armed, then to Active. In each it sets every linked port whose values
  * or state differ; a port 0 only for a new LID or MasterSMLID, which the
  * LID stage has set. Here: every linked port not yet Active, the ports

@@ -28,6 +28,9 @@ struct sm_port {
 	uint8_t arb_low_cap, arb_high_cap; /* VLArbitration caps read */
 	uint16_t lid, sm_lid; /* LID and MasterSMLID read */
 	uint8_t lmc;          /* LMC read */
+	/* MTUCap, VLCap and LinkWidthSupported read: the link manager's
+	 * Set takes NeighborMTU and OperationalVLs from both ends' caps. */
+	uint8_t mtu_cap, vl_cap, width_sup;
 	/* The link last found in any sweep: LIDs are assigned on these so
 	 * that a link going down does not renumber anything. */
 	int epeer, eport;
@@ -139,6 +142,13 @@ struct ibfs_sm {
 
 /* sm.c */
 void ibfs__sm_fail(struct ibfs_sm *sm, const char *msg);
+
+/* A PortInfo modifier for port p, with SMSupportExtendedSpeeds set as
+ * OpenSM sets it (mad.h). */
+static inline uint32_t ibfs__sm_pi_mod(int p)
+{
+	return (uint32_t)p | IBFS_SMP_PI_EXT_SPEEDS;
+}
 /* Sends what is queued, as far as the window allows. */
 void ibfs__sm_pump(struct ibfs_sm *sm);
 /* Queues a request of the current stage; NULL (and failed) on no memory. */

@@ -275,8 +275,15 @@ struct ibfs_sma *ibfs__sma_new(struct ibfs_fabric *f, struct ibfs_diag *d)
 		if (!n->sw && !n->hca)
 			continue;
 		n->state = calloc((size_t)n->nports + 1, 1);
-		if (!n->state)
+		n->pp = calloc((size_t)n->nports + 1, sizeof(*n->pp));
+		if (!n->state || !n->pp)
 			goto oom;
+		/* Power-up: the link-local prefix (IBA 4.1.1's default GID
+		 * prefix), each link at the fabric's MTU, SubnetTimeOut 0. */
+		for (int p = 0; p <= n->nports; p++) {
+			n->pp[p].gid_prefix = IBFS_GID_PREFIX_LINK_LOCAL;
+			n->pp[p].nbr_mtu = ibfs__sma_mtu_code(f->mtu);
+		}
 		for (int p = 1; p <= n->nports; p++) {
 			struct ibfs_port *pt = ibfs__fabric_port(f, i, p);
 
@@ -344,6 +351,7 @@ void ibfs__sma_free(struct ibfs_sma *a)
 			}
 		}
 		free(n->state);
+		free(n->pp);
 		free(n->arb);
 		free(n->txq);
 	}

@@ -38,8 +38,89 @@ static uint8_t sma_vl_code(int data_vls)
 	return c;
 }
 
+/* LinkWidthSupported of a port of `lanes` lanes: 1x and its own width,
+ * and 4x below 8x and 12x (the widths IBA 5.2 lets such a port train). */
+static uint8_t sma_widths_supported(int lanes)
+{
+	uint8_t w = (uint8_t)(1 | sma_width_code(lanes));
+
+	return lanes >= 8 ? (uint8_t)(w | 2) : w;
+}
+
+uint8_t ibfs__sma_mtu_code(uint32_t mtu)
+{
+	uint8_t c = 0;
+
+	for (uint32_t m = 256; m <= mtu && c < 5; m *= 2)
+		c++;
+	return c;
+}
+
+/*
+ * The speed fields of a port whose link runs at `speed`, as a ConnectX
+ * reports them (IBA 14.2.5.6): the speeds up to its own are supported and
+ * enabled, LinkSpeedActive is the fastest of SDR, DDR and QDR it has (QDR
+ * for FDR and faster, which show in the Ext fields), and FDR10 shows as
+ * QDR (it is in Mellanox's extended PortInfo, not modelled). XDR has no
+ * code in these 4-bit fields: NDR's are the last it reports.
+ */
+static void sma_speeds(enum ibfs_speed speed, int ext,
+		       struct ibfs_smp_port_info *pi)
+{
+	/* LinkSpeedActive, LinkSpeedExtActive, LinkSpeedExtSupported. */
+	static const uint8_t code[IBFS_SPEED_COUNT][3] = {
+		[IBFS_SPEED_SDR] = {1, 0, 0},  [IBFS_SPEED_DDR] = {2, 0, 0},
+		[IBFS_SPEED_QDR] = {4, 0, 0},  [IBFS_SPEED_FDR10] = {4, 0, 0},
+		[IBFS_SPEED_FDR] = {4, 1, 1},  [IBFS_SPEED_EDR] = {4, 2, 3},
+		[IBFS_SPEED_HDR] = {4, 4, 7},  [IBFS_SPEED_NDR] = {4, 8, 15},
+		[IBFS_SPEED_XDR] = {4, 0, 15},
+	};
+	if ((unsigned)speed >= IBFS_SPEED_COUNT)
+		return;
+	const uint8_t *c = code[speed];
+
+	pi->speed_active = c[0];
+	pi->speed_supported = pi->speed_enabled = (uint8_t)(2 * c[0] - 1);
+	if (ext) {
+		pi->speed_ext_active = c[1];
+		pi->speed_ext_supported = pi->speed_ext_enabled = c[2];
+	}
+}
+
+/* Whether port `port` of the node has a link at FDR or faster. */
+static int sma_port_ext(const struct sma_node *n, int port)
+{
+	struct ibfs_fabric *f = n->a->f;
+	const struct ibfs_port *pt = ibfs__fabric_port(f, n->node, port);
+
+	return pt->link >= 0 &&
+	       f->topo->links[pt->link].speed >= IBFS_SPEED_FDR;
+}
+
+/*
+ * CapabilityMask: on a CA port and a switch's port 0 (the switch's
+ * external ports have none), IsSLMappingSupported (both take SL-to-VL
+ * tables), IsSM on the SM's own port, IsExtendedSpeedsSupported where a
+ * link (any of a switch's) runs at FDR or faster. Traps, notices, M_Key
+ * and the other optional classes are not modelled, so not announced.
+ */
+static uint32_t sma_cap_mask(const struct sma_node *n, int port)
+{
+	uint32_t m = IBFS_PORT_CAP_SL_MAP;
+	int ext = 0;
+
+	if (n->sw && port > 0)
+		return 0;
+	if (n->sm_fn && (n->sw || port == n->sm_port))
+		m |= IBFS_PORT_CAP_IS_SM;
+	for (int p = n->sw ? 1 : port; p <= (n->sw ? n->nports : port); p++)
+		ext |= sma_port_ext(n, p);
+	return ext ? m | IBFS_PORT_CAP_EXT_SPEEDS : m;
+}
+
+/* ext: the Get's modifier has SMSupportExtendedSpeeds (mad.h). */
 static void sma_port_info(struct sma_node *n, int port, int in_port,
-			  struct ibfs_smp_port_info *pi)
+			  int ext, struct ibfs_smp_port_info *pi)
 {
 	struct ibfs_fabric *f = n->a->f;
 	struct ibfs_port *pt = ibfs__fabric_port(f, n->node, port);
@@ -52,11 +133,25 @@ static void sma_port_info(struct sma_node *n, int port, int in_port,
 		pi->lid = n->hca->hp[port].lid;
 		pi->lmc = n->hca->hp[port].lmc;
 	}
+	if (!n->sw || port == 0) {
+		pi->gid_prefix = n->pp[port].gid_prefix;
+		pi->cap_mask = sma_cap_mask(n, port);
+		pi->subnet_timeout = n->pp[port].timeout;
+	}
 	pi->sm_lid = n->sm_lid;
 	pi->local_port = (uint8_t)in_port;
-	if (pt->link >= 0)
-		pi->width_active =
-			sma_width_code(f->topo->links[pt->link].width);
+	if (pt->link >= 0) {
+		const struct ibfs_topo_link *l = &f->topo->links[pt->link];
+
+		pi->width_active = sma_width_code(l->width);
+		pi->width_supported = pi->width_enabled =
+			sma_widths_supported(l->width);
+		sma_speeds(l->speed, ext, pi);
+	}
+	if (port > 0) {
+		pi->mtu_cap = ibfs__sma_mtu_code(f->mtu);
+		pi->neighbor_mtu = n->pp[port].nbr_mtu;
+	}
 	pi->state = n->state[port];
 	pi->phys_state = port == 0 || (pt->peer && pt->up) ?
 				 IBFS_PHYS_LINKUP :
@@ -93,11 +188,35 @@ static int sma_arb_apply(struct sma_node *n, int port)
 				      a->limit);
 }
 
+/*
+ * The operational parameters of a PortInfo Set, checked before anything
+ * changes (IBA 14.2.5.6; 0 is "no change" in each): a NeighborMTU above
+ * MTUCap, or OperationalVLs above VLCap, is an invalid field. So is
+ * OperationalVLs below the port's VLs: a port's data VLs are the
+ * fabric's, set at start (fabric.c), and changing them at run time is
+ * not modelled. LinkWidthEnabled and LinkSpeedEnabled are taken and not
+ * acted on (a link trains once, at its given speed and width).
+ */
+static int sma_port_params_ok(const struct sma_node *n, int port,
+			      const struct ibfs_smp_port_info *w)
+{
+	const struct ibfs_port *pt = ibfs__fabric_port(n->a->f, n->node, port);
+
+	if (port == 0)
+		return 1;
+	if (w->neighbor_mtu > ibfs__sma_mtu_code(n->a->f->mtu))
+		return 0;
+	return !w->op_vls || w->op_vls == sma_vl_code(pt->data_vls);
+}
+
 /* PortInfo Set: LID, LMC, SM LID, PortState, a switch output's or HCA
- * port's VLHighLimit (IBA 14.2.5.6, 7.2). */
+ * port's VLHighLimit (IBA 14.2.5.6, 7.2), GidPrefix, NeighborMTU and
+ * SubnetTimeOut. */
 static uint16_t sma_port_set(struct sma_node *n, int port,
 			     const struct ibfs_smp_port_info *w)
 {
+	if (!sma_port_params_ok(n, port, w))
+		return IBFS_MAD_STATUS_BAD_FIELD;
 	if (port > 0 && w->vl_high_limit != n->arb[port].limit) {
 		uint8_t old = n->arb[port].limit;
 
@@ -136,6 +255,12 @@ static uint16_t sma_port_set(struct sma_node *n, int port,
 	}
 	if (w->state != IBFS_PORT_NOP && (port > 0 || !n->sw))
 		n->state[port] = w->state;
+	if (port > 0 && w->neighbor_mtu)
+		n->pp[port].nbr_mtu = w->neighbor_mtu;
+	if (!n->sw || port == 0) {
+		n->pp[port].gid_prefix = w->gid_prefix;
+		n->pp[port].timeout = w->subnet_timeout;
+	}
 	return IBFS_MAD_STATUS_OK;
 }
 
@@ -387,12 +512,15 @@ void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 		break;
 	}
 	case IBFS_SMP_ATTR_PORT_INFO: {
-		int port = (int)s->attr_mod;
+		int port = (int)(s->attr_mod & IBFS_SMP_PI_PORT_MASK);
+		int ext = !!(s->attr_mod & IBFS_SMP_PI_EXT_SPEEDS);
+		uint32_t rsv = ~(IBFS_SMP_PI_PORT_MASK | IBFS_SMP_PI_EXT_SPEEDS);
 		struct ibfs_smp_port_info pi;
 
 		if (!n->sw && port == 0)
 			port = in_port;
-		if (port > n->nports || (!n->sw && port < 1)) {
+		if ((s->attr_mod & rsv) || port > n->nports ||
+		    (!n->sw && port < 1)) {
 			st = IBFS_MAD_STATUS_BAD_FIELD;
 			break;
 		}
@@ -400,7 +528,7 @@ void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 			ibfs__smp_get_port_info(s->data, &pi);
 			st = sma_port_set(n, port, &pi);
 		}
-		sma_port_info(n, port, in_port, &pi);
+		sma_port_info(n, port, in_port, ext, &pi);
 		ibfs__smp_put_port_info(s->data, &pi);
 		break;
 	}

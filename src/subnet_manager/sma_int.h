@@ -23,6 +23,17 @@ struct sma_node {
 	struct ibfs_switch *sw;
 	struct ibfs_hca *hca;
 	uint8_t *state;         /* [nports + 1] PortState */
+	/*
+	 * [nports + 1] what a PortInfo Set stored and nothing else reads:
+	 * NeighborMTU (the data plane runs at the fabric's MTU whatever it
+	 * holds) and SubnetTimeOut (the SA clients' timeouts are not
+	 * modelled), GidPrefix (the HCAs' GIDs are link-local, sa_mad.h).
+	 * A switch's are in its port 0's, but for NeighborMTU.
+	 */
+	struct sma_pparam {
+		uint64_t gid_prefix;
+		uint8_t nbr_mtu, timeout;
+	} *pp;
 	uint16_t sm_lid;
 	uint8_t lmc;            /* switch port 0 */
 	uint16_t lft_top;
@@ -47,6 +58,9 @@ struct ibfs_sma {
 	/* Told of every link going down or up (a fault): see port_state. */
 	struct ibfs_port_listener listener;
 };
+
+/* PortInfo's MTU code (1 256 .. 5 4096) of an MTU in bytes; 0 for none. */
+uint8_t ibfs__sma_mtu_code(uint32_t mtu);
 
 /* Answers request s that arrived on in_port; s becomes the response. */
 void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port);
