@@ -390,10 +390,11 @@ static uint16_t set_port_info(struct star *x, int hops, uint32_t port,
  * PortInfo's link and capability fields (IBA 14.2.5.6) over the star's
  * 4x EDR links, as a ConnectX reports them: LinkWidthSupported and
  * Enabled 1x|4x, Active 4x; LinkSpeedSupported and Enabled SDR-QDR,
- * Active QDR, and EDR in the Ext fields (Active 2, Supported FDR|EDR)
- * only when the modifier has SMSupportExtendedSpeeds; MTUCap and
- * NeighborMTU 4096 (5); the link-local GidPrefix and a CapabilityMask
- * (IsSM on the SM's port) on CA ports and switch port 0 only.
+ * Active QDR, and EDR in the Ext fields (Active 2, Supported and Enabled
+ * FDR|EDR), whether or not the modifier has SMSupportExtendedSpeeds (a
+ * Set's bit, mad.h); MTUCap and NeighborMTU 4096 (5); the link-local
+ * GidPrefix and a CapabilityMask (IsSM on the SM's port) on CA ports and
+ * switch port 0 only.
  */
 START_TEST(test_agent_port_info_read)
 {
@@ -410,9 +411,9 @@ START_TEST(test_agent_port_info_read)
 	ck_assert_uint_eq(pi.speed_supported, 7);
 	ck_assert_uint_eq(pi.speed_enabled, 7);
 	ck_assert_uint_eq(pi.speed_active, 4);
-	ck_assert_uint_eq(pi.speed_ext_active, 0);
-	ck_assert_uint_eq(pi.speed_ext_supported, 0);
-	ck_assert_uint_eq(pi.speed_ext_enabled, 0);
+	ck_assert_uint_eq(pi.speed_ext_active, 2);
+	ck_assert_uint_eq(pi.speed_ext_supported, 3);
+	ck_assert_uint_eq(pi.speed_ext_enabled, 3);
 	ck_assert_uint_eq(pi.mtu_cap, 5);
 	ck_assert_uint_eq(pi.neighbor_mtu, 5);
 	ck_assert_uint_eq(pi.vl_cap, 1);
@@ -422,8 +423,6 @@ START_TEST(test_agent_port_info_read)
 	pi = port_info(&x, 2, ext | 1);
 	ck_assert_uint_eq(pi.speed_ext_active, 2);
 	ck_assert_uint_eq(pi.speed_ext_supported, 3);
-	ck_assert_uint_eq(pi.speed_ext_enabled, 3);
-	ck_assert_uint_eq(pi.speed_active, 4);
 	/* The SM's own port (no hop). */
 	pi = port_info(&x, 0, ext | 1);
 	ck_assert_uint_eq(pi.cap_mask, caps | IBFS_PORT_CAP_IS_SM);
@@ -456,22 +455,25 @@ START_TEST(test_agent_port_info_read)
 END_TEST
 
 /*
- * A PortInfo Set stores NeighborMTU, SubnetTimeOut and GidPrefix; one
- * with a NeighborMTU above MTUCap, or OperationalVLs other than the
- * port's (above VLCap; below it, not modelled), is an invalid field and
- * changes nothing it carries, its LID included.
+ * A PortInfo Set stores NeighborMTU, SubnetTimeOut and GidPrefix, and
+ * takes LinkSpeedExtEnabled with SMSupportExtendedSpeeds without acting
+ * on it; one with a NeighborMTU above MTUCap, or OperationalVLs other
+ * than the port's (above VLCap; below it, not modelled), is an invalid
+ * field and changes nothing it carries, its LID included.
  */
 START_TEST(test_agent_port_info_set)
 {
 	struct star x;
 	struct ibfs_smp_port_info pi = {
 		.gid_prefix = 0xfec0000000000001ull, .neighbor_mtu = 3,
-		.op_vls = 1, .subnet_timeout = 18,
+		.op_vls = 1, .subnet_timeout = 18, .speed_ext_enabled = 31,
 	};
 
 	star_make(&x);
-	ck_assert_uint_eq(set_port_info(&x, 2, 1, &pi), IBFS_MAD_STATUS_OK);
+	ck_assert_uint_eq(set_port_info(&x, 2, IBFS_SMP_PI_EXT_SPEEDS | 1, &pi),
+			  IBFS_MAD_STATUS_OK);
 	pi = port_info(&x, 2, 1);
+	ck_assert_uint_eq(pi.speed_ext_enabled, 3);
 	ck_assert_uint_eq(pi.neighbor_mtu, 3);
 	ck_assert_uint_eq(pi.subnet_timeout, 18);
 	ck_assert_uint_eq(pi.gid_prefix, 0xfec0000000000001ull);

@@ -142,9 +142,9 @@ void ibfs__smp_get_switch_info(const uint8_t *d,
 
 /*
  * PortInfo's attribute modifier: the port number in bits 7-0, and bit 31,
- * SMSupportExtendedSpeeds (IBA 14.2.5.6, since 1.2.1's errata), set by an
- * SM that reads the LinkSpeedExt fields: without it an agent leaves them
- * zero, as they were reserved before.
+ * SMSupportExtendedSpeeds (IBA 14.2.5.6), which an SM sets in a Set whose
+ * LinkSpeedExtEnabled it means (OpenSM: its link manager's Set of a link
+ * whose ends both have IsExtendedSpeedsSupported; its Gets have none).
  */
 #define IBFS_SMP_PI_PORT_MASK 0xffu
 #define IBFS_SMP_PI_EXT_SPEEDS 0x80000000u

@@ -353,7 +353,7 @@ static void sm_on_node_info(struct ibfs_sm *sm, const struct sm_req *r,
 			sm_get(sm, IBFS_SMP_ATTR_SWITCH_INFO, 0, i);
 		else
 			sm_get(sm, IBFS_SMP_ATTR_PORT_INFO,
-			       ibfs__sm_pi_mod(n->entry), i);
+			       (uint32_t)n->entry, i);
 	}
 	if (r->node >= 0)
 		sm_link(sm, r->node, r->port, i, ni.local_port);
@@ -370,7 +370,7 @@ static void sm_on_switch_info(struct ibfs_sm *sm, const struct sm_req *r,
 			      const struct ibfs_smp *s)
 {
 	ibfs__smp_get_switch_info(s->data, &sm->dn[r->node].si);
-	sm_get(sm, IBFS_SMP_ATTR_PORT_INFO, ibfs__sm_pi_mod(0), r->node);
+	sm_get(sm, IBFS_SMP_ATTR_PORT_INFO, 0, r->node);
 }
 
 /*
@@ -400,11 +400,12 @@ static void sm_on_port_info(struct ibfs_sm *sm, const struct sm_req *r,
 	n->ports[p].mtu_cap = pi.mtu_cap;
 	n->ports[p].vl_cap = pi.vl_cap;
 	n->ports[p].width_sup = pi.width_supported;
+	n->ports[p].ext = !!(pi.cap_mask & IBFS_PORT_CAP_EXT_SPEEDS);
 	if (p > 0 && n->ports[p].up && (!n->vl_cap || pi.vl_cap < n->vl_cap))
 		n->vl_cap = pi.vl_cap;
 	if (n->type == IBFS_NODE_SWITCH && p == 0)
 		for (int q = 1; q <= n->nports; q++)
-			sm_get(sm, IBFS_SMP_ATTR_PORT_INFO, ibfs__sm_pi_mod(q),
+			sm_get(sm, IBFS_SMP_ATTR_PORT_INFO, (uint32_t)q,
 			       r->node);
 	if (n->ports[p].up && p > 0 &&
 	    (n->type == IBFS_NODE_SWITCH ? p != n->entry :

@@ -371,17 +371,44 @@ static void sm_port_info(struct ibfs_sm *sm, int i, int p, uint8_t state,
 	}
 }
 
+/* Whether record i's port p has IsExtendedSpeedsSupported (sm_int.h). */
+static int sm_port_ext(const struct ibfs_sm *sm, int i, int p)
+{
+	const struct sm_dnode *x = &sm->dn[i];
+
+	return x->ports[x->type == IBFS_NODE_SWITCH ? 0 : p].ext;
+}
+
+/*
+ * OpenSM's link manager, in its pass with no change of state, enables the
+ * extended speeds of a link whose ends both support them: the Set's
+ * LinkSpeedExtEnabled 31, "set to LinkSpeedExtSupported" (its default
+ * force_link_speed_ext), and SMSupportExtendedSpeeds in the modifier
+ * (seen in its SMP dump over ibsim). Its other PortInfo Sets have neither.
+ */
+static uint32_t sm_link_ext(const struct ibfs_sm *sm, int i, int p,
+			    struct ibfs_smp_port_info *w)
+{
+	const struct sm_port *pp = &sm->dn[i].ports[p];
+
+	if (sm->phase != PH_LINK || p == 0 || pp->peer < 0 ||
+	    !sm_port_ext(sm, i, p) || !sm_port_ext(sm, pp->peer, pp->peer_port))
+		return 0;
+	w->speed_ext_enabled = 31;
+	return IBFS_SMP_PI_EXT_SPEEDS;
+}
+
 static void sm_set_port(struct ibfs_sm *sm, int i, int p, uint8_t state)
 {
 	struct ibfs_smp_port_info w;
-	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET,
-					 IBFS_SMP_ATTR_PORT_INFO,
-					 ibfs__sm_pi_mod(p), i, 0);
 
-	if (!r)
-		return;
 	sm_port_info(sm, i, p, state, &w);
-	ibfs__smp_put_port_info(r->data, &w);
+	uint32_t mod = (uint32_t)p | sm_link_ext(sm, i, p, &w);
+	struct sm_req *r = ibfs__sm_push(sm, IBFS_SMP_SET,
+					 IBFS_SMP_ATTR_PORT_INFO, mod, i, 0);
+
+	if (r)
+		ibfs__smp_put_port_info(r->data, &w);
 }
 
 /*

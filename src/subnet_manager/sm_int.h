@@ -31,6 +31,9 @@ struct sm_port {
 	/* MTUCap, VLCap and LinkWidthSupported read: the link manager's
 	 * Set takes NeighborMTU and OperationalVLs from both ends' caps. */
 	uint8_t mtu_cap, vl_cap, width_sup;
+	/* CapabilityMask IsExtendedSpeedsSupported read (a CA port's, a
+	 * switch's port 0's: its other ports have no CapabilityMask). */
+	uint8_t ext;
 	/* The link last found in any sweep: LIDs are assigned on these so
 	 * that a link going down does not renumber anything. */
 	int epeer, eport;
@@ -143,12 +146,6 @@ struct ibfs_sm {
 /* sm.c */
 void ibfs__sm_fail(struct ibfs_sm *sm, const char *msg);
 
-/* A PortInfo modifier for port p, with SMSupportExtendedSpeeds set as
- * OpenSM sets it (mad.h). */
-static inline uint32_t ibfs__sm_pi_mod(int p)
-{
-	return (uint32_t)p | IBFS_SMP_PI_EXT_SPEEDS;
-}
 /* Sends what is queued, as far as the window allows. */
 void ibfs__sm_pump(struct ibfs_sm *sm);
 /* Queues a request of the current stage; NULL (and failed) on no memory. */

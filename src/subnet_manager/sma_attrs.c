@@ -64,8 +64,7 @@ uint8_t ibfs__sma_mtu_code(uint32_t mtu)
  * QDR (it is in Mellanox's extended PortInfo, not modelled). XDR has no
  * code in these 4-bit fields: NDR's are the last it reports.
  */
-static void sma_speeds(enum ibfs_speed speed, int ext,
-		       struct ibfs_smp_port_info *pi)
+static void sma_speeds(enum ibfs_speed speed, struct ibfs_smp_port_info *pi)
 {
 	/* LinkSpeedActive, LinkSpeedExtActive, LinkSpeedExtSupported. */
 	static const uint8_t code[IBFS_SPEED_COUNT][3] = {
@@ -81,10 +80,8 @@ static void sma_speeds(enum ibfs_speed speed, int ext,
 
 	pi->speed_active = c[0];
 	pi->speed_supported = pi->speed_enabled = (uint8_t)(2 * c[0] - 1);
-	if (ext) {
-		pi->speed_ext_active = c[1];
-		pi->speed_ext_supported = pi->speed_ext_enabled = c[2];
-	}
+	pi->speed_ext_active = c[1];
+	pi->speed_ext_supported = pi->speed_ext_enabled = c[2];
 }
 
 /* Whether port `port` of the node has a link at FDR or faster. */
@@ -118,9 +115,8 @@ static uint32_t sma_cap_mask(const struct sma_node *n, int port)
 	return ext ? m | IBFS_PORT_CAP_EXT_SPEEDS : m;
 }
 
-/* ext: the Get's modifier has SMSupportExtendedSpeeds (mad.h). */
 static void sma_port_info(struct sma_node *n, int port, int in_port,
-			  int ext, struct ibfs_smp_port_info *pi)
+			  struct ibfs_smp_port_info *pi)
 {
 	struct ibfs_fabric *f = n->a->f;
 	struct ibfs_port *pt = ibfs__fabric_port(f, n->node, port);
@@ -146,7 +142,7 @@ static void sma_port_info(struct sma_node *n, int port, int in_port,
 		pi->width_active = sma_width_code(l->width);
 		pi->width_supported = pi->width_enabled =
 			sma_widths_supported(l->width);
-		sma_speeds(l->speed, ext, pi);
+		sma_speeds(l->speed, pi);
 	}
 	if (port > 0) {
 		pi->mtu_cap = ibfs__sma_mtu_code(f->mtu);
@@ -194,8 +190,9 @@ static int sma_arb_apply(struct sma_node *n, int port)
  * MTUCap, or OperationalVLs above VLCap, is an invalid field. So is
  * OperationalVLs below the port's VLs: a port's data VLs are the
  * fabric's, set at start (fabric.c), and changing them at run time is
- * not modelled. LinkWidthEnabled and LinkSpeedEnabled are taken and not
- * acted on (a link trains once, at its given speed and width).
+ * not modelled. LinkWidthEnabled, LinkSpeedEnabled and, with
+ * SMSupportExtendedSpeeds, LinkSpeedExtEnabled are taken and not acted on
+ * (a link trains once, at its given speed and width).
  */
 static int sma_port_params_ok(const struct sma_node *n, int port,
 			      const struct ibfs_smp_port_info *w)
@@ -513,7 +510,6 @@ void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 	}
 	case IBFS_SMP_ATTR_PORT_INFO: {
 		int port = (int)(s->attr_mod & IBFS_SMP_PI_PORT_MASK);
-		int ext = !!(s->attr_mod & IBFS_SMP_PI_EXT_SPEEDS);
 		uint32_t rsv = ~(IBFS_SMP_PI_PORT_MASK | IBFS_SMP_PI_EXT_SPEEDS);
 		struct ibfs_smp_port_info pi;
 
@@ -528,7 +524,7 @@ void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port)
 			ibfs__smp_get_port_info(s->data, &pi);
 			st = sma_port_set(n, port, &pi);
 		}
-		sma_port_info(n, port, in_port, ext, &pi);
+		sma_port_info(n, port, in_port, &pi);
 		ibfs__smp_put_port_info(s->data, &pi);
 		break;
 	}
