@@ -48,13 +48,16 @@ got=$(tshark -r "$out/r.pcap" -T fields -E separator=, \
 	2>/dev/null | sort -u | tr '\n' ' ')
 [ "$got" = "0x02,0x80000001,0x01,0x00 0x02,0x80000001,0x02,0x00 0x02,0x80000003,0x01,0x00 0x81,0x80000001,0x01,0x02 0x81,0x80000001,0x02,0x02 0x81,0x80000003,0x01,0x02 " ] &&
 	ok || bad "bit 31: $got"
-# The link manager's Sets of linked ports: NeighborMTU and
-# OperationalVLs that both ends take, OpenSM's SubnetTimeOut 18; switch
-# port 0's: the link-local prefix, SubnetTimeOut 18.
+# The Sets of linked ports: NeighborMTU and OperationalVLs that both
+# ends take, OpenSM's SubnetTimeOut 18, LinkWidthEnabled and
+# LinkSpeedEnabled as read; switch port 0's: the link-local prefix,
+# SubnetTimeOut 18.
 got=$(pi 'infiniband.mad.method == 0x02 &&
 	infiniband.mad.attributemodifier != 0' \
-	neighbormtu operationalvls subnettimeout)
-[ "$got" = "0x04,0x04,0x12 " ] && ok || bad "link Sets: $got"
+	neighbormtu operationalvls subnettimeout linkwidthenabled \
+	linkspeedenabled)
+[ "$got" = "0x04,0x04,0x12,0x03,0x07 0x04,0x04,0x12,0x0b,0x07 0x04,0x04,0x12,0x11,0x07 " ] &&
+	ok || bad "link Sets: $got"
 got=$(pi 'infiniband.mad.method == 0x02 &&
 	infiniband.mad.attributemodifier == 0' \
 	guid subnettimeout neighbormtu)

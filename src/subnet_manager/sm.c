@@ -399,7 +399,8 @@ static void sm_on_port_info(struct ibfs_sm *sm, const struct sm_req *r,
 	n->ports[p].lmc = pi.lmc;
 	n->ports[p].mtu_cap = pi.mtu_cap;
 	n->ports[p].vl_cap = pi.vl_cap;
-	n->ports[p].width_sup = pi.width_supported;
+	n->ports[p].width_en = pi.width_enabled;
+	n->ports[p].speed_en = pi.speed_enabled;
 	n->ports[p].ext = !!(pi.cap_mask & IBFS_PORT_CAP_EXT_SPEEDS);
 	if (p > 0 && n->ports[p].up && (!n->vl_cap || pi.vl_cap < n->vl_cap))
 		n->vl_cap = pi.vl_cap;

@@ -325,8 +325,10 @@ static void sm_qos_node(struct ibfs_sm *sm, int i)
  * them (osm_link_mgr.c, from osm_physp_calc_link_mtu and _op_vls): the
  * NeighborMTU and OperationalVLs that both ends can take, the smaller of
  * the two MTUCaps and VLCaps read (OpenSM's max_op_vls, 5 by default,
- * caps nothing below VL0-14), and LinkWidthEnabled = LinkWidthSupported.
- * LinkSpeedEnabled stays 0, no change (OpenSM writes back what it read).
+ * caps nothing below VL0-14). LinkWidthEnabled and LinkSpeedEnabled are
+ * written back as read: OpenSM 3.3.23's Set is the PortInfo it read with
+ * its changes, and with its defaults it changes neither (its SMP dump
+ * over ibsim).
  */
 static void sm_link_params(const struct ibfs_sm *sm, const struct sm_port *pp,
 			   struct ibfs_smp_port_info *w)
@@ -343,7 +345,8 @@ static void sm_link_params(const struct ibfs_sm *sm, const struct sm_port *pp,
 	}
 	w->neighbor_mtu = mtu;
 	w->op_vls = vls;
-	w->width_enabled = pp->width_sup;
+	w->width_enabled = pp->width_en;
+	w->speed_enabled = pp->speed_en;
 }
 
 /* The PortInfo record i's port p must hold, in a Set asking for state. */

@@ -28,9 +28,10 @@ struct sm_port {
 	uint8_t arb_low_cap, arb_high_cap; /* VLArbitration caps read */
 	uint16_t lid, sm_lid; /* LID and MasterSMLID read */
 	uint8_t lmc;          /* LMC read */
-	/* MTUCap, VLCap and LinkWidthSupported read: the link manager's
-	 * Set takes NeighborMTU and OperationalVLs from both ends' caps. */
-	uint8_t mtu_cap, vl_cap, width_sup;
+	/* MTUCap and VLCap read: the link manager's Set takes NeighborMTU
+	 * and OperationalVLs from both ends' caps; LinkWidthEnabled and
+	 * LinkSpeedEnabled read, which it writes back. */
+	uint8_t mtu_cap, vl_cap, width_en, speed_en;
 	/* CapabilityMask IsExtendedSpeedsSupported read (a CA port's, a
 	 * switch's port 0's: its other ports have no CapabilityMask). */
 	uint8_t ext;
