@@ -39,7 +39,8 @@ static uint8_t sma_vl_code(int data_vls)
 }
 
 /* LinkWidthSupported of a port of `lanes` lanes: 1x and its own width,
- * and 4x below 8x and 12x (the widths IBA 5.2 lets such a port train). */
+ * and 4x too for 8x and 12x (the narrower widths such a port trains at
+ * when its partner is narrower). */
 static uint8_t sma_widths_supported(int lanes)
 {
 	uint8_t w = (uint8_t)(1 | sma_width_code(lanes));
@@ -57,12 +58,14 @@ uint8_t ibfs__sma_mtu_code(uint32_t mtu)
 }
 
 /*
- * The speed fields of a port whose link runs at `speed`, as a ConnectX
- * reports them (IBA 14.2.5.6): the speeds up to its own are supported and
- * enabled, LinkSpeedActive is the fastest of SDR, DDR and QDR it has (QDR
- * for FDR and faster, which show in the Ext fields), and FDR10 shows as
- * QDR (it is in Mellanox's extended PortInfo, not modelled). XDR has no
- * code in these 4-bit fields: NDR's are the last it reports.
+ * The speed fields of a port whose link runs at `speed` (IBA 14.2.5.6):
+ * the speeds up to its own are supported and enabled (a device here
+ * supports no more than its link runs at), LinkSpeedActive is the
+ * fastest of SDR, DDR and QDR it has, so QDR for FDR and faster, whose
+ * speed is in the Ext fields (ibsim's 4x EDR ports answer OpenSM so:
+ * Active QDR, ExtActive EDR), and FDR10 shows as QDR (it is in
+ * Mellanox's extended PortInfo, not modelled). XDR has no code in these
+ * 4-bit fields: NDR's are the last it reports.
  */
 static void sma_speeds(enum ibfs_speed speed, struct ibfs_smp_port_info *pi)
 {
