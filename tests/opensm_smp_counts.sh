@@ -6,8 +6,10 @@
 # opensm_conformance.sh does, with OpenSM's default options and its frames
 # logged (-D 0x20: every MAD it sends or receives, "SMP dump"), count the
 # requests it sent in its one sweep by method and attribute, and compare
-# with `ibfsim route --inband` ("in-band SMPs by attribute"). Both SMs run
-# on the fabric's first HCA, keep 4 SMPs on the wire, lose none.
+# with `ibfsim route --inband` ("in-band SMPs by attribute"), and the
+# PortInfo Sets with SMSupportExtendedSpeeds (modifier bit 31) apart.
+# Both SMs run on the fabric's first HCA, keep 4 SMPs on the wire, lose
+# none.
 #
 # Each fabric runs twice with minhop: OpenSM's defaults (QoS off), and QoS
 # on with the same settings on both sides (opensm -F with qos_* lines;
@@ -71,7 +73,10 @@ high_limit=0
 
 # osm_counts LOG: the requests OpenSM logged, as
 # "Get NodeDescription 5, ..., Set PortInfo 33" (Gets first, each method
-# by attribute ID), P_KeyTable Gets turned into our blocks (see above).
+# by attribute ID), P_KeyTable Gets turned into our blocks (see above);
+# then, on a line of its own, "ext N": its PortInfo Sets whose modifier
+# has bit 31, SMSupportExtendedSpeeds (its link manager's, enabling the
+# extended speeds of a link whose ends both support them).
 osm_counts() {
 	awk -v cab=$ca_blocks -v s0b=$sw0_blocks -v exb=$ext_blocks \
 		-v arbb=$arb_blocks '
@@ -97,6 +102,8 @@ osm_counts() {
 		name[attr] = aname
 		if (meth == "0x2" && attr == "0x18" && int(hex(mod) / 65536) == 1)
 			arb += arbb
+		if (meth == "0x2" && attr == "0x15" && hex(mod) >= 2147483648)
+			ext++
 		if (meth == "0x1" && attr == "0x16") {
 			m = hex(mod)
 			if (m % 65536) return
@@ -133,6 +140,7 @@ osm_counts() {
 			}
 		}
 		print out
+		print "ext " ext + 0
 	}' "$1"
 }
 
@@ -152,10 +160,13 @@ run_opensm() {
 }
 
 # compare NAME LABEL OSMDIR OURS: OpenSM's counts in OSMDIR/osm.log against
-# the "in-band SMPs by attribute" line of `ibfsim route` output OURS.
+# the "in-band SMPs by attribute" and "... SMSupportExtendedSpeeds" lines
+# of `ibfsim route` output OURS.
 compare() {
 	theirs=$(osm_counts "$3/osm.log")
-	ours=$(sed -n 's/^in-band SMPs by attribute: //p' "$4")
+	ours=$(sed -n -e 's/^in-band SMPs by attribute: //p' \
+		-e 's/^in-band PortInfo Sets with SMSupportExtendedSpeeds: /ext /p' \
+		"$4")
 	echo "$1 $2: OpenSM: $theirs"
 	echo "$1 $2: ours:   $ours"
 	if [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then

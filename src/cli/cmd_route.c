@@ -140,7 +140,8 @@ static void print_sl_use(const struct ibfs_subnet *sn)
 /*
  * The sweep's SMPs by method and attribute, Gets first, each by attribute
  * ID: "in-band SMPs by attribute: Get NodeDescription 5, ...", the form
- * tests/opensm_smp_counts.sh also writes OpenSM's log in.
+ * tests/opensm_smp_counts.sh also writes OpenSM's log in; then the
+ * PortInfo Sets with SMSupportExtendedSpeeds (modifier bit 31).
  */
 static void route_print_by_attr(const struct ibfs_sm_stats *st)
 {
@@ -158,6 +159,8 @@ static void route_print_by_attr(const struct ibfs_sm_stats *st)
 			sep = ", ";
 		}
 	printf("\n");
+	printf("in-band PortInfo Sets with SMSupportExtendedSpeeds: %u\n",
+	       st->pi_ext_sets);
 }
 
 static void route_print_us(const char *what, ibfs_time_t t)

@@ -244,6 +244,9 @@ static int sm_send(struct ibfs_sm *sm, const struct sm_req *r)
 	    r->attr < IBFS_SM_ATTR_BASE + IBFS_SM_ATTR_SLOTS)
 		sm->st.by_attr[r->method == IBFS_SMP_SET]
 			      [r->attr - IBFS_SM_ATTR_BASE]++;
+	if (r->method == IBFS_SMP_SET && r->attr == IBFS_SMP_ATTR_PORT_INFO &&
+	    (r->mod & IBFS_SMP_PI_EXT_SPEEDS))
+		sm->st.pi_ext_sets++;
 	if (r->method == IBFS_SMP_GET)
 		sm->st.disc_sent++;
 	else

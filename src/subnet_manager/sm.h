@@ -63,6 +63,8 @@ struct ibfs_sm_stats {
 	/* Requests sent (retries too, as OpenSM's log shows them), by
 	 * method [0] Get, [1] Set, and attribute ID - IBFS_SM_ATTR_BASE. */
 	uint32_t by_attr[2][IBFS_SM_ATTR_SLOTS];
+	/* Of the PortInfo Sets: those with SMSupportExtendedSpeeds (mad.h). */
+	uint32_t pi_ext_sets;
 	uint64_t errors;        /* responses with a non-zero status */
 	/* The agents' counters, all sweeps together (sma.h). */
 	uint64_t agent_answered, agent_relayed, agent_discarded;
