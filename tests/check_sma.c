@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fabric/pkey.h"
+#include "fabric/rng.h"
 #include "hca/pair.h"
 #include "subnet_manager/mad.h"
 #include "subnet_manager/sma.h"
@@ -507,6 +508,91 @@ START_TEST(test_agent_port_info_set)
 }
 END_TEST
 
+/* Responses to random SMPs: how many, and each one's method and status. */
+struct fuzz {
+	uint64_t resp, bad;
+};
+
+static void on_fuzz_resp(void *ctx, const struct ibfs_smp *s)
+{
+	struct fuzz *z = ctx;
+	uint16_t st = s->status;
+
+	z->resp++;
+	z->bad += s->method != IBFS_SMP_GETRESP ||
+		  (st != IBFS_MAD_STATUS_OK && st != IBFS_MAD_STATUS_BAD_METHOD &&
+		   st != IBFS_MAD_STATUS_BAD_ATTR &&
+		   st != IBFS_MAD_STATUS_BAD_FIELD);
+}
+
+/*
+ * 20,000 random directed-route SMPs (methods, attributes, modifiers, data
+ * and paths of 0 to 3 hops, seeded) into the star's agents: none crashes
+ * them (the sanitizer build runs this too), every answer is a GetResp
+ * with one of the statuses of IBA 13.4.7 this model uses, and no more
+ * answers come back than were sent.
+ */
+START_TEST(test_agent_random_smps)
+{
+	static const uint16_t attrs[] = {
+		IBFS_SMP_ATTR_NODE_DESC, IBFS_SMP_ATTR_NODE_INFO,
+		IBFS_SMP_ATTR_SWITCH_INFO, IBFS_SMP_ATTR_PORT_INFO,
+		IBFS_SMP_ATTR_PKEY_TABLE, IBFS_SMP_ATTR_SL2VL,
+		IBFS_SMP_ATTR_VLARB, IBFS_SMP_ATTR_LFT, IBFS_SMP_ATTR_MFT,
+		IBFS_SMP_ATTR_NOTICE,
+	};
+	static const uint8_t methods[] = {
+		IBFS_SMP_GET, IBFS_SMP_SET, IBFS_SMP_GET, IBFS_SMP_SET, 0x03,
+		IBFS_SMP_GETRESP,
+	};
+	struct star x;
+	struct fuzz z = { 0, 0 };
+	struct ibfs_rng r;
+	uint64_t sent = 0;
+
+	star_make(&x);
+	ibfs__sma_set_sm(x.a, 1, 1, on_fuzz_resp, &z);
+	ibfs__rng_seed(&r, 7, 0);
+	for (int i = 0; i < 20000; i++) {
+		struct ibfs_smp s;
+		uint64_t v = ibfs__rng_next(&r);
+
+		memset(&s, 0, sizeof(s));
+		s.mgmt_class = IBFS_MCLASS_SUBN_DR;
+		s.method = methods[v % 6];
+		s.attr_id = v >> 8 & 15 ? attrs[(v >> 12) % 10] :
+					  (uint16_t)(v >> 16);
+		/* Half small modifiers (ports, blocks), half any. */
+		s.attr_mod = v >> 32 & 1 ? (uint32_t)(v >> 33) % 40 |
+						   (uint32_t)(v >> 40 & 3) << 16 |
+						   (uint32_t)(v >> 42 & 1) << 31 :
+					   (uint32_t)(v >> 32);
+		s.tid = (uint64_t)i + 1;
+		s.hop_cnt = (uint8_t)(v >> 44 & 3);
+		/* Ports 0-5 at each hop; mostly out by the SM's one port. */
+		for (int h = 1; h <= s.hop_cnt; h++)
+			s.initial_path[h] = (uint8_t)(ibfs__rng_next(&r) % 6);
+		if (v >> 46 & 7)
+			s.initial_path[1] = 1;
+		for (int b = 0; b < 64; b += 8) {
+			uint64_t d = ibfs__rng_next(&r);
+
+			memcpy(s.data + b, &d, 8);
+		}
+		if (ibfs__sma_send(x.a, 1, &s) == 0)
+			sent++;
+		if (i % 16 == 15)
+			ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	}
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(z.bad, 0);
+	ck_assert_uint_le(z.resp, sent);
+	/* Most paths lead somewhere: the star has few ports to get wrong. */
+	ck_assert_uint_gt(z.resp, sent / 4);
+	star_free(&x);
+}
+END_TEST
+
 START_TEST(test_agent_bad_path)
 {
 	struct star x;
@@ -571,6 +657,7 @@ static Suite *sma_suite(void)
 	tcase_add_test(tc, test_agent_pkeys);
 	tcase_add_test(tc, test_agent_port_info_read);
 	tcase_add_test(tc, test_agent_port_info_set);
+	tcase_add_test(tc, test_agent_random_smps);
 	tcase_add_test(tc, test_agent_bad_path);
 	tcase_add_test(tc, test_smp_packet);
 	suite_add_tcase(s, tc);
