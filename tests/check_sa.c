@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fabric/capture.h"
+#include "fabric/rng.h"
 #include "hca/mgmt.h"
 #include "sa_star.h"
 
@@ -192,6 +193,145 @@ START_TEST(path_record)
 }
 END_TEST
 
+/* Answers to random requests: how many, and how many were not well formed. */
+struct fuzz {
+	struct ibfs_fabric *f;
+	uint64_t got, bad;
+};
+
+static void on_fuzz(void *ctx, const struct ibfs_sa_mad *m)
+{
+	static const uint16_t ok[] = {
+		0, IBFS_SA_STATUS_BUSY, IBFS_SA_STATUS_BAD_METHOD,
+		IBFS_SA_STATUS_BAD_ATTR, IBFS_SA_ERR_NO_RESOURCES,
+		IBFS_SA_ERR_REQ_INVALID, IBFS_SA_ERR_NO_RECORDS,
+		IBFS_SA_ERR_TOO_MANY_RECORDS,
+		IBFS_SA_ERR_INSUFFICIENT_COMPONENTS,
+	};
+	struct fuzz *z = ctx;
+	int known = 0;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		known |= m->status == ok[i];
+	z->got++;
+	z->bad += !known || (m->method != IBFS_SA_GETRESP &&
+			     m->method != IBFS_SA_DELETERESP);
+}
+
+/*
+ * A record of random fields, with GIDs the SA can know: one of the
+ * star's ports' (the requester's, h2's, half the time, or a random one)
+ * and, for a group, a multicast MGID of few values, with the component
+ * mask of a join or of a group's creation most of the time.
+ */
+static void fuzz_record(struct net *n, struct ibfs_rng *r,
+			struct ibfs_sa_mad *m)
+{
+	uint64_t v = ibfs__rng_next(r);
+	uint8_t gid[16];
+
+	for (int b = 0; b < IBFS_SA_DATA_BYTES - 8; b += 8) {
+		uint64_t d = ibfs__rng_next(r);
+
+		memcpy(m->data + b, &d, 8);
+	}
+	if (v & 1)
+		ibfs__sa_port_gid(n->t->nodes[v & 2 ? 2 : 1 + v % 4].ports[1]
+					  .guid, gid);
+	else
+		memcpy(gid, m->data + 100, 16);
+	if (m->attr_id == IBFS_SA_ATTR_MCMEMBER_RECORD) {
+		struct ibfs_mcmember_rec c;
+
+		ibfs__sa_get_mcmember(m->data, &c);
+		c.mgid[0] = v >> 8 & 3 ? 0xff : 0;
+		c.mgid[1] = v >> 10 & 1 ? 0x12 : c.mgid[1];
+		if (v >> 11 & 1) {
+			memset(c.mgid + 2, 0, 13);
+			c.mgid[15] &= 3;
+		}
+		memcpy(c.port_gid, gid, 16);
+		c.pkey = v >> 12 & 1 ? 0xffff : c.pkey;
+		c.join_state &= v >> 13 & 1 ? 0x1 : 0xf;
+		c.qkey &= v >> 14 & 1 ? 0xf : 0xffffffff;
+		c.sl &= v >> 15 & 1 ? 0 : 0xf;
+		c.tclass &= v >> 15 & 1 ? 0 : 0xff;
+		c.flow &= v >> 15 & 1 ? 0 : 0xfffff;
+		ibfs__sa_put_mcmember(m->data, &c);
+		if (v >> 24 & 3)
+			m->comp_mask |= IBFS_MCR_MGID | IBFS_MCR_PORT_GID |
+					IBFS_MCR_JOIN_STATE;
+		if (!(v >> 26 & 3))
+			m->comp_mask |= IBFS_MCR_QKEY | IBFS_MCR_TCLASS |
+					IBFS_MCR_PKEY | IBFS_MCR_FLOW |
+					IBFS_MCR_SL;
+	} else if (m->attr_id == IBFS_SA_ATTR_PATH_RECORD) {
+		struct ibfs_path_rec p;
+
+		ibfs__sa_get_path(m->data, &p);
+		p.dlid = (uint16_t)(v >> 16 & 7);
+		p.slid = (uint16_t)(v >> 19 & 7);
+		memcpy(v >> 22 & 1 ? p.dgid : p.sgid, gid, 16);
+		ibfs__sa_put_path(m->data, &p);
+	}
+}
+
+/*
+ * 3,000 seeded random requests from h2: methods, attributes, component
+ * masks and records, half of them joins and paths with GIDs and LIDs of
+ * the star. Every answer is a GetResp or DeleteResp with a status of IBA
+ * 13.4.7 or 15.2.1.1 that this SA uses, none comes back twice, and the
+ * SA answers what reaches it (the client's count of answers equals the
+ * SA's).
+ */
+START_TEST(random_requests)
+{
+	static const uint8_t methods[] = {
+		IBFS_SA_GET, IBFS_SA_SET, IBFS_SA_DELETE, IBFS_SA_GET,
+		IBFS_SA_SET, IBFS_SA_GETTABLE, 0x03, IBFS_SA_GETRESP,
+	};
+	static const uint16_t attrs[] = {
+		IBFS_SA_ATTR_MCMEMBER_RECORD, IBFS_SA_ATTR_PATH_RECORD,
+		IBFS_SA_ATTR_MCMEMBER_RECORD, IBFS_SA_ATTR_PATH_RECORD,
+		0x0011, 0x0012, 0x0000, 0xffff,
+	};
+	struct net n;
+	struct ibfs_sa_client *c = sa_star(&n);
+	struct fuzz z = { .f = n.f };
+	struct ibfs_rng r;
+	uint64_t sent = 0, csent, cgot;
+	struct ibfs_sa_stats st;
+
+	ibfs__rng_seed(&r, 11, 0);
+	for (int i = 0; i < 3000; i++) {
+		uint64_t v = ibfs__rng_next(&r);
+		struct ibfs_sa_mad m = {
+			.method = methods[v % 8],
+			.attr_id = attrs[v >> 3 & 7],
+			.attr_mod = v >> 6 & 7 ? 0 : (uint32_t)(v >> 32),
+			.attr_offset = (uint16_t)(v >> 9 & 15),
+			.comp_mask = v >> 13 & 1 ? ibfs__rng_next(&r) :
+				     ibfs__rng_next(&r) & 0x1ffff,
+		};
+		fuzz_record(&n, &r, &m);
+		if (ibfs__sa_client_send(c, 1, &m, on_fuzz, &z) == 0)
+			sent++;
+		if (i % 8 == 7)
+			ibfs__eq_run(&n.f->eq, IBFS_TIME_NEVER);
+	}
+	ibfs__eq_run(&n.f->eq, IBFS_TIME_NEVER);
+	ibfs__sa_client_counts(c, &csent, &cgot);
+	ibfs__sm_sa_stats(n.sm, &st);
+	ck_assert_uint_eq(z.bad, 0);
+	ck_assert_uint_eq(csent, sent);
+	ck_assert_uint_eq(cgot, z.got);
+	ck_assert_uint_eq(st.answered, z.got);
+	ck_assert_uint_gt(z.got, sent / 2);
+	ibfs__sa_client_free(c);
+	net_free(&n);
+}
+END_TEST
+
 static Suite *sa_suite(void)
 {
 	Suite *s = suite_create("sa");
@@ -201,6 +341,7 @@ static Suite *sa_suite(void)
 	tcase_add_test(tc, gmp_round_trip);
 	tcase_add_test(tc, gsi_drops_wrong_qkey);
 	tcase_add_test(tc, path_record);
+	tcase_add_test(tc, random_requests);
 	suite_add_tcase(s, tc);
 	return s;
 }
