@@ -161,6 +161,14 @@ START_TEST(test_attributes)
 	ibfs__smp_get_port_info(d, &p2);
 	port_info_eq(&p2, &pi);
 
+	/* MTU codes: the largest MTU not above the bytes given. */
+	ck_assert_uint_eq(ibfs__mad_mtu_code(256), 1);
+	ck_assert_uint_eq(ibfs__mad_mtu_code(1000), 2);
+	ck_assert_uint_eq(ibfs__mad_mtu_code(1024), 3);
+	ck_assert_uint_eq(ibfs__mad_mtu_code(2048), 4);
+	ck_assert_uint_eq(ibfs__mad_mtu_code(4096), 5);
+	ck_assert_uint_eq(ibfs__mad_mtu_code(65536), 5);
+
 	/* The link, capability and timeout fields (OpenSM's
 	 * ib_port_info_t, libibmad's IB_PORT_*_F bit offsets). */
 	struct ibfs_smp_port_info px = {

@@ -389,7 +389,7 @@ static uint16_t set_port_info(struct star *x, int hops, uint32_t port,
 
 /*
  * PortInfo's link and capability fields (IBA 14.2.5.6) over the star's
- * 4x EDR links, as a ConnectX reports them: LinkWidthSupported and
+ * 4x EDR links, as sma_attrs.c models them: LinkWidthSupported and
  * Enabled 1x|4x, Active 4x; LinkSpeedSupported and Enabled SDR-QDR,
  * Active QDR, and EDR in the Ext fields (Active 2, Supported and Enabled
  * FDR|EDR), whether or not the modifier has SMSupportExtendedSpeeds (a

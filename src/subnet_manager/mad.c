@@ -232,6 +232,15 @@ void ibfs__smp_get_switch_info(const uint8_t *d,
 	w->mft_top = ibfs__get16(d + 18);
 }
 
+uint8_t ibfs__mad_mtu_code(uint32_t mtu)
+{
+	uint8_t c = 1;
+
+	while (c < 5 && (256u << c) <= mtu)
+		c++;
+	return c;
+}
+
 /*
  * PortInfo (IBA 14.2.5.6): GidPrefix at 8, LID at 16, MasterSMLID at 18,
  * CapabilityMask at 20, LocalPortNum 28, LinkWidthEnabled 29, Supported
@@ -264,20 +273,20 @@ void ibfs__smp_put_port_info(uint8_t *d, const struct ibfs_smp_port_info *p)
 	d[35] = (uint8_t)(p->speed_active << 4 | (p->speed_enabled & 0x0f));
 	d[36] = (uint8_t)(p->neighbor_mtu << 4);
 	d[37] = (uint8_t)(p->vl_cap << 4);
-	d[41] = p->mtu_cap & 0x0f;
-	d[51] = p->subnet_timeout & 0x1f;
-	d[62] = (uint8_t)(p->speed_ext_active << 4 |
-			  (p->speed_ext_supported & 0x0f));
-	d[63] = p->speed_ext_enabled & 0x1f;
 	d[38] = p->vl_high_limit;
 	d[39] = p->vlarb_high_cap;
 	d[40] = p->vlarb_low_cap;
+	d[41] = p->mtu_cap & 0x0f;
 	/* OperationalVLs, PartitionEnforcementInbound (bit 3), Outbound
 	 * (bit 2), the raw filters (unmodelled) in one byte. */
 	d[43] = (uint8_t)(p->op_vls << 4 |
 			  (p->part_enf & IBFS_PKEY_ENF_IN ? 8 : 0) |
 			  (p->part_enf & IBFS_PKEY_ENF_OUT ? 4 : 0));
 	ibfs__put16(d + 46, p->pkey_violations);
+	d[51] = p->subnet_timeout & 0x1f;
+	d[62] = (uint8_t)(p->speed_ext_active << 4 |
+			  (p->speed_ext_supported & 0x0f));
+	d[63] = p->speed_ext_enabled & 0x1f;
 }
 
 void ibfs__smp_get_port_info(const uint8_t *d, struct ibfs_smp_port_info *p)
@@ -298,18 +307,18 @@ void ibfs__smp_get_port_info(const uint8_t *d, struct ibfs_smp_port_info *p)
 	p->speed_enabled = d[35] & 0x0f;
 	p->neighbor_mtu = d[36] >> 4;
 	p->vl_cap = d[37] >> 4;
-	p->mtu_cap = d[41] & 0x0f;
-	p->subnet_timeout = d[51] & 0x1f;
-	p->speed_ext_active = d[62] >> 4;
-	p->speed_ext_supported = d[62] & 0x0f;
-	p->speed_ext_enabled = d[63] & 0x1f;
 	p->vl_high_limit = d[38];
 	p->vlarb_high_cap = d[39];
 	p->vlarb_low_cap = d[40];
+	p->mtu_cap = d[41] & 0x0f;
 	p->op_vls = d[43] >> 4;
 	p->part_enf = (uint8_t)((d[43] & 8 ? IBFS_PKEY_ENF_IN : 0) |
 				(d[43] & 4 ? IBFS_PKEY_ENF_OUT : 0));
 	p->pkey_violations = ibfs__get16(d + 46);
+	p->subnet_timeout = d[51] & 0x1f;
+	p->speed_ext_active = d[62] >> 4;
+	p->speed_ext_supported = d[62] & 0x0f;
+	p->speed_ext_enabled = d[63] & 0x1f;
 }
 
 void ibfs__smp_put_pkeys(uint8_t *d, const uint16_t pkeys[32])

@@ -157,6 +157,13 @@ void ibfs__smp_get_switch_info(const uint8_t *d,
 /* The link-local GID prefix fe80::/64, OpenSM's default subnet_prefix. */
 #define IBFS_GID_PREFIX_LINK_LOCAL 0xfe80000000000000ull
 
+/*
+ * The MTU code of PortInfo (MTUCap, NeighborMTU) and of the SA's path and
+ * member records (IBA 14.2.5.6, 15.2.5.16): 1 256, 2 512, 3 1024, 4 2048,
+ * 5 4096, for the largest of those not above `mtu` (1 below 512).
+ */
+uint8_t ibfs__mad_mtu_code(uint32_t mtu);
+
 /* PortInfo (IBA 14.2.5.6), the fields this model uses. */
 struct ibfs_smp_port_info {
 	uint64_t gid_prefix;   /* GidPrefix */

@@ -86,15 +86,6 @@ uint16_t ibfs__sa_port_lid(const struct ibfs_sa *sa, int node, int port)
 	return 0;
 }
 
-uint8_t ibfs__sa_mtu_code(int mtu)
-{
-	uint8_t c = 1;
-
-	while (c < 5 && (256 << c) <= mtu)
-		c++;
-	return c;
-}
-
 uint8_t ibfs__sa_rate_code(enum ibfs_speed speed, int width)
 {
 	/* Nominal lane rates in 100 Mb/s: SDR .. XDR. */

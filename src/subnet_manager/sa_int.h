@@ -55,12 +55,11 @@ uint16_t ibfs__sa_path(struct ibfs_sa *sa, const struct sa_req *rq,
 		       struct ibfs_sa_mad *resp);
 
 /*
- * IBA codes (sa.c): the MTU enum (1: 256 ... 5: 4096) and the rate
- * enum of PortInfo and path records (IBA 14.2.5.6 and 15.2.5.16, as
+ * IBA codes (sa.c): the rate enum of path records (IBA 15.2.5.16, as
  * OpenSM's ib_types.h: 2 = 2.5 Gb/s ... 16 = 100, 17 = 200, 21 = 400),
  * by the nominal rate of the link (lanes x lane rate: EDR 4x is 100).
+ * The MTU enum is mad.h's ibfs__mad_mtu_code.
  */
-uint8_t ibfs__sa_mtu_code(int mtu);
 uint8_t ibfs__sa_rate_code(enum ibfs_speed speed, int width);
 
 /* The topology node and port that own `lid` (0: found), with its GUID. */

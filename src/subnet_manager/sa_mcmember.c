@@ -95,7 +95,7 @@ static void mcm_link(const struct ibfs_sa *sa, int node, int port,
 	const struct ibfs_topology *t = sa->sm->f->topo;
 	int l = t->nodes[node].ports[port].link;
 
-	*mtu = ibfs__sa_mtu_code(t->def.mtu);
+	*mtu = ibfs__mad_mtu_code((uint32_t)t->def.mtu);
 	*rate = l >= 0 ? ibfs__sa_rate_code(t->links[l].speed,
 					    t->links[l].width)
 		       : 0;

@@ -110,7 +110,7 @@ uint16_t ibfs__sa_path(struct ibfs_sa *sa, const struct sa_req *rq,
 	r.pkey = 0xffff;
 	r.sl = ibfs__subnet_path_sl(sa->sm->sn, r.slid, r.dlid);
 	r.mtu_sel = r.rate_sel = r.life_sel = 2;
-	r.mtu = ibfs__sa_mtu_code(t->def.mtu);
+	r.mtu = ibfs__mad_mtu_code((uint32_t)t->def.mtu);
 	r.rate = pr_rate(sa, sn_, sp, r.dlid);
 	r.life = 18;
 	if ((c & IBFS_PR_SL) && q.sl != r.sl)

@@ -146,7 +146,6 @@ struct ibfs_sm {
 
 /* sm.c */
 void ibfs__sm_fail(struct ibfs_sm *sm, const char *msg);
-
 /* Sends what is queued, as far as the window allows. */
 void ibfs__sm_pump(struct ibfs_sm *sm);
 /* Queues a request of the current stage; NULL (and failed) on no memory. */

@@ -282,7 +282,7 @@ struct ibfs_sma *ibfs__sma_new(struct ibfs_fabric *f, struct ibfs_diag *d)
 		 * prefix), each link at the fabric's MTU, SubnetTimeOut 0. */
 		for (int p = 0; p <= n->nports; p++) {
 			n->pp[p].gid_prefix = IBFS_GID_PREFIX_LINK_LOCAL;
-			n->pp[p].nbr_mtu = ibfs__sma_mtu_code(f->mtu);
+			n->pp[p].nbr_mtu = ibfs__mad_mtu_code(f->mtu);
 		}
 		for (int p = 1; p <= n->nports; p++) {
 			struct ibfs_port *pt = ibfs__fabric_port(f, i, p);

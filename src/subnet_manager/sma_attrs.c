@@ -48,15 +48,6 @@ static uint8_t sma_widths_supported(int lanes)
 	return lanes >= 8 ? (uint8_t)(w | 2) : w;
 }
 
-uint8_t ibfs__sma_mtu_code(uint32_t mtu)
-{
-	uint8_t c = 0;
-
-	for (uint32_t m = 256; m <= mtu && c < 5; m *= 2)
-		c++;
-	return c;
-}
-
 /*
  * The speed fields of a port whose link runs at `speed` (IBA 14.2.5.6):
  * the speeds up to its own are supported and enabled (a device here
@@ -148,7 +139,7 @@ static void sma_port_info(struct sma_node *n, int port, int in_port,
 		sma_speeds(l->speed, pi);
 	}
 	if (port > 0) {
-		pi->mtu_cap = ibfs__sma_mtu_code(f->mtu);
+		pi->mtu_cap = ibfs__mad_mtu_code(f->mtu);
 		pi->neighbor_mtu = n->pp[port].nbr_mtu;
 	}
 	pi->state = n->state[port];
@@ -189,8 +180,9 @@ static int sma_arb_apply(struct sma_node *n, int port)
 
 /*
  * The operational parameters of a PortInfo Set, checked before anything
- * changes (IBA 14.2.5.6; 0 is "no change" in each): a NeighborMTU above
- * MTUCap, or OperationalVLs above VLCap, is an invalid field. So is
+ * changes (IBA 14.2.5.6; a 0 in either, which no SM here sends, changes
+ * nothing): a NeighborMTU above MTUCap, or OperationalVLs above VLCap,
+ * is an invalid field. So is
  * OperationalVLs below the port's VLs: a port's data VLs are the
  * fabric's, set at start (fabric.c), and changing them at run time is
  * not modelled. LinkWidthEnabled, LinkSpeedEnabled and, with
@@ -204,7 +196,7 @@ static int sma_port_params_ok(const struct sma_node *n, int port,
 
 	if (port == 0)
 		return 1;
-	if (w->neighbor_mtu > ibfs__sma_mtu_code(n->a->f->mtu))
+	if (w->neighbor_mtu > ibfs__mad_mtu_code(n->a->f->mtu))
 		return 0;
 	return !w->op_vls || w->op_vls == sma_vl_code(pt->data_vls);
 }

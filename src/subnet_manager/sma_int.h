@@ -59,9 +59,6 @@ struct ibfs_sma {
 	struct ibfs_port_listener listener;
 };
 
-/* PortInfo's MTU code (1 256 .. 5 4096) of an MTU in bytes; 0 for none. */
-uint8_t ibfs__sma_mtu_code(uint32_t mtu);
-
 /* Answers request s that arrived on in_port; s becomes the response. */
 void ibfs__sma_process(struct sma_node *n, struct ibfs_smp *s, int in_port);
 
