@@ -28,3 +28,10 @@ EXTRA_DIST += tests/run_cli.sh
 # What the command tests share (validate.sh, sm_route_cli.sh, topo_cli.sh,
 # run_cli.sh).
 EXTRA_DIST += tests/cli_check.sh
+
+# `ibfsim route` and `ibfsim topo` as a user runs them: report lines in
+# closed form, exit status 2 and FILE:LINE for bad input.
+check_PROGRAMS += tests/check_route_cli
+tests_check_route_cli_SOURCES = tests/check_route_cli.c
+tests_check_route_cli_CFLAGS = $(TEST_CFLAGS)
+tests_check_route_cli_LDADD = $(TEST_LIBS)

@@ -24,14 +24,3 @@ tests_check_link_fcp_LDADD = libibfs_fabric.la $(TEST_LIBS)
 tests_check_flow_ops_SOURCES = tests/check_flow_ops.c tests/link_pair.h
 tests_check_flow_ops_CFLAGS = $(TEST_CFLAGS)
 tests_check_flow_ops_LDADD = libibfs_fabric.la $(TEST_LIBS)
-
-check_PROGRAMS += tests/check_fault
-tests_check_fault_SOURCES = tests/check_fault.c tests/switch_star.h
-tests_check_fault_CFLAGS = $(TEST_CFLAGS)
-tests_check_fault_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
-
-# The same faults under the HCA transport (RC resends until the link is back).
-check_PROGRAMS += tests/check_fault_hca
-tests_check_fault_hca_SOURCES = tests/check_fault_hca.c
-tests_check_fault_hca_CFLAGS = $(TEST_CFLAGS)
-tests_check_fault_hca_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)

@@ -92,3 +92,9 @@ check_PROGRAMS += tests/check_hca_pkey
 tests_check_hca_pkey_SOURCES = tests/check_hca_pkey.c tests/hca_fixture.h
 tests_check_hca_pkey_CFLAGS = $(TEST_CFLAGS)
 tests_check_hca_pkey_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+# The same faults under the HCA transport (RC resends until the link is back).
+check_PROGRAMS += tests/check_fault_hca
+tests_check_fault_hca_SOURCES = tests/check_fault_hca.c
+tests_check_fault_hca_CFLAGS = $(TEST_CFLAGS)
+tests_check_fault_hca_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)

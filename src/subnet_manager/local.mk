@@ -107,10 +107,6 @@ TESTS += tests/opensm_conformance.sh tests/opensm_smp_counts.sh
 EXTRA_DIST += tests/opensm_smp_counts.sh
 EXTRA_DIST += tests/opensm_conformance.sh src/subnet_manager/README.md \
 	tests/ibsim_lib.sh
-check_PROGRAMS += tests/check_route_cli
-tests_check_route_cli_SOURCES = tests/check_route_cli.c
-tests_check_route_cli_CFLAGS = $(TEST_CFLAGS)
-tests_check_route_cli_LDADD = $(TEST_LIBS)
 # Shift permutations over ftree's tables: at most one flow a link.
 check_PROGRAMS += tests/check_route_shift
 tests_check_route_shift_SOURCES = tests/check_route_shift.c

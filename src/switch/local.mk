@@ -54,3 +54,9 @@ check_PROGRAMS += tests/check_cc_mark
 tests_check_cc_mark_SOURCES = tests/check_cc_mark.c tests/switch_star.h
 tests_check_cc_mark_CFLAGS = $(TEST_CFLAGS)
 tests_check_cc_mark_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
+
+# Links and switches going down and up (link_state.c, port_state.c).
+check_PROGRAMS += tests/check_fault
+tests_check_fault_SOURCES = tests/check_fault.c tests/switch_star.h
+tests_check_fault_CFLAGS = $(TEST_CFLAGS)
+tests_check_fault_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
