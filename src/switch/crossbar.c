@@ -330,8 +330,8 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	 * it arbitrates nothing until the input is free again. It is made
 	 * before the send, which touches nothing of the crossbar, so that
 	 * the send is a tail call; a head still waiting for its routing
-	 * decision schedules its request after the send, as it always did,
-	 * so that the events both schedule keep their order.
+	 * decision schedules its request after the send, so that the events
+	 * both schedule keep their order.
 	 */
 	struct ibfs_packet *next = q->head;
 	ibfs_time_t now = sw->dev.fab->eq.now;
