@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Alternates runs of two bench_fabric binaries in the same minutes, so that
 # a shared host's drift falls on both, and prints each one's fastest and
 # median CPU time and events per CPU second (the fat tree's line).
@@ -10,9 +11,9 @@ if [ -z "$A" ] || [ -z "$B" ]; then
 	echo "usage: $0 BIN_A BIN_B [PAIRS [LOAD [PACKETS [RADIX]]]]" >&2
 	exit 2
 fi
-# Both binaries on glibc's heap on huge pages: bench_fabric restarts
-# itself so (src/fabric/huge_pages.c) since session 6, older builds do not,
-# and the tunable already set makes a newer one skip the restart.
+# Both binaries on glibc's heap on huge pages, so that a build that
+# restarts itself so (src/fabric/huge_pages.c) and one that does not
+# compare alike; the tunable already set makes the former skip the restart.
 case "${GLIBC_TUNABLES:-}" in
 *glibc.malloc.hugetlb*) ;;
 *) GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1"

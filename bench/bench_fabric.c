@@ -7,10 +7,11 @@
  *     endpoint streaming raw packets back to back to the other; reports
  *     fabric events and packets per second of wall-clock time.
  * (b) fat tree: 648 endpoints on a two-level fat tree of 36-port switches
- *     (36 leaves, 18 spines; SPEC: K^2/2 HCAs for L = 2), routed d-mod-k
- *     here (up port chosen by destination LID mod 18; the real routing
- *     engines belong to the subnet manager), every endpoint sending packets
- *     back to back to destinations drawn uniformly at random (seeded).
+ *     (36 leaves, 18 spines; K^2/2 HCAs for L = 2: docs/fabric-format.md),
+ *     routed d-mod-k here (up port chosen by destination LID mod 18; the
+ *     real routing engines belong to the subnet manager), every endpoint
+ *     sending packets back to back to destinations drawn uniformly at
+ *     random (seeded).
  *     Reports fabric events per second and packet-hops (packets sent over
  *     a link) per second. Run twice by default: saturated (every endpoint
  *     sends back to back, so head-of-line blocking fills the input
@@ -26,7 +27,7 @@
  * runs at 100% and at 50%. The radix (even, 4 to 36; 36 by default) makes
  * the same workload on a smaller fat tree, K^2/2 HCAs: at K = 12 (72 HCAs)
  * everything a hop touches fits the L2, which tells what a hop costs
- * without cache misses (bench/README.md, "Session 4"). Like `ibfsim run`, it
+ * without cache misses (docs/performance.md). Like `ibfsim run`, it
  * starts again with glibc's heap on transparent huge pages
  * (src/fabric/huge_pages.c) unless IBFSIM_HUGEPAGES=0.
  */

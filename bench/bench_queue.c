@@ -7,12 +7,12 @@
  * events throughout. It goes through the real engine path (ibfs__eq_run
  * calling a handler that calls ibfs__eq_after), events from the pool.
  *
- * A second workload, "mix", has the event mix of a fabric run
- * (bench/README.md): 2,600 events pending that each schedule the next
- * 0.5-165 ns ahead, for one of 64 queue pairs; one event in four cancels
- * its QP's ACK timer and arms it again 67.108864 ms ahead (IBA 9.7.6.1.3,
- * 4.096 us x 2^14), so the queue also holds timers far beyond the near
- * events, most of them cancelled; and a monitor runs every 50 us.
+ * A second workload, "mix", has the event mix of a fabric run: 2,600
+ * events pending that each schedule the next 0.5-165 ns ahead, for one
+ * of 64 queue pairs; one event in four cancels its QP's ACK timer and
+ * arms it again 67.108864 ms ahead (IBA 9.7.6.1.3, 4.096 us x 2^14), so
+ * the queue also holds timers far beyond the near events, most of them
+ * cancelled; and a monitor runs every 50 us.
  *
  * Usage: bench_queue [EVENTS_PER_SIZE [N ... | mix]]
  * Defaults: 2e7 events for each N in 1e3, 1e4, 1e5, 1e6, then the mix.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Routing at scale (issue 5): a generated 3-level fat tree of 36-port
+ * Routing at scale: a generated 3-level fat tree of 36-port
  * switches (11,664 HCAs, 1,620 switches, 13,284 LIDs) routed with ftree
  * and with minhop, timing each phase as `ibfsim route` runs it: LID
  * assignment, the engine, the route statistics (a walk of every

@@ -8,5 +8,6 @@ bench_bench_fabric_LDADD = libibfs_switch.la libibfs_fabric.la \
 BENCHES += bench/bench_fabric$(EXEEXT)
 BENCH_RUN += bench/bench_fabric
 CLEANFILES += bench/bench_fabric$(EXEEXT)
-# A/B timing of two bench_fabric builds (bench/README.md, "Session 4").
+# A/B timing of two bench_fabric builds, and the scale check
+# (docs/performance.md, the method).
 EXTRA_DIST += bench/ab.sh bench/scale.sh

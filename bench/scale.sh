@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The scale check of bench/README.md: a three-level fat tree of K-port
+# The scale check (docs/performance.md): a three-level fat tree of K-port
 # switches (K^3/4 HCAs), a random permutation of SIZE RC WRITEs (one an
 # HCA, data off), ftree routing brought up in-band by the SM; prints the
 # run's summary lines and /usr/bin/time's user, system, wall time and

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Example programs on the public API (issue 4), built and run by make check.
+# Example programs on the public API, built and run by make check.
 EXAMPLE_LDADD = libibfsim.la $(SIMGRID_LIBS) $(LIBXML_LIBS) -lm
 check_PROGRAMS += examples/rc_pingpong examples/rdma_write_bw \
 	examples/rdma_read

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Runs the three example programs on platforms/two-hca.xml (ConnectX-4 EDR
 # back to back) and checks their key numbers against the figures the
-# connectx-4-edr profile is calibrated on (DESIGN.md): a 32-byte SEND
-# half round trip ~0.82 us, ib_write_bw 64 KiB ~93.8 Gb/s, ib_read_lat
-# ~1.91 us. Each must land within 5%.
+# connectx-4-edr profile is calibrated on (docs/fidelity.md, "Reference
+# figures"): a 32-byte SEND half round trip ~0.82 us (Potter, MSc thesis
+# RWTH 2018), ib_write_bw 64 KiB ~93.8 Gb/s (perftest GitHub issue 225),
+# ib_read_lat ~1.91 us (perftest GitHub issue 131). Each must land within
+# 5%.
 set -u
 b=${top_builddir:-.}/examples
 fail=0

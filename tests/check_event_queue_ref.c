@@ -233,9 +233,9 @@ START_TEST(test_against_reference)
 END_TEST
 
 /*
- * The fabric's event mix (bench/README.md): about 2,600 events pending,
- * each run scheduling the next 0.5-165 ns ahead (in 64 ps steps, so some
- * fall due together); 64 queue pairs whose ACK timer (IBA 9.7.6.1.3:
+ * The fabric's event mix: about 2,600 events pending, each run scheduling
+ * the next 0.5-165 ns ahead (in 64 ps steps, so some fall due
+ * together); 64 queue pairs whose ACK timer (IBA 9.7.6.1.3:
  * 4.096 us x 2^14 = 67.108864 ms) is cancelled and re-armed by one event in
  * four of theirs, and fires once the QP goes quiet; and a deadlock monitor
  * every 50 us while near events remain. The queue's log must equal a plain

@@ -5,7 +5,9 @@
  * byte; 2 m of cable: 10 ns; IBA header sizes; a receiver's 6-byte FCP
  * goes out before anything it sends in answer, and a pending ACK goes
  * before a new request). With `connectx-4-edr` the results must land
- * within 10% of the published ConnectX-4 EDR figures in DESIGN.md.
+ * within 10% of the published ConnectX-4 EDR figures (docs/fidelity.md,
+ * "Reference figures": Potter, MSc thesis RWTH 2018; perftest GitHub
+ * issues 131 and 225).
  */
 #include "check_common.h"
 
@@ -247,9 +249,10 @@ static void near(double got, double want, const char *what)
 START_TEST(connectx4_edr_calibration)
 {
 	struct ibfs_pt_result r;
-	/* DESIGN.md: ib_send_lat 32 B 0.81-0.83 us, 1 KB 1.55, 4 KB 2.26
-	 * [Potter 2018]; ib_write_lat 0.93 us inline; ib_read_lat 1.91 us
-	 * [perftest issue 131]; ib_write_bw 11,728 MB/s [issue 225]. */
+	/* docs/fidelity.md, "Reference figures": ib_send_lat 32 B 0.81-0.83
+	 * us, 1 KB 1.55, 4 KB 2.26 [Potter 2018]; ib_write_lat 0.93 us
+	 * inline; ib_read_lat 1.91 us [perftest issue 131]; ib_write_bw
+	 * 11,728 MB/s [issue 225]. */
 	run("connectx-4-edr", 1, IBFS_PT_SEND_LAT, 32, 200, &r);
 	near(r.t_typical, 0.82, "send_lat 32 B");
 	run("connectx-4-edr", 1, IBFS_PT_SEND_LAT, 1024, 200, &r);
@@ -266,9 +269,10 @@ START_TEST(connectx4_edr_calibration)
 	run_qpt("connectx-4-edr", 1, IBFS_PT_SEND_LAT, 32, 200, IBFS_QPT_UD,
 		&r);
 	near(r.t_typical, 0.86, "send_lat UD 32 B");
-	/* One QP, 2-byte writes: ~2.6 M messages/s (DESIGN.md). The wire
-	 * would carry 46-byte packets at 270 M/s: the HCA's rate decides,
-	 * one WQE every wqe_gap (385 ns), exactly once the queue is full. */
+	/* One QP, 2-byte writes: ~2.6 M messages/s (docs/fidelity.md,
+	 * "Reference figures"). The wire would carry 46-byte packets at 270
+	 * M/s: the HCA's rate decides, one WQE every wqe_gap (385 ns),
+	 * exactly once the queue is full. */
 	run("connectx-4-edr", 0, IBFS_PT_WRITE_BW, 2, 20000, &r);
 	near(r.msg_rate_mpps, 2.6, "write_bw 2 B message rate");
 	ck_assert_double_eq_tol(r.msg_rate_mpps, 1e3 / 385.0, 0.005);

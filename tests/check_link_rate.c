@@ -84,7 +84,10 @@ START_TEST(test_every_rate)
 				      (unsigned long long)r.bits_den);
 		}
 
-	/* The rounded 4x figures of DESIGN.md, as exact values. */
+	/*
+	 * The rounded 4x figures of docs/fidelity.md, "Reference figures"
+	 * (IBTA, as tabulated by Linux ib_verbs), as exact values.
+	 */
 	struct ibfs_rate r = ibfs__link_rate(IBFS_SPEED_EDR, 4);
 
 	ck_assert_uint_eq(r.bits_num, 100000000000ULL);

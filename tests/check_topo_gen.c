@@ -32,7 +32,7 @@ START_TEST(fat_tree_k4_l2)
 	int rc, pp = 0;
 	struct ibfs_topology *t = gen("fat-tree", kv, 2, &d, &rc);
 	ck_assert_int_eq(rc, 0);
-	/* SPEC: K leaves, K/2 spines, K^2/2 HCAs. */
+	/* K leaves, K/2 spines, K^2/2 HCAs (docs/fabric-format.md). */
 	ck_assert_uint_eq(ibfs__topo_count(t, IBFS_NODE_SWITCH), 6);
 	ck_assert_uint_eq(ibfs__topo_count(t, IBFS_NODE_HCA), 8);
 	/* HCA links (8) + every leaf to every spine (4 x 2). */
@@ -95,7 +95,8 @@ START_TEST(fat_tree_k36_l3_counts)
 	int rc;
 	struct ibfs_topology *t = gen("fat-tree", kv, 2, &d, &rc);
 	ck_assert_int_eq(rc, 0);
-	/* DESIGN: 36^3/4 = 11,664 HCAs; 5*36^2/4 = 1,620 switches. */
+	/* 36^3/4 = 11,664 HCAs; 5*36^2/4 = 1,620 switches
+	 * (docs/fabric-format.md). */
 	ck_assert_uint_eq(ibfs__topo_count(t, IBFS_NODE_HCA), 11664);
 	ck_assert_uint_eq(ibfs__topo_count(t, IBFS_NODE_SWITCH), 1620);
 	/* Each of 1,296 lower switches has 18 up links, plus HCA links. */

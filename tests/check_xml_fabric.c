@@ -4,8 +4,9 @@
  * tests/data/fabric and platforms/: good files load with exact counts,
  * defaults, rates, propagation delays and GUIDs, worked out by hand below;
  * each class of bad file is refused with "FILE:LINE: " and a sentence that
- * names the fault. Rates: data rate = lanes x lane rate x encoding (DESIGN.md
- * figures): SDR 2.5 x 8/10 = 2, EDR 25.78125 x 64/66 = 25, FDR10
+ * names the fault. Rates: data rate = lanes x lane rate x encoding
+ * (docs/fidelity.md, "Reference figures": IBTA, as tabulated by Linux
+ * ib_verbs): SDR 2.5 x 8/10 = 2, EDR 25.78125 x 64/66 = 25, FDR10
  * 10.3125 x 64/66 = 10, HDR 50, NDR 100 Gb/s a lane. Propagation: 5 ns per
  * metre, i.e. 5 ps per millimetre.
  */
@@ -189,9 +190,10 @@ START_TEST(test_good_vls)
 END_TEST
 
 /*
- * fat-tree k=4 levels=2 (SPEC): 4 leaves, 2 spines, 8 HCAs; each leaf has
- * 2 HCAs down and 2 links up: 8 + 8 = 16 links, all NDR 4x (400 Gb/s) over
- * 1 m (5 ns) from the defaults. The hand-made HCA comes after them.
+ * fat-tree k=4 levels=2 (docs/fabric-format.md): 4 leaves, 2 spines, 8
+ * HCAs; each leaf has 2 HCAs down and 2 links up: 8 + 8 = 16 links, all
+ * NDR 4x (400 Gb/s) over 1 m (5 ns) from the defaults. The hand-made HCA
+ * comes after them.
  */
 START_TEST(test_good_generate)
 {

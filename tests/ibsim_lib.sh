@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
 # What the tests that run the real tools over ibsim share (sourced by
-# opensm_conformance.sh and ibnetdiscover_roundtrip.sh; DESIGN.md "Real
+# opensm_conformance.sh and ibnetdiscover_roundtrip.sh; tests/README.md, "Real
 # tools"): finding libumad2sim.so, skipping when a tool is missing, a
 # scratch directory, and starting and stopping one ibsim.
 

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # Conformance with the real OpenSM, run over ibsim's simulated management
-# plane (DESIGN.md "Real tools"). For each fabric: export it to ibsim's
-# .net format with our GUIDs, seed OpenSM's guid2lid cache with our LIDs,
-# run opensm once per engine and compare:
+# plane (tests/README.md, "Real tools"). For each fabric: export it to
+# ibsim's .net format with our GUIDs, seed OpenSM's guid2lid cache with our
+# LIDs, run opensm once per engine and compare:
 #   - minhop: the hop count of every (switch, LID) along OpenSM's LFTs
 #     equals the one along ours (both read by our walker, --dump-hops);
 #   - dor (torus, hypercube): OpenSM's LFTs and ours are identical;
@@ -189,7 +189,7 @@ done
 # need no more VLs than OpenSM's own dfsssp on the same fabric (its log
 # says how many it needs; ibsim offers 8). Our paths are shortest and
 # OpenSM's may not be, and OpenSM also layers the paths to switch LIDs,
-# so the counts differ; measured: torus-4x4 2 (3), hypercube-d3 2 (2),
+# so the counts differ; ours (OpenSM's): torus-4x4 2 (3), hypercube-d3 2 (2),
 # dragonfly 3 (4), 4x4x4 torus 5 (7), 8x8 torus 7 (8), fat trees 1 (1).
 "$IBFSIM" topo gen torus --dims 4x4x4 --data-vls 8 -o "$tmp/torus-4x4x4.xml" ||
 	fail "topo gen torus 4x4x4"

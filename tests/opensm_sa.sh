@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# Our SA's PathRecords against the real OpenSM's (DESIGN.md "Real
+# Our SA's PathRecords against the real OpenSM's (tests/README.md, "Real
 # tools"): for each fabric, OpenSM runs over ibsim (with our LIDs seeded
 # in its guid2lid cache) and saquery --src-to-dst asks its SA for the
 # PathRecord of HCA pairs; tests/sa_path_dump asks ours, over our

@@ -92,8 +92,8 @@ bad_mjoin_instant.xml|6|needs the in-band subnet manager
 bad_mjoin_noat.xml|5|<multicast-join> needs an 'at' attribute
 LIST
 
-# validate agrees with run, and runs nothing (the routing engine and the
-# HCA profiles too, which run used to find only when it built the fabric).
+# validate agrees with run, and runs nothing (it checks the routing engine
+# and the HCA profiles too, which run checks when it builds the fabric).
 for f in bad_node.xml:5 bad_routing.xml:4 bad_profile.xml:5 bad_lfts.xml:4 \
 	bad_mc_member.xml:4 bad_mc_mgid.xml:4 bad_mc_dup.xml:5 bad_mc_unlinked.xml:14; do
 	"$IBFSIM" validate "$data/${f%:*}" >/dev/null 2>"$out/stderr"
@@ -464,8 +464,7 @@ for d in x y; do
 done
 
 # An HCA whose only link is on its port 2 sends and receives there (RC
-# and UD): the traffic takes each HCA's first port with a LID. It used to
-# take port 1 and fail its set-up.
+# and UD): the traffic takes each HCA's first port with a LID, not port 1.
 run_sc port2 port2.xml 0
 expect port2 '^messages: 2 completed, 0 failed$'
 # Both ports of each HCA on one subnet: four 4 MiB writes on four QPs

@@ -34,8 +34,9 @@
 /*
  * SimGrid bumps any wait shorter than surf/precision (default 1e-9 s) to
  * that length, so a 1 ps completion would be seen at 1 ns. A precision of
- * 1e-15 s was measured exact for waits of 1 ps to 1 s + 1 ps (DESIGN.md,
- * "SimGrid"); it is a thousandth of the picosecond the fabric counts in.
+ * 1e-15 s keeps waits of 1 ps to 1 s + 1 ps exact (docs/architecture.md,
+ * "The SimGrid bridge"); it is a thousandth of the picosecond the fabric
+ * counts in.
  */
 #define BRG_TIMING_PRECISION 1e-15
 

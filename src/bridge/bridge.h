@@ -9,7 +9,8 @@
  *
  * Synchronisation is conservative with lookahead: the fabric actor runs
  * events in its own loop up to the earliest time at which any application
- * could next act, and only then yields to SimGrid (DESIGN.md, "SimGrid").
+ * could next act, and only then yields to SimGrid (docs/architecture.md,
+ * "The SimGrid bridge").
  *
  * One process holds one SimGrid simulation, hence at most one bridge.
  */

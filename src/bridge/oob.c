@@ -11,8 +11,8 @@
  * the fabric's horizon is unaffected. Readers of a key are woken in the
  * order they arrived. A scenario publishes a few keys per connection, so a
  * 1024-HCA permutation holds thousands: keys live in a hash table (FNV-1a,
- * chained, doubled above one key a slot), which replaced a list searched
- * with strcmp that took 9% of such a run (bench/README.md).
+ * chained, doubled above one key a slot), not a list searched with
+ * strcmp, whose cost would grow with the square of the HCAs.
  *
  * struct ibfs_bridge has one pointer for this store (b->oob), the head of a
  * list of every key, which ibfs__bridge_oob_free walks. The table hangs off

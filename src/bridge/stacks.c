@@ -7,15 +7,15 @@
  * by default) below it, made inaccessible with mprotect: the stack and
  * its guard are then two memory mappings of their own, where stacks
  * without a guard are anonymous memory that Linux merges with its
- * neighbours (measured with /proc/self/maps: 1,000 actors without guards
- * added no mapping, with guards 2,000). Linux refuses a process more than
+ * neighbours (as /proc/self/maps shows: each guarded actor adds two
+ * mappings, an unguarded one none). Linux refuses a process more than
  * vm.max_map_count mappings (65,530 by default), and SimGrid then aborts
- * ("Failed to protect stack: Cannot allocate memory"): a scenario, with
- * two traffic actors an HCA, aborted so on a fat tree of 27,648 HCAs.
+ * ("Failed to protect stack: Cannot allocate memory"): a scenario with
+ * two traffic actors an HCA would on a fat tree of 27,648 HCAs.
  *
  * SimGrid reads the option again to free a stack, so it must not change
- * while actors exist (measured: turning it off half-way crashed at the
- * end). It is therefore set once, before the first actor: guard pages
+ * while actors exist (turned off half-way, SimGrid crashes at the end).
+ * It is therefore set once, before the first actor: guard pages
  * stay when the actors such a run has, up to three an HCA (a poster, a
  * completer and a collective's poster in a scenario; a scenario whose
  * collectives post in several streams, as the double tree's four, says

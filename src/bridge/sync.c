@@ -13,7 +13,8 @@
  * sleeping on a doorbell semaphore until its next delivery or event; an
  * application whose actions give it earlier work rings the doorbell. A
  * yield costs about 0.5 us against 20-40 ns for an event in the loop
- * (DESIGN.md, "SimGrid"), so the loop is where the time should go.
+ * (docs/architecture.md, "The SimGrid bridge"), so the loop is where the
+ * time should go.
  *
  * SimGrid's clock is a double in seconds; the fabric's integer picosecond
  * is the truth. When the fabric or a sleeper wakes at a time it chose, the

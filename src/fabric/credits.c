@@ -111,19 +111,9 @@ static inline void credit_fcp(struct ibfs_port *port, int vl, uint32_t n)
 	 * is the sender's tx_free_at, kept on this port (link.h), and a
 	 * transmitter idle from a time after `at` (which is not before
 	 * now) is busy now.
-	 * The add to the sender's cold VL line waits for it (about a fifth
-	 * of credit_fcp's samples at k=36 saturated). Tried without gain
-	 * (ep11, session 6): keeping these credits in this port's line 0
-	 * until the sender's transmitter ends, which then reads them in the
-	 * line its end's event fetches ahead: credit_fcp and its callers
-	 * went from 9.6 to 7.7% of the samples, link_tx_done from 4.5 to
-	 * 5.8% (that line too was missed), and ab.sh k=36 saturated gave
-	 * 0.731 -> 0.730, 0.730 -> 0.718 s (9 pairs each order; min 0.696
-	 * -> 0.696, 0.694 -> 0.696; load 2-3). Fetching an FCP event's
-	 * lines when it is sent (the sender's lines 0 and of the VL, its
-	 * device's first three, with a copy of the peer's device pointer
-	 * in line 0), a propagation delay ahead: 0.692 -> 0.690, 0.710 ->
-	 * 0.710 s.
+	 * The add to the sender's VL line waits for that line, which is
+	 * cold at saturation; parking the credits elsewhere only moves
+	 * the miss to the transmitter's end.
 	 */
 	if (port->peer_free_at > at) {
 		sender->vls[vl].credits += (int32_t)n;

@@ -79,10 +79,8 @@ struct ep_arrival {
  * arrival counters. So a packet sent touches lines 0-2, which the port
  * asks the link layer to fetch together when the transmitter goes idle or
  * credits come (tx_end_dev 3, link.c and credits.c), instead of one after
- * the other as the pump reaches them (perf at k=36 saturated, before
- * session 6: the flow's last bytes in line 2, then the generator's state
- * in a line of its own, each waited on by ep_pump_due and bench_uniform);
- * an arrival that is not tracked touches lines 0 and 3. Further flows
+ * the other as the pump reaches them; an arrival that is not tracked
+ * touches lines 0 and 3. Further flows
  * live in a separate array (flows points at flow0 until a second flow is
  * added). The port is dev.ports + 1.
  */
@@ -207,9 +205,8 @@ ep_build(struct ibfs_endpoint *ep, struct ep_flow *fl, uint16_t dlid,
 	 * The packet the pool gives next, which the next packet built
 	 * clears (its two hot lines): the pool is a stack, and when more
 	 * packets are built than freed for a while it hands out packets
-	 * freed long ago, whose lines have left the caches (perf at k=36
-	 * saturated: the load of the pool's head was 22% of ep_pump_due's
-	 * samples). Fetched now, some packets ahead of the next build.
+	 * freed long ago, whose lines have left the caches. Fetched now,
+	 * some packets ahead of the next build.
 	 * The head is NULL only when the pool is empty: no prefetch of
 	 * NULL then.
 	 */
@@ -296,23 +293,11 @@ ep_flow_send_ops(struct ibfs_endpoint *ep, struct ibfs_port *out,
  * Flow fl is due: draws its next packet's header if none waits and, if
  * the credits allow, builds the packet and sends it. With the credits only
  * the header waits, in the flow's line (w_dlid, w_sl, w_vl): a packet built
- * at once and kept while it waited had left the caches when the credits
- * came (perf at k=36 saturated: its VL's load was half of ep_pump_due's
- * samples), while one built when it goes takes the pool's most recently
- * freed slot. The generator is called when the packet is first due, as
- * before, so the flow draws the same headers in the same order.
- *
- * Tried without gain (ins15, session 7, against a0a5811): at an endpoint
- * with one flow (ep_pump_due), the next header drawn as soon as a packet
- * goes and kept as a waiting one, so that the test of w_set, which at
- * saturation went either way (callgrind k=36 saturated: 81 K of 212 K
- * mispredicted), always finds one; a generator that ends the flow then
- * ended it when the packet would have been due (a third w_set value).
- * Same run (bench output identical at k=36 100% and 50%, k=12).
- * Callgrind 1 200 100: Ir 429.6 -> 431.4 M, Bcm 2.40 -> 2.32 M. ab.sh,
- * k=36 saturated (9 pairs each order) 0.654 -> 0.657, 0.644 -> 0.649,
- * 0.652 -> 0.653 s; k=12 (7 pairs) 0.637 -> 0.626 (loaded host), 0.622 ->
- * 0.620 s; 50% (5 pairs) 0.517 -> 0.519, 0.512 -> 0.517 s.
+ * at once and kept while it waited would have left the caches when the
+ * credits came, while one built when it goes takes the pool's most
+ * recently freed slot. The generator is called when the packet is first
+ * due, so the flow draws the same headers in the same order whenever the
+ * credits come.
  */
 static inline __attribute__((always_inline)) int
 ep_flow_send(struct ibfs_endpoint *ep, struct ibfs_port *out,
@@ -439,10 +424,7 @@ ep_pump(struct ibfs_endpoint *ep, struct ibfs_port *out)
 	 * resumes them (link_state.c). Two byte tests, not the one 16-bit
 	 * compare of ibfs__port_idle_up: link_tx_done has just cleared
 	 * tx_busy with a byte store, which a wider load cannot take from the
-	 * store buffer; on session 13's Intel host such a load waited about
-	 * 16 ns in a dependent loop, and bench/ab.sh (k=36 saturated, 9 to
-	 * 11 pairs, load 2-5) gave medians 0.874 -> 0.836, 0.855 -> 0.844
-	 * and 0.915 -> 0.867 s for 0.1% more instructions.
+	 * store buffer (store forwarding) and so stalls on.
 	 */
 	if (out->tx_busy || !out->up)
 		return;

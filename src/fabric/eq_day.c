@@ -16,14 +16,13 @@ unsigned ibfs__eq_estimate_shift(const ibfs_time_t *t, size_t n, unsigned old)
 	 * Brown: average the gaps, then average again without the gaps over
 	 * twice the first average. Brown takes three times that as the day;
 	 * here the day is that average rounded up to a power of two (between
-	 * one and two gaps), which bench_queue measured 10-15% faster: the
-	 * sorted insert then rarely walks a list, and skipping empty days
-	 * costs little.
+	 * one and two gaps): the sorted insert then rarely walks a list, and
+	 * skipping empty days costs little.
 	 */
 	/*
 	 * Zero gaps (ties) are left out: events due at the same picosecond
-	 * share a day whatever its width, and counting them collapsed the
-	 * day to 1 ps when all of a fabric's senders start together.
+	 * share a day whatever its width, and counting them would collapse
+	 * the day to 1 ps when all of a fabric's senders start together.
 	 */
 	unsigned __int128 sum = 0;
 	size_t nz = 0;
@@ -63,9 +62,8 @@ unsigned ibfs__eq_crowd_shift(const struct ibfs_eq *q, size_t bucket)
 
 	/*
 	 * Distinct times only: events due at the same picosecond share a day
-	 * whatever its width, and their zero gaps made the estimate collapse
-	 * to 1 ps when a fabric starts with every sender at t = 0
-	 * (bench_fabric's fat tree rebuilt 72 times, mostly for that).
+	 * whatever its width, and their zero gaps would collapse the
+	 * estimate to 1 ps when a fabric starts with every sender at t = 0.
 	 */
 	for (const struct ibfs_event *ev = q->buckets[bucket].head;
 	     ev && n < EQ_CROWD_SAMPLE; ev = ev->next)

@@ -134,10 +134,8 @@ ibfs__eq_rebuild(struct ibfs_eq *q, size_t nb, enum eq_fit fit)
  * Rebuilds around the crowded bucket q->crowded when its gaps call for a
  * narrower day. When they do not (the crowd is of equal or near-equal
  * times that no day divides), a rebuild with the same day and bucket count
- * would file every event back where it was: O(size) for nothing. The
- * 11,664-HCA permutation found such crowds 870 times, each a no-op rebuild
- * of ~65,000 events, as many events moved in all as the run executed
- * (bench/README.md, "Scale check").
+ * would file every event back where it was: O(size) for nothing, and a
+ * large permutation meets such crowds again and again.
  */
 __attribute__((cold)) void ibfs__eq_crowd_rebuild(struct ibfs_eq *q)
 {
@@ -218,16 +216,12 @@ __attribute__((cold)) void ibfs__eq_window_end(struct ibfs_eq *q)
 		/*
 		 * Many events land before a tail due the same day, and days
 		 * hold several events each (the events taken span few days):
-		 * which way each insert's test and walk go is random
-		 * (bench_fabric's saturated fat tree at k=12 kept the day
-		 * its start-up chose, 2^11 ps for events 400 ps apart, and
-		 * 40% of its schedules were sorted inserts; the steps above
-		 * count their walks, a node or two, as cheap). Narrowed as a
-		 * growth does it, from the earliest events, when their gaps
-		 * call for it; only while the calendar is small: with more
-		 * buckets a narrower day costs cache misses (bench_queue's
-		 * hold model of 1e5 events went from 2^5 to 2^4 ps and ran
-		 * at half the speed).
+		 * which way each insert's test and walk go is random (the
+		 * steps above count their walks, a node or two, as cheap, so
+		 * a day chosen at start-up may stay far too wide). Narrowed
+		 * as a growth does it, from the earliest events, when their
+		 * gaps call for it; only while the calendar is small: with
+		 * more buckets a narrower day costs cache misses.
 		 */
 		size_t nb = q->nbuckets;
 

@@ -20,8 +20,8 @@
  * a binary heap instead of a bucket, where it would be a head not due for
  * a long time. ibfsim's fabrics keep a few thousand events 0.5-165 ns apart
  * plus ACK timers 67 ms ahead (most cancelled long before they are due)
- * and a deadlock monitor every 50 us (bench/README.md); in one calendar
- * those far events made dequeue walk and re-estimate constantly. Whenever
+ * and a deadlock monitor every 50 us; in one calendar those far events
+ * would make dequeue walk and re-estimate constantly. Whenever
  * the current day moves, the heap's events that fall inside the new year
  * move into their buckets (cancelled ones are freed instead). Cancelled
  * events in the heap are counted; when they are more than half of it, the
@@ -33,10 +33,9 @@
  * walks the list, from the bucket's hint (the event last put before the
  * tail) when that is not after it. A fabric whose senders run in lock-step
  * fills a day with runs of equal times; from the head, each event of a run
- * walked past the run's earlier ones (the 11,664-HCA permutation: 495 M
- * nodes walked in 14.5 M inserts, 3.2 M from the hint; bench/README.md).
- * A bucket holds one or two events when the day is about
- * the mean gap between the earliest events (Brown used three gaps).
+ * would walk past the run's earlier ones, from the hint past none. A
+ * bucket holds one or two events when the day is about the mean gap
+ * between the earliest events (Brown used three gaps).
  *
  * The day is re-estimated (eq_day.c) by rebuilding the calendar (O(size)):
  *  - when the bucket count doubles (more than 2 events a bucket) or halves
@@ -74,9 +73,9 @@
  *
  * The bucket count follows the events held, less the cancelled ones in the
  * far heap; doubling at 2 an event and halving at 1/8 are far enough apart
- * that it does not thrash. (Counting only the calendar's events made it
- * shrink as events went far, which shortened the year and sent more far:
- * bench_fabric's fat tree ended with 16 buckets and 7,384 rebuilds.)
+ * that it does not thrash. (Counting only the calendar's events would let
+ * it shrink as events go far, which shortens the year and sends more far,
+ * rebuild after rebuild.)
  *
  * Each event runs once; events come from a pool and go back to it when they
  * have run or been reaped, so a steady simulation allocates nothing (the
@@ -246,40 +245,14 @@ static struct ibfs_event *eq_peek_slow(struct ibfs_eq *q)
  * eq_peek_slow's common case, out of its way: the current day's bucket is
  * empty, the next bucket that is not lies in the same bitmap word, and its
  * head is due on its own day, live, with no far event coming within the
- * new year (nothing to settle). In bench_fabric's fat tree that is nearly
- * every change of day, and the general walk cost about 90 instructions
- * each (its loop keeps six registers); this about 40. Anything else goes
- * the general way. Forced inline into eq_take: bench_queue's hold model
- * changes day nearly every event, and the call cost back what eq_take's
- * look-ahead added (N=1e3: 49.6 -> 51.0 M events/s, main 51.2).
+ * new year (nothing to settle). In a busy fabric that is nearly every
+ * change of day, and this path takes about half the instructions of the
+ * general walk. Anything else goes the general way. Forced inline into
+ * eq_take: a queue that changes day nearly every event would pay the call.
  *
  * The word at hand also gives eq_take's look-ahead the next day with
  * events after the new one (q->ahead), or, with none left in this word,
- * none (eq_set_cur's ibfs__eq_no_day; 2.4% of the changes at k=36).
- * Tried without gain (fab11; ab.sh against ffeeb2a at k=36 saturated, 7
- * pairs each order, cpu medians): fetching that day's head here, a day
- * (4.2 events) before eq_take's look-ahead would (0.705 -> 0.721 s, 0.712
- * -> 0.707 s reversed); walking the lists of that day and the one after
- * it (the word's second mark) ahead of time, one step of one list each
- * event taken, so that each step reads a line fetched two handlers
- * before and the lists' lines are cached when their day comes (0.701 ->
- * 0.714 s, 0.750 -> 0.776 s reversed; perf: the loop's wait on e1's line
- * fell from 37% to 19-30% of its samples, but the walk's own step waited
- * 18% more, and the loop rose from 14.7% to 17.2% of the run: a line
- * fetched two handlers, 110 ns, ahead still misses on this host).
- *
- * Also tried without gain (fab12): this path trimmed from about 75
- * instructions to 64 (the new day's bucket as b + k, no wrap within a
- * word; its first and last picoseconds from day << shift without
- * eq_set_cur's recomputation; its head tested against the new limit,
- * which stands for eq_take's horizon test, the general way taking any
- * head past it; the current day's bit cleared without testing head
- * again). Same run; callgrind 1 2000 100 12: Ir 484.9 -> 477.6 M, Bcm
- * 3.99 -> 3.88 M. bench/ab.sh against 209fe3d, cpu medians, each order:
- * k=12 saturated 0.649 -> 0.666, 0.644 -> 0.643 s (7 pairs); k=36
- * saturated 0.686 -> 0.698, 0.716 -> 0.702 s (7), 0.696 -> 0.708,
- * 0.698 -> 0.709 s (9); k=36 50% 0.527 -> 0.532, 0.527 -> 0.530 s (5):
- * 1.5% of the instructions, and no time.
+ * none (eq_set_cur's ibfs__eq_no_day).
  */
 static inline __attribute__((always_inline)) struct ibfs_event *
 eq_peek_day(struct ibfs_eq *q)
@@ -311,16 +284,15 @@ eq_peek_day(struct ibfs_eq *q)
 	return ev;
 }
 
-/* How a rebuild chooses the day width. */
 /*
  * Ends the window once q->window events have been taken (run or popped).
  * Called when the current day's bucket has no event due (eq_take's slow
- * path), not for each event: counting down a window an event cost the run
- * loop two instructions of about thirty. All the work a window measures
- * but the walks of sorted inserts happens there (bitmap words scanned,
- * far events moved in), and a long walk is caught by the crowd rule as
- * it happens; a window may then last longer than q->window events, and
- * eq_window_end divides by the events it did last.
+ * path), not for each event: counting down a window an event would cost
+ * the run loop two instructions of about thirty. All the work a window
+ * measures but the walks of sorted inserts happens there (bitmap words
+ * scanned, far events moved in), and a long walk is caught by the crowd
+ * rule as it happens; a window may then last longer than q->window
+ * events, and eq_window_end divides by the events it did last.
  */
 static inline void eq_account(struct ibfs_eq *q)
 {
@@ -366,14 +338,13 @@ void ibfs__eq_destroy(struct ibfs_eq *q)
 /*
  * ibfs__eq_schedule's rare paths (event_queue.h) are tail calls out of
  * line, so that its common case (due this year, not before its day's
- * tail) saves no registers: that took 16 of its ~50 instructions a call
- * when it was out of line itself. The check rebuilds when the calendar
+ * tail) saves no registers. The check rebuilds when the calendar
  * holds over 2 events a bucket, or an insert walked a long list (then at
  * most once per as many schedules as events held, so the O(held)
  * rebuilds cost O(1) per operation). It runs only when a schedule
  * fills an empty bucket or takes the sorted path, not on an append to a
- * bucket that holds events already (the common case: a fat-tree day holds
- * about ten events): an append adds no bucket to walk and no list to
+ * bucket that holds events already (the common case: a busy day holds
+ * several events): an append adds no bucket to walk and no list to
  * search, so the growth it would catch can wait for the next new bucket,
  * and a crowded bucket is only ever found on the sorted path.
  */
@@ -504,21 +475,9 @@ static inline uintptr_t eq_or(uintptr_t a, uintptr_t b)
 /*
  * Takes the earliest live event out of the queue, in a run only if it is
  * due by the horizon; or returns NULL. Forced inline: it is the run loop's
- * hot path (bench_queue, 5-10% faster). No held event is due before the
- * current day, so a head due by q->day_last is due today; in a run one
- * comparison with q->limit says it is due today and by the horizon.
- *
- * Tried without gain (ins13, bench/ab.sh against 51d9899): the end of the
- * day's test as one branch instead of three (an empty bucket's head read
- * as a stand-in marked cancelled, chosen with eq_or; the compares ORed),
- * whose tests go either way at random (callgrind k=12 saturated: 550 K
- * mispredicted for 1.39 M events): k=12 saturated 0.624 -> 0.641, 0.617
- * -> 0.640 s (7 pairs each order), and with GCC's two branches for the
- * OR 0.623 -> 0.638 s, the taken event's time then waiting for the
- * choice's load; and prefetches of the tails of today's bucket and of
- * q->ahead's, which name the events after e2 without a walk through the
- * list (k=36 saturated 0.682 -> 0.679, 0.679 -> 0.678 s; k=12 0.620 ->
- * 0.626; 50% 0.529 -> 0.529 s).
+ * hot path. No held event is due before the current day, so a head due
+ * by q->day_last is due today; in a run one comparison with q->limit says
+ * it is due today and by the horizon.
  */
 static inline __attribute__((always_inline)) struct ibfs_event *
 eq_take(struct ibfs_eq *q, int in_run)
@@ -536,26 +495,19 @@ eq_take(struct ibfs_eq *q, int in_run)
 	eq_unlink_head(q, ev);
 	ev->cancelled = EQ_RUNNING;
 	/*
-	 * Fetched ahead, two events deep (bench_fabric's fat tree at k=36:
-	 * the events, and the ports and packets they run on, have left the
-	 * caches in the 100 ns or more of simulated time since they were
-	 * scheduled). The next event due is most likely e1, the next one in
-	 * this bucket, else the head of the next day with events (day1,
-	 * from q->ahead); the one after, e2, is e1's next or day1. e1's
-	 * line was fetched when the event before ev was taken, so reading
-	 * e1->next, obj and pf here costs little wait: the lines e1's
-	 * handler reads (obj, pf) and e2's own are fetched while ev's
-	 * handler runs. (Reading the next event's obj without its line
-	 * fetched first stalled the loop: 46% of ibfs__eq_run's samples.)
-	 * At k=36 saturated a day holds 4.2 events on average and 35% of
-	 * the changes of day skip an empty day, so the next bucket's head,
-	 * the guess before, was right for e1 in 91.7% of the events and
-	 * for e2 in 81.3%; the next marked day's, 99.7% and 94% (counted
-	 * in a throwaway build; e2 misses mostly after a day of one event,
-	 * when it is the head of the day after). Whether a bucket ends here
-	 * is random in a busy fabric, so each choice is a conditional
-	 * move, not a branch; q->ahead is never NULL, nor its head
-	 * (ibfs__eq_no_day), nor then a choice: no prefetch of NULL.
+	 * Fetched ahead, two events deep: in a large fabric the events, and
+	 * the ports and packets they run on, have left the caches in the
+	 * simulated time since they were scheduled. The next event due is
+	 * most likely e1, the next one in this bucket, else the head of the
+	 * next day with events (day1, from q->ahead: the next marked day,
+	 * not the next bucket, as many changes of day skip empty days); the
+	 * one after, e2, is e1's next or day1. e1's line was fetched when
+	 * the event before ev was taken, so reading e1->next, obj and pf
+	 * here costs little wait: the lines e1's handler reads (obj, pf) and
+	 * e2's own are fetched while ev's handler runs. Whether a bucket
+	 * ends here is random in a busy fabric, so each choice is a
+	 * conditional move, not a branch; q->ahead is never NULL, nor its
+	 * head (ibfs__eq_no_day), nor then a choice: no prefetch of NULL.
 	 */
 	uintptr_t day1 = (uintptr_t)q->ahead->head;
 	const struct ibfs_event *e1 =

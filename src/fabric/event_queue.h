@@ -63,28 +63,9 @@ _Static_assert(sizeof(struct ibfs_event) == 64, "struct ibfs_event: 64 bytes");
  * head is NULL; tail is then left as it was (stale), and only read when
  * head is not NULL.
  *
- * Tried without gain (fab11, against ffeeb2a): days as arrays of (time,
- * event) slots in the buckets, so that an append reads no event line and
- * the run loop learns the next events from the bucket's line instead of
- * chasing next: buckets of 128 bytes (a 16-byte header with lo, hi and an
- * overflow list, 7 slots) or 256 (15 slots) or 64 (3 slots), the overflow
- * a sorted list with a tail and a hint. Same events, same order (bench
- * counts unchanged), but at k=36 saturated a day of 2^7 ps holds a
- * geometric count of events (counted: 700 K days of 1, 147 K of 7, 110 K
- * of 8, 62 K of 10, 947 of more than 64, many of them ties), so 7 slots
- * sent 13.5% of the schedules to the overflow and 21% off the inline path;
- * and the calendar's lines no longer fit: 8192 buckets are 1 MiB of
- * 128-byte days instead of 128 KiB of 16-byte ones, four days a line, and
- * the days between now and the farthest event (~1300) 166 KiB instead of
- * 21 KiB. Callgrind (1 200 100): Ir 417.2 -> 513.9 M (7 slots), LL misses
- * 5.39 -> 6.32 M (7 slots), 6.54 M (15 slots: fewer instructions, more
- * misses). bench/ab.sh, 3 pairs, cpu medians: k=36 saturated 0.692 ->
- * 0.841 s (7 slots), 0.703 -> 0.857 (15), 0.711 -> 0.951 (3), 0.901 ->
- * 0.788 reversed (7 slots first); k=36 50% 0.534 -> 0.774; k=12 0.662 ->
- * 0.737. bench_queue hold 1e3 50 -> 43, 1e4 35 -> 29, 1e5 22 -> 8, mix
- * 28 -> 24 M events/s. Nor did the run loop's wait on the next event's
- * line go (perf: about 30% of its samples on loads of e1's obj and pf,
- * its line still fetched only one handler ahead).
+ * A day is a list, not an array of slots: the number of events in a day
+ * varies widely, and slots enough would no longer keep the calendar's
+ * days between now and the farthest event in the caches.
  */
 struct ibfs_eq_bucket {
 	struct ibfs_event *head, *tail;
@@ -113,10 +94,10 @@ struct ibfs_eq {
 	struct ibfs_pool pool; /* struct ibfs_event storage (take/give) */
 	/* The calendar (internal to event_queue.c). */
 	/*
-	 * nbuckets, then one more, always empty and read by nothing since
-	 * the look-ahead takes its next day from q->ahead (session 5); kept
-	 * so that the calendar's allocation sizes, which bench_fabric's
-	 * heap layout and timings depend on, stay those measured.
+	 * nbuckets, then one more, always empty and read by nothing (the
+	 * look-ahead takes its next day from q->ahead); kept so that the
+	 * calendar's allocation sizes, and the heap layout that follows
+	 * from them, do not change.
 	 */
 	struct ibfs_eq_bucket *buckets;
 	size_t nbuckets;       /* a power of two */
@@ -159,8 +140,8 @@ struct ibfs_eq {
 	/* Per bucket, the event last put before its tail, or NULL: a sorted
 	 * insert that is not earlier starts there if it is still in that
 	 * bucket (a take leaves it; eq_cal_insert checks). Apart from the
-	 * buckets, which appends and dequeues touch without it (bench_queue's
-	 * hold model was 5-20% slower with it inside). */
+	 * buckets, which appends and dequeues touch without it: a bucket
+	 * stays 16 bytes, four to a line. */
 	struct ibfs_event **hints;
 	/* Events due on a day at or past cur + nbuckets: a binary heap by
 	 * (time, seq), and how many of them are cancelled. */
@@ -172,8 +153,8 @@ struct ibfs_eq {
 	 * window is about q->window <= EQ_WINDOW_MAX events taken (it ends
 	 * on a slow path, so may run longer, and schedules are not bounded
 	 * by takes: a count that wraps only misleads the sorted rule once).
-	 * 8 bytes more here moved what bench_fabric allocates after the
-	 * fabric: 3% more LL misses. */
+	 * Two 32-bit counts keep the structure's size, and the heap layout
+	 * after it, unchanged. */
 	uint32_t sorted;
 	uint32_t days;
 	uint64_t far_moves;    /* far events come due, ever (statistics) */
@@ -214,15 +195,13 @@ struct ibfs_event *ibfs__eq_schedule_check(struct ibfs_eq *q,
  *
  * Inline (forced: GCC otherwise makes a local out-of-line copy in each
  * caller's file): the common case, an event due within the calendar's year
- * and not before its day's tail, is appended there in about 35
- * instructions, and the call, the return and the moves of five arguments
- * cost two or three more (bench_fabric's fat tree schedules an event per
- * event run; its code grew by 1 KB, ibfsim's by 0.6 KB). Everything
- * else is a tail call: an event outside the year (ibfs__eq_schedule_file)
- * or before the tail (ibfs__eq_schedule_sorted), an empty pool, and, when
- * ev fills an empty bucket, the check for a rebuild (see
- * eq_schedule_check in event_queue.c for why an append to a bucket in use
- * skips it).
+ * and not before its day's tail, is appended there in a few dozen
+ * instructions, to which a call would add a few more (a fabric schedules
+ * about one event for each event it runs). Everything else is a tail
+ * call: an event outside the year (ibfs__eq_schedule_file) or before the
+ * tail (ibfs__eq_schedule_sorted), an empty pool, and, when ev fills an
+ * empty bucket, the check for a rebuild (see eq_schedule_check in
+ * event_queue.c for why an append to a bucket in use skips it).
  */
 static inline __attribute__((always_inline)) struct ibfs_event *
 ibfs__eq_schedule_pf(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn,
@@ -260,16 +239,7 @@ ibfs__eq_schedule_pf(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn,
 		 * ev has the largest sequence number held: at the tail's time
 		 * it goes after the tail, so the time alone decides. Reading
 		 * tail->time costs no line the append does not write anyway
-		 * (tail->next). Tried without gain at k=36 saturated (fab10,
-		 * bench/ab.sh against da95e5d): the tail's time within its
-		 * day in b->tail's top 16 bits, so that only the bucket's line
-		 * is read (perf's samples moved to the store to tail->next and
-		 * to the bucket's line; 21 alternated pairs: faster in 9,
-		 * median ratio 1.014; Ir +2.9%; k=12 and 50% load the same);
-		 * tail times in an array beside the buckets (8 or 4 bytes a
-		 * bucket: LL misses +4.3%, +2.9%, and a heap layout that alone
-		 * moved the run by up to 10%); a prefetch of the next day's
-		 * tail at each append (40 pairs: faster in 22, ratio 0.99).
+		 * (tail->next).
 		 */
 		if (__builtin_expect(t < tail->time, 0))
 			return ibfs__eq_schedule_sorted(q, ev, b);
@@ -279,30 +249,8 @@ ibfs__eq_schedule_pf(struct ibfs_eq *q, ibfs_time_t t, ibfs_event_fn fn,
 		return ev;
 	}
 	/*
-	 * Whether ev fills an empty bucket or is appended goes either way
-	 * at random at saturation: callgrind's model mispredicts this
-	 * branch in 35% of the schedules at k=12 saturated, 27% in
-	 * link_send_events at k=36, 6% at k=36 50% load. Tried without
-	 * gain (fab12, with eq_peek_day's trim below it): no branch, the
-	 * list end to write (tail->next or b->head) and the time to test
-	 * (the tail's, or ibfs__eq_no_event's 0) chosen by conditional
-	 * moves (inline asm: GCC made a branch again of ternaries and of
-	 * masks it could see through), the bit set on every schedule, the
-	 * rebuild check on fills only. Same run (bench counts, 14 and 9
-	 * rebuilds). Callgrind 1 2000 100 12: Ir 484.9 -> 492.4 M, Bcm
-	 * 3.99 -> 3.60 M; 1 200 50: Ir 406.6 -> 427.6 M, Bcm 1.57 -> 1.50
-	 * M. bench/ab.sh against 209fe3d, cpu medians of 7 pairs each
-	 * order: k=12 saturated 0.643 -> 0.628, 0.647 -> 0.626 s (2.5-3%
-	 * faster); k=36 saturated 0.693 -> 0.692, 0.719 -> 0.709 s, and 9
-	 * pairs 0.682 -> 0.677, 0.685 -> 0.686 s; but k=36 50% 0.529 ->
-	 * 0.539, 0.527 -> 0.540 s; bench_queue (3 runs) hold 1e3 52 -> 56,
-	 * 1e4 35 -> 36, mix 28 -> 30.6, 1e6 the same, but 1e5 18.6 ->
-	 * 15-17 M events/s (not looked into). About 13
-	 * instructions more a schedule (7 of them the bit, 6 the check's
-	 * test) cost more than the mispredictions saved where the branch
-	 * is predictable, and at k=36 saturated the branch waits for the
-	 * bucket's line anyway, so a misprediction costs less there than
-	 * at k=12.
+	 * Fill or append goes either way at random at saturation; a form
+	 * without the branch costs more instructions than it saves.
 	 */
 	ev->next = NULL;
 	b->head = ev;

@@ -15,8 +15,7 @@
 #define EQ_MIN_BUCKETS 16
 /*
  * The first day: 2^16 ps, about 66 ns. Growth only ever narrows the day,
- * so it starts wide; bench_queue's hold model with 1e3 events settles at
- * 2^13 from here and ran 10% faster than from 2^10.
+ * so it starts wide.
  */
 #define EQ_INITIAL_SHIFT 16
 /* Events handed out per pool slab. */
@@ -32,11 +31,8 @@
  * Over a window, more than one schedule in EQ_SORTED_SHARE before a tail
  * due the same day, with more than EQ_SORTED_DAY events taken a day and
  * at most EQ_SORTED_BUCKETS buckets (256 KiB), narrows the day if the
- * earliest events' gaps call for it (eq_resize.c). One in 5: bench_fabric's
- * saturated fat tree at k=36 had 24% of its schedules before a tail on a
- * day of 2^8 ps, 6 events taken a day, and kept that day with one in 3; at
- * 2^7 ps it has 9% and ibfs__eq_schedule_sorted's share of the run falls
- * from 7.5% to 3.4% (perf), the run loop's rising from 11% to 14.5%.
+ * earliest events' gaps call for it (eq_resize.c). One in 5: with a laxer
+ * share a saturated fabric keeps a day on which sorted inserts dominate.
  */
 #define EQ_SORTED_SHARE 5
 #define EQ_SORTED_DAY 4

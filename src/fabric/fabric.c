@@ -5,10 +5,11 @@
  * input buffers shared out among the data VLs, the initial credits, the
  * packet and payload pools, and the conservation check of the run.
  *
- * Input buffers: a node's `buffer` bytes (SPEC: the input buffer of one
- * port, shared out among the data VLs) are split into 64-byte blocks (IBA
- * 7.9.4.1) and divided evenly among the data VLs; blocks left over by the
- * division are unused. VL15 has a separate buffer (IBFS_VL15_BUF_BLOCKS).
+ * Input buffers: a node's `buffer` bytes (the input buffer of one port,
+ * shared out among the data VLs: docs/fabric-format.md) are split into
+ * 64-byte blocks (IBA 7.9.4.1) and divided evenly among the data VLs;
+ * blocks left over by the division are unused. VL15 has a separate buffer
+ * (IBFS_VL15_BUF_BLOCKS).
  * A sender's initial credits on a VL equal the blocks of its peer's input
  * buffer on that VL.
  */

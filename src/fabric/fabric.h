@@ -76,17 +76,14 @@ struct ibfs_fabric {
 	 * Packets started on any link (the sum of the ports' xmit_pkts,
 	 * which ibfs__fabric_check holds it to): the deadlock monitor's
 	 * progress marker, read every timeout. Summing the ports there
-	 * instead took 57% of a 27,648-HCA fat tree's run (166 K ports every
-	 * 50 us of a 1.9 s sweep); a send writes it beside pkts_buffered.
+	 * instead would cost O(ports) every timeout, most of a large run;
+	 * a send writes it beside pkts_buffered.
 	 */
 	uint64_t pkt_sends;
 	/*
 	 * P_Key tables allocated (fabric/pkey.c): ibfs__fabric_free looks
-	 * for them only when there are some. In 8 bytes that were unused
-	 * (where pkts_on_wire and pkt_sends were): without them the struct
-	 * is smaller, and everything the fat tree allocates after it
-	 * shifted, which alone cost bench_fabric at 100% 34 K more
-	 * simulated LL misses (5.64 M against 5.60 M).
+	 * for them only when there are some. A full 8 bytes, so that the
+	 * struct, and the heap layout after it, keep their size.
 	 */
 	uint64_t pkey_tables;
 	uint64_t fcps;                 /* flow-control packets sent */
@@ -250,8 +247,8 @@ struct ibfs_packet *ibfs__packet_new(struct ibfs_fabric *f);
  * IETH (xh flags no other; a raw packet): lines 0 and 1 are zeroed, the
  * rest (RETH, AETH, DETH, AtomicETH, AtomicAckETH) keeps what the pool
  * left there, which nobody reads (they are read only as xh flags them).
- * Writing two lines instead of four: at 100% load, bench_fabric's
- * endpoints took write misses on the other two.
+ * Writing two lines instead of four spares a saturated fabric's end
+ * nodes the write misses on the other two.
  */
 static inline struct ibfs_packet *
 ibfs__packet_new_raw(struct ibfs_fabric *f)

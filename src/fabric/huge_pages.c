@@ -23,11 +23,10 @@
  * (glibc 2.35 and later; Debian 12 has 2.36). Tunables are read when a
  * program starts, so a program that asks (`ibfsim run` and `route`, and
  * bench_fabric, which measures what those commands give) executes itself
- * again, once, with the tunable added. On the 11,664-HCA permutation of
- * bench/README.md this took user time from 42.7 to 28.5 s (back to back,
- * same build), for 1.0 GB of memory instead of 0.65 GB. At the 648-HCA
- * size of bench_fabric it makes no difference (about 11 MB, in the L3:
- * bench/README.md, session 8). Results do not depend on it.
+ * again, once, with the tunable added. It trades memory for time: a run
+ * of thousands of HCAs takes about a third less time and half as much
+ * memory again, and one that fits the caches gains nothing (figures:
+ * docs/performance.md). Results do not depend on it.
  *
  * Not done when IBFSIM_HUGEPAGES=0, on the second start (marked by
  * IBFSIM_HUGEPAGES=restarted, so that an environment that drops the tunable

@@ -49,18 +49,16 @@ static void __attribute__((noinline)) link_tx_done_ops(struct ibfs_port *out)
 }
 
 /*
- * The packet in `arg` has left the transmitter toward
- * `peer`, whose device takes packets at their tail (rx_at_tail: an end
- * node, or a store-and-forward switch, for which these fetches are
- * wasted but harmless): they arrive a propagation delay from now, and
- * the device's receive then reads its own first line (dev->fab,
- * dev->ops), the one it names in rx_dev_line, and the packet's line 1
- * (the BTH, the payload) besides line 0, which the arrival's event
- * fetches. They have left the
- * caches since the send (perf k=36 saturated: dev->fab was 38% of
- * link_head_arrive's samples, the payload pointer the first wait of
- * ep_receive); fetched now, they arrive in time (the 10 ns of a 2 m
- * cable are some 210 events at k=36 saturated: 12.9 M events in 610 us).
+ * The packet in `arg` has left the transmitter toward `peer`, whose
+ * device takes packets at their tail (rx_at_tail: an end node, or a
+ * store-and-forward switch, for which these fetches are wasted but
+ * harmless): it arrives a propagation delay from now, and the device's
+ * receive then reads its own first line (dev->fab, dev->ops), the one it
+ * names in rx_dev_line, and the packet's line 1 (the BTH, the payload)
+ * besides line 0, which the arrival's event fetches. At scale these
+ * lines have left the caches since the send; fetched now, they arrive in
+ * time, as a propagation delay (10 ns on 2 m of cable) spans many events
+ * of a busy fabric.
  */
 static inline __attribute__((always_inline)) void
 link_prefetch_tail(const struct ibfs_port *peer, uint64_t arg)
@@ -69,11 +67,10 @@ link_prefetch_tail(const struct ibfs_port *peer, uint64_t arg)
 	/*
 	 * A packet was sent, so the link is up and both ends have a device
 	 * (link.h), but for tests that raise `up` by hand: a prefetch of
-	 * NULL does not fault. (Choosing the port instead by a conditional
-	 * made GCC 12 -O2 drop all three prefetches: objdump. So does a
-	 * call of this function that GCC does not inline early: it finds
-	 * it pure, a prefetch having no side effect for it, and drops the
-	 * call; hence always_inline.)
+	 * NULL does not fault. (GCC takes a prefetch for no side effect: it
+	 * drops all three when the port is chosen by a conditional, and a
+	 * call of this function it did not inline early; hence
+	 * always_inline.)
 	 */
 	uintptr_t d = (uintptr_t)peer->dev;
 
@@ -122,8 +119,7 @@ link_tx_end(void *obj, uint64_t arg, int tail, int devl, int owes)
 	/*
 	 * Fetched while the device decides what to send: lines 1 and 2 of
 	 * the port, which the next send reads and writes (line 2 also an
-	 * FCP sent at this end; callgrind k=36 before: fcp_until missed in
-	 * 44% of sends and 82% of FCPs). The peer's line 0, where that send
+	 * FCP sent at this end). The peer's line 0, where that send
 	 * only writes peer_free_at now (a store does not wait for its
 	 * line), is the line the event fetched ahead unless the device
 	 * asked for its own (tx_end_dev): it is not fetched again here.
@@ -178,9 +174,8 @@ link_tx_end(void *obj, uint64_t arg, int tail, int devl, int owes)
  * The end of a transmission, one handler for each set of lines to fetch
  * ahead (the packet in arg): link_send_events picks it when it schedules
  * the end, from the port's copies (peer_rx_tail, tx_end_dev), instead of
- * bits in arg that the end tested, which went either way at random in a
- * fat tree (callgrind k=12 saturated: 174 K and 102 K of 556 K tests
- * mispredicted). The event and its time are the same.
+ * bits in arg that the end would test, which go either way at random in
+ * a fat tree. The event and its time are the same.
  */
 #define LINK_TX_DONE(name, tail, devl, owes)                          \
 	static void name(void *obj, uint64_t arg)                      \
@@ -204,31 +199,8 @@ const ibfs_event_fn ibfs__link_tx_done_owes[4] = {
 };
 
 /*
- * By (tx_end_dev > 1) << 1 | peer_rx_tail.
- *
- * The owing handlers came in session 8 (ibfs__link_end_owes, link.h, with
- * the figures). A first version was not kept (ins14, session 6, against
- * a73449f): four more handlers, the same with the owed FCPs sent, so that
- * the end need not test fc_pending after the device's tx_done (callgrind
- * k=12 saturated: 248 K of 860 K mispredicted): the send picked them when
- * fc_pending was set, and a buffer freed on a busy port rewrote
- * its end's event's fn, through a pointer to it that each send keeps in
- * the port. Same run (identity check identical, bench counts, make
- * check). Callgrind 1 200 100: Ir 429.6 -> 436.3 M, LL misses 4.91 ->
- * 5.01 M; 1 2000 100 12: Ir 495.8 -> 503.3 M, Bcm 3.58 -> 3.62 M (the
- * free's new tx_busy test 123 K), Bim 887 K -> 998 K. ab.sh medians, 9
- * pairs each order: the pointer in the cold line, k=36 saturated 0.658
- * -> 0.664, 0.661 -> 0.665 s; in line 1 (ser_lrh made 32 bits), k=36
- * saturated 0.661 -> 0.659, 0.681 -> 0.663, 0.674 -> 0.668, 0.670 ->
- * 0.653, 0.658 -> 0.651, 0.662 -> 0.656 s, k=12 (7 pairs) 0.624 ->
- * 0.619, 0.621 -> 0.621 s, but 50% 0.518 -> 0.527, 0.517 -> 0.524,
- * 0.519 -> 0.528, 0.518 -> 0.525 s; in line 0 (prop and ser_fcp made 32
- * bits, the handler's index in the pointer's low bits) k=36 saturated
- * 0.663 -> 0.652, 0.657 -> 0.648 s, 50% 0.518 -> 0.525, 0.523 -> 0.527
- * s; the slot named from the pool before the schedule, so that `out`
- * need not live across it, 50% 0.521 -> 0.530, 0.518 -> 0.526 s. About
- * 1.5% at saturation for 1-1.7% at 50% load, where fc_pending is rarely
- * set and the test was predicted.
+ * By (tx_end_dev > 1) << 1 | peer_rx_tail: the handlers a send schedules,
+ * owing no FCPs (their owing counterparts: ibfs__link_tx_done_owes).
  */
 static const ibfs_event_fn link_tx_done_fn[4] = {
 	link_tx_done, link_tx_done_tail, link_tx_done_dev, link_tx_done_both
@@ -390,8 +362,8 @@ link_arrive(void *obj, uint64_t arg)
  * they call: one for ports whose device takes packets at their tail (end
  * nodes, most often), one for the others (switches), picked at the send
  * from the sender's copy of rx_at_tail (peer_rx_tail), so that each call
- * site of dev->ops->receive mostly sees one target (callgrind k=12
- * saturated: 120 K of the one site's 556 K calls mispredicted).
+ * site of dev->ops->receive mostly sees one target, which the indirect
+ * branch predictor then gets right.
  */
 static void __attribute__((no_icf)) link_head_arrive(void *obj, uint64_t arg)
 {
@@ -418,29 +390,7 @@ int ibfs__port_can_send(const struct ibfs_port *out,
  * The two events of a send, in this order (at equal times events run in
  * the order they were scheduled): the transmitter's end, then the arrival
  * at the peer. Apart, so that the sender saves no registers and only
- * what the second needs lives across the first. (While ibfs__eq_schedule
- * was out of line, this was better inline in the sender; with its common
- * case inline, forced inline here costs 5 M instructions more at M50.)
- * Tried without gain at k=36 saturated (ep11, session 6): a ring of the
- * ends' events in send order in the fabric, each end fetching the event
- * 2, 4 or 8 ends ahead, whose line the run loop otherwise fetches one
- * event ahead (the ends ran in send order only 28% of the time: an FCP
- * delays a start by up to 480 ps, some 4 ends; ab.sh 4 ahead 0.685 ->
- * 0.699, 0.696 -> 0.710 s, 2 and 8 no better); the buckets of the next
- * send's two events fetched at the end of a transmission (same time);
- * the peer's line 2 fetched here for the header's arrival, a
- * propagation delay later (1.6% slower, 8 ABBA rounds).
- * Also tried without gain (ins12, session 6, against the handlers per
- * set of lines): the choice of the end's fetched line (the device or the
- * peer) made with a mask, which GCC 12 otherwise turns into a branch that
- * goes either way in a fat tree (ab.sh k=12 saturated 0.618 -> 0.619,
- * 0.622 -> 0.620 s); before the handlers, the end's fetches made without
- * a test, each address falling on a line the end reads anyway when not
- * asked (k=12 0.631 -> 0.632, 0.633 -> 0.631 s; k=36 0.691 -> 0.686,
- * 0.670 -> 0.680 s); and the FCP's arrival split likewise by the sender's
- * tx_end_dev, copied into the receiver's line 0 by each send (credits.c:
- * k=12 0.622 -> 0.625, 0.618 -> 0.620 s; k=36 0.659 -> 0.662, 0.675 ->
- * 0.668 s).
+ * what the second needs lives across the first.
  */
 /* link_send_events when the event pool is empty: the schedule grows it. */
 static void __attribute__((noinline, cold))
@@ -465,15 +415,13 @@ link_send_events(struct ibfs_eq *q, struct ibfs_port *out, ibfs_time_t free_at,
 	 * Each event names the line its handler reads besides its port's,
 	 * fetched while the event before it runs (event_queue.h): the end
 	 * of the transmission most often sends the next packet at once,
-	 * which writes the peer's line 0 (peer_free_at), or, when
-	 * the device asked (tx_end_dev), the device's first line, which
-	 * the end reads first (dev->ops) and which at scale has left the
-	 * caches during the packet when the device is one of many end
-	 * nodes (perf k=36 saturated: the load of dev->ops was half of
-	 * link_tx_done's samples; a switch's device line stays cached);
-	 * the peer's line 0, which that send only writes, is then not
-	 * fetched at all (link_tx_end). The arrival reads the packet's
-	 * line 0.
+	 * which writes the peer's line 0 (peer_free_at), or, when the
+	 * device asked (tx_end_dev), the device's first line, which the end
+	 * reads first (dev->ops) and which at scale has left the caches
+	 * during the packet when the device is one of many end nodes (a
+	 * switch's device line stays cached); the peer's line 0, which
+	 * that send only writes, is then not fetched at all (link_tx_end).
+	 * The arrival reads the packet's line 0.
 	 */
 	/*
 	 * The end's arg: the packet; its handler fetches the lines of
@@ -593,8 +541,7 @@ static void link_wait_notify(struct ibfs_fabric *f, struct ibfs_port *out,
  * A wait's start and end are asked by the device on its own port, so the
  * fabric is read as dev->fab (the device's line, which its caller has
  * just read) rather than from the port's cold line, whose load then need
- * not come before the time's (perf k=36 saturated: ibfs__port_wait_start
- * waited on out->fab at an end node starved of credits).
+ * not come before the time's.
  */
 void ibfs__port_wait_start(struct ibfs_port *out)
 {

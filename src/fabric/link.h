@@ -204,7 +204,7 @@ struct ibfs_port_vl {
 
 /*
  * One port and the link direction leaving it. The fields are laid out by
- * which event touches them (bench_fabric: the fat tree's cost is mostly
+ * which event touches them (in a large fabric a hop's cost is mostly
  * cache misses on ports), one 64-byte line each:
  * - line 0, the port: what every event at the port reads (peer, flow,
  *   device, the fc_state word), what the far end writes when it sends to
@@ -220,9 +220,8 @@ struct ibfs_port_vl {
  * So on VL 0 an arrival touches lines 0 and 2 of the receiving port and
  * nothing of the sender's; a send lines 0-2 of the sender and writes
  * peer_free_at in line 0 of the receiver; the end of a transmission line
- * 0; a buffer freed and its FCP lines 0 and 2 of the receiver (line 1,
- * where the FCP's fields were until session 6, was missed by 82% of the
- * FCPs in callgrind at k=36 saturated), and of the sender nothing or,
+ * 0; a buffer freed and its FCP lines 0 and 2 of the receiver (not line
+ * 1, which a receiver's sends leave cold), and of the sender nothing or,
  * when its transmitter is busy until after the FCP arrives, line 2. On
  * another VL the VL's own line is touched besides. The fabric allocates
  * ports 64-byte aligned (fabric.c).
@@ -319,9 +318,8 @@ struct ibfs_port {
 	/*
 	 * The peer's rx_delay and rx_at_tail (below), copied here by
 	 * ibfs__port_set_rx, which is how a device sets them: a send
-	 * computes when to tell the receiving device from its own line
-	 * (perf at k=36 saturated: reading them in the peer's cold line 0
-	 * was 49% of ibfs__port_send's samples).
+	 * computes when to tell the receiving device from its own line,
+	 * not from the peer's line 0, which is cold at saturation.
 	 */
 	ibfs_time_t peer_rx_delay;
 	/*
@@ -350,7 +348,7 @@ struct ibfs_port {
 	/*
 	 * PortXmitWait bookkeeping: since when data has waited for credits.
 	 * Beside fab, which a wait's start and end read too: one cold line
-	 * for both (saturated bench, M1: 110 K fewer misses).
+	 * for both.
 	 */
 	ibfs_time_t wait_since;
 	/*
@@ -537,26 +535,14 @@ static inline int ibfs__port_fcp_ready(const struct ibfs_port *port)
 
 /*
  * The end of a transmission has two sets of handlers (link.c): those that
- * send the FCPs owed once the device's tx_done is over (the test that did
- * so in every end went either way at saturation: callgrind k=36 1 200
- * 100, 236 K of 2.40 M mispredictions) and those that do not. A send
- * schedules one that does not; a buffer freed while the transmitter is
+ * send the FCPs owed once the device's tx_done is over and those that do
+ * not (a test for it in every end would go either way at saturation). A
+ * send schedules one that does not; a buffer freed while the transmitter is
  * busy owes credits at its end and switches the end's event to its
  * counterpart here, by the event and the handler's index that the send
  * kept in tx_end. By index among the four of link.c's link_tx_done_fn.
  * The event stays valid while the transmitter is busy: nothing cancels
  * the end of a transmission (a link going down lets it run, link_state.c).
- *
- * Same run (identity check, bench counts). Callgrind (branch-sim, against
- * d57e0d8): k=36 `1 200 100` Ir 426.2 -> 430.0 M, mispredicted
- * conditional branches 2.26 -> 1.87 M, indirect calls 526 -> 680 K (eight
- * end handlers instead of four); `1 200 50` Ir 413.5 -> 417.1 M, 1.32 ->
- * 1.04 M and 109 -> 343 K. bench/ab.sh (a noisy host, session 8), cpu
- * medians: k=36 saturated 0.822 -> 0.810, 0.748 -> 0.709 s (15 pairs
- * each order), 0.770 -> 0.741, 0.787 -> 0.765 s and 0.685 -> 0.686,
- * 0.758 -> 0.727 s (an earlier build of the same change); k=12 (`1 20000
- * 100 12`, 5 pairs) 0.641 -> 0.618, 0.652 -> 0.639 s; 50% (9 pairs)
- * 0.574 -> 0.565, 0.551 -> 0.563 s (the same within noise).
  */
 extern const ibfs_event_fn ibfs__link_tx_done_owes[4];
 
@@ -569,31 +555,10 @@ static inline void ibfs__link_end_owes(struct ibfs_port *out)
 }
 
 /*
- * A buffer freed: its FCP goes now, or waits for the transmitter's end.
- *
- * Tried without gain (ins15, session 7, against a0a5811): one branch in
- * place of two for a free at an idle or busy port, both random at
- * saturation (callgrind k=36 saturated: this test 230 K of 512 K
- * mispredicted, credit_fcp's on the sender's busy time 213 K of 511 K).
- * Out of line (credits.c), the FCP's arrival time was computed first; the
- * one branch was "idle, owing nothing, and the sender not busy past the
- * arrival" (the FCP travels as an event); otherwise the blocks were added
- * by address either to the sender's credits (idle: the FCP's credits are
- * the sender's at once) or to fc_unsent (busy), with fc_pending, fcp_sent,
- * f->fcps and fcp_until updated through masks (an empty asm kept GCC
- * from branching on the condition again). Same run (bench counts and
- * output). Callgrind 1 200 100 (branch-sim): Ir 429.6 -> 450.3 M, Bcm
- * 2.40 -> 2.03 M, the one branch itself 134 K mispredicted. ab.sh, 9
- * pairs each order, k=36 saturated 0.659 -> 0.661, 0.650 -> 0.652, 0.649
- * -> 0.649, 0.656 -> 0.652 s; k=12 (7 pairs) 0.616 -> 0.618 s; 50% (5
- * pairs) 0.511 -> 0.521, 0.511 -> 0.516 s. The EPYC's predictor does
- * better than callgrind's on these two (or their misses cost little: both
- * conditions are in lines 0 of ports that are cached), and 40 instructions
- * more a free cost what the fewer mispredictions saved. Nor, in
- * credit_fcp, the sender's VL line fetched for writing before the test
- * (its add waits for that line when the sender is busy: 85 K LL write
- * misses in callgrind): 0.656 -> 0.657, 0.654 -> 0.660, 0.656 -> 0.654,
- * 0.681 -> 0.681 s.
+ * A buffer freed: its FCP goes now, or waits for the transmitter's end
+ * (IBA 7.9.4: credits are returned in flow-control packets). Two tests,
+ * idle and busy, each random at saturation: a branch-free form costs
+ * more instructions than its mispredictions.
  */
 static inline void ibfs__credit_on_free(struct ibfs_port *in, int vl,
 					uint32_t blocks)

@@ -8,7 +8,7 @@
  *   HDR 50, NDR 100, XDR 200 Gb/s of data (PAM4 with FEC, quoted as data).
  * A link of w lanes carries w times that, so 4x gives FDR 54.5454...,
  * EDR 100, HDR 200, NDR 400 and XDR 800 Gb/s (IBTA figures as tabulated by
- * Linux ib_verbs; DESIGN.md, "Reference figures").
+ * Linux ib_verbs; docs/fidelity.md, "Reference figures").
  */
 #include <string.h>
 

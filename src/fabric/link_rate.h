@@ -4,7 +4,8 @@
  * data rate = width x lane signalling rate x encoding efficiency.
  * SDR/DDR/QDR use 8b/10b; FDR10/FDR/EDR use 64b/66b; HDR/NDR/XDR are given
  * by their data rate per lane (PAM4 with FEC): 50, 100 and 200 Gb/s.
- * Figures: IBTA, as tabulated by Linux ib_verbs (see DESIGN.md).
+ * Figures: IBTA, as tabulated by Linux ib_verbs (docs/fidelity.md,
+ * "Reference figures").
  *
  * A rate is kept as the exact fraction bits_num / bits_den bits per second
  * so that serialization times are computed in integers, rounded up to the

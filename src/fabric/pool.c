@@ -8,8 +8,7 @@
  * Slabs start on a 64-byte boundary (the cache line of x86-64 and of most
  * AArch64 cores), and objects of 64 bytes or more take a multiple of 64, so
  * each such object starts a line: a packet's first 64 bytes, which every
- * hop reads, then sit in one line instead of straddling two (developer
- * perf's profile of the fat tree, bench/README.md).
+ * hop reads, then sit in one line instead of straddling two.
  */
 #include <stdlib.h>
 #include <string.h>

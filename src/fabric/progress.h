@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The progress line of a long run (SPEC: "Long runs show a progress line
- * on stderr when it is a terminal"): simulated time reached, events per
+ * The progress line of a long run, shown on stderr when it is a terminal
+ * (`ibfsim run`, docs/ibfsim.1): simulated time reached, events per
  * second of wall time, and, when the run has a stop time, the share done
  * and an estimate of the wall time left. The line is redrawn in place
  * ("\r", then the text, then the ANSI/ECMA-48 "erase to end of line"

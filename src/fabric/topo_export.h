@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Writing a topology out: as fabric XML (SPEC "Fabric XML", what `topo gen`
- * and `topo import` produce), as an ibnetdiscover/.net file that ibsim
+ * Writing a topology out: as fabric XML (docs/fabric-format.md, what `topo
+ * gen` and `topo import` produce), as an ibnetdiscover/.net file that ibsim
  * loads (every record preceded by its switchguid=/caguid= line so GUIDs
  * stay exactly ours), and as a Graphviz dot graph.
  */

@@ -8,8 +8,8 @@
  *   fat tree of K-port switches with L levels is the folded Clos
  *   XGFT(L; K/2,..,K/2,K; 1,K/2,..,K/2): K/2 down and K/2 up ports on every
  *   level but the top, whose switches use all K ports downwards. It has
- *   2(K/2)^L HCAs (SPEC: K^2/2 for L=2, K^3/4 for L=3). Oversubscribed
- *   with hosts=H: leaves take H HCAs and K-H up links, i.e.
+ *   2(K/2)^L HCAs (K^2/2 for L=2, K^3/4 for L=3: docs/fabric-format.md).
+ *   Oversubscribed with hosts=H: leaves take H HCAs and K-H up links, i.e.
  *   XGFT(L; H,K/2,..,K/2,K; 1,K-H,K/2,..,K/2), H:(K-H) at the leaves.
  * - mesh / torus / ring: n-dimensional grids; port 2d+1 leads to the next
  *   switch in dimension d, port 2d+2 to the previous one, then the HCAs.

@@ -72,9 +72,10 @@ void ibfs__topo_set_defaults(struct ibfs_topo_defaults *d)
 {
 	/*
 	 * EDR 4x, 2 m cables and a 4096-byte MTU: the ConnectX-4 EDR setups
-	 * the reference figures in DESIGN.md were measured on. One data VL is
-	 * the IBA minimum (VLCap, IBA 14.2.5.6). 100 ns is the port-to-port
-	 * latency class of current switches (DESIGN.md); 32 KiB of input
+	 * the perftest reference figures were measured on (docs/fidelity.md,
+	 * "Reference figures"). One data VL is the IBA minimum (VLCap, IBA
+	 * 14.2.5.6). 100 ns is the port-to-port latency class of current
+	 * switches (docs/fidelity.md, "Reference figures"); 32 KiB of input
 	 * buffer a port is a round figure of that class. The profile is left
 	 * alone: it is owned by the topology (see ibfs__topo_new).
 	 */

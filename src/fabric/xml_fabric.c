@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fabric XML loader (SPEC "Fabric XML"). A file is parsed safely (no
- * network, no external entities) and validated against
- * platforms/fabric.rng (xml_doc.c), then read element by element into a struct ibfs_topology, checking what a
- * grammar cannot: unique ids, link endpoints naming existing nodes and free
- * ports in range, and values that must parse exactly (units.h).
+ * The fabric XML loader (docs/fabric-format.md). A file is parsed safely
+ * (no network, no external entities) and validated against
+ * platforms/fabric.rng (xml_doc.c), then read element by element into a
+ * struct ibfs_topology, checking what a grammar cannot: unique ids, link
+ * endpoints naming existing nodes and free ports in range, and values
+ * that must parse exactly (units.h).
  *
  * The reader repeats the grammar's checks of names and values, so an inline
  * <fabric> inside a scenario gets the same messages, and when the schema

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Loading fabric XML (SPEC "Fabric XML") with libxml2. The file is first
+ * Loading fabric XML (docs/fabric-format.md) with libxml2. The file is first
  * validated against platforms/fabric.rng, then read element by element;
  * every error is reported as "FILE:LINE: what is wrong" through the diag.
  */

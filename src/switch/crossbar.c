@@ -330,8 +330,8 @@ xb_send(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	 * it arbitrates nothing until the input is free again. It is made
 	 * before the send, which touches nothing of the crossbar, so that
 	 * the send is a tail call; a head still waiting for its routing
-	 * decision schedules its request after the send, as it always did,
-	 * so that the events both schedule keep their order.
+	 * decision schedules its request after the send, so that the events
+	 * both schedule keep their order.
 	 */
 	struct ibfs_packet *next = q->head;
 	ibfs_time_t now = sw->dev.fab->eq.now;
@@ -458,12 +458,12 @@ xb_arbitrate_general(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
  * changes nothing of the crossbar and a request schedules nothing, so a
  * request made after the send is the same run.
  *
- * The next head's line is read long after it was queued: at scale
- * (bench_fabric k=36) it has left the caches, and was the arbiter's
- * largest stall. It is fetched before the send, whose work then hides the
- * miss; and the packet behind it, which its own grant reads a packet time
- * or more from now, is fetched too (the next head's line when there is
- * none: a prefetch of NULL would not fault, but may cost a page walk).
+ * The next head's line is read long after it was queued: at scale it has
+ * left the caches, and it is the arbiter's largest stall. It is fetched
+ * before the send, whose work then hides the miss; and the packet behind
+ * it, which its own grant reads a packet time or more from now, is
+ * fetched too (the next head's line when there is none: a prefetch of
+ * NULL would not fault, but may cost a page walk).
  * Out of line: the next head's set-up follows its send, which inline
  * would not be a tail call of xb_arbitrate_one's (whose calls all are).
  */
@@ -529,9 +529,7 @@ xb_send_then_head(struct ibfs_switch *sw, struct ibfs_port *port,
  *
  * Every call it makes is a tail call: the registers it saves are for the
  * values a grant holds at once (ibfs__sw_arbitrate_out, where it is
- * inline, saves five on entry with GCC 12 at -O2: objdump -d of
- * crossbar.o; four, after the early returns, before the grant wrote
- * sw->cur_in). The words are read from req_in and free_in: with
+ * inline). The words are read from req_in and free_in: with
  * nw <= 2 the request words of every output and the free-input mask
  * are inside (switch.c).
  */
@@ -551,10 +549,9 @@ xb_arbitrate_one(struct ibfs_switch *sw, unsigned o, struct sw_out *so,
 	}
 	/*
 	 * The first request at or after bit `from` of the 128 bits, or else
-	 * the first of all (the wrap), chosen with masks; the three word
-	 * tests that made this choice before (51d9899) went either way at
-	 * random (callgrind k=12 saturated: 338 K of them mispredicted in
-	 * 511 K scans). f1 is all ones when the start is in word 1.
+	 * the first of all (the wrap), chosen with masks: word tests would
+	 * go either way at random. f1 is all ones when the start is in
+	 * word 1.
 	 */
 	uint64_t f1 = -(uint64_t)(from / 64);
 	uint64_t up = ~0ULL << (from % 64);
@@ -648,7 +645,7 @@ void ibfs__sw_arbitrate_out(struct ibfs_switch *sw, unsigned o)
 	struct sw_out *so = &sw->out[o];
 	struct ibfs_port *port = &sw->dev.ports[o];
 
-	/* (One compare, ibfs__port_idle_up: same time, ins12, k=12.) */
+	/* A busy output is arbitrated again at its end (tx_ready). */
 	if (port->tx_busy)
 		return;
 	if (__builtin_expect(!port->up, 0)) {

@@ -12,7 +12,7 @@
  * one other (its head decides), so the graph is a functional graph and a
  * cycle is found by following successors with visit stamps in O(buffers).
  * The verdict, with the cycle, is kept for the runner, which reports
- * `deadlock: true` and exits 1 (SPEC).
+ * `deadlock: true` and exits 1 (docs/results.md).
  */
 #include "switch/switch_int.h"
 

@@ -80,18 +80,9 @@ static void sw_discard(struct ibfs_switch *sw, struct ibfs_packet *p)
  * Queues p in the FIFO of its input and VL. Inline in both callers, so
  * that a packet's arrival ends in a tail call (ibfs__sw_head_new).
  *
- * The test of an empty FIFO waits for the FIFO's entry: at k=36
- * saturated (callgrind 1 200 100) it is mispredicted 27% of the time
- * and the entry's line missed 28% of the time. Tried without gain
- * (sw14, against a73449f): the slot-0 FIFO's "holds packets" kept as
- * bit 25 of the input's lft_hint word, which the route has just read,
- * so that the test resolves at once (set at an enqueue into an empty
- * FIFO, cleared where a FIFO empties, kept by the hints' clearing;
- * identical run). Callgrind 1 200 100: Ir 429.6 -> 433.0 M, the same
- * misses and mispredictions; ab.sh medians (9-11 pairs each order) k=36
- * saturated 0.656 -> 0.665, 0.657 -> 0.661 s, k=12 0.617 -> 0.623,
- * 0.617 -> 0.624 s: the append still waits for the entry's tail and
- * writes the tail packet's cold line.
+ * The test of an empty FIFO waits for the FIFO's entry, often cold at
+ * saturation; a copy of its answer elsewhere would not help, as the
+ * append reads the entry's tail and writes the tail packet anyway.
  */
 static inline __attribute__((always_inline)) void
 sw_enqueue(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
@@ -326,24 +317,11 @@ sw_receive_local(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 }
 
 /*
- * Tried without gain (sw14, against a73449f): the grant (xb_arbitrate_one)
- * fetching, for a packet sent to a switch, the LFT line of its DLID and
- * its input's FIFO entry there (a per-output copy of the peer switch and
- * entry, kept by sw_port_state), which this receive reads a routing
- * latency later (callgrind k=36 saturated: the entry's line missed by 28%
- * of the enqueues, the LFT's by 20% of the lookups): ab.sh medians k=36
- * saturated 0.672 -> 0.673, 0.683 -> 0.694, 0.664 -> 0.676, 0.677 ->
- * 0.704 s (9-11 pairs each order, load 2-3).
- * Nor (sw15, against 86e6e54): the route's output line (sw->out[out])
- * fetched as soon as the route is known, for the 44% of arrivals that
- * find their FIFO empty and request that output at once: ab.sh medians
- * k=36 saturated 0.648 -> 0.648, 0.650 -> 0.645, 0.649 -> 0.644, 0.647
- * -> 0.649 s; k=12 0.610 -> 0.617, 0.611 -> 0.613 s (slower). Nor, with
- * the route's hint gone for short LFTs (against ae54405), the input's
- * FIFO entry (slot 0) fetched at the start, as ins13 tried before the
- * hint went: k=36 0.652 -> 0.651, 0.650 -> 0.647, 0.649 -> 0.647, 0.652
- * -> 0.650 s (0.3%, within noise); 50% 0.508 -> 0.509, 0.507 -> 0.511 s;
- * k=12 0.611 -> 0.610, 0.611 -> 0.618 s.
+ * The switch's receive (struct ibfs_device_ops): p's header reached input
+ * `inp` a routing latency ago (the port's rx_delay). The switch's own
+ * LIDs, and every packet while some port enforces partitions, go the
+ * local way; multicast DLIDs go through the MFT, unicast ones through the
+ * LFT, to an output that must be up and not the input.
  */
 static void sw_receive(struct ibfs_device *dev, struct ibfs_port *inp,
 		       struct ibfs_packet *p)

@@ -13,12 +13,12 @@
  * A FIFO of packets linked through p->next: one per input port and VL.
  * What the arbiter reads of the head packet is copied here when the head
  * changes (xb_head_set, crossbar.c), so that scanning requests and
- * freeing an input touch this entry, not the packet: at 11,664 HCAs the
- * packets' lines miss the caches (bench/README.md, "Scale check"). An
- * entry is 32 bytes and an input's entries are contiguous at a
- * power-of-two stride (sw->q, indexed by request bit): with one data VL
- * and VL15 both fit one 64-byte line, which also holds the tail, so that
- * an enqueue and a grant touch no other line of the switch's queues.
+ * freeing an input touch this entry, not the packet, whose line misses
+ * the caches at scale (thousands of HCAs). An entry is 32 bytes and an
+ * input's entries are contiguous at a power-of-two stride (sw->q,
+ * indexed by request bit): with one data VL and VL15 both fit one
+ * 64-byte line, which also holds the tail, so that an enqueue and a
+ * grant touch no other line of the switch's queues.
  *
  * The head's ready_at is not copied: a head whose routing decision is
  * still to come (only when the latency changed while its header was on
@@ -26,39 +26,8 @@
  * which no tail time is, and is then read from the packet; every other
  * head is ready.
  *
- * Tried without gain (sw10, bench_fabric k=36 against 470029f): the
- * head's successor (second) in place of the tail, the tails in an array
- * after the entries (tagged when the tail is the only packet), so that a
- * grant fetches the head's and the next head's lines at once, the end of
- * a packet (ibfs__sw_tx_done) the next head's with the head's, and an
- * arrival the input's tails and entries while it routes. perf:
- * xb_send_then_head's wait on the next head's line went (526 -> 182
- * samples), but the grant and the enqueue grew as much (an enqueue into
- * a FIFO of 0 or 1 packets touches the tails' line and the entry; 44% of
- * grants empty their FIFO and write the tails); callgrind 1 200 100: Ir
- * +4.6%, LL misses +4.3%; ab.sh medians, both orders: k=36 saturated
- * +2.4% and -1.0% CPU time (11 pairs), 50% +2% and +10%, k=12 +2% and
- * -0.5% (7 pairs).
- * Fetching head->next at that end instead (this layout): 1-3% slower.
- *
- * Also tried without gain (sw11, k=36 against 4934097): the copies of a
- * FIFO's next head made when its input is freed (ibfs__sw_tx_done, before
- * xb_free_slot) instead of at the grant (xb_send_then_head), the grant
- * marking the entry and reading nothing of the next head. A busy input's
- * request is seen by nothing but nreq and the go bit (every scan masks
- * busy inputs); an arbitration that it alone causes grants nothing, and
- * a port counting PortXmitWait keeps the request of the head that
- * waited, so the run was the same (identity check identical, switch
- * tests passing; a flag set by any enqueue of a packet not yet ready kept
- * the grant's set-up for such a switch, so that no event moved). A head
- * granted as soon as its input is freed was then read once, not twice.
- * Callgrind 1 200 100: Ir 417.2 -> 419.3 M, LL misses 5.39 -> 5.12 M
- * (-5%); perf: xb_send_then_head's waits went, but tx_done's grew as much
- * (the head's line and its output's, now read at the end; the head
- * fetched one end ahead from its entry); ab.sh medians, both orders, 7-15
- * pairs: k=36 saturated from 2.6% faster to 1.6% slower (0.697 against
- * 0.696 s over 15 pairs), 50% and k=12 within 1%; without the head
- * fetched one end ahead, 3.5% slower.
+ * The copies are made at the grant (xb_send_then_head); made when the
+ * input is freed instead, they only move the wait for the head's line.
  */
 struct sw_queue {
 	struct ibfs_packet *head;
@@ -142,12 +111,11 @@ struct sw_out {
  * the forwarding state, geometry and free-input mask, then the SL-to-VL
  * copy and the go bits, then the outputs' link state; the fields that
  * set-up, multicast and reports use fill the gaps, and the ends ring and
- * the inputs of the outputs come after. Still 768 bytes with the link
- * state, so that what the heap places after the switches does not move
- * (bench_fabric's misses depend on it: see the git log of struct
- * ibfs_eq's window counters): the fabric is not kept twice (dev.fab), nor
- * the external request words (the first output's), nor the MFT's words
- * a mask (ibfs__sw_pw), and the counts are bytes.
+ * the inputs of the outputs come after. The whole stays 768 bytes, so
+ * that the heap layout after the switches, to which a large run's cache
+ * misses are sensitive, does not move: hence the fabric is not kept
+ * twice (dev.fab), nor the external request words (the first output's),
+ * nor the MFT's words a mask (ibfs__sw_pw), and the counts are bytes.
  */
 struct ibfs_switch {
 	_Alignas(64) struct ibfs_device dev; /* dev.fab: the fabric */
@@ -255,8 +223,7 @@ struct ibfs_switch {
 	 * calls whenever `up` changes (ibfs__fabric_attach,
 	 * ibfs__fabric_link_set), so that a packet's arrival tests one bit
 	 * of this line instead of reading the output port's line 0, which
-	 * at saturation has mostly left the caches (perf, bench_fabric
-	 * k=36: 4% of the run waited on that load) and which nothing else
+	 * at saturation has mostly left the caches and which nothing else
 	 * in the arrival reads. check_switch_tables' down_output_on_arrival
 	 * and link_flaps_mid_run fail when the copy is out of step.
 	 */
@@ -290,24 +257,8 @@ struct ibfs_switch {
 	 * wrong; a grant and an end go in pairs (check_switch_paths checks
 	 * the count), so at most 256 entries, one per output, are pending, and
 	 * the 8-bit positions wrap inside the ring.
-	 *
-	 * Tried without gain (sw11), with the next head's copies made at
-	 * the end of the packet (struct sw_queue): fetching further ahead
-	 * in the ring. Its guess is right for 88% of the ends at k=36
-	 * saturated (80% at 50%), as often two or three entries ahead, but
-	 * a switch's ends come in bunches: of the gaps between two ends of
-	 * one switch (events run, k=36 saturated) 21% are under 2, 11%
-	 * 2-9, 18% 10-29, 13% 30-99 and 34% 100-999. A line fetched one
-	 * end ahead is then often not in yet, and a load of it that fetches
-	 * the next line of a chain waits as long as its use did: the entry
-	 * three ends ahead, its head two ahead and that head's output one
-	 * ahead moved the waits into the end's fetches (perf; then
-	 * xb_prefetch_end, now ibfs__sw_prefetch_end) for 2.4% more
-	 * instructions (k=12 saturated 3% slower, k=36 the same). Each
-	 * output's next head kept at its grant in an array before the
-	 * queues, fetched with no load to wait for, removed the end's wait
-	 * on the head's line, but k=12 and 50% ran 1.2% and 2.4% slower
-	 * and k=36 the same.
+	 * One end ahead, not more: a switch's ends come in bunches, so lines
+	 * fetched further ahead are often not in when the chain needs them.
 	 */
 	uint8_t ends[256];
 };
@@ -362,32 +313,15 @@ void ibfs__sw_fwd_free(struct ibfs_switch *sw);
 /*
  * LFTs of at most this many entries (bytes) are read directly, without the
  * inputs' last routes (lft_hint): a table of 32 lines or less a switch
- * stays cached at the rate it is read, and the hint then costs a line of
- * its own, a store and a test that goes either way. bench_fabric's fat
- * tree (k=36: under 1,024 entries; uniform traffic, the hint hitting 17%
- * of the time) runs faster without it: callgrind 1 200 100 Ir 429.3 ->
- * 426.2 M, LL misses 4.91 -> 4.81 M, mispredictions 2.36 -> 2.21 M;
- * ab.sh medians, both orders, with the hint dropped outright (against
- * 74a56af): k=36 saturated (11 pairs) 0.653 -> 0.648, 0.651 -> 0.645 s,
- * k=12 (7 pairs) 0.614 -> 0.610, 0.615 -> 0.608 s; this code with
- * 74a56af against a0a5811: k=36 0.659 -> 0.651, 0.650 -> 0.647 s, 50%
- * 0.517 -> 0.511, 0.518 -> 0.506 s, k=12 0.618 -> 0.612, 0.618 -> 0.612
- * s. The scale check's LFTs (11,664 HCAs: some 13,300 entries, which
- * miss the caches) keep the hint.
+ * stays cached at the rate it is read, and the hint would then cost a line
+ * of its own, a store and a test that goes either way. Longer LFTs (some
+ * 13,300 entries at 11,664 HCAs) miss the caches and keep the hint.
  */
 #define SW_LFT_DIRECT 2048
 
 /*
- * The LFT entry of unicast dlid for a packet from input `in`.
- *
- * Tried without gain (sw14, against a73449f): the hint's test made
- * without a branch (the LFT entry always read, through a pointer to a
- * constant NONE when out of range, and the hint chosen by a conditional
- * move; callgrind k=36: the test was mispredicted 21% of the time, the
- * hint hitting 17% of the time with uniform traffic): ab.sh medians k=36
- * saturated (9-11 pairs each order) 0.653 -> 0.657, 0.660 -> 0.656,
- * 0.652 -> 0.664, 0.654 -> 0.651 s, 50% 0.514 -> 0.519, 0.519 -> 0.515
- * s, k=12 0.619 -> 0.617, 0.619 -> 0.617 s.
+ * The LFT entry of unicast dlid for a packet from input `in`: read
+ * directly from a short LFT, else through the input's last route.
  */
 static inline uint8_t ibfs__sw_route(struct ibfs_switch *sw, int in,
 				     uint16_t dlid)
@@ -480,36 +414,11 @@ ibfs__sw_prefetch_end(const struct ibfs_switch *sw, unsigned nx)
  * ibfs__sw_prefetch_end fetched one end ahead): when it is idle with
  * requests (its go bit), xb_free_slot's arbitration of it reads its port's
  * line 0 (tx_busy, flow) and line 2 (the VL's credits) and its own first
- * line, which at k=36 saturated have left the caches (perf at 51d9899:
- * those three loads were 31% of ibfs__sw_arbitrate_out's samples, 4% of
- * the run). They are fetched before the buffer's release, whose FCP and
+ * line, which at scale have left the caches while the packet was on the
+ * wire. They are fetched before the buffer's release, whose FCP and
  * schedule then hide part of the miss. The h_out of an empty FIFO is
  * stale but a port of this switch, so every address is inside its arrays.
- * Fetched whatever the go bit says. A small gain, near this host's
- * noise: bench/ab.sh against 51d9899, k=36 saturated, medians of 9-15
- * pairs, 11 runs in both orders (two builds of the same code: same
- * objdump, up to 1.5% apart, which is the noise): faster in all 11, by
- * 0.1 to 2.6%, median 0.9% (0.691 -> 0.673, 0.676 -> 0.664, 0.673 ->
- * 0.663, 0.678 -> 0.668, 0.676 -> 0.672, 0.669 -> 0.667, 0.667 -> 0.666
- * s); 50% the same (0.520 -> 0.517, 0.522 -> 0.519, 0.520 -> 0.521,
- * 0.520 -> 0.519 s); k=12, where every line is in the L2 and the fetches
- * only cost instructions, from 0.3% faster to 0.8% slower (0.619 ->
- * 0.620, 0.619 -> 0.624, 0.619 -> 0.617, 0.617 -> 0.619, 0.617 -> 0.618
- * s). Callgrind (1 200 100): 5.3 M instructions more (about 14 a
- * switch's end), the same LL misses (it models no prefetch). Tried
- * without gain: also the port's line 1 (ser_memo, waiting; against
- * this 0.653 -> 0.662, 0.663 -> 0.673 s, against 51d9899 0.664 -> 0.661,
- * 0.666 -> 0.662 s), and the output chosen by the go bit without a
- * branch, the output that ends when it is not set (0.668 -> 0.676, 0.661
- * -> 0.664 s). Nor, against this (9 pairs each order): the head packet
- * of the next end's FIFO entry, that entry fetched two ends ahead
- * (0.670 -> 0.668, 0.666 -> 0.667 s); the FIFO entry of slot 0 fetched
- * at sw_receive's start,
- * before the route (0.677 -> 0.683, 0.688 -> 0.691 s); at the end, the
- * FIFO entry of the request that the ending output's next arbitration
- * would grant, found with xb_arbitrate_one's masks (0.678 -> 0.683, 0.671
- * -> 0.674 s); the FCP sender's VL line (inp->peer->vls[cur_in_vl]; 0.670
- * -> 0.682, 0.684 -> 0.681 s).
+ * Fetched whatever the go bit says.
  */
 static inline __attribute__((always_inline)) void
 ibfs__sw_prefetch_ask(const struct ibfs_switch *sw, unsigned ho)
@@ -521,39 +430,11 @@ ibfs__sw_prefetch_ask(const struct ibfs_switch *sw, unsigned ho)
 	__builtin_prefetch(&sw->out[ho]);
 }
 /*
- * Tried without gain (sw14, against a73449f; ab.sh medians, k=36
- * saturated 9-11 pairs each order, k=12 7 pairs; this host's noise is
- * about 1%):
- * - ibfs__sw_tx_done arbitrating its own output after xb_free_slot, in
- *   place of tx_ready, when its port owes no FCP (fc_pending or !up:
- *   then ibfs__credit_on_tx_idle does nothing, and the order at the
- *   picosecond is the same; a grant leaves tx_busy set and the link
- *   layer returns). Identical run, but an arbitration without a grant
- *   is made twice (tx_ready repeats it) and the test moves rather than
- *   goes: callgrind 1 2000 100 12 Ir 495.8 -> 504.4 M, Bcm 3.58 -> 3.85
- *   M; k=36 0.665 -> 0.670, 0.666 -> 0.668 s.
- * - xb_arbitrate_one always calling xb_send_then_head, whose FIFO's
- *   "next head or none" test came after the send (so that a late wrong
- *   guess on p->next, p's line missing, did not throw the send away),
- *   the tail cleared without a branch: k=36 0.660 -> 0.664, 0.666 ->
- *   0.671 s, 50% 0.515 -> 0.520 s, k=12 0.620 -> 0.620, 0.623 -> 0.632 s.
- * - Not fetching the packet behind the next head (xb_send_then_head's
- *   last prefetch, a packet time ahead): k=36 0.656 -> 0.663, 0.658 ->
- *   0.677 s; it is kept.
- * Tried without gain (sw15, against 86e6e54; ab.sh medians, k=36
- * saturated 11 pairs each order, k=12 7 pairs):
- * - ibfs__sw_tx_ready testing, with its go bit and in the same branch,
- *   whether the arbitration would find a request of a free input (the
- *   fast layout's two words against free_in, the port's waiting and up),
- *   so that xb_arbitrate_one's "every request's input is busy" test (73
- *   K of 468 K mispredicted at 1 200 100) went with it: callgrind Ir
- *   429.3 -> 440.7 M, Bcm 2.36 -> 2.60 M (the one test is more random
- *   than the two). Not timed.
- * - xb_send_then_head fetching the next head's output line (out[next->
- *   out_port], whose request words it then updates: perf showed a third
- *   of its samples waiting there) before the send, from next's line,
- *   which the previous grant of the FIFO fetched: k=36 0.653 -> 0.654,
- *   0.653 -> 0.655 s; k=12 0.610 -> 0.610, 0.611 -> 0.611 s (mins).
+ * The link layer's calls into the crossbar (struct ibfs_device_ops):
+ * tx_done when output `out` has sent the last byte of its packet, which
+ * frees the packet's input and lets that input's heads ask for their
+ * outputs; tx_ready when `out` may send again (its transmitter went idle
+ * or got credits), which arbitrates it if it has requests.
  */
 void ibfs__sw_tx_done(struct ibfs_device *dev, struct ibfs_port *out);
 void ibfs__sw_tx_ready(struct ibfs_device *dev, struct ibfs_port *out);

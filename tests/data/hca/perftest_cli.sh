@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # `ibfsim perftest` from the command line: perftest's columns, the
-# connectx-4-edr figures within 10% of the published ones (DESIGN.md:
-# ib_send_lat 32 B 0.82 us, UD 0.86 us, ib_write_bw 64 KiB 93.8 Gb/s),
-# -a's sweep of
-# sizes 2 B to 8 MiB, --fabric, and exit status 2 with a message on bad
-# usage or input.
+# connectx-4-edr figures within 10% of the published ones
+# (docs/fidelity.md, "Reference figures": ib_send_lat 32 B 0.82 us and UD
+# 0.86 us from Potter, MSc thesis RWTH 2018; ib_write_bw 64 KiB 93.8 Gb/s
+# from perftest GitHub issue 225), -a's sweep of sizes 2 B to 8 MiB,
+# --fabric, and exit status 2 with a message on bad usage or input.
 set -u
 fail=0
 tmp=$(mktemp) || exit 99
