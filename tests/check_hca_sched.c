@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "hca/hca_int.h"
 #include "hca/pair.h"
 
 #define PROP (10 * IBFS_NS)

@@ -33,7 +33,7 @@
  * Responses (ACKs, READ responses) and CNPs are not delayed. The
  * Trigger_Threshold (a trap to the SM) is not modelled.
  */
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * and loses them, as a real port that is not Active does not transmit:
  * the transport's timers then see the loss.
  */
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 /* The port's LIDs differ in their low LMC bits, the path bits. */
 static uint16_t ibl_path_mask(const struct ibfs_hca_port *hp)

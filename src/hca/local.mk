@@ -2,7 +2,8 @@
 # The HCA, the IBA transport and the verbs API (issue 4).
 noinst_LTLIBRARIES += libibfs_hca.la
 libibfs_hca_la_SOURCES = \
-	src/hca/hca.h src/hca/mgmt.h src/hca/hca.c src/hca/ib_link.c src/hca/mcast.c \
+	src/hca/hca.h src/hca/hca_int.h src/hca/mgmt.h src/hca/hca.c \
+	src/hca/tx_sched.c src/hca/ib_link.c src/hca/mcast.c \
 	src/hca/profile.c src/hca/opcodes.c src/hca/mr.c src/hca/cq.c \
 	src/hca/qp.c src/hca/srq.c src/hca/sq.c src/hca/rc_requester.c \
 	src/hca/rc_responder.c src/hca/rc_retry.c src/hca/ud.c \

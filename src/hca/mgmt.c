@@ -31,7 +31,7 @@
  */
 #include <stdlib.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 #include "hca/mgmt.h"
 #include "hca/sa_mad.h"
 

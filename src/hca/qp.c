@@ -12,12 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hca/hca.h"
-
-void ibfs__hca_qp_gone(struct ibfs_hca_qp *qp);
+#include "hca/hca_int.h"
 
 /*
- * The layout of struct ibfs_hca_qp by 64-byte line (hca.h): what a
+ * The layout of struct ibfs_hca_qp by 64-byte line (hca_int.h): what a
  * packet touches starts where the comment there says.
  */
 #define QP_LINE(f) (offsetof(struct ibfs_hca_qp, f) / 64)

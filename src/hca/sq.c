@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 static int sq_is_rdatomic(uint8_t op)
 {
