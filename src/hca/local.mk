@@ -53,7 +53,7 @@ tests_check_mcast_hca_CFLAGS = $(TEST_CFLAGS)
 tests_check_mcast_hca_LDADD = libibfs_hca.la libibfs_switch.la \
 	libibfs_fabric.la $(TEST_LIBS)
 
-# Two HCAs writing to each other at once (the ACK scheduling regression).
+# Two HCAs writing to each other at once: ACKs and data share a port.
 check_PROGRAMS += tests/check_hca_bidir
 tests_check_hca_bidir_SOURCES = tests/check_hca_bidir.c
 tests_check_hca_bidir_CFLAGS = $(TEST_CFLAGS)

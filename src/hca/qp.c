@@ -159,7 +159,7 @@ int ibfs_destroy_qp(struct ibfs_qp *pub)
 	qp_stop(qp);
 	qp->destroyed = 1;
 	ibfs__mcast_qp_gone(qp);
-	/* A held packet of its message no longer completes it (hca.c). */
+	/* A held packet of its message no longer completes it (tx_sched.c). */
 	for (int v = 0; v < IBFS_HCA_DATA_VLS; v++) {
 		if (h->hp[qp->port].held_ends[v] == qp)
 			h->hp[qp->port].held_ends[v] = NULL;

@@ -24,9 +24,10 @@
  *
  * Pacing a QP is where congestion control acts: tx_qp_ready asks when the
  * QP's flow may send its next request packet, and tx_send_cc tells the
- * flow what it sent. The IBA CCA throttle (IBA A10.3, cc_throttle.c) sits
- * there now; a per-QP rate limiter for other congestion control (DCQCN
- * and the like) plugs in at the same two points.
+ * flow what it sent. The IBA congestion control throttle (IBA A10.3,
+ * cc_throttle.c) is the limiter there; a per-QP rate limiter for other
+ * congestion control (DCQCN and the like) plugs in at the same two
+ * points.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -206,8 +207,8 @@ static void tx_qp_timer(struct ibfs_hca_qp *qp, ibfs_time_t t)
  * The last packet of a UC or UD message on QP `ends` (NULL: none) leaves
  * the port at `left`: the message completes then. An unreliable service
  * has no acknowledgment to wait for, and its send buffer may be reused
- * once the data is on the wire; completing when the packet was built
- * made a few UD SENDs finish faster than the link carries them.
+ * once the data is on the wire; completing when the packet is built
+ * would let UD SENDs finish faster than the link carries them.
  */
 static void tx_sent(struct ibfs_hca_qp *ends, ibfs_time_t left)
 {
@@ -295,8 +296,8 @@ static struct ibfs_packet *tx_build(struct ibfs_hca_port *hp, int vl,
 	}
 	h->st.tx_pkts++;
 	/* A UC or UD message ends with this packet (sq.c). */
-	*ends = qp->pub.qp_type != IBFS_QPT_RC && qp->sq_next != sq_next ? qp
-									  : NULL;
+	int ends_msg = qp->pub.qp_type != IBFS_QPT_RC && qp->sq_next != sq_next;
+	*ends = ends_msg ? qp : NULL;
 	int live = !qp->destroyed && qp->pub.state != IBFS_QPS_ERR;
 	if (h->lops->can_send(hp, p)) {
 		if (live)
@@ -357,7 +358,8 @@ static void tx_run(struct ibfs_hca_port *hp)
 		if (__builtin_expect(hp->cnp_head != NULL, 0) &&
 		    ibfs__cc_cnp_tx(hp))
 			continue;
-		uint32_t ready = hp->held_mask ? tx_ready_vls(hp) : hp->fifo_mask;
+		uint32_t ready = hp->held_mask ? tx_ready_vls(hp) :
+						 hp->fifo_mask;
 		if (!ready)
 			return;
 		int high = 0, stop = 0;
