@@ -313,9 +313,10 @@ struct ibfs_hca_qp {
 	struct ibfs_qp pub;
 	struct ibfs_hca *hca;
 
-	/* Line 1: transmit scheduler (tx_sched.c), the QP's place in its port's FIFO
-	 * of QPs with something to send, its timer for a next packet that
-	 * is not ready yet, and when the next packet of each side is. */
+	/* Line 1: transmit scheduler (tx_sched.c), the QP's place in its
+	 * port's FIFO of QPs with something to send, its timer for a next
+	 * packet that is not ready yet, and when the next packet of each
+	 * side is. */
 	struct ibfs_hca_qp *rr_next, *rr_prev;
 	struct ibfs_event *wake_ev;
 	ibfs_time_t wake_at;
