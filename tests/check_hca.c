@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hca/hca_int.h"
 #include "hca/pair.h"
 #include "ibfsim/verbs.h"
 
@@ -451,7 +452,7 @@ START_TEST(qp_and_hca_start_a_cache_line)
 	struct ibfs_hca *h = A.qp->context->hca;
 	ck_assert_uint_eq((uintptr_t)h % 64, 0);
 	ck_assert_uint_eq((uintptr_t)&h->hp[1] % 64, 0);
-	/* An HCA port: what hca_run reads for every packet and the SL-to-VL
+	/* An HCA port: what tx_run reads for every packet and the SL-to-VL
 	 * table the frame reads in line 0; the FIFOs of QPs from line 1
 	 * (one data VL: VL 0's alone), then what a VL that waits for
 	 * credits holds, then the VL arbiter. */

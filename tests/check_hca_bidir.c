@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hca/hca_int.h"
 #include "hca/pair.h"
 #include "switch/switch.h"
 

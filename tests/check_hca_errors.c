@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hca/hca_int.h"
 #include "hca/pair.h"
 #include "ibfsim/verbs.h"
 

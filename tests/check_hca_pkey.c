@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fabric/pkey.h"
+#include "hca/hca_int.h"
 #include "hca/pair.h"
 #include "ibfsim/verbs.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The HCA port's transmit scheduler (hca.c): many QPs on one port share
+ * The HCA port's transmit scheduler (tx_sched.c): many QPs on one port share
  * the link packet by packet, round robin in the order they got work, and
  * a QP that gets work later joins at the tail. Two HCAs back to back with
  * the `ideal` profile (no HCA delays), so packet start times follow from
@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "hca/hca_int.h"
 #include "hca/pair.h"
 
 #define PROP (10 * IBFS_NS)

@@ -22,7 +22,7 @@
 
 #include "fabric/pkey.h"
 #include "hca/direct_exec.h"
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 #include "switch/switch.h"
 
 #include "hca_star.h"

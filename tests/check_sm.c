@@ -29,7 +29,7 @@
 
 #include "fabric/topo_gen.h"
 #include "hca/direct_exec.h"
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 #include "hca/mgmt.h"
 #include "subnet_manager/qos.h"
 #include "subnet_manager/routing.h"

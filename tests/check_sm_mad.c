@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hca/hca_int.h"
 #include "hca/mgmt.h"
 #include "hca/pair.h"
 #include "subnet_manager/mad.h"

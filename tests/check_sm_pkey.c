@@ -20,7 +20,7 @@
 
 #include "fabric/pkey.h"
 #include "hca/direct_exec.h"
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 #include "hca/pair.h"
 #include "scenario/routes.h"
 #include "subnet_manager/mad.h"

@@ -14,6 +14,7 @@
 
 #include "fabric/pkey.h"
 #include "fabric/rng.h"
+#include "hca/hca_int.h"
 #include "hca/pair.h"
 #include "subnet_manager/mad.h"
 #include "subnet_manager/sma.h"

@@ -79,7 +79,9 @@ START_TEST(dump)
 
 		ck_assert_msg(s >= 0 && t >= 0, "%s: not HCA ids", g_argv[k]);
 		struct ibfs_sa_client *c = ibfs__sa_client_new(n.hca[s]);
-		struct ibfs_path_rec q = { .dlid = n.hca[t]->hp[1].lid }, r;
+		struct ibfs_path_rec r, q = {
+			.dlid = ibfs__hca_port_lid(n.hca[t], 1),
+		};
 		struct ibfs_sa_mad req = { .method = IBFS_SA_GET,
 					   .attr_id = IBFS_SA_ATTR_PATH_RECORD,
 					   .comp_mask = IBFS_PR_DLID };

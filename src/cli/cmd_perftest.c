@@ -171,8 +171,8 @@ static int pt_world_load(struct pt_world *w, const char *path,
 	if (ibfs__routes_program(w->f, "minhop", 0, NULL, NULL, d) < 0)
 		goto fail;
 	/* Each end's profile: the file's (default ideal) or --profile. */
-	const struct ibfs_topo_node *na = &w->t->nodes[w->a->dev.node],
-				    *nb = &w->t->nodes[w->b->dev.node];
+	const struct ibfs_topo_node *na = &w->t->nodes[ibfs__hca_node(w->a)],
+				    *nb = &w->t->nodes[ibfs__hca_node(w->b)];
 	const char *pa = profile ? profile : na->profile,
 		   *pb = profile ? profile : nb->profile;
 	if (!strcmp(pa, pb))
@@ -371,7 +371,8 @@ static int pt_execute(struct pt_opts *o, const char *test)
 		return IBFS_EXIT_USAGE;
 	}
 	uint64_t lo = o->all ? 2 : o->c.size, hi = o->all ? (8u << 20) : o->c.size;
-	uint32_t mtu = w.a->dev.fab->mtu ? w.a->dev.fab->mtu : 4096;
+	const struct ibfs_fabric *fab = ibfs__hca_fabric(w.a);
+	uint32_t mtu = fab->mtu ? fab->mtu : 4096;
 	if (o->c.mtu > mtu) {
 		/* As perftest: above the port's active MTU, the port's. */
 		fprintf(stderr, "ibfsim: perftest: MTU %u is above the port's "
@@ -388,11 +389,12 @@ static int pt_execute(struct pt_opts *o, const char *test)
 		}
 		hi = mtu;
 	}
-	if (o->c.have_inline && o->c.inline_size > w.a->prof->max_inline) {
+	uint32_t max_inline = ibfs__hca_max_inline(w.a);
+	if (o->c.have_inline && o->c.inline_size > max_inline) {
 		/* ibv_create_qp refuses it: perftest stops before the test. */
 		ibfs_cli_error("perftest: inline size %u is above the HCA's "
 			       "max_inline_data, %u", o->c.inline_size,
-			       w.a->prof->max_inline);
+			       max_inline);
 		pt_world_free(&w);
 		return IBFS_EXIT_USAGE;
 	}

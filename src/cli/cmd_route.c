@@ -225,10 +225,13 @@ static long route_mismatches(const struct route_net *x,
 	for (int i = 0; i < ref->nnodes; i++) {
 		const struct ibfs_sn_node *n = &ref->nodes[i];
 
-		for (int p = 1; x->hca[i] && p <= n->nports; p++)
-			if (x->hca[i]->hp[p].lid != n->ports[p].lid && !bad++)
+		for (int p = 1; x->hca[i] && p <= n->nports; p++) {
+			uint16_t lid = ibfs__hca_port_lid(x->hca[i], p);
+
+			if (lid != n->ports[p].lid && !bad++)
 				snprintf(first, len, "LID of %s:%d", n->name,
 					 p);
+		}
 		if (!x->sw[i])
 			continue;
 		if (ibfs__switch_get_lid(x->sw[i]) != n->ports[0].lid &&

@@ -3,7 +3,8 @@
  * ibfsim validate FILE.xml: checks a fabric file (schema, then semantics:
  * unique ids, links between existing nodes on free ports in range, exact
  * units) and says what it holds, or prints the first problem as
- * "ibfsim: FILE:LINE: what is wrong" and exits 2 (SPEC "Commands").
+ * "ibfsim: FILE:LINE: what is wrong" and exits 2 (docs/ibfsim.1,
+ * docs/results.md).
  * Scenario files are recognised by their root element and loaded as
  * `ibfsim run` loads them, running nothing.
  */
@@ -50,7 +51,6 @@ static int validate_fabric(xmlDoc *doc, const char *path)
 	return IBFS_EXIT_OK;
 }
 
-/* Replace this with the scenario loader's check when it exists. */
 /* Loads the scenario as `ibfsim run` would, running nothing. */
 static int validate_scenario(xmlDoc *doc, const char *path)
 {

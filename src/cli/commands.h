@@ -2,7 +2,8 @@
 /*
  * The subcommands of the ibfsim program. Each takes the arguments after its
  * name (argv[0] is the subcommand) and returns the process exit status:
- * 0 success, 1 the run failed, 2 bad usage or invalid input (SPEC).
+ * 0 success, 1 the run failed, 2 bad usage or invalid input
+ * (docs/results.md).
  */
 #ifndef IBFS_CLI_COMMANDS_H
 #define IBFS_CLI_COMMANDS_H

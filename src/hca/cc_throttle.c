@@ -9,7 +9,7 @@
  * packet's SL back to its SLID. The CNP's opcode and format are those
  * Linux's hfi1 driver builds and decodes; A10's own text was not at hand
  * to check them. The CNPs of a port wait in a FIFO and go ahead of data
- * packets (hca_run).
+ * packets (tx_sched.c).
  *
  * The source, on a BECN, raises the Congestion Control Table Index (CCTI)
  * of the flow by CCTI_Increase, up to CCTI_Limit (the table's last
@@ -28,12 +28,12 @@
  * picoseconds, rounded down ((time x multiplier) >> shift: A10's exact
  * wording was not at hand; hfi1 shifts before it multiplies, which
  * differs by a few picoseconds; check_cc_throttle pins this form on
- * FDR). The flow's next request packet leaves no
- * earlier than that long after the last one's last byte left the port.
+ * FDR). The flow's next request packet leaves no earlier than that long
+ * after the last one's last byte left the port.
  * Responses (ACKs, READ responses) and CNPs are not delayed. The
  * Trigger_Threshold (a trap to the SM) is not modelled.
  */
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 struct ibfs_cq *ibfs_create_cq(struct ibfs_context *ctx, int cqe,
 			       void *cq_context, void *channel,

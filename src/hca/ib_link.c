@@ -4,11 +4,11 @@
  * (IBA 7.7: DLID, SLID, SL, VL, LNH), the packet's wire size, and sending
  * through a fabric port with its credits (IBA 7.9). The VL is the port's
  * SL-to-VL table's (hca.c: SL s on data VL s mod the number of data VLs
- * until a subnet manager with QoS settings programs it). A port whose link is down accepts packets
- * and loses them, as a real port that is not Active does not transmit:
- * the transport's timers then see the loss.
+ * until a subnet manager with QoS settings programs it). A port whose
+ * link is down accepts packets and loses them, as a real port that is not
+ * Active does not transmit: the transport's timers then see the loss.
  */
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 /* The port's LIDs differ in their low LMC bits, the path bits. */
 static uint16_t ibl_path_mask(const struct ibfs_hca_port *hp)

@@ -2,7 +2,8 @@
 # The HCA, the IBA transport and the verbs API (issue 4).
 noinst_LTLIBRARIES += libibfs_hca.la
 libibfs_hca_la_SOURCES = \
-	src/hca/hca.h src/hca/mgmt.h src/hca/hca.c src/hca/ib_link.c src/hca/mcast.c \
+	src/hca/hca.h src/hca/hca_int.h src/hca/mgmt.h src/hca/hca.c \
+	src/hca/tx_sched.c src/hca/ib_link.c src/hca/mcast.c \
 	src/hca/profile.c src/hca/opcodes.c src/hca/mr.c src/hca/cq.c \
 	src/hca/qp.c src/hca/srq.c src/hca/sq.c src/hca/rc_requester.c \
 	src/hca/rc_responder.c src/hca/rc_retry.c src/hca/ud.c \
@@ -52,7 +53,7 @@ tests_check_mcast_hca_CFLAGS = $(TEST_CFLAGS)
 tests_check_mcast_hca_LDADD = libibfs_hca.la libibfs_switch.la \
 	libibfs_fabric.la $(TEST_LIBS)
 
-# Two HCAs writing to each other at once (the ACK scheduling regression).
+# Two HCAs writing to each other at once: ACKs and data share a port.
 check_PROGRAMS += tests/check_hca_bidir
 tests_check_hca_bidir_SOURCES = tests/check_hca_bidir.c
 tests_check_hca_bidir_CFLAGS = $(TEST_CFLAGS)

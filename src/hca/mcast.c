@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 struct ibfs_hca_mcast {
 	struct ibfs_hca_qp *qp;

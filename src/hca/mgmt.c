@@ -20,7 +20,7 @@
  *
  * Transmit: a management packet leaves at once if its port's transmitter
  * is idle and its VL may send, else it waits in a FIFO of its port that
- * the port's scheduler (hca.c) empties before it looks at any data
+ * the port's scheduler (tx_sched.c) empties before it looks at any data
  * packet: VL15 needs no credits and goes ahead of the data VLs (IBA
  * 7.6.9, 7.9.4). GMPs have a FIFO of their own, served after VL15's, so
  * that a GMP waiting for credits on its data VL holds no SMP; they go
@@ -31,7 +31,7 @@
  */
 #include <stdlib.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 #include "hca/mgmt.h"
 #include "hca/sa_mad.h"
 
@@ -44,7 +44,7 @@ struct ibfs_hca_mgmt {
 	void *ctx;
 	ibfs_hca_mgmt_rx_fn gsi[2];  /* IBFS_GSI_SERVER, IBFS_GSI_CLIENT */
 	void *gsi_ctx[2];
-	/* Packets in the queues: hca_run asks on every packet it sends. */
+	/* Packets in the queues: tx_run asks on every packet it sends. */
 	uint32_t queued;
 	/* [2 x (nports + 1)]: VL15's by port number, then the GSI's. */
 	struct mgmt_queue q[];

@@ -9,8 +9,11 @@
 #ifndef IBFS_HCA_MGMT_H
 #define IBFS_HCA_MGMT_H
 
+/* sa_client.c reads the HCA's ports through this until it includes
+ * hca_int.h itself. */
+#include "hca/hca_int.h"
+
 struct ibfs_hca;
-struct ibfs_hca_port;
 struct ibfs_packet;
 
 struct ibfs_hca_mgmt;
@@ -40,11 +43,5 @@ int ibfs__hca_gsi_attach(struct ibfs_hca *h, int role, ibfs_hca_mgmt_rx_fn fn,
 			 void *ctx);
 void ibfs__hca_gsi_detach(struct ibfs_hca *h, int role);
 int ibfs__hca_gsi_send(struct ibfs_hca *h, int port, struct ibfs_packet *p);
-/* For ibfs__hca_free: QP0 and QP1 go, with the packets still queued. */
-void ibfs__hca_mgmt_free(struct ibfs_hca *h);
-/* For hca.c: delivers a received management packet (1), 0 if nobody
- * is attached; sends the port's next queued one if it can (1), else 0. */
-int ibfs__hca_mgmt_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p);
-int ibfs__hca_mgmt_tx(struct ibfs_hca_port *hp);
 
 #endif

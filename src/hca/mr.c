@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 static struct ibfs_hca *mr_hca(struct ibfs_context *ctx)
 {

@@ -9,7 +9,7 @@
  */
 #include <stddef.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 #define F IBFS_OPF_FIRST
 #define L IBFS_OPF_LAST

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Two HCAs back to back (see pair.h). Defaults follow the reference setup
- * of DESIGN.md: 4x EDR, a 2 m cable, 4096-byte MTU. Also the set-up of
- * one connection end through the verbs API, shared by perftest and the
+ * Two HCAs back to back (see pair.h). The defaults are the setup the HCA
+ * profiles are calibrated on (profile.c; docs/fidelity.md, "Reference
+ * figures"): 4x EDR, a 2 m cable, 4096-byte MTU. Also the set-up of one
+ * connection end through the verbs API, shared by perftest and the
  * tests.
  */
 #include <stdlib.h>

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hca/hca_int.h"
 #include "hca/pair.h"
 #include "hca/perftest.h"
 

@@ -3,17 +3,19 @@
  * HCA timing profiles. `ideal` has no HCA delays and unlimited PCIe, so a
  * test can predict every time in closed form from link rates and cable
  * lengths. The ConnectX profiles are calibrated so that `ibfsim perftest`
- * back to back (one EDR/HDR/NDR 4x link, 2 m cable) lands on the published
- * perftest figures listed in DESIGN.md:
+ * back to back (one EDR/HDR/NDR 4x link, 2 m cable) lands on published
+ * perftest figures (docs/fidelity.md, "Reference figures"):
  *
- *   ConnectX-4 EDR [Potter, MSc thesis, RWTH 2018; perftest issues 131, 225]
- *     ib_send_lat 32 B RC 0.81-0.83 us, ib_write_lat 32 B inline 0.93 us,
- *     not inline 1.32 us, ib_read_lat 32 B 1.91 us, ib_write_bw 64 KiB
- *     11,728 MB/s = 93.8 Gb/s.
+ *   ConnectX-4 EDR: ib_send_lat 32 B RC 0.81-0.83 us, 1 KiB 1.55 us,
+ *     4 KiB 2.26 us, UD 0.86 us [Potter, MSc thesis, RWTH 2018];
+ *     ib_write_lat 32 B inline 0.93 us, not inline 1.32 us, ib_read_lat
+ *     32 B 1.91 us [perftest GitHub issue 131]; ib_write_bw 64 KiB
+ *     11,728 MB/s = 93.8 Gb/s [perftest GitHub issue 225]; one QP's
+ *     2-byte ib_write_bw 2.64 M messages/s [perftest GitHub issue 132].
  *
- * How the ConnectX-4 numbers were solved (a one-way latency is the sum of
- * the pipeline stages a packet crosses; wire times are the EDR 100 Gb/s
- * serialization of the packet plus 10 ns of cable):
+ * How the ConnectX-4 delays follow from them (a one-way latency is the
+ * sum of the pipeline stages a packet crosses; wire times are the EDR
+ * 100 Gb/s serialization of the packet plus 10 ns of cable):
  *   send_lat  = doorbell + tx_pkt + wire + rx_pkt + dma_write + cqe
  *   write_lat = doorbell + tx_pkt + wire + rx_pkt + mem_xlate + dma_write
  *               (perftest polls the last byte in memory, not a CQ)
@@ -28,16 +30,10 @@
  * Splitting the doorbell/tx/rx/dma_write stages from each other is a
  * choice (perftest measures only their sum); the split follows the usual
  * figures of a PCIe Gen3 MMIO write (~200 ns) and posted write (~300 ns).
- * Result with `ibfsim perftest` (connectx-4-edr, back to back):
- *   send_lat 32 B 0.83 us (0.82), write_lat 32 B 0.93 us (0.93),
- *   read_lat 32 B 1.90 us (1.91), write_bw 64 KiB 93.79 Gb/s (93.8),
- *   send_lat 1 KiB 1.47 us (1.55), send_lat 4 KiB 2.24 us (2.26),
- *   send_lat UD 32 B 0.83 us (0.86), write_bw 2 B 2.597 M messages/s
- *   (~2.6: one WQE every wqe_gap of one QP; the wire alone would allow
- *   about 270 M/s of 46-byte packets).
+ * check_hca_perftest (connectx4_edr_calibration) holds the profile to
+ * these figures within 10%.
  * The HDR and NDR profiles keep the same structure with the PCIe rate of
  * their generation; their latencies are estimates, not calibrations.
- * connectx-6-hdr on HDR: write_bw 64 KiB 193.95 Gb/s (~194).
  */
 #include <stddef.h>
 #include <string.h>
@@ -90,14 +86,16 @@ static const struct ibfs_hca_profile prof_table[] = {
 		 * ibv_devinfo's vendor_part_id). */
 		.part_id = 4115,
 		/* One QP processes a WQE every 385 ns: ~2.6 M messages/s
-		 * of 2-byte ib_write_bw (DESIGN.md), whatever the link. */
+		 * of 2-byte ib_write_bw (perftest issue 132: 2.64 M/s),
+		 * whatever the link. */
 		.wqe_gap = 385 * IBFS_NS,
 	},
 	{
 		.name = "connectx-6-hdr",
 		/* Same pipeline as ConnectX-4 on PCIe Gen4; HDR ib_write_bw
-		 * ~194 Gb/s (DESIGN.md) sets the PCIe payload rate, below
-		 * HDR's 198.7 Gb/s of payload in 4 KiB packets. */
+		 * ~194 Gb/s (docs/fidelity.md, "Reference figures"; no
+		 * published source is named for it) sets the PCIe payload
+		 * rate, below HDR's 198.7 Gb/s of payload in 4 KiB packets. */
 		.doorbell = 190 * IBFS_NS,
 		.dma_read = 370 * IBFS_NS,
 		.dma_write = 280 * IBFS_NS,
@@ -119,8 +117,8 @@ static const struct ibfs_hca_profile prof_table[] = {
 	{
 		.name = "connectx-7-ndr",
 		/* PCIe Gen5 x16 (~400 Gb/s class NDR); latencies scaled from
-		 * ConnectX-6 as no published back-to-back figures are in
-		 * DESIGN.md: treat these as estimates. */
+		 * ConnectX-6, as no published back-to-back figures are at
+		 * hand: treat these as estimates. */
 		.doorbell = 180 * IBFS_NS,
 		.dma_read = 350 * IBFS_NS,
 		.dma_write = 260 * IBFS_NS,

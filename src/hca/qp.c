@@ -12,12 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hca/hca.h"
-
-void ibfs__hca_qp_gone(struct ibfs_hca_qp *qp);
+#include "hca/hca_int.h"
 
 /*
- * The layout of struct ibfs_hca_qp by 64-byte line (hca.h): what a
+ * The layout of struct ibfs_hca_qp by 64-byte line (hca_int.h): what a
  * packet touches starts where the comment there says.
  */
 #define QP_LINE(f) (offsetof(struct ibfs_hca_qp, f) / 64)
@@ -161,7 +159,7 @@ int ibfs_destroy_qp(struct ibfs_qp *pub)
 	qp_stop(qp);
 	qp->destroyed = 1;
 	ibfs__mcast_qp_gone(qp);
-	/* A held packet of its message no longer completes it (hca.c). */
+	/* A held packet of its message no longer completes it (tx_sched.c). */
 	for (int v = 0; v < IBFS_HCA_DATA_VLS; v++) {
 		if (h->hp[qp->port].held_ends[v] == qp)
 			h->hp[qp->port].held_ends[v] = NULL;

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 static int rq_rdatomic(const struct ibfs_swqe *w)
 {

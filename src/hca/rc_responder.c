@@ -22,7 +22,7 @@
  */
 #include <string.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 static void rs_error(struct ibfs_hca_qp *qp, uint8_t nak, uint32_t psn)
 {

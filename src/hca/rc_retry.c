@@ -15,7 +15,7 @@
  *     the WQE completes with REM_INV_REQ_ERR / REM_ACCESS_ERR /
  *     REM_OP_ERR and the QP enters the error state (IBA 9.9.3.1).
  */
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 /* IBA 9.7.5.2.8 Table 45: RNR timer codes, in units of 10 us. */
 static const uint32_t rnr_10us[32] = {

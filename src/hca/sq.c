@@ -10,12 +10,12 @@
  *     profile's rate, so a stream of packets runs at min(PCIe, wire);
  *   - the send pipeline adds tx_pkt before the packet can take the wire.
  * Only the next packet of a QP is timed ahead (one packet of prefetch);
- * the port's scheduler (hca.c) builds it when it is ready and the link is
+ * the port's scheduler (tx_sched.c) builds it when it is ready and the link is
  * free. RC rewinds here for go-back-N (IBA 9.7.5.1.4).
  */
 #include <string.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 static int sq_is_rdatomic(uint8_t op)
 {
@@ -211,8 +211,8 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 		if (type != IBFS_QPT_RC) {
 			/*
 			 * UC and UD complete when the last packet has left:
-			 * hca.c completes them once it is on the wire, at
-			 * the time its last byte leaves.
+			 * tx_sched.c completes them once it is on the wire,
+			 * at the time its last byte leaves.
 			 */
 			w->done = 1;
 			w->status = IBFS_WC_SUCCESS;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 int ibfs__rq_post(struct ibfs_hca_rq *q, const struct ibfs_recv_wr *wr)
 {

@@ -10,7 +10,7 @@
  * completion says so with IBFS_WC_GRH (IBA 11.4.1.2).
  */
 #include "fabric/packet_encode.h"
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 enum { UD_GRH_SPACE = 40 };
 

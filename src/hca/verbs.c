@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hca/hca.h"
+#include "hca/hca_int.h"
 
 static struct ibfs_hca *(*verbs_locator)(void *arg);
 static void *verbs_locator_arg;

@@ -50,11 +50,11 @@ static void cc_sum(const struct ibfs_results *r, struct cc_sums *s)
 			s->marks += ibfs__results_fecn_marks(r, (int)n, p);
 		if (!h)
 			continue;
-		s->fecn_rx += h->st.fecn_rx;
-		s->becn_tx += h->st.becn_tx;
-		s->cnp_tx += h->st.cnp_tx;
-		s->becn_rx += h->st.becn_rx;
-		s->cnp_rx += h->st.cnp_rx;
+		s->fecn_rx += ibfs__hca_stats(h)->fecn_rx;
+		s->becn_tx += ibfs__hca_stats(h)->becn_tx;
+		s->cnp_tx += ibfs__hca_stats(h)->cnp_tx;
+		s->becn_rx += ibfs__hca_stats(h)->becn_rx;
+		s->cnp_rx += ibfs__hca_stats(h)->cnp_rx;
 	}
 }
 
@@ -110,11 +110,11 @@ void ibfs__results_cc_json(const struct ibfs_results *r, FILE *o)
 			"\"becn_tx\": %llu, \"cnp_tx\": %llu, "
 			"\"becn_rx\": %llu, \"cnp_rx\": %llu}",
 			first ? "" : ",", t->nodes[n].id,
-			(unsigned long long)h->st.fecn_rx,
-			(unsigned long long)h->st.becn_tx,
-			(unsigned long long)h->st.cnp_tx,
-			(unsigned long long)h->st.becn_rx,
-			(unsigned long long)h->st.cnp_rx);
+			(unsigned long long)ibfs__hca_stats(h)->fecn_rx,
+			(unsigned long long)ibfs__hca_stats(h)->becn_tx,
+			(unsigned long long)ibfs__hca_stats(h)->cnp_tx,
+			(unsigned long long)ibfs__hca_stats(h)->becn_rx,
+			(unsigned long long)ibfs__hca_stats(h)->cnp_rx);
 		first = 0;
 	}
 	fputs(first ? "]},\n" : "\n    ]},\n", o);

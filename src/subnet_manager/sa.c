@@ -147,10 +147,11 @@ static uint16_t sa_dispatch(struct ibfs_sa *sa, const struct sa_req *rq,
 static void sa_respond(struct ibfs_sa *sa, const struct ibfs_packet *q,
 		       const struct ibfs_sa_mad *resp)
 {
-	const struct ibfs_hca_port *hp = &sa->hca->hp[sa->port];
+	uint16_t lid = ibfs__hca_port_lid(sa->hca, sa->port);
+	const uint8_t *sl2vl = ibfs__hca_port_sl2vl(sa->hca, sa->port);
 	struct ibfs_packet *p = ibfs__sa_packet(sa->sm->f, resp, q->slid,
-						hp->lid, q->sl,
-						hp->sl2vl[q->sl & 15], q->pkey);
+						lid, q->sl,
+						sl2vl[q->sl & 15], q->pkey);
 
 	if (!p || ibfs__hca_gsi_send(sa->hca, sa->port, p) < 0) {
 		if (p)

@@ -120,8 +120,8 @@ static void sma_port_info(struct sma_node *n, int port, int in_port,
 		pi->lid = ibfs__switch_get_lid(n->sw);
 		pi->lmc = n->lmc;
 	} else {
-		pi->lid = n->hca->hp[port].lid;
-		pi->lmc = n->hca->hp[port].lmc;
+		pi->lid = ibfs__hca_port_lid(n->hca, port);
+		pi->lmc = ibfs__hca_port_lmc(n->hca, port);
 	}
 	if (!n->sw || port == 0) {
 		pi->gid_prefix = n->pp[port].gid_prefix;
@@ -354,7 +354,7 @@ static uint16_t sma_ca_sl2vl(struct sma_node *n, struct ibfs_smp *s, int set,
 		if (ibfs__hca_set_sl2vl(n->hca, port, vls) < 0)
 			return IBFS_MAD_STATUS_BAD_FIELD;
 	}
-	ibfs__smp_put_sl2vl(s->data, n->hca->hp[port].sl2vl);
+	ibfs__smp_put_sl2vl(s->data, ibfs__hca_port_sl2vl(n->hca, port));
 	return IBFS_MAD_STATUS_OK;
 }
 
