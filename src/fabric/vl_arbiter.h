@@ -3,9 +3,9 @@
  * The VL arbiter of a port's transmitter (IBA 7.6.9), shared by switch
  * outputs (src/switch/crossbar.c) and HCA ports (src/hca/tx_sched.c):
  * high- and low-priority tables of (VL, weight) entries and
- * LimitOfHighPriority. The
- * caller says which data VLs have a packet that may go now; the arbiter
- * picks one, and the caller charges it the packet's bytes once sent.
+ * LimitOfHighPriority. The caller says which data VLs have a packet that
+ * may go now; the arbiter picks one, and the caller charges it the
+ * packet's bytes once sent.
  * VL15 is not arbitrated: it goes first, before any pick.
  */
 #ifndef IBFS_FABRIC_VL_ARBITER_H
