@@ -1,26 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The SA MAD codec and its packet (sa_mad.h has the layouts). Fields a
- * record does not carry are zero on the wire, as the IBA's reserved bits.
+ * The SA MAD codec and its packet (sa_mad.h has the layouts; the common
+ * header is mad_hdr.c's). Fields a record does not carry are zero on the
+ * wire, as the IBA's reserved bits.
  */
 #include <string.h>
 
 #include "fabric/bytes.h"
 #include "fabric/fabric.h"
+#include "hca/mad_hdr.h"
 #include "hca/sa_mad.h"
 
 void ibfs__sa_mad_encode(const struct ibfs_sa_mad *m,
 			 uint8_t mad[IBFS_MAD_BYTES])
 {
+	struct ibfs_mad_hdr h = {
+		.mgmt_class = IBFS_MCLASS_SUBN_ADM,
+		.class_version = IBFS_SA_CLASS_VERSION,
+		.method = m->method,
+		.status = m->status,
+		.tid = m->tid,
+		.attr_id = m->attr_id,
+		.attr_mod = m->attr_mod,
+	};
+
 	memset(mad, 0, IBFS_MAD_BYTES);
-	mad[0] = 1; /* BaseVersion */
-	mad[1] = IBFS_MCLASS_SUBN_ADM;
-	mad[2] = IBFS_SA_CLASS_VERSION;
-	mad[3] = m->method;
-	ibfs__put16(mad + 4, m->status);
-	ibfs__put64(mad + 8, m->tid);
-	ibfs__put16(mad + 16, m->attr_id);
-	ibfs__put32(mad + 20, m->attr_mod);
+	ibfs__mad_hdr_put(mad, &h);
 	mad[24] = m->rmpp_version;
 	mad[25] = m->rmpp_type;
 	mad[26] = (uint8_t)(m->rresp_time << 3 | (m->rmpp_flags & 7));
@@ -36,14 +41,17 @@ void ibfs__sa_mad_encode(const struct ibfs_sa_mad *m,
 int ibfs__sa_mad_decode(const uint8_t mad[IBFS_MAD_BYTES],
 			struct ibfs_sa_mad *m)
 {
-	if (mad[0] != 1 || mad[1] != IBFS_MCLASS_SUBN_ADM ||
-	    mad[2] != IBFS_SA_CLASS_VERSION)
+	struct ibfs_mad_hdr h;
+
+	if (ibfs__mad_hdr_get(mad, &h) < 0 ||
+	    h.mgmt_class != IBFS_MCLASS_SUBN_ADM ||
+	    h.class_version != IBFS_SA_CLASS_VERSION)
 		return -1;
-	m->method = mad[3];
-	m->status = ibfs__get16(mad + 4);
-	m->tid = ibfs__get64(mad + 8);
-	m->attr_id = ibfs__get16(mad + 16);
-	m->attr_mod = ibfs__get32(mad + 20);
+	m->method = h.method;
+	m->status = h.status;
+	m->tid = h.tid;
+	m->attr_id = h.attr_id;
+	m->attr_mod = h.attr_mod;
 	m->rmpp_version = mad[24];
 	m->rmpp_type = mad[25];
 	m->rresp_time = mad[26] >> 3;

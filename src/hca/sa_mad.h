@@ -8,11 +8,7 @@
  * and a P_Key of the port's table (the default 0xFFFF here).
  *
  * The 256 bytes of an SA MAD (IBA 13.4.2, 13.6.2.1, 15.2.1.1):
- *    0  BaseVersion (1), MgmtClass (0x03), ClassVersion (2), R|Method
- *    4  Status (16 bits), ClassSpecific (16 bits)
- *    8  TransactionID (64 bits)
- *   16  AttributeID, Reserved (16 bits each)
- *   20  AttributeModifier (32 bits)
+ *    0  the common MAD header (mad_hdr.h): MgmtClass 0x03, ClassVersion 2
  *   24  RMPP header: RMPPVersion, RMPPType, RRespTime (5 bits) |
  *       RMPPFlags (3 bits), RMPPStatus, Data1 (32 bits), Data2 (32 bits)
  *   36  SM_Key (64 bits)

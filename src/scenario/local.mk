@@ -8,10 +8,12 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/scenario_check.h src/scenario/scenario_check.c \
 	src/scenario/scenario_pkeys.c src/scenario/scenario_mcast.c \
 	src/scenario/scenario_mjoin.c \
-	src/scenario/results.h src/scenario/results.c \
+	src/scenario/results.h src/scenario/results_int.h \
+	src/scenario/results.c src/scenario/results_stats.c \
+	src/scenario/results_text.c src/scenario/results_json.c \
+	src/scenario/results_csv.c \
 	src/scenario/results_collective.c src/scenario/results_mcast.c \
-	src/scenario/results_mjoin.c \
-	src/scenario/results_cc.h src/scenario/results_cc.c
+	src/scenario/results_mjoin.c src/scenario/results_cc.c
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
 	src/scenario/assemble.h src/scenario/assemble.c \

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The results of a run (SPEC "Results"): per-message records, flows, links,
- * packets and the deadlock verdict, with writers for the human summary
- * (stdout), JSON (--json) and CSV tables (--csv DIR).
+ * The results of a run (docs/results.md): per-message records, flows,
+ * links, packets and the deadlock verdict, with writers for the text
+ * summary (stdout), JSON (--json) and CSV tables (--csv DIR).
+ * results_int.h has what the files behind them share.
  */
 #ifndef IBFS_SCENARIO_RESULTS_H
 #define IBFS_SCENARIO_RESULTS_H
@@ -126,39 +127,13 @@ void ibfs__results_free(struct ibfs_results *r);
 /* Collectives (results_collective.c): append one; 0 or -1 (no memory). */
 int ibfs__results_add_coll(struct ibfs_results *r,
 			   const struct ibfs_coll_result *c);
-/* nccl-tests' figures of c: algbw = size / time of one run, busbw =
- * algbw x 2(n-1)/n (allreduce), (n-1)/n (reduce-scatter, allgather,
- * alltoall) or 1 (broadcast), in GB/s (10^9 bytes/s); 0 when it did not
- * finish. */
-double ibfs__coll_algbw(const struct ibfs_coll_result *c);
-double ibfs__coll_busbw(const struct ibfs_coll_result *c);
-void ibfs__results_print_colls(const struct ibfs_results *r, FILE *out);
-void ibfs__results_json_colls(const struct ibfs_results *r, FILE *o);
-void ibfs__results_csv_colls(const struct ibfs_results *r, FILE *o);
 
-/* Latency statistics over successful messages, in ps. */
-struct ibfs_latency {
-	uint64_t count, failed, incomplete;
-	ibfs_time_t min, p50, p99, max;
-	double mean;
-};
-void ibfs__results_latency(const struct ibfs_results *r,
-			   struct ibfs_latency *out);
-/* The statistics of n latencies v (sorted here) that sum to sum. */
-void ibfs__latency_fill(struct ibfs_latency *out, ibfs_time_t *v, size_t n,
-			double sum);
-/* A JSON string, quoted and escaped. */
-void ibfs__results_json_str(FILE *o, const char *s);
-/* results_mcast.c: the groups' sends and deliveries (nothing without). */
-void ibfs__results_print_mcast(const struct ibfs_results *r, FILE *out);
-void ibfs__results_json_mcast(const struct ibfs_results *r, FILE *o);
-/* results_mjoin.c: group g's joins and leaves at run time. */
-void ibfs__results_print_mjoins(const struct ibfs_results *r, int g,
-				 FILE *out);
-void ibfs__results_json_mjoins(const struct ibfs_results *r, int g, FILE *o);
-
+/* The text summary (results_text.c). */
 void ibfs__results_print(const struct ibfs_results *r, FILE *out);
-/* Write JSON / CSV; return 0 or -1 with errno. Files are written whole. */
+/*
+ * The JSON (results_json.c) and the CSV tables (results_csv.c); 0 or -1
+ * with errno. Files are written whole.
+ */
 int ibfs__results_write_json(const struct ibfs_results *r, const char *path);
 int ibfs__results_write_csv(const struct ibfs_results *r, const char *dir);
 

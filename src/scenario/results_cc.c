@@ -8,7 +8,7 @@
  * the results of other runs do not change; ports.csv always has the
  * fecn_marks column (0 without CC).
  */
-#include "scenario/results_cc.h"
+#include "scenario/results_int.h"
 
 #include "hca/hca.h"
 #include "switch/switch.h"
@@ -58,7 +58,7 @@ static void cc_sum(const struct ibfs_results *r, struct cc_sums *s)
 	}
 }
 
-void ibfs__results_cc_print(const struct ibfs_results *r, FILE *out)
+void ibfs__results_print_cc(const struct ibfs_results *r, FILE *out)
 {
 	struct cc_sums s;
 
@@ -72,7 +72,7 @@ void ibfs__results_cc_print(const struct ibfs_results *r, FILE *out)
 		(unsigned long long)s.cnp_tx, (unsigned long long)s.becn_rx);
 }
 
-void ibfs__results_cc_json_link(const struct ibfs_results *r, FILE *o,
+void ibfs__results_json_cc_link(const struct ibfs_results *r, FILE *o,
 				const struct ibfs_topo_link *l)
 {
 	if (!cc_on(r))
@@ -84,7 +84,7 @@ void ibfs__results_cc_json_link(const struct ibfs_results *r, FILE *o,
 							     l->port_b));
 }
 
-void ibfs__results_cc_json(const struct ibfs_results *r, FILE *o)
+void ibfs__results_json_cc(const struct ibfs_results *r, FILE *o)
 {
 	const struct ibfs_topology *t = r->sc->topo;
 	struct cc_sums s;

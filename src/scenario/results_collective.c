@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 
-#include "scenario/results.h"
+#include "scenario/results_int.h"
 
 int ibfs__results_add_coll(struct ibfs_results *r,
 			   const struct ibfs_coll_result *c)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario/results.h"
+#include "scenario/results_int.h"
 
 /* One member's figures for group g. */
 struct mc_member_stats {
@@ -104,29 +104,18 @@ void ibfs__results_print_mcast(const struct ibfs_results *r, FILE *out)
 				continue;
 			mc_member(r, (int)g, &gr->members[k], &st);
 			fprintf(out, "  %s: %llu of %llu delivered",
-				r->sc->topo->nodes[gr->members[k].node].id,
+				res_id(r, gr->members[k].node),
 				(unsigned long long)st.delivered,
 				(unsigned long long)st.expected);
 			if (st.lat.count)
 				fprintf(out, ", latency (ns) min %.3f  p50 "
 					"%.3f  max %.3f",
-					(double)st.lat.min / 1000.0,
-					(double)st.lat.p50 / 1000.0,
-					(double)st.lat.max / 1000.0);
+					res_ns(st.lat.min), res_ns(st.lat.p50),
+					res_ns(st.lat.max));
 			fputc('\n', out);
 		}
 		ibfs__results_print_mjoins(r, (int)g, out);
 	}
-}
-
-static void json_latency(FILE *o, const struct ibfs_latency *l)
-{
-	fprintf(o,
-		"{\"min\": %.3f, \"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f, "
-		"\"mean\": %.3f}",
-		(double)l->min / 1000.0, (double)l->p50 / 1000.0,
-		(double)l->p99 / 1000.0, (double)l->max / 1000.0,
-		l->mean / 1000.0);
 }
 
 static void json_group(const struct ibfs_results *r, int g, FILE *o)
@@ -154,14 +143,14 @@ static void json_group(const struct ibfs_results *r, int g, FILE *o)
 			continue;
 		mc_member(r, g, m, &st);
 		fprintf(o, "%s\n       {\"hca\": ", first ? "" : ",");
-		ibfs__results_json_str(o, r->sc->topo->nodes[m->node].id);
+		ibfs__results_json_str(o, res_id(r, m->node));
 		fprintf(o,
 			", \"port\": %d, \"expected\": %llu, \"delivered\": "
 			"%llu, \"failed\": %llu, \"latency_ns\": ",
 			m->port, (unsigned long long)st.expected,
 			(unsigned long long)st.delivered,
 			(unsigned long long)st.failed);
-		json_latency(o, &st.lat);
+		ibfs__results_json_latency(o, &st.lat);
 		fputc('}', o);
 		first = 0;
 	}

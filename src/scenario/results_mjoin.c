@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "scenario/results.h"
+#include "scenario/results_int.h"
 
 /* The end of join i's membership: its next leave's time, or never. */
 static ibfs_time_t mj_until(const struct ibfs_results *r, size_t i)
@@ -45,9 +45,10 @@ static uint64_t mj_copies(const struct ibfs_results *r, size_t i)
 	return n;
 }
 
+/* Time t from `from`, in ns. */
 static double mj_ns(ibfs_time_t t, ibfs_time_t from)
 {
-	return (double)(t - from) / 1000.0;
+	return res_ns(t - from);
 }
 
 static const char *mj_state(uint8_t st)
@@ -65,7 +66,7 @@ void ibfs__results_print_mjoins(const struct ibfs_results *r, int g,
 			continue;
 		fprintf(out, "  %s %s (%s) at %.3f ns: ",
 			j->leave ? "leave" : "join",
-			r->sc->topo->nodes[j->node].id, mj_state(j->state),
+			res_id(r, j->node), mj_state(j->state),
 			mj_ns(j->at, r->base));
 		if (!j->answered) {
 			fputs("no response\n", out);
@@ -94,7 +95,7 @@ void ibfs__results_json_mjoins(const struct ibfs_results *r, int g, FILE *o)
 			continue;
 		fprintf(o, "%s\n       {\"op\": \"%s\", \"hca\": ",
 			first ? "" : ",", j->leave ? "leave" : "join");
-		ibfs__results_json_str(o, r->sc->topo->nodes[j->node].id);
+		ibfs__results_json_str(o, res_id(r, j->node));
 		fprintf(o, ", \"port\": %d, \"state\": \"%s\", \"at_ns\": %.3f",
 			j->port, mj_state(j->state), mj_ns(j->at, r->base));
 		if (j->answered)

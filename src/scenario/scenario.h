@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A scenario (SPEC "Scenario XML"): the fabric, the subnet manager's
+ * A scenario (docs/scenario-format.md): the fabric, the subnet manager's
  * settings, the transport model, the traffic (explicit messages and seeded
  * patterns), faults and a stop time. Loading it checks everything before
  * anything runs: a bad file runs nothing.
@@ -18,7 +18,8 @@
 #include "subnet_manager/mcast.h"
 #include "subnet_manager/qos.h"
 
-/* Operations, by SPEC's names (libibverbs' IBV_WR_* in meaning). */
+/* Operations, by their names in docs/scenario-format.md (libibverbs'
+ * IBV_WR_* in meaning). */
 enum ibfs_sc_op {
 	IBFS_SC_SEND,
 	IBFS_SC_SEND_IMM,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * <subnet-manager>: the reader of a scenario's subnet manager settings
- * (SPEC "Scenario XML"): the routing engine and its LFT file, the SM's
+ * (docs/scenario-format.md): the routing engine and its LFT file, the SM's
  * host, LMC and mode, QoS (qos.h), congestion control (cc_config.h) and
  * partitions (partitions.h), each checked against the fabric now, so that
  * nothing that would fail later runs.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading scenario XML (SPEC "Scenario XML") with libxml2. The document's
+ * Reading scenario XML (docs/scenario-format.md) with libxml2. The document's
  * form is checked first, each fault at its line (scenario_check.c), then
  * it is validated against platforms/scenario.rng (which includes the fabric
  * grammar for inline fabrics), then each element is read and checked against
@@ -240,7 +240,8 @@ static int check_op(struct sx *x, long line, enum ibfs_sc_op op,
 	return 0;
 }
 
-/* op (default dflt) and qp (default rc), by SPEC's names. */
+/* op (default dflt) and qp (default rc), by the names of
+ * docs/scenario-format.md. */
 static int op_qp_attrs(struct sx *x, xmlNode *n, enum ibfs_sc_op dflt,
 		       enum ibfs_sc_op *op, enum ibfs_sc_qp *qp)
 {

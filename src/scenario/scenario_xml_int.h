@@ -39,7 +39,8 @@ struct ibfs_sx_attrs {
 	/* op, qp and size go together (a UD message: one MTU). */
 	int (*op)(struct sx *x, long line, enum ibfs_sc_op op,
 		  enum ibfs_sc_qp qp, uint64_t *size, int size_given);
-	/* op (default dflt) and qp (default rc), by SPEC's names. */
+	/* op (default dflt) and qp (default rc), by their names in
+	 * docs/scenario-format.md. */
 	int (*op_qp)(struct sx *x, xmlNode *n, enum ibfs_sc_op dflt,
 		     enum ibfs_sc_op *op, enum ibfs_sc_qp *qp);
 };

@@ -10,7 +10,7 @@
  *     message at its start time;
  *   - a completer: waits on the completion queue and timestamps each
  *     completion; a message's latency runs from its post to its completion
- *     at the requester (SPEC);
+ *     at the requester (docs/results.md);
  *   - with collectives, collective posters (traffic_app_coll.c).
  * A pair's connections (qps) spread over the HCAs' ports and, with an
  * LMC, over each port's 2^LMC paths, as Open MPI's openib transport does:

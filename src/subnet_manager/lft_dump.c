@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Writing and reading OpenSM's opensm-lfts.dump (see lft_dump.h). The
- * writer prints exactly OpenSM's lines; the reader accepts what OpenSM and
- * dump_fts write, and reports the first bad line as "file:line: ...".
+ * writer prints exactly OpenSM's lines; the file is read by the one
+ * reader of the format (switch/lft_file.c) into the subnet's tables,
+ * with OpenSM's file engine's checks: every switch of the subnet, and
+ * only those, by GUID, each LID and port within its bounds.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "subnet_manager/lft_dump.h"
+#include "switch/lft_file.h"
 
 static const struct ibfs_subnet *dump_sn;
 
@@ -89,92 +90,68 @@ int ibfs__hops_dump(const struct ibfs_subnet *sn, const uint8_t *hops,
 	return ferror(f) ? -1 : 0;
 }
 
+/* The subnet's tables as the reader fills them. */
+struct sn_load {
+	struct ibfs_subnet *sn;
+	int cur;   /* the current block's switch */
+	char *got; /* [nsw]: a block was read for the switch */
+};
+
+static int sn_block(void *arg, const struct ibfs_lft_block *b,
+		    const char *file, long line, struct ibfs_diag *d)
+{
+	struct sn_load *x = arg;
+
+	x->cur = -1;
+	for (int w = 0; w < x->sn->nsw; w++)
+		if (x->sn->nodes[x->sn->sw_node[w]].guid == b->guid)
+			x->cur = w;
+	if (x->cur < 0)
+		return ibfs__diag(d, file, line,
+				  "ERR 6301: switch GUID 0x%016" PRIx64
+				  " is not in this subnet", b->guid);
+	x->got[x->cur] = 1;
+	return 0;
+}
+
+static int sn_entry(void *arg, unsigned long lid, unsigned long port,
+		    const char *file, long line, struct ibfs_diag *d)
+{
+	struct sn_load *x = arg;
+	const struct ibfs_subnet *sn = x->sn;
+	const struct ibfs_sn_node *n = &sn->nodes[sn->sw_node[x->cur]];
+
+	if (lid > sn->max_lid || port > (unsigned long)n->nports)
+		return ibfs__diag(d, file, line,
+				  "ERR 6302: LID 0x%04lx port %lu is out of "
+				  "range for switch GUID 0x%016" PRIx64
+				  " (max LID %u, %d ports)", lid, port,
+				  n->guid, sn->max_lid, n->nports);
+	*ibfs__subnet_lft(x->sn, x->cur, (unsigned)lid) = (uint8_t)port;
+	return 0;
+}
+
 int ibfs__lft_load(struct ibfs_subnet *sn, const char *path,
 		   struct ibfs_diag *d)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return ibfs__diag(d, path, 0, "cannot open: %s",
-				  strerror(errno));
-	char line[1024];
-	long ln = 0;
-	int cur = -1, rc = 0, seen = 0;
-	char *got = calloc((size_t)(sn->nsw ? sn->nsw : 1), 1);
-	if (!got) {
-		fclose(f);
+	static const struct ibfs_lft_file_ops ops = {sn_block, sn_entry};
+	struct sn_load x = {sn, -1, calloc((size_t)(sn->nsw ? sn->nsw : 1),
+					   1)};
+	int rc;
+
+	if (!x.got)
 		return ibfs__diag(d, path, 0, "out of memory");
-	}
-	while (fgets(line, sizeof(line), f)) {
-		ln++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			rc = ibfs__diag(d, path, ln, "line too long");
-			break;
+	rc = ibfs__lft_file_read(path, &ops, &x, d);
+	for (int w = 0; !rc && w < sn->nsw; w++)
+		if (!x.got[w]) {
+			const struct ibfs_sn_node *n =
+				&sn->nodes[sn->sw_node[w]];
+
+			rc = ibfs__diag(d, path, 0,
+					"ERR 6303: no table for switch '%s' "
+					"GUID 0x%016" PRIx64 " port 0",
+					n->name, n->guid);
 		}
-		char *s = line + strspn(line, " \t");
-		if (*s == '\n' || *s == 0 || *s == '#')
-			continue;
-		if (!strncmp(s, "Unicast lids", 12)) {
-			char *g = strstr(s, " guid ");
-			char *end = NULL;
-			uint64_t guid = g ? strtoull(g + 6, &end, 16) : 0;
-			if (!g || end == g + 6) {
-				rc = ibfs__diag(d, path, ln,
-						"a 'Unicast lids' line without 'guid 0x...'");
-				break;
-			}
-			cur = -1;
-			for (int w = 0; w < sn->nsw; w++)
-				if (sn->nodes[sn->sw_node[w]].guid == guid)
-					cur = w;
-			if (cur < 0) {
-				rc = ibfs__diag(d, path, ln,
-						"ERR 6301: switch GUID 0x%016" PRIx64 " is not in this subnet",
-						guid);
-				break;
-			}
-			if (!got[cur])
-				seen++;
-			got[cur] = 1;
-			continue;
-		}
-		if (strstr(s, "lids dumped")) {
-			cur = -1;
-			continue;
-		}
-		char *e1, *e2;
-		unsigned long lid = strtoul(s, &e1, 16);
-		unsigned long port = e1 != s ? strtoul(e1, &e2, 10) : 0;
-		if (e1 == s || e2 == e1 || (*e2 && !strchr(" \t#\n", *e2))) {
-			rc = ibfs__diag(d, path, ln,
-					"expected 'LID PORT' as in '0x0001 001 # ...'");
-			break;
-		}
-		if (cur < 0) {
-			rc = ibfs__diag(d, path, ln,
-					"an LFT entry outside a 'Unicast lids' block");
-			break;
-		}
-		const struct ibfs_sn_node *n = &sn->nodes[sn->sw_node[cur]];
-		if (lid > sn->max_lid || port > (unsigned long)n->nports) {
-			rc = ibfs__diag(d, path, ln,
-					"ERR 6302: LID 0x%04lx port %lu is out of range for switch GUID 0x%016" PRIx64 " (max LID %u, %d ports)",
-					lid, port, n->guid, sn->max_lid,
-					n->nports);
-			break;
-		}
-		*ibfs__subnet_lft(sn, cur, (unsigned)lid) = (uint8_t)port;
-	}
-	if (!rc && seen < sn->nsw)
-		for (int w = 0; w < sn->nsw; w++)
-			if (!got[w]) {
-				const struct ibfs_sn_node *n =
-					&sn->nodes[sn->sw_node[w]];
-				rc = ibfs__diag(d, path, 0,
-						"ERR 6303: no table for switch '%s' GUID 0x%016" PRIx64 " port 0",
-						n->name, n->guid);
-				break;
-			}
-	free(got);
-	fclose(f);
+	free(x.got);
 	return rc;
 }

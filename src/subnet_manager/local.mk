@@ -34,7 +34,7 @@ libibfs_sm_la_SOURCES = \
 # with the HCA but is listed here, by the SM that needs it.
 libibfs_hca_la_SOURCES += src/hca/mgmt.c
 
-SM_TEST_LIBS = libibfs_sm.la libibfs_fabric.la $(TEST_LIBS)
+SM_TEST_LIBS = libibfs_sm.la libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
 noinst_HEADERS += tests/check_route_util.h
 check_PROGRAMS += tests/check_route_minhop
 tests_check_route_minhop_SOURCES = tests/check_route_minhop.c

@@ -1,37 +1,39 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * SMP encoding and the directed-route rules. The byte layout is that of
- * IBA 13.4.2 (common MAD header, big endian) and 14.2.1.2 (directed-route
- * SMP): header in bytes 0-23, M_Key 24-31, DrSLID 32-33, DrDLID 34-35,
- * SMP data 64-127, InitialPath 128-191, ReturnPath 192-255. The LID-routed
- * form (14.2.1.1) has the same header and data, with bytes 6-7 and 32-63
- * reserved and no paths.
+ * IBA 13.4.2 (the common MAD header, hca/mad_hdr.c's, big endian) and
+ * 14.2.1.2 (directed-route SMP): header in bytes 0-23 (D, HopPointer and
+ * HopCount in its Status and ClassSpecific), M_Key 24-31, DrSLID 32-33,
+ * DrDLID 34-35, SMP data 64-127, InitialPath 128-191, ReturnPath 192-255.
+ * The LID-routed form (14.2.1.1) has the same header and data, with bytes
+ * 6-7 and 32-63 reserved and no paths.
  */
 #include <string.h>
 
 #include "fabric/bytes.h"
 #include "fabric/fabric.h"
 #include "fabric/pkey.h"
+#include "hca/mad_hdr.h"
 #include "subnet_manager/mad.h"
 
 void ibfs__smp_encode(const struct ibfs_smp *s, uint8_t mad[IBFS_MAD_BYTES])
 {
 	int dr = s->mgmt_class == IBFS_MCLASS_SUBN_DR;
+	struct ibfs_mad_hdr h = {
+		.mgmt_class = s->mgmt_class,
+		.class_version = IBFS_SMP_CLASS_VERSION,
+		.method = s->method,
+		.status = (uint16_t)((dr && s->dir ? 0x8000 : 0) |
+				     (s->status & 0x7fff)),
+		.class_specific = dr ? (uint16_t)(s->hop_ptr << 8 | s->hop_cnt)
+				     : 0,
+		.tid = s->tid,
+		.attr_id = s->attr_id,
+		.attr_mod = s->attr_mod,
+	};
 
 	memset(mad, 0, IBFS_MAD_BYTES);
-	mad[0] = 1; /* BaseVersion (IBA 13.4.2) */
-	mad[1] = s->mgmt_class;
-	mad[2] = 1; /* ClassVersion of the SMP class */
-	mad[3] = s->method;
-	ibfs__put16(mad + 4, (uint16_t)((dr && s->dir ? 0x8000 : 0) |
-				      (s->status & 0x7fff)));
-	if (dr) {
-		mad[6] = s->hop_ptr;
-		mad[7] = s->hop_cnt;
-	}
-	ibfs__put64(mad + 8, s->tid);
-	ibfs__put16(mad + 16, s->attr_id);
-	ibfs__put32(mad + 20, s->attr_mod);
+	ibfs__mad_hdr_put(mad, &h);
 	ibfs__put64(mad + 24, s->mkey);
 	memcpy(mad + 64, s->data, IBFS_SMP_DATA_BYTES);
 	if (dr) {
@@ -44,26 +46,28 @@ void ibfs__smp_encode(const struct ibfs_smp *s, uint8_t mad[IBFS_MAD_BYTES])
 
 int ibfs__smp_decode(const uint8_t mad[IBFS_MAD_BYTES], struct ibfs_smp *s)
 {
+	struct ibfs_mad_hdr h;
+
 	memset(s, 0, sizeof(*s));
-	if (mad[0] != 1 || mad[2] != 1 ||
-	    (mad[1] != IBFS_MCLASS_SUBN_DR && mad[1] != IBFS_MCLASS_SUBN_LID))
+	if (ibfs__mad_hdr_get(mad, &h) < 0 ||
+	    h.class_version != IBFS_SMP_CLASS_VERSION ||
+	    (h.mgmt_class != IBFS_MCLASS_SUBN_DR &&
+	     h.mgmt_class != IBFS_MCLASS_SUBN_LID))
 		return -1;
-	int dr = mad[1] == IBFS_MCLASS_SUBN_DR;
+	int dr = h.mgmt_class == IBFS_MCLASS_SUBN_DR;
 
-	s->mgmt_class = mad[1];
-	s->method = mad[3];
-	uint16_t st = ibfs__get16(mad + 4);
-
-	s->status = st & 0x7fff;
-	s->tid = ibfs__get64(mad + 8);
-	s->attr_id = ibfs__get16(mad + 16);
-	s->attr_mod = ibfs__get32(mad + 20);
+	s->mgmt_class = h.mgmt_class;
+	s->method = h.method;
+	s->status = h.status & 0x7fff;
+	s->tid = h.tid;
+	s->attr_id = h.attr_id;
+	s->attr_mod = h.attr_mod;
 	s->mkey = ibfs__get64(mad + 24);
 	memcpy(s->data, mad + 64, IBFS_SMP_DATA_BYTES);
 	if (dr) {
-		s->dir = st >> 15;
-		s->hop_ptr = mad[6];
-		s->hop_cnt = mad[7];
+		s->dir = h.status >> 15;
+		s->hop_ptr = (uint8_t)(h.class_specific >> 8);
+		s->hop_cnt = (uint8_t)h.class_specific;
 		if (s->hop_cnt > IBFS_SMP_MAX_HOPS)
 			return -1;
 		s->dr_slid = ibfs__get16(mad + 32);

@@ -26,6 +26,8 @@
 /* Management classes (IBA 13.4.4, Table 119 in 1.2.1). */
 #define IBFS_MCLASS_SUBN_LID 0x01
 #define IBFS_MCLASS_SUBN_DR 0x81
+/* The SMP class's ClassVersion (IBA 14.2.1). */
+#define IBFS_SMP_CLASS_VERSION 1
 
 /* Methods of the SMP class (IBA 13.4.5, 14.2.2.1). */
 enum ibfs_smp_method {

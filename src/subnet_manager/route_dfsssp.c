@@ -17,10 +17,9 @@
  * VL (SL2VL); sn->src_sl holds them and ibfs__subnet_path_sl answers. The
  * engine fails (and the manager falls back to minhop) when the data VLs
  * of the fabric do not suffice. What differs from OpenSM is listed in
- * dfsssp_layers.c; measured layers (ibfsim route, against OpenSM 3.3.23
- * over ibsim): 4x4x4 torus 5 (OpenSM 7), 8x8 torus 7 (8), 4x4 torus 2
- * (3), fat trees 1 (1). Cost: one Dijkstra per LID, then the layering
- * (about 5 s for the 3-level fat tree of 36-port switches, all told).
+ * dfsssp_layers.c; the layers it needs against OpenSM 3.3.23's (over
+ * ibsim): 4x4x4 torus 5 (OpenSM 7), 8x8 torus 7 (8), 4x4 torus 2 (3),
+ * fat trees 1 (1). Cost: one Dijkstra per LID, then the layering.
  */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -45,16 +45,14 @@
  * picks among its few down ports; a switch that joins the main path
  * offers itself to the switches below it (instead of each switch reading
  * all its up peers); a switch without a main-path peer takes its least
- * loaded up port, cached between LIDs. On the 11,664-HCA tree that is
- * about 19 million (switch, LID) steps of under 100 instructions, where a
- * pass over every up port of every switch took 10.5 billion in all. The
- * switch LIDs come from bit sets of the switches within d hops
- * (ft_route_switch_lids). tests/check_route_ftree.c compares every entry
- * with the plain algorithm.
+ * loaded up port, cached between LIDs. The switch LIDs come from bit sets
+ * of the switches within d hops (ft_route_switch_lids).
+ * tests/check_route_ftree.c compares every entry with the plain
+ * algorithm.
  *
- * On the 3-level fat trees of 4- to 16-port switches and the XGFTs tried,
- * every CA-to-CA path is the one OpenSM 3.3.23's ftree takes
- * (tests/check_route_ftree.c keeps its tables). OpenSM refuses LMC > 0
+ * On the 3-level fat trees of 4- to 16-port switches and the XGFTs of
+ * tests/check_route_ftree.c, which keeps OpenSM 3.3.23's tables, every
+ * CA-to-CA path is the one OpenSM's ftree takes. OpenSM refuses LMC > 0
  * ("LMC > 0 is not supported by fat-tree routing", then minhop); here the
  * k-th LID of a port follows its base LID's main path shifted by k up
  * ports at every level (ft_route_lid).

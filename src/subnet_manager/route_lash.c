@@ -45,7 +45,7 @@
  * modelled. The data VLs come from the fabric (data-vls), where OpenSM
  * reads the ports' OperationalVLs.
  *
- * Measured against OpenSM 3.3.23 over ibsim (tests/opensm_conformance.sh):
+ * Against OpenSM 3.3.23 over ibsim (tests/opensm_conformance.sh):
  * the same lanes, the same pairs per lane before its balancing, and
  * identical LFTs on rings of 5 and 8 switches (2 and 4 lanes), 4x4 (2),
  * 4x4x4 (5) and 8x8 (8) tori, the 3-cube (1), the dragonfly a4 p2 h2 (3)
@@ -56,9 +56,6 @@
  * switches; then n(n-1)/2 pairs, each a walk of both paths per lane tried
  * and, when a path adds edges, a cycle search over what they reach in
  * that lane's CDG. Memory: two n x n byte tables and one CDG per lane.
- * `ibfsim route` takes 0.04 s with the 2-level fat tree of 36-port
- * switches (54 switches, 1 lane), 0.08 s with the 8x8 torus (8 lanes)
- * and 0.3 s with the 3-level fat tree of 16-port switches (320, 3).
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,27 +1,117 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Linear forwarding tables from a file in the format OpenSM writes to
- * opensm-lfts.dump and reads back with `-R file -U FILE` (its `file`
- * routing engine), and that dump_fts prints. Each switch has a block:
- *
- *   Unicast lids [0-MAX] of switch Lid L guid 0xGUID ('description'):
- *   0xLID PORT # optional comment
- *   ...
- *   N lids dumped
- *
- * LID and GUID in hexadecimal, PORT in decimal. Switches are found by node
- * GUID (as OpenSM's file engine does), else by the quoted description or
- * node id. The header's LID becomes the switch's own LID. Until the subnet
- * manager computes routes, this is how a fabric gets them from OpenSM or
- * from a real cluster.
+ * Reading OpenSM's opensm-lfts.dump (lft_file.h has the format): the
+ * reader, which accepts what OpenSM and dump_lfts.sh write and reports the
+ * first bad line as "FILE:LINE: ...", and its use by the switches of a
+ * fabric, found by node GUID (as OpenSM's file engine does), else by the
+ * quoted description or node id. There the header's LID becomes the
+ * switch's own LID. The subnet manager's file engine reads the same files
+ * into its subnet (subnet_manager/lft_dump.c).
  */
-#include "switch/switch_int.h"
+#include "switch/lft_file.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "switch/switch_int.h"
+
+/* A header line: its GUID (required), LID and description. */
+static int lft_header(char *s, const struct ibfs_lft_file_ops *ops,
+		      void *arg, const char *file, long line,
+		      struct ibfs_diag *d)
+{
+	char *g = strstr(s, " guid ");
+	char *l = strstr(s, " Lid ");
+	char *end = NULL;
+	struct ibfs_lft_block b = {0};
+
+	b.guid = g ? strtoull(g + 6, &end, 16) : 0;
+	if (!g || end == g + 6)
+		return ibfs__diag(d, file, line,
+				  "a 'Unicast lids' line without 'guid 0x...'");
+	b.lid = l ? strtoul(l + 5, NULL, 10) : 0;
+	char *q = strchr(end, '\'');
+	char *e = q ? strrchr(q + 1, '\'') : NULL;
+
+	if (e && e > q + 1) {
+		*e = 0;
+		b.desc = q + 1;
+	}
+	return ops->block(arg, &b, file, line, d);
+}
+
+/* An entry line, "LID PORT" and an optional comment. */
+static int lft_entry(const char *s, int in_block,
+		     const struct ibfs_lft_file_ops *ops, void *arg,
+		     const char *file, long line, struct ibfs_diag *d)
+{
+	char *e1, *e2 = NULL;
+	unsigned long lid = strtoul(s, &e1, 16);
+	unsigned long port = e1 != s ? strtoul(e1, &e2, 10) : 0;
+
+	if (e1 == s || e2 == e1 || (*e2 && !strchr(" \t#", *e2)))
+		return ibfs__diag(d, file, line,
+				  "expected 'LID PORT' as in '0x0001 001 # ...'");
+	if (!in_block)
+		return ibfs__diag(d, file, line,
+				  "an LFT entry outside a 'Unicast lids' block");
+	return ops->entry(arg, lid, port, file, line, d);
+}
+
+/* One line, its end of line removed; in_block: a header opened a block. */
+static int lft_line(char *buf, int *in_block,
+		    const struct ibfs_lft_file_ops *ops, void *arg,
+		    const char *file, long line, struct ibfs_diag *d)
+{
+	size_t len = strlen(buf);
+
+	while (len && strchr("\r\n \t", buf[len - 1]))
+		buf[--len] = 0;
+	char *s = buf + strspn(buf, " \t");
+
+	if (!*s || *s == '#')
+		return 0;
+	if (!strncmp(s, "Unicast lids", 12)) {
+		*in_block = 1;
+		return lft_header(s, ops, arg, file, line, d);
+	}
+	if (strstr(s, "lids dumped")) {
+		*in_block = 0;
+		return 0;
+	}
+	return lft_entry(s, *in_block, ops, arg, file, line, d);
+}
+
+int ibfs__lft_file_read(const char *path, const struct ibfs_lft_file_ops *ops,
+			void *arg, struct ibfs_diag *d)
+{
+	FILE *f = fopen(path, "r");
+	char buf[1024];
+	long line = 0;
+	int rc = 0, in_block = 0;
+
+	if (!f)
+		return ibfs__diag(d, path, 0, "cannot open: %s",
+				  strerror(errno));
+	while (!rc && fgets(buf, sizeof(buf), f)) {
+		line++;
+		if (!strchr(buf, '\n') && !feof(f))
+			rc = ibfs__diag(d, path, line, "line too long");
+		else
+			rc = lft_line(buf, &in_block, ops, arg, path, line, d);
+	}
+	fclose(f);
+	return rc;
+}
+
+/* The switches of a fabric as the reader fills them. */
+struct sw_load {
+	struct ibfs_fabric *f;
+	struct ibfs_switch *sw; /* the current block's */
+};
 
 /* The switch named by a header's GUID or description, or NULL. */
 static struct ibfs_switch *lft_find(struct ibfs_fabric *f, uint64_t guid,
@@ -44,60 +134,30 @@ static struct ibfs_switch *lft_find(struct ibfs_fabric *f, uint64_t guid,
 	return NULL;
 }
 
-/* Parses a block header; returns 0 or -1 with the diag filled. */
-static int lft_header(struct ibfs_fabric *f, const char *s, const char *file,
-		      long line, struct ibfs_switch **sw, struct ibfs_diag *d)
+static int sw_block(void *arg, const struct ibfs_lft_block *b,
+		    const char *file, long line, struct ibfs_diag *d)
 {
-	unsigned lid;
-	uint64_t guid;
-	int used = 0;
+	struct sw_load *x = arg;
 
-	if (sscanf(s, "Unicast lids [%*[^]]] of switch Lid %u guid 0x%" SCNx64
-		      " %n", &lid, &guid, &used) != 2 || !used)
-		return ibfs__diag(d, file, line,
-				  "malformed switch header (expected "
-				  "\"Unicast lids [0-N] of switch Lid L guid "
-				  "0xGUID ('name'):\")");
-	char desc[256] = "";
-	const char *q = strchr(s + used, '\'');
-	const char *e = q ? strrchr(q + 1, '\'') : NULL;
-
-	if (q && e && (size_t)(e - q - 1) < sizeof(desc))
-		memcpy(desc, q + 1, (size_t)(e - q - 1));
-	*sw = lft_find(f, guid, desc[0] ? desc : NULL);
-	if (!*sw)
+	x->sw = lft_find(x->f, b->guid, b->desc);
+	if (!x->sw)
 		return ibfs__diag(d, file, line,
 				  "no switch with GUID 0x%016" PRIx64
-				  " ('%s') in the fabric", guid, desc);
-	if (lid > 0xBFFF)
+				  " ('%s') in the fabric", b->guid,
+				  b->desc ? b->desc : "");
+	if (b->lid > 0xBFFF)
 		return ibfs__diag(d, file, line,
-				  "switch LID %u is not a unicast LID", lid);
-	if (lid)
-		ibfs__switch_set_lid(*sw, (uint16_t)lid);
+				  "switch LID %lu is not a unicast LID", b->lid);
+	if (b->lid)
+		ibfs__switch_set_lid(x->sw, (uint16_t)b->lid);
 	return 0;
 }
 
-static int lft_entry(struct ibfs_switch *sw, const char *s, const char *file,
-		     long line, struct ibfs_diag *d)
+static int sw_entry(void *arg, unsigned long lid, unsigned long port,
+		    const char *file, long line, struct ibfs_diag *d)
 {
-	char *end;
-	unsigned long lid, port;
+	struct ibfs_switch *sw = ((struct sw_load *)arg)->sw;
 
-	errno = 0;
-	lid = strtoul(s, &end, 16);
-	if (end == s || errno || (*end != ' ' && *end != '\t'))
-		return ibfs__diag(d, file, line, "malformed LFT entry '%s'",
-				  s);
-	const char *ps = end;
-
-	port = strtoul(ps, &end, 10);
-	if (end == ps || errno || (*end && *end != ' ' && *end != '\t' &&
-				   *end != '#'))
-		return ibfs__diag(d, file, line, "malformed LFT entry '%s'",
-				  s);
-	if (!sw)
-		return ibfs__diag(d, file, line,
-				  "LFT entry before any switch header");
 	if (lid == 0 || lid > 0xBFFF)
 		return ibfs__diag(d, file, line,
 				  "LID 0x%lx is not a unicast LID (1-0xbfff)",
@@ -119,44 +179,8 @@ static int lft_entry(struct ibfs_switch *sw, const char *s, const char *file,
 int ibfs__switch_load_lfts(struct ibfs_fabric *f, const char *path,
 			   struct ibfs_diag *d)
 {
-	FILE *fp = fopen(path, "r");
+	static const struct ibfs_lft_file_ops ops = {sw_block, sw_entry};
+	struct sw_load x = {f, NULL};
 
-	if (!fp)
-		return ibfs__diag(d, path, 0, "cannot open: %s",
-				  strerror(errno));
-	char buf[1024];
-	long line = 0;
-	struct ibfs_switch *sw = NULL;
-	int rc = 0;
-
-	while (!rc && fgets(buf, sizeof(buf), fp)) {
-		line++;
-		size_t len = strlen(buf);
-
-		if (len == sizeof(buf) - 1 && buf[len - 1] != '\n') {
-			rc = ibfs__diag(d, path, line, "line too long");
-			break;
-		}
-		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' ||
-			       buf[len - 1] == ' '))
-			buf[--len] = 0;
-		const char *s = buf + strspn(buf, " \t");
-		unsigned n;
-		int used = 0;
-
-		if (!*s || *s == '#')
-			continue;
-		if (!strncmp(s, "Unicast lids", 12))
-			rc = lft_header(f, s, path, line, &sw, d);
-		else if (!strncmp(s, "0x", 2))
-			rc = lft_entry(sw, s, path, line, d);
-		else if (sscanf(s, "%u lids dumped%n", &n, &used) == 1 &&
-			 used && !s[used])
-			sw = NULL;
-		else
-			rc = ibfs__diag(d, path, line,
-					"unrecognised line '%.60s'", s);
-	}
-	fclose(fp);
-	return rc;
+	return ibfs__lft_file_read(path, &ops, &x, d);
 }
