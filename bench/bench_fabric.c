@@ -5,7 +5,7 @@
  *
  * (a) stream: the walking skeleton of two endpoints and one switch, one
  *     endpoint streaming raw packets back to back to the other; reports
- *     fabric events and packets per second of wall-clock time.
+ *     fabric events and packets per second of CPU time.
  * (b) fat tree: 648 endpoints on a two-level fat tree of 36-port switches
  *     (36 leaves, 18 spines; K^2/2 HCAs for L = 2: docs/fabric-format.md),
  *     routed d-mod-k here (up port chosen by destination LID mod 18; the

@@ -16,7 +16,11 @@ set -e
 BIN=${1:?usage: bench/identity.sh IBFSIM OUT_DIR}
 OUT=${2:?usage: bench/identity.sh IBFSIM OUT_DIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
+# The runs start in examples/ (their fabric paths are relative to it): make
+# both paths absolute first.
+case $BIN in /*) ;; */*) BIN=$(pwd)/$BIN ;; *) BIN=$(command -v "$BIN") ;; esac
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 strip() { grep -v -e '"wall_s"' -e '"events"' "$1"; }

@@ -39,11 +39,11 @@
 /* Topology indices: leaves 0-3, spines 4-5, node i at 5 + i. */
 enum { LEAF1 = 0, SPINE1 = 4, SPINE2 = 5, NODE1 = 6 };
 
-static struct ibfs_mcast_member mem_a[] = { { NODE1 + 0, 1, 0 },
-					    { NODE1 + 2, 1, 0 },
-					    { NODE1 + 4, 1, 0 } };
-static struct ibfs_mcast_member mem_b[] = { { NODE1 + 0, 1, 0 },
-					    { NODE1 + 1, 1, 0 } };
+static struct ibfs_mcast_member mem_a[] = { { .node = NODE1 + 0, .port = 1 },
+					    { .node = NODE1 + 2, .port = 1 },
+					    { .node = NODE1 + 4, .port = 1 } };
+static struct ibfs_mcast_member mem_b[] = { { .node = NODE1 + 0, .port = 1 },
+					    { .node = NODE1 + 1, .port = 1 } };
 static struct ibfs_mcast_group groups[2] = {
 	{ .id = "a", .mgid = { 0xff, 0x12, [15] = 1 }, .mlid = 0xC000,
 	  .nmembers = 3, .members = mem_a },

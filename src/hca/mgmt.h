@@ -9,9 +9,7 @@
 #ifndef IBFS_HCA_MGMT_H
 #define IBFS_HCA_MGMT_H
 
-/* sa_client.c reads the HCA's ports through this until it includes
- * hca_int.h itself. */
-#include "hca/hca_int.h"
+#include "hca/hca.h"
 
 struct ibfs_hca;
 struct ibfs_packet;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hca/hca_int.h"
 #include "hca/mgmt.h"
 #include "hca/sa_client.h"
 

@@ -105,16 +105,18 @@ void ibfs__results_json_cc(const struct ibfs_results *r, FILE *o)
 
 		if (!h)
 			continue;
+		const struct ibfs_hca_stats *st = ibfs__hca_stats(h);
+
+		fprintf(o, "%s\n      {\"hca\": ", first ? "" : ",");
+		ibfs__results_json_str(o, t->nodes[n].id);
 		fprintf(o,
-			"%s\n      {\"hca\": \"%s\", \"fecn_rx\": %llu, "
-			"\"becn_tx\": %llu, \"cnp_tx\": %llu, "
-			"\"becn_rx\": %llu, \"cnp_rx\": %llu}",
-			first ? "" : ",", t->nodes[n].id,
-			(unsigned long long)ibfs__hca_stats(h)->fecn_rx,
-			(unsigned long long)ibfs__hca_stats(h)->becn_tx,
-			(unsigned long long)ibfs__hca_stats(h)->cnp_tx,
-			(unsigned long long)ibfs__hca_stats(h)->becn_rx,
-			(unsigned long long)ibfs__hca_stats(h)->cnp_rx);
+			", \"fecn_rx\": %llu, \"becn_tx\": %llu, "
+			"\"cnp_tx\": %llu, \"becn_rx\": %llu, \"cnp_rx\": %llu}",
+			(unsigned long long)st->fecn_rx,
+			(unsigned long long)st->becn_tx,
+			(unsigned long long)st->cnp_tx,
+			(unsigned long long)st->becn_rx,
+			(unsigned long long)st->cnp_rx);
 		first = 0;
 	}
 	fputs(first ? "]},\n" : "\n    ]},\n", o);
