@@ -30,12 +30,15 @@ if command -v mandoc >/dev/null 2>&1; then
 	mandoc -T ascii -O width=1000 "$man" >"$tmp/raw" 2>/dev/null
 elif command -v groff >/dev/null 2>&1; then
 	groff -man -ww -z "$man" >"$tmp/lint" 2>&1
-	groff -man -Tascii -rLL=1000n -rHY=0 "$man" >"$tmp/raw" 2>/dev/null
+	groff -man -Tascii -P-bcu -rLL=1000n -rHY=0 "$man" >"$tmp/raw" \
+		2>/dev/null
 else
 	echo "man_page: SKIP: neither mandoc nor groff is installed"
 	exit 77
 fi
-col -bx <"$tmp/raw" >"$tmp/text"
+# Plain text: mandoc's bold and underline are overstruck characters.
+bs=$(printf '\b')
+sed "s/.$bs//g" "$tmp/raw" >"$tmp/text"
 
 checks=$((checks + 1))
 [ -s "$tmp/lint" ] && fail "the linter says: $(cat "$tmp/lint")"
