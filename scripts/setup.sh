@@ -16,7 +16,7 @@ libxml2-dev libxml2-utils check"
 # plane, infiniband-diags to read LFTs back, tshark to dissect captures;
 # python3 for the ICRC/VCRC checks of captures and ftree_shift.sh, which
 # would otherwise skip those checks on a machine without it.
-TEST_PKGS="opensm ibsim-utils infiniband-diags tshark valgrind python3"
+TEST_PKGS="opensm ibsim-utils infiniband-diags tshark valgrind python3 mandoc"
 
 [ "${1:-}" = "--tests" ] && PKGS="$PKGS $TEST_PKGS"
 

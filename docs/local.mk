@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: MIT
+# The documentation: the man page, installed so that `man ibfsim` works,
+# and the docs/ files, installed under $(docdir). tests/README.md is about
+# the source tree's tests: distributed, not installed.
+dist_man1_MANS = docs/ibfsim.1
+dist_doc_DATA = docs/architecture.md docs/fabric-format.md \
+	docs/scenario-format.md docs/results.md docs/subnet-manager.md \
+	docs/fidelity.md docs/performance.md
+EXTRA_DIST += tests/README.md
+
+# Every element and attribute of the schemas is in the format pages, whose
+# whole examples validate; the man page lints clean and names every command
+# and option of --help.
+TESTS += tests/docs_formats.sh tests/man_page.sh
+EXTRA_DIST += tests/docs_formats.sh tests/man_page.sh
