@@ -13,3 +13,7 @@ EXTRA_DIST += tests/README.md
 # and option of --help.
 TESTS += tests/docs_formats.sh tests/man_page.sh
 EXTRA_DIST += tests/docs_formats.sh tests/man_page.sh
+
+# The tree speaks of itself alone and every document it cites is in it.
+TESTS += tests/docs_check.sh
+EXTRA_DIST += tests/docs_check.sh
