@@ -15,7 +15,8 @@ libxml2-dev libxml2-utils check"
 # Conformance tests: the real OpenSM over ibsim's simulated management
 # plane, infiniband-diags to read LFTs back, tshark to dissect captures;
 # python3 for the ICRC/VCRC checks of captures and ftree_shift.sh, which
-# would otherwise skip those checks on a machine without it.
+# would otherwise skip those checks on a machine without it; mandoc to lint
+# the man page.
 TEST_PKGS="opensm ibsim-utils infiniband-diags tshark valgrind python3 mandoc"
 
 [ "${1:-}" = "--tests" ] && PKGS="$PKGS $TEST_PKGS"

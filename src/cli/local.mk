@@ -5,9 +5,8 @@ ibfsim_SOURCES = src/cli/commands.h src/cli/main.c src/cli/cmd_run.c \
 	src/cli/cmd_perftest.c src/cli/cmd_compare.c src/cli/outputs.c \
 	src/cli/route_mcast.c
 # The program links the layers' convenience libraries rather than the shared
-# libibfsim: calls between layers are then direct, not through the PLT, which
-# saves about 1% of the instructions of a run (callgrind, 1,024-HCA
-# permutation: 3,360.6 M -> 3,325.0 M). The installed library is unchanged.
+# libibfsim: calls between layers are then direct, not through the PLT (about
+# 1% of a run's instructions). The installed library is unchanged.
 ibfsim_LDADD = libibfs_scenario.la libibfs_bridge.la libibfs_sm.la \
 	libibfs_hca.la libibfs_switch.la libibfs_fabric.la \
 	$(SIMGRID_LIBS) $(LIBXML_LIBS) -lm
