@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 #
 # Sourced by the scripts that test ibfsim's commands from the outside
-# (validate.sh, sm_route_cli.sh, topo_cli.sh, run_cli.sh), after they set
+# (validate.sh, sm_route_cli.sh, topo_cli.sh, run_cli.sh, docs_formats.sh,
+# man_page.sh), after they set
 # cli_test to their name: the variables make check gives them, a temporary
 # directory removed at exit ($tmp), and the count of checks made and
 # failed.

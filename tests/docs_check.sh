@@ -68,5 +68,6 @@ fi
 rm -f "${TMPDIR:-/tmp}/docs_check.$$"
 
 n=$(echo "$files" | wc -l)
-[ "$fail" -eq 0 ] && echo "docs_check: $n files, no diary, every cited document present"
+[ "$fail" -eq 0 ] &&
+	echo "docs_check: $n files, no diary, every cited document present"
 exit "$fail"

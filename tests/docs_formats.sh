@@ -12,18 +12,8 @@
 #
 # make check sets top_srcdir and IBFSIM.
 set -u
-: "${top_srcdir:?top_srcdir must be set}"
-: "${IBFSIM:?IBFSIM must name the ibfsim program}"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ibfsim-docs_formats.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+cli_test=docs_formats
+. "${top_srcdir:?top_srcdir must be set}/tests/cli_check.sh"
 
 # names RNG KIND: the names of the elements (KIND element) or attributes
 # (KIND attribute) the schema defines, one a line, each once.
@@ -82,5 +72,4 @@ for f in "$tmp"/examples/*.xml; do
 		fail "example $(basename "$f") of docs/: $(cat "$tmp/out")"
 done
 
-echo "docs_formats: $checks checks, $fails failed"
-[ "$fails" -eq 0 ]
+cli_done

@@ -10,19 +10,9 @@
 #
 # make check sets top_srcdir and IBFSIM.
 set -u
-: "${top_srcdir:?top_srcdir must be set}"
-: "${IBFSIM:?IBFSIM must name the ibfsim program}"
+cli_test=man_page
+. "${top_srcdir:?top_srcdir must be set}/tests/cli_check.sh"
 man="$top_srcdir/docs/ibfsim.1"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ibfsim-man_page.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
 
 # Wide lines, so that no option is broken across two.
 if command -v mandoc >/dev/null 2>&1; then
@@ -80,5 +70,4 @@ for cmd in "" $(awk '{ print $1 }' "$tmp/cmds" | sort -u); do
 	done <"$tmp/opts"
 done
 
-echo "man_page: $checks checks, $fails failed"
-[ "$fails" -eq 0 ]
+cli_done
