@@ -8,7 +8,8 @@ libibfs_fabric_la_SOURCES += \
 	src/fabric/vl_arbiter.h src/fabric/vl_arbiter.c \
 	src/fabric/pkey.h src/fabric/pkey.c \
 	src/fabric/fabric.h src/fabric/fabric.c \
-	src/fabric/endpoint.h src/fabric/endpoint.c
+	src/fabric/endpoint.h src/fabric/endpoint.c \
+	src/fabric/eth.h src/fabric/eth.c
 
 check_PROGRAMS += tests/check_packet tests/check_link tests/check_link_fcp \
 	tests/check_flow_ops
@@ -24,3 +25,9 @@ tests_check_link_fcp_LDADD = libibfs_fabric.la $(TEST_LIBS)
 tests_check_flow_ops_SOURCES = tests/check_flow_ops.c tests/link_pair.h
 tests_check_flow_ops_CFLAGS = $(TEST_CFLAGS)
 tests_check_flow_ops_LDADD = libibfs_fabric.la $(TEST_LIBS)
+
+# Ethernet framing, pause times, addresses and the ECMP hash (eth.c).
+check_PROGRAMS += tests/check_eth
+tests_check_eth_SOURCES = tests/check_eth.c
+tests_check_eth_CFLAGS = $(TEST_CFLAGS)
+tests_check_eth_LDADD = libibfs_fabric.la $(TEST_LIBS)
