@@ -4,6 +4,7 @@
 noinst_LTLIBRARIES += libibfs_switch.la
 libibfs_switch_la_SOURCES = \
 	src/switch/switch.h src/switch/switch_int.h src/switch/switch.c \
+	src/switch/eth_routes.h \
 	src/switch/crossbar.c src/switch/vlarb.c src/switch/sl2vl.c \
 	src/switch/forwarding.c src/switch/lft_file.h src/switch/lft_file.c \
 	src/switch/deadlock.c \
