@@ -8,3 +8,12 @@ bench_bench_route_LDADD = libibfs_sm.la libibfs_fabric.la \
 BENCHES += bench/bench_route$(EXEEXT)
 BENCH_RUN += bench/bench_route
 CLEANFILES += bench/bench_route$(EXEEXT)
+
+# Ethernet ECMP tables (switch/eth_routes.c) of the same fat tree.
+EXTRA_PROGRAMS += bench/bench_eth_routes
+bench_bench_eth_routes_SOURCES = bench/bench_eth_routes.c
+bench_bench_eth_routes_LDADD = libibfs_switch.la libibfs_fabric.la \
+	$(LIBXML_LIBS) -lm
+BENCHES += bench/bench_eth_routes$(EXEEXT)
+BENCH_RUN += bench/bench_eth_routes
+CLEANFILES += bench/bench_eth_routes$(EXEEXT)

@@ -62,3 +62,11 @@ check_PROGRAMS += tests/check_fault
 tests_check_fault_SOURCES = tests/check_fault.c tests/switch_star.h
 tests_check_fault_CFLAGS = $(TEST_CFLAGS)
 tests_check_fault_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
+
+# Ethernet: shortest-path ECMP next hops from the topology (eth_routes.h).
+libibfs_switch_la_SOURCES += src/switch/eth_routes.c
+check_PROGRAMS += tests/check_eth_routes
+tests_check_eth_routes_SOURCES = tests/check_eth_routes.c
+tests_check_eth_routes_CFLAGS = $(TEST_CFLAGS)
+tests_check_eth_routes_LDADD = libibfs_switch.la libibfs_fabric.la \
+	$(TEST_LIBS)
