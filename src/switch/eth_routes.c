@@ -12,6 +12,9 @@
  * switch E are its ports to neighbours one hop nearer E. The work is
  * O(edge switches x (switches + links)), then one copy of each list per
  * (switch, host) into the tables.
+ *
+ * HCAs get no table: an HCA port has one link, and a host sends all it
+ * sends out of it. A multi-port HCA is one host per port (eth_routes.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +200,7 @@ static void build_free(struct build *b)
 static int build_oom(struct build *b, struct ibfs_diag *d)
 {
 	return ibfs__diag(d, b->t->file, 0,
-			  "out of memory for the ECMP tables of %zu switches and %u hosts",
+			  "the ECMP tables of %zu switches and %u hosts do not fit in memory",
 			  b->nsw, b->hs.n);
 }
 
@@ -297,10 +300,13 @@ static void bfs(struct build *b, uint32_t src)
 	}
 }
 
+/* Room for `more` list entries; -1 past memory or 32-bit offsets. */
 static int lp_reserve(struct build *b, size_t more)
 {
 	if (b->lp_len + more <= b->lp_cap)
 		return 0;
+	if (b->lp_len + more > UINT32_MAX)
+		return -1;
 	size_t cap = b->lp_cap ? b->lp_cap : 4096;
 
 	while (cap < b->lp_len + more)

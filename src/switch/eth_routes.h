@@ -82,9 +82,10 @@ int ibfs__eth_host_port(const struct ibfs_eth_hosts *hs, uint32_t h,
  * Every switch's next hops toward every host (per_switch has t->nnodes
  * entries, indexed by node; an HCA's entry is left empty): the output
  * ports on a shortest path, counting hops over switch-to-switch and
- * switch-to-HCA links, in increasing port order. A link is usable when
- * both ports have it; link_down (t->nlinks flags, or NULL) marks links
- * that are down at start-up, since the topology itself has no link state.
+ * switch-to-HCA links, in increasing port order. A port with no peer or
+ * no link is not used, nor a link flagged in link_down (t->nlinks flags,
+ * or NULL for none): the topology itself has no link state, so a link
+ * down at start-up is named there.
  * A switch's seed is derived from `seed` and its node index
  * (ibfs__eth_switch_seed). Returns 0, or -1 with d filled; on error
  * nothing is left allocated.
@@ -107,7 +108,8 @@ uint32_t ibfs__eth_switch_seed(uint32_t seed, int node);
 /*
  * The port a switch with tables r sends packet p out of: one of its next
  * hops toward p->dlid, chosen by the 5-tuple hash with the switch's seed
- * (ibfs__eth_flow_hash) modulo their number; 0 when it has none.
+ * (ibfs__eth_flow_hash) modulo their number, RFC 2992's modulo-N
+ * selection; 0 when it has none.
  */
 struct ibfs_packet;
 int ibfs__eth_route_pick(const struct ibfs_eth_routes *r,
