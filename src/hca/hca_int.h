@@ -474,6 +474,8 @@ struct ibfs_hca_link_ops {
 	int (*accept)(struct ibfs_hca_port *hp, const struct ibfs_packet *p);
 };
 extern const struct ibfs_hca_link_ops ibfs__ib_link_ops;
+/* RoCEv2 (IBA Annex A17) over an Ethernet port (roce_link.c). */
+extern const struct ibfs_hca_link_ops ibfs__roce_link_ops;
 
 struct ibfs_hca_port;
 /*
@@ -532,6 +534,10 @@ struct ibfs_hca_port {
 	uint16_t sm_lid;           /* PortInfo MasterSMLID, as the SM set it */
 	/* CNPs waiting to be sent, linked through next (cc_throttle.c). */
 	struct ibfs_packet *cnp_head, *cnp_tail;
+	/* RoCEv2 framing (roce_link.c): an 802.1Q tag carries the
+	 * priority in its PCP (else the DSCP alone does); IPv6 rather
+	 * than IPv4. Set with ibfs__hca_set_link. */
+	uint8_t eth_vlan, eth_ipv6;
 };
 
 /* Which of the port's 2^LMC LIDs a packet was sent to: its DLID's low
