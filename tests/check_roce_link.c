@@ -49,6 +49,7 @@ static uint64_t rwire(uint32_t ext, uint32_t payload)
 static struct {
 	unsigned drop_every; /* 0: none */
 	uint64_t arrived, dropped;
+	uint32_t vls_sent; /* a bit for each priority a frame went on */
 } eth;
 
 static int eth_may_send(const struct ibfs_port *out,
@@ -62,7 +63,7 @@ static int eth_may_send(const struct ibfs_port *out,
 static void eth_on_send(struct ibfs_port *out, const struct ibfs_packet *p)
 {
 	(void)out;
-	(void)p;
+	eth.vls_sent |= 1u << p->vl;
 }
 
 static int eth_on_arrive(struct ibfs_port *in, const struct ibfs_packet *p)
@@ -101,7 +102,7 @@ static const struct ibfs_flow_ops eth_flow = {
 static struct ibfs_hca_pair P;
 static struct ibfs_hca_end A, B;
 
-static const struct ibfs_hca_conn CONN = {
+static struct ibfs_hca_conn CONN = {
 	.mtu = IBFS_MTU_4096, .timeout = 8, .retry_cnt = 7, .rnr_retry = 7,
 	.min_rnr_timer = 1, .rd_atomic = 4, .psn = 100,
 };
@@ -236,7 +237,7 @@ START_TEST(frame_sizes)
 	p->xh = IBFS_XH_AETH;
 	h->lops->frame(&h->hp[1], p, 2, 0, 0, 0xffff);
 	ck_assert_uint_eq(p->wire_bytes, ACK_WIRE);
-	h->hp[1].eth_vlan = h->hp[1].eth_ipv6 = 1;
+	h->eth_vlan = h->eth_ipv6 = 1;
 	h->lops->frame(&h->hp[1], p, 2, 0, 0, 0xffff);
 	ck_assert_uint_eq(p->wire_bytes, ACK_WIRE + 4 + 20);
 	ibfs__packet_free(P.f, p);
@@ -294,6 +295,28 @@ START_TEST(write_4k_closed_form)
 	ck_assert_int_eq(wc.opcode, IBFS_WC_RDMA_WRITE);
 	ck_assert_mem_eq(B.buf + 100, A.buf, 4096);
 	ck_assert_uint_eq(P.h[0]->st.retransmits, 0);
+	ck_assert_uint_eq(eth.vls_sent, 1u << 0);
+	teardown();
+}
+END_TEST
+
+/*
+ * The same WRITE on SL 13: priority 13 mod 8 = 5 for the request and the
+ * ACK alike, through the port's scheduler for that priority; the same
+ * 362,400 ps.
+ */
+START_TEST(write_on_priority_5)
+{
+	struct ibfs_wc wc;
+
+	CONN.sl = 13;
+	setup(0);
+	CONN.sl = 0;
+	post(&A, 1, IBFS_WR_RDMA_WRITE, 0, 4096, &B, 100);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(now(), 362400);
+	ck_assert_uint_eq(eth.vls_sent, 1u << 5);
+	ck_assert_mem_eq(B.buf + 100, A.buf, 4096);
 	teardown();
 }
 END_TEST
@@ -457,6 +480,7 @@ static Suite *roce_link_suite(void)
 	tcase_add_test(tc, frame_sizes);
 	tcase_add_test(tc, set_link_errors);
 	tcase_add_test(tc, write_4k_closed_form);
+	tcase_add_test(tc, write_on_priority_5);
 	tcase_add_test(tc, write_64k_closed_form);
 	tcase_add_test(tc, send_closed_form);
 	tcase_add_test(tc, read_closed_form);

@@ -9,7 +9,10 @@
 # A17.3.3's masked fields) independently of the simulator.
 # Skips (77) without tshark.
 : "${ROCE_CAPTURE:=./tests/roce_capture}"
-command -v tshark >/dev/null 2>&1 || { echo "SKIP: tshark is not installed"; exit 77; }
+if ! command -v tshark >/dev/null 2>&1; then
+	echo "SKIP: tshark is not installed"
+	exit 77
+fi
 out=$(mktemp -d) || exit 99
 trap 'rm -rf "$out"' EXIT
 pass=0 fail=0

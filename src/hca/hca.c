@@ -218,15 +218,15 @@ int ibfs__hca_set_link(struct ibfs_hca *h, enum ibfs_hca_link kind, int vlan,
 	if ((kind != IBFS_HCA_LINK_IB && !roce) || h->nqps)
 		return -1;
 	h->lops = roce ? &ibfs__roce_link_ops : &ibfs__ib_link_ops;
+	h->eth_vlan = (uint8_t)(roce && vlan);
+	h->eth_ipv6 = (uint8_t)(roce && ipv6);
 	for (int i = 1; i <= h->dev.nports; i++) {
 		struct ibfs_hca_port *hp = &h->hp[i];
 		struct ibfs_port *port = hp->port;
 
-		hp->eth_vlan = (uint8_t)(roce && vlan);
-		hp->eth_ipv6 = (uint8_t)(roce && ipv6);
 		/* An Ethernet port's eight priorities are its data VLs
 		 * (fabric/eth.h), whatever the topology gave it. */
-		if (roce && port->data_vls < IBFS_ETH_PRIOS)
+		if (roce)
 			port->data_vls = IBFS_ETH_PRIOS;
 		hca_port_vls(hp, port->data_vls > 0 ? port->data_vls : 1);
 	}

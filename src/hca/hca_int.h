@@ -534,10 +534,6 @@ struct ibfs_hca_port {
 	uint16_t sm_lid;           /* PortInfo MasterSMLID, as the SM set it */
 	/* CNPs waiting to be sent, linked through next (cc_throttle.c). */
 	struct ibfs_packet *cnp_head, *cnp_tail;
-	/* RoCEv2 framing (roce_link.c): an 802.1Q tag carries the
-	 * priority in its PCP (else the DSCP alone does); IPv6 rather
-	 * than IPv4. Set with ibfs__hca_set_link. */
-	uint8_t eth_vlan, eth_ipv6;
 };
 
 /* Which of the port's 2^LMC LIDs a packet was sent to: its DLID's low
@@ -603,6 +599,10 @@ struct ibfs_hca {
 	/* Multicast attachments (mcast.c): QP, MLID and MGID each. */
 	struct ibfs_hca_mcast *mc;
 	uint32_t nmc, mc_cap;
+	/* RoCEv2 framing of every port (roce_link.c): an 802.1Q tag
+	 * carries the priority in its PCP (else the DSCP alone does); IPv6
+	 * rather than IPv4. Set with ibfs__hca_set_link. */
+	uint8_t eth_vlan, eth_ipv6;
 };
 
 /* QP numbers: 0 and 1 are the SMI and GSI QPs (IBA 3.5.1, 9.6); data

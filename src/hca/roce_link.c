@@ -41,7 +41,7 @@ static void roce_frame(struct ibfs_hca_port *hp, struct ibfs_packet *p,
 	p->sl = p->vl = hp->sl2vl[sl & 15];
 	p->lnh = 2; /* a BTH follows the network header */
 	p->pkey = pkey;
-	ibfs__roce_finish(p, hp->eth_vlan, hp->eth_ipv6);
+	ibfs__roce_finish(p, hp->hca->eth_vlan, hp->hca->eth_ipv6);
 }
 
 static int roce_can_send(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
