@@ -18,9 +18,12 @@
 #include "check_common.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "fabric/capture.h"
 #include "fabric/eth.h"
 #include "hca/hca_int.h"
 #include "hca/pair.h"
@@ -321,6 +324,76 @@ START_TEST(write_on_priority_5)
 }
 END_TEST
 
+static uint32_t rd32(const uint8_t *b)
+{
+	return b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	       (uint32_t)b[3] << 24;
+}
+
+/*
+ * An Ethernet capture of the 4 KiB WRITE, each record cut at 100 bytes:
+ * the pcap header names LINKTYPE_ETHERNET (1); the WRITE's record starts
+ * at 0 and keeps 100 of its 4,174 bytes (4,194 less preamble and gap),
+ * the ACK's at 345,520 ps (the WRITE's tail at B) keeps its 66; a PFC
+ * frame of 64 bytes follows. An InfiniBand capture records no PFC frame.
+ */
+START_TEST(capture_eth_records)
+{
+	struct ibfs_capture_opts o = {.link = IBFS_CAPTURE_ETH,
+				      .snaplen = 100};
+	const uint16_t q[8] = {1};
+	char path[] = "/tmp/roce_link_XXXXXX";
+	struct ibfs_capture *c;
+	struct ibfs_wc wc;
+	uint8_t b[512];
+
+	ck_assert_int_ge(mkstemp(path), 0);
+	setup(0);
+	c = ibfs__capture_open(P.f, path, &o);
+	ck_assert_ptr_nonnull(c);
+	post(&A, 1, IBFS_WR_RDMA_WRITE, 0, 4096, &B, 100);
+	wait1(A.scq, &wc);
+	ck_assert_int_eq(ibfs__capture_pfc(c, ibfs__fabric_port(P.f, 1, 1),
+					   now(), 1, q),
+			 0);
+	ck_assert_uint_eq(ibfs__capture_count(c), 3);
+	ck_assert_int_eq(ibfs__capture_close(c), 0);
+	FILE *in = fopen(path, "rb");
+	ck_assert_ptr_nonnull(in);
+	size_t n = fread(b, 1, sizeof(b), in);
+	fclose(in);
+	unlink(path);
+	/* 24 + (16 + 100) + (16 + 66) + (16 + 64) bytes. */
+	ck_assert_uint_eq(n, 24 + 116 + 82 + 80);
+	ck_assert_uint_eq(rd32(b + 16), 100);  /* snaplen */
+	ck_assert_uint_eq(rd32(b + 20), 1);    /* LINKTYPE_ETHERNET */
+	const uint8_t *r = b + 24;
+	ck_assert_uint_eq(rd32(r + 4), 0);
+	ck_assert_uint_eq(rd32(r + 8), 100);
+	ck_assert_uint_eq(rd32(r + 12), 4174);
+	ck_assert_uint_eq(r[16 + 12], 0x08); /* IPv4 */
+	r += 116;
+	ck_assert_uint_eq(rd32(r + 4), 345); /* ns: 345,520 ps */
+	ck_assert_uint_eq(rd32(r + 8), 66);
+	ck_assert_uint_eq(rd32(r + 12), 66);
+	ck_assert_uint_eq(r[16 + 5], 1);  /* to host 1 */
+	ck_assert_uint_eq(r[16 + 11], 2); /* from host 2 */
+	r += 82;
+	ck_assert_uint_eq(rd32(r + 12), 64);
+	ck_assert_uint_eq(r[16 + 11], 2); /* host 2's MAC */
+	ck_assert_uint_eq(r[16 + 12], 0x88);
+	/* InfiniBand: ERF records, no PFC frame. */
+	c = ibfs__capture_open(P.f, path, NULL);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(ibfs__capture_pfc(c, ibfs__fabric_port(P.f, 1, 1),
+					   now(), 1, q),
+			 0);
+	ck_assert_uint_eq(ibfs__capture_count(c), 0);
+	ibfs__capture_abort(c);
+	teardown();
+}
+END_TEST
+
 /*
  * RDMA WRITE of 64 KiB, 16 packets back to back: First 4,194 bytes (with
  * RETH), then 15 of 4,178 (82 + 4,096); the last one's tail reaches B at
@@ -481,6 +554,7 @@ static Suite *roce_link_suite(void)
 	tcase_add_test(tc, set_link_errors);
 	tcase_add_test(tc, write_4k_closed_form);
 	tcase_add_test(tc, write_on_priority_5);
+	tcase_add_test(tc, capture_eth_records);
 	tcase_add_test(tc, write_64k_closed_form);
 	tcase_add_test(tc, send_closed_form);
 	tcase_add_test(tc, read_closed_form);

@@ -225,7 +225,6 @@ uint64_t ibfs__capture_count(const struct ibfs_capture *c)
 	return c->count;
 }
 
-
 /* The MAC of port `num` of node `node`: its host's on an HCA (host ids
  * count the HCA ports from 1 in topology order, fabric/eth.h). */
 static void port_mac(const struct ibfs_topology *t, int node, int num,
