@@ -8,6 +8,11 @@
  * first snaplen bytes (as tcpdump -s: the record keeps the wire length).
  * It is written to FILE.part and renamed to FILE when closed, so no
  * half-written capture is left.
+ *
+ * A capture of an Ethernet run (RoCEv2, IBA Annex A17) is of link type
+ * LINKTYPE_ETHERNET (1) instead, one file one link type: each record a
+ * frame from destination MAC to FCS (packet_encode.h), and the PFC frames
+ * that the link's flow control sends (ibfs__capture_pfc).
  */
 #ifndef IBFS_FABRIC_CAPTURE_H
 #define IBFS_FABRIC_CAPTURE_H
@@ -19,9 +24,20 @@
 
 struct ibfs_capture;
 
+/* What the file holds: InfiniBand packets in ERF records, or Ethernet
+ * frames. */
+enum ibfs_capture_link {
+	IBFS_CAPTURE_IB = 0,
+	IBFS_CAPTURE_ETH = 1,
+};
+
 struct ibfs_capture_opts {
 	const struct ibfs_port_set *ports; /* NULL: the default above */
 	uint32_t snaplen;                  /* bytes kept; 0: all */
+	enum ibfs_capture_link link;       /* 0: InfiniBand */
+	/* Ethernet: the RNICs' framing (ibfs__hca_set_link): an 802.1Q
+	 * tag, IPv6 rather than IPv4. */
+	uint8_t vlan, ipv6;
 };
 
 /*
@@ -37,5 +53,16 @@ int ibfs__capture_close(struct ibfs_capture *c);
 /* Drops the capture without leaving a file. */
 void ibfs__capture_abort(struct ibfs_capture *c);
 uint64_t ibfs__capture_count(const struct ibfs_capture *c);
+/*
+ * Records a PFC frame (IEEE 802.1Qbb) that `out` starts sending at
+ * `start`: priority-enable vector `enable`, pause times `quanta`. The
+ * source MAC is the host's (fabric/eth.h) on an HCA port, else
+ * 02-01-NN-NN-NN-PP for port PP of node NNNNNN. Nothing for an
+ * InfiniBand capture or a port not captured. Returns 0, or -1 after a
+ * write error (which the close reports).
+ */
+int ibfs__capture_pfc(struct ibfs_capture *c, const struct ibfs_port *out,
+		      ibfs_time_t start, uint8_t enable,
+		      const uint16_t quanta[8]);
 
 #endif

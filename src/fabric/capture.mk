@@ -15,3 +15,17 @@ tests_check_capture_CFLAGS = $(TEST_CFLAGS)
 tests_check_capture_LDADD = libibfs_fabric.la $(TEST_LIBS)
 TESTS += tests/capture_tshark.sh
 EXTRA_DIST += tests/capture_tshark.sh
+
+# RoCEv2 and PFC frames byte for byte, checked against sums and CRCs
+# computed in the test; tshark dissects a RoCEv2 run's Ethernet capture.
+check_PROGRAMS += tests/check_roce_encode
+# roce_tshark.sh's capture writer, a program the script runs (not a test).
+noinst_PROGRAMS += tests/roce_capture
+tests_check_roce_encode_SOURCES = tests/check_roce_encode.c
+tests_check_roce_encode_CFLAGS = $(TEST_CFLAGS)
+tests_check_roce_encode_LDADD = libibfs_fabric.la $(TEST_LIBS)
+tests_roce_capture_SOURCES = tests/roce_capture.c
+tests_roce_capture_CFLAGS = $(TEST_CFLAGS)
+tests_roce_capture_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+TESTS += tests/roce_tshark.sh
+EXTRA_DIST += tests/roce_tshark.sh

@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "fabric/eth.h"
 #include "fabric/packet_encode.h"
 
 static uint32_t crc32_table[256];
@@ -161,6 +162,36 @@ static uint8_t *put_ext(uint8_t *b, const struct ibfs_packet *p)
 	return b;
 }
 
+/* The BTH (IBA 9.2) and the extension headers. */
+static uint8_t *put_bth(uint8_t *b, const struct ibfs_packet *p, uint32_t pad)
+{
+	*b++ = p->opcode;
+	*b++ = (uint8_t)((p->se ? 0x80 : 0) | (p->mig ? 0x40 : 0) |
+			 (pad << 4) | (p->tver & 0xF));
+	b = put16(b, p->pkey);
+	/* FECN, BECN (IBA A10.2.2), then 6 reserved bits. */
+	*b++ = (uint8_t)((p->fecn ? 0x80 : 0) | (p->becn ? 0x40 : 0));
+	b = put24(b, p->dest_qp);
+	*b++ = p->ack_req ? 0x80 : 0;
+	b = put24(b, p->psn);
+	return put_ext(b, p);
+}
+
+/* The payload (zeros without a payload buffer) and its pad. */
+static uint8_t *put_payload(uint8_t *b, const struct ibfs_packet *p,
+			    uint32_t pad)
+{
+	if (p->payload_len) {
+		if (p->payload)
+			memcpy(b, p->payload, p->payload_len);
+		else
+			memset(b, 0, p->payload_len);
+		b += p->payload_len;
+	}
+	memset(b, 0, pad);
+	return b + pad;
+}
+
 size_t ibfs__packet_encode(const struct ibfs_packet *p, uint8_t *buf,
 			   size_t len)
 {
@@ -185,27 +216,9 @@ size_t ibfs__packet_encode(const struct ibfs_packet *p, uint8_t *buf,
 		ibfs__packet_put_grh(p, b);
 		b += IBFS_GRH_BYTES;
 	}
-	if (!raw) {
-		*b++ = p->opcode;
-		*b++ = (uint8_t)((p->se ? 0x80 : 0) | (p->mig ? 0x40 : 0) |
-				 (pad << 4) | (p->tver & 0xF));
-		b = put16(b, p->pkey);
-		/* FECN, BECN (IBA A10.2.2), then 6 reserved bits. */
-		*b++ = (uint8_t)((p->fecn ? 0x80 : 0) | (p->becn ? 0x40 : 0));
-		b = put24(b, p->dest_qp);
-		*b++ = p->ack_req ? 0x80 : 0;
-		b = put24(b, p->psn);
-		b = put_ext(b, p);
-	}
-	if (p->payload_len) {
-		if (p->payload)
-			memcpy(b, p->payload, p->payload_len);
-		else
-			memset(b, 0, p->payload_len);
-		b += p->payload_len;
-	}
-	memset(b, 0, pad);
-	b += pad;
+	if (!raw)
+		b = put_bth(b, p, pad);
+	b = put_payload(b, p, pad);
 	if (!raw) {
 		uint32_t icrc = ibfs__icrc(buf, (size_t)(b - buf));
 		for (int i = 0; i < 4; i++)
@@ -215,4 +228,219 @@ size_t ibfs__packet_encode(const struct ibfs_packet *p, uint8_t *buf,
 	*b++ = (uint8_t)vcrc;
 	*b++ = (uint8_t)(vcrc >> 8);
 	return (size_t)(b - buf);
+}
+
+/*
+ * RoCEv2 frames (packet_encode.h). Layouts, most significant bit first,
+ * big-endian:
+ *   Ethernet (802.3 3.1.1): destination MAC 6, source MAC 6, EtherType 2;
+ *     an 802.1Q tag (802.1Q 9.6) before it: TPID 0x8100, PCP:3 DEI:1
+ *     VID:12.
+ *   IPv4 (RFC 791 3.1): Version:4 IHL:4 | DSCP:6 ECN:2 | Total Length:16 |
+ *     Identification:16 | Flags:3 Fragment Offset:13 | TTL:8 |
+ *     Protocol:8 | Header Checksum:16 | Source:32 | Destination:32.
+ *   IPv6 (RFC 8200 3): Version:4 Traffic Class:8 Flow Label:20 | Payload
+ *     Length:16 | Next Header:8 | Hop Limit:8 | Source:128 |
+ *     Destination:128.
+ *   UDP (RFC 768): Source Port:16 | Destination Port:16 | Length:16 |
+ *     Checksum:16.
+ */
+
+/* 802.1Q: VID 0 marks a priority-tagged frame, the tag carrying only the
+ * PCP (802.1Q 9.6), as a RoCE NIC tags without a VLAN. */
+#define ETH_VID 0
+/* RFC 3168 5: ECN-Capable Transport ECT(0), what RoCEv2 NICs send so that
+ * switches can mark congestion (DCQCN). */
+#define ECN_ECT0 0x2
+#define IP_TTL 64
+#define IP_PROTO_UDP 17
+
+/*
+ * IPv6 addresses of host id h: the unique local prefix fd00::/64 (RFC
+ * 4193) with the host's IPv4 address as the low 32 bits of the interface
+ * id: a choice of the simulator, as ibfs__eth_ipv4 is.
+ */
+static uint8_t *put_ipv6_addr(uint8_t *b, uint32_t h)
+{
+	b = put64(b, 0xFD00000000000000ull);
+	return put64(b, ibfs__eth_ipv4(h));
+}
+
+/* RFC 1071: the ones' complement of the ones' complement sum of 16-bit
+ * words, from a running 32-bit sum. */
+static uint32_t csum_add(uint32_t sum, const uint8_t *b, size_t len)
+{
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)b[i] << 8 | b[i + 1];
+	if (len & 1)
+		sum += (uint32_t)b[len - 1] << 8;
+	return sum;
+}
+
+static uint16_t csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xFFFF) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+uint16_t ibfs__ipv4_checksum(const uint8_t *hdr, size_t len)
+{
+	return csum_fold(csum_add(0, hdr, len));
+}
+
+/* UDP over IPv6: its checksum is mandatory (RFC 8200 8.1), over the
+ * pseudo-header of source, destination, length and next header. */
+static uint16_t udp6_checksum(const uint8_t *ip6, const uint8_t *udp,
+			      size_t len)
+{
+	uint32_t sum = csum_add(0, ip6 + 8, 32);
+	uint16_t c;
+
+	sum += (uint32_t)len + IP_PROTO_UDP;
+	c = csum_fold(csum_add(sum, udp, len));
+	return c ? c : 0xFFFF; /* 0 means no checksum (RFC 768) */
+}
+
+uint32_t ibfs__roce_icrc(const uint8_t *ip, size_t len, int ipv6)
+{
+	uint8_t m[8 + IBFS_MAX_ETH_FRAME];
+	size_t iph = ipv6 ? IBFS_IPV6_HDR : IBFS_IPV4_HDR;
+	uint8_t *h = m + 8;
+
+	if (len > IBFS_MAX_ETH_FRAME || len < iph + IBFS_UDP_HDR +
+						    IBFS_BTH_BYTES)
+		return 0;
+	memset(m, 0xFF, 8); /* in the place of an LRH */
+	memcpy(h, ip, len);
+	if (ipv6) {
+		h[0] |= 0x0F; /* Traffic Class and Flow Label */
+		h[1] = h[2] = h[3] = 0xFF;
+		h[7] = 0xFF; /* Hop Limit */
+	} else {
+		h[1] = 0xFF;  /* DSCP and ECN */
+		h[8] = 0xFF;  /* TTL */
+		h[10] = h[11] = 0xFF; /* Header Checksum */
+	}
+	h[iph + 6] = h[iph + 7] = 0xFF; /* UDP Checksum */
+	h[iph + IBFS_UDP_HDR + 4] = 0xFF; /* BTH: FECN, BECN, Resv6 */
+	return ibfs__crc32_ib(m, 8 + len);
+}
+
+/* Destination and source MAC, the 802.1Q tag if any, the EtherType. */
+static uint8_t *put_eth(uint8_t *b, uint32_t dst, uint32_t src, int vlan,
+			uint8_t prio, uint16_t type)
+{
+	ibfs__eth_mac(dst, b);
+	ibfs__eth_mac(src, b + 6);
+	b += 12;
+	if (vlan) {
+		b = put16(b, 0x8100);
+		b = put16(b, (uint32_t)(prio & 7) << 13 | ETH_VID);
+	}
+	return put16(b, type);
+}
+
+/* The IP header for `l4` bytes of UDP datagram. */
+static uint8_t *put_ip(uint8_t *b, const struct ibfs_packet *p, int ipv6,
+		       uint32_t l4)
+{
+	/* DSCP: the class selector of the priority (RFC 2474 4.2.2.1). */
+	uint8_t tos = (uint8_t)((p->vl & 7) << 5 | ECN_ECT0);
+
+	if (ipv6) {
+		b = put32(b, 6u << 28 | (uint32_t)tos << 20);
+		b = put16(b, l4);
+		*b++ = IP_PROTO_UDP;
+		*b++ = IP_TTL;
+		b = put_ipv6_addr(b, p->slid);
+		return put_ipv6_addr(b, p->dlid);
+	}
+	uint8_t *h = b;
+	*b++ = 0x45; /* version 4, 5 words */
+	*b++ = tos;
+	b = put16(b, IBFS_IPV4_HDR + l4);
+	b = put16(b, 0);      /* Identification: unused with DF (RFC 6864) */
+	b = put16(b, 0x4000); /* DF: RoCE frames are never fragmented */
+	*b++ = IP_TTL;
+	*b++ = IP_PROTO_UDP;
+	b = put16(b, 0);
+	b = put32(b, ibfs__eth_ipv4(p->slid));
+	b = put32(b, ibfs__eth_ipv4(p->dlid));
+	put16(h + 10, ibfs__ipv4_checksum(h, IBFS_IPV4_HDR));
+	return b;
+}
+
+/* The FCS of the frame [buf, b), after padding it to the minimum. */
+static size_t put_fcs(uint8_t *buf, uint8_t *b)
+{
+	size_t n = (size_t)(b - buf);
+
+	if (n < IBFS_ETH_MIN_FRAME - IBFS_ETH_FCS) {
+		memset(b, 0, IBFS_ETH_MIN_FRAME - IBFS_ETH_FCS - n);
+		n = IBFS_ETH_MIN_FRAME - IBFS_ETH_FCS;
+	}
+	uint32_t fcs = ibfs__crc32_ib(buf, n);
+
+	for (int i = 0; i < 4; i++)
+		buf[n++] = (uint8_t)(fcs >> (8 * i));
+	return n;
+}
+
+size_t ibfs__roce_encode(const struct ibfs_packet *p, int vlan, int ipv6,
+			 uint8_t *buf, size_t len)
+{
+	uint32_t pad = (4 - p->payload_len % 4) % 4;
+	uint32_t l4 = IBFS_UDP_HDR + IBFS_BTH_BYTES +
+		      ibfs__packet_ext_bytes(p->xh) + p->payload_len + pad +
+		      IBFS_ICRC_BYTES;
+	size_t l2 = IBFS_ETH_HDR + (vlan ? IBFS_ETH_VLAN : 0);
+	size_t iph = ipv6 ? IBFS_IPV6_HDR : IBFS_IPV4_HDR;
+	size_t total = l2 + iph + l4 + IBFS_ETH_FCS;
+
+	if (total < IBFS_ETH_MIN_FRAME)
+		total = IBFS_ETH_MIN_FRAME;
+	if (!(p->lnh & 2) || total > len || total > IBFS_MAX_ETH_FRAME)
+		return 0;
+	uint8_t *b = put_eth(buf, p->dlid, p->slid, vlan, p->vl,
+			     ipv6 ? 0x86DD : 0x0800);
+	uint8_t *ip = b;
+
+	b = put_ip(b, p, ipv6, l4);
+	uint8_t *udp = b;
+
+	b = put16(b, ibfs__roce_udp_sport(p));
+	b = put16(b, IBFS_ROCE_UDP_PORT);
+	b = put16(b, l4);
+	b = put16(b, 0); /* none over IPv4 (RoCEv2 allows it, RFC 768) */
+	b = put_bth(b, p, pad);
+	b = put_payload(b, p, pad);
+	uint32_t icrc = ibfs__roce_icrc(ip, (size_t)(b - ip), ipv6);
+
+	for (int i = 0; i < 4; i++)
+		*b++ = (uint8_t)(icrc >> (8 * i));
+	if (ipv6)
+		put16(udp + 6, udp6_checksum(ip, udp, l4));
+	return put_fcs(buf, b);
+}
+
+size_t ibfs__pfc_encode(const uint8_t src_mac[6], uint8_t enable,
+			const uint16_t quanta[IBFS_ETH_PRIOS], uint8_t *buf,
+			size_t len)
+{
+	/* 802.3 31B.1: MAC control frames go to the reserved multicast
+	 * address 01-80-C2-00-00-01. */
+	static const uint8_t dst[6] = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
+	uint8_t *b = buf;
+
+	if (len < IBFS_PFC_FRAME)
+		return 0;
+	memcpy(b, dst, 6);
+	memcpy(b + 6, src_mac, 6);
+	b = put16(b + 12, IBFS_ETH_MAC_CONTROL);
+	b = put16(b, IBFS_PFC_OPCODE);
+	b = put16(b, enable); /* priority-enable vector, priority 0 in bit 0 */
+	for (int i = 0; i < IBFS_ETH_PRIOS; i++)
+		b = put16(b, quanta[i]);
+	return put_fcs(buf, b);
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Encoding a packet into the bytes that cross the wire (IBA 7.7, 9.2-9.4):
- * LRH, GRH, BTH, extension headers, payload, pad, ICRC and VCRC. Used by
- * captures; the simulation itself keeps headers as decoded fields.
+ * LRH, GRH, BTH, extension headers, payload, pad, ICRC and VCRC; or, for a
+ * RoCEv2 run, the Ethernet frame that carries the same transport packet
+ * (IBA Annex A17), and PFC frames (IEEE 802.1Qbb). Used by captures; the
+ * simulation itself keeps headers as decoded fields.
  *
  * ICRC (IBA 7.8.1): CRC-32 as Ethernet's (polynomial 0x04C11DB7, reflected,
  * initial value all ones, result complemented), over LRH..payload with the
@@ -37,6 +39,43 @@ size_t ibfs__packet_encode(const struct ibfs_packet *p, uint8_t *buf,
  * a UD receive places at the start of its buffer (IBA 11.4.1.2).
  */
 void ibfs__packet_put_grh(const struct ibfs_packet *p, uint8_t *b);
+
+/*
+ * RoCEv2 (IBA Annex A17): p as the Ethernet frame that carries it, from
+ * destination MAC to FCS (no preamble, no gap): Ethernet with an 802.1Q
+ * tag when vlan (its PCP the priority p->vl, VID 0), IPv4 or, when ipv6,
+ * IPv6 (DSCP the priority's class selector, p->vl x 8; ECN ECT(0); TTL or
+ * Hop Limit 64; IPv4 with DF and its header checksum), UDP from
+ * ibfs__roce_udp_sport to 4791 (checksum 0 over IPv4, computed over
+ * IPv6), then BTH, extension headers, payload and pad as
+ * ibfs__packet_encode writes them, the ICRC, padding to the 64-byte
+ * minimum and the FCS. Addresses from the host ids p->slid and p->dlid
+ * (fabric/eth.h; IPv6: fd00::/64 with the IPv4 address in the low 32
+ * bits). Returns the frame's bytes, or 0 if p has no BTH or buf is too
+ * small.
+ */
+#define IBFS_MAX_ETH_FRAME (14 + 4 + 40 + 8 + 12 + 64 + 4096 + 4 + 4)
+size_t ibfs__roce_encode(const struct ibfs_packet *p, int vlan, int ipv6,
+			 uint8_t *buf, size_t len);
+/*
+ * A PFC frame (IEEE 802.1Qbb 36.1.3, a MAC control frame of 802.3 31B):
+ * to 01-80-C2-00-00-01 from src_mac, EtherType 0x8808, opcode 0x0101,
+ * the priority-enable vector, eight pause times in quanta, padded to 64
+ * bytes with the FCS. Returns 64, or 0 if buf is shorter.
+ */
+size_t ibfs__pfc_encode(const uint8_t src_mac[6], uint8_t enable,
+			const uint16_t quanta[8], uint8_t *buf, size_t len);
+/*
+ * RoCEv2's ICRC (IBA A17.3.3): CRC-32 as the IB ICRC's over 8 bytes of
+ * ones (standing for the LRH), then the IP header, UDP header, BTH,
+ * extension headers, payload and pad (`len` bytes from ip), with the
+ * fields a router may change masked to ones: IPv4 DSCP/ECN, TTL and
+ * header checksum, or IPv6 Traffic Class, Flow Label and Hop Limit; the
+ * UDP checksum; the BTH's FECN, BECN and Resv6.
+ */
+uint32_t ibfs__roce_icrc(const uint8_t *ip, size_t len, int ipv6);
+/* RFC 791's header checksum: 0 over a header whose checksum is right. */
+uint16_t ibfs__ipv4_checksum(const uint8_t *hdr, size_t len);
 
 uint32_t ibfs__crc32_ib(const uint8_t *buf, size_t len);
 uint16_t ibfs__crc16_vcrc(const uint8_t *buf, size_t len);

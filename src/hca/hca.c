@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/eth.h"
 #include "hca/hca_int.h"
 #include "hca/mgmt.h"
 
@@ -199,6 +200,48 @@ int ibfs__hca_set_sl2vl(struct ibfs_hca *h, int port, const uint8_t vls[16])
 			return -1;
 	memcpy(h->hp[port].sl2vl, vls, 16);
 	return 0;
+}
+
+/* Port hp's SL-to-VL table and scheduler for `vls` data VLs. */
+static void hca_port_vls(struct ibfs_hca_port *hp, int vls)
+{
+	for (int sl = 0; sl < 16; sl++)
+		hp->sl2vl[sl] = (uint8_t)(sl % vls);
+	ibfs__tx_sched_init(hp, vls);
+}
+
+int ibfs__hca_set_link(struct ibfs_hca *h, enum ibfs_hca_link kind, int vlan,
+		       int ipv6)
+{
+	int roce = kind == IBFS_HCA_LINK_ROCE;
+
+	if ((kind != IBFS_HCA_LINK_IB && !roce) || h->nqps)
+		return -1;
+	h->lops = roce ? &ibfs__roce_link_ops : &ibfs__ib_link_ops;
+	h->eth_vlan = (uint8_t)(roce && vlan);
+	h->eth_ipv6 = (uint8_t)(roce && ipv6);
+	for (int i = 1; i <= h->dev.nports; i++) {
+		struct ibfs_hca_port *hp = &h->hp[i];
+		struct ibfs_port *port = hp->port;
+
+		/* An Ethernet port's eight priorities are its data VLs
+		 * (fabric/eth.h), whatever the topology gave it. */
+		if (roce)
+			port->data_vls = IBFS_ETH_PRIOS;
+		hca_port_vls(hp, port->data_vls > 0 ? port->data_vls : 1);
+	}
+	return 0;
+}
+
+enum ibfs_hca_link ibfs__hca_link(const struct ibfs_hca *h)
+{
+	return h->lops == &ibfs__roce_link_ops ? IBFS_HCA_LINK_ROCE
+					       : IBFS_HCA_LINK_IB;
+}
+
+int ibfs__hca_set_host_id(struct ibfs_hca *h, int port, uint16_t id)
+{
+	return ibfs__hca_set_lid(h, port, id, 0);
 }
 
 struct ibfs_context *ibfs__hca_context(struct ibfs_hca *h)

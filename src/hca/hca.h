@@ -105,6 +105,31 @@ uint16_t ibfs__hca_port_sm_lid(const struct ibfs_hca *h, int port);
 int ibfs__hca_set_sl2vl(struct ibfs_hca *h, int port, const uint8_t vls[16]);
 const uint8_t *ibfs__hca_port_sl2vl(const struct ibfs_hca *h, int port);
 /*
+ * The link under the HCA's transport, chosen before it has a QP:
+ * InfiniBand (the default: LRH, VLs, credits) or RoCEv2 (IBA Annex A17,
+ * src/hca/roce_link.c: Ethernet, IP and UDP; vlan 1 adds an 802.1Q tag
+ * whose PCP carries the priority, ipv6 1 takes IPv6 rather than IPv4).
+ * Under RoCEv2 each port has the eight Ethernet priorities as its data
+ * VLs (IEEE 802.1Qbb), the SL-to-VL table maps an SL to a priority (SL s
+ * on s mod 8 until ibfs__hca_set_sl2vl changes it) and the port's LID is
+ * its host id (ibfs__hca_set_host_id). Returns 0, or -1 for an unknown
+ * kind or an HCA that already has a QP.
+ */
+enum ibfs_hca_link {
+	IBFS_HCA_LINK_IB = 0,
+	IBFS_HCA_LINK_ROCE = 1,
+};
+int ibfs__hca_set_link(struct ibfs_hca *h, enum ibfs_hca_link kind, int vlan,
+		       int ipv6);
+enum ibfs_hca_link ibfs__hca_link(const struct ibfs_hca *h);
+/*
+ * A RoCEv2 port's host id (fabric/eth.h: its IP and MAC addresses follow
+ * from it): the LID with an LMC of 0, within the unicast LID range
+ * 0x0001-0xbfff (IBA 4.1.3) so that no host id reads as a multicast
+ * DLID. Returns 0 or -1.
+ */
+int ibfs__hca_set_host_id(struct ibfs_hca *h, int port, uint16_t id);
+/*
  * VL arbitration of port `port` (-1: every port), as
  * ibfs__switch_set_vlarb: high- and low-priority tables of up to 64
  * entries each (VL 0-14) and LimitOfHighPriority (4 KiB units; 255 =

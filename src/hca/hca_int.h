@@ -474,6 +474,8 @@ struct ibfs_hca_link_ops {
 	int (*accept)(struct ibfs_hca_port *hp, const struct ibfs_packet *p);
 };
 extern const struct ibfs_hca_link_ops ibfs__ib_link_ops;
+/* RoCEv2 (IBA Annex A17) over an Ethernet port (roce_link.c). */
+extern const struct ibfs_hca_link_ops ibfs__roce_link_ops;
 
 struct ibfs_hca_port;
 /*
@@ -597,6 +599,10 @@ struct ibfs_hca {
 	/* Multicast attachments (mcast.c): QP, MLID and MGID each. */
 	struct ibfs_hca_mcast *mc;
 	uint32_t nmc, mc_cap;
+	/* RoCEv2 framing of every port (roce_link.c): an 802.1Q tag
+	 * carries the priority in its PCP (else the DSCP alone does); IPv6
+	 * rather than IPv4. Set with ibfs__hca_set_link. */
+	uint8_t eth_vlan, eth_ipv6;
 };
 
 /* QP numbers: 0 and 1 are the SMI and GSI QPs (IBA 3.5.1, 9.6); data

@@ -4,6 +4,7 @@ noinst_LTLIBRARIES += libibfs_hca.la
 libibfs_hca_la_SOURCES = \
 	src/hca/hca.h src/hca/hca_int.h src/hca/mgmt.h src/hca/hca.c \
 	src/hca/tx_sched.c src/hca/ib_link.c src/hca/mcast.c \
+	src/hca/roce_link.c \
 	src/hca/profile.c src/hca/opcodes.c src/hca/mr.c src/hca/cq.c \
 	src/hca/qp.c src/hca/srq.c src/hca/sq.c src/hca/rc_requester.c \
 	src/hca/rc_responder.c src/hca/rc_retry.c src/hca/ud.c \
@@ -100,3 +101,10 @@ check_PROGRAMS += tests/check_fault_hca
 tests_check_fault_hca_SOURCES = tests/check_fault_hca.c
 tests_check_fault_hca_CFLAGS = $(TEST_CFLAGS)
 tests_check_fault_hca_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+# RoCEv2 under the HCA transport (roce_link.c): closed-form times of two
+# RNICs back to back over a test flow ops, and recovery from dropped frames.
+check_PROGRAMS += tests/check_roce_link
+tests_check_roce_link_SOURCES = tests/check_roce_link.c
+tests_check_roce_link_CFLAGS = $(TEST_CFLAGS)
+tests_check_roce_link_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
