@@ -10,8 +10,8 @@
  *
  * The transport is kept apart from the InfiniBand link specifics (LRH, VLs,
  * credits): it hands finished transport packets to a struct
- * ibfs_hca_link_ops (ib_link.c for InfiniBand), so RoCEv2 and iWARP can
- * reuse QPs, PSNs, retries, MRs and CQs over an Ethernet link
+ * ibfs_hca_link_ops (ib_link.c for InfiniBand, roce_link.c for RoCEv2), so
+ * that other links reuse QPs, PSNs, retries, MRs and CQs
  * (docs/architecture.md, the HCA link ops).
  */
 #ifndef IBFS_HCA_HCA_INT_H
@@ -450,7 +450,8 @@ void ibfs__mcast_qp_gone(struct ibfs_hca_qp *qp);
 void ibfs__mcast_free(struct ibfs_hca *h);
 void ibfs__uc_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
 
-/* The link underneath the transport (ib_link.c for InfiniBand). */
+/* The link underneath the transport (ib_link.c for InfiniBand,
+ * roce_link.c for RoCEv2). */
 struct ibfs_hca_port;
 struct ibfs_hca_link_ops {
 	/*
