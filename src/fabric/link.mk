@@ -31,3 +31,10 @@ check_PROGRAMS += tests/check_eth
 tests_check_eth_SOURCES = tests/check_eth.c
 tests_check_eth_CFLAGS = $(TEST_CFLAGS)
 tests_check_eth_LDADD = libibfs_fabric.la $(TEST_LIBS)
+
+# PFC (IEEE 802.1Qbb): the flow control of an Ethernet link (pfc.c).
+libibfs_fabric_la_SOURCES += src/fabric/pfc.h src/fabric/pfc.c
+check_PROGRAMS += tests/check_pfc
+tests_check_pfc_SOURCES = tests/check_pfc.c tests/eth_star.h
+tests_check_pfc_CFLAGS = $(TEST_CFLAGS)
+tests_check_pfc_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)

@@ -70,3 +70,13 @@ tests_check_eth_routes_SOURCES = tests/check_eth_routes.c
 tests_check_eth_routes_CFLAGS = $(TEST_CFLAGS)
 tests_check_eth_routes_LDADD = libibfs_switch.la libibfs_fabric.la \
 	$(TEST_LIBS)
+
+# The Ethernet switch: shared buffer, PFC, egress scheduling, ECMP.
+libibfs_switch_la_SOURCES += src/switch/eth_switch.h \
+	src/switch/eth_switch_int.h src/switch/eth_switch.c \
+	src/switch/eth_buffer.c src/switch/eth_egress.c
+check_PROGRAMS += tests/check_eth_switch
+tests_check_eth_switch_SOURCES = tests/check_eth_switch.c tests/eth_star.h
+tests_check_eth_switch_CFLAGS = $(TEST_CFLAGS)
+tests_check_eth_switch_LDADD = libibfs_switch.la libibfs_fabric.la \
+	$(TEST_LIBS)
