@@ -31,7 +31,7 @@
 #include "switch/eth_switch.h"
 
 #define ES_MAX_HOSTS 16
-#define ES_MAX_FLOWS 512
+#define ES_MAX_FLOWS 1100
 #define ES_LOG 64
 
 static const uint64_t ES_BPS = 100000000000ULL;
