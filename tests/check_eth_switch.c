@@ -286,6 +286,35 @@ START_TEST(profiles_and_errors)
 }
 END_TEST
 
+/*
+ * The Tomahawk profile's four pipelines share what the reserves and
+ * headroom leave. Four hosts on 2 m cables, priority 3 lossless, MTU 9216
+ * (wire 9236), L = 500,000 ps: a port's headroom is
+ *   rate x (20,000 + 500,000 + ser(54) = 4,320) ps = 6,554 bytes
+ *   + 9236 + 84 + 2 x 9236 = 34,346 bytes,
+ * its reserves 8 x 9216 = 73,728; four ports fix 432,296 bytes of the
+ * 16 MiB, and each pipeline's pool is (16,777,216 - 432,296) / 4 =
+ * 4,086,230 bytes.
+ */
+START_TEST(tomahawk_pipelines)
+{
+	struct es_star x;
+
+	es_star_make(&x, 4, 4, 2000);
+	es_star_start(&x, ibfs__eth_profile("tomahawk"), 1u << 3);
+	ck_assert_uint_eq(ibfs__eth_switch_headroom(x.sw, 2, 3), 34346);
+	ck_assert_uint_eq(ibfs__eth_switch_shared(x.sw), 4086230);
+	es_flow_add(x.h[1], 2, 3, 9216, 10, 1);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_uint_eq(x.h[2]->rx_frames, 10);
+	/* Cut-through at 500 ns: 2P + H + L + ser(9236). */
+	ck_assert_uint_eq(x.h[2]->first_tail,
+			  2 * P + H + 500000 + es_ser(9236));
+	es_conserved(x.f);
+	es_star_free(&x);
+}
+END_TEST
+
 static Suite *eth_switch_suite(void)
 {
 	Suite *s = suite_create("eth_switch");
@@ -298,6 +327,7 @@ static Suite *eth_switch_suite(void)
 	tcase_add_test(tc, strict_and_dwrr_shares);
 	tcase_add_test(tc, ecmp_hash_and_spraying);
 	tcase_add_test(tc, profiles_and_errors);
+	tcase_add_test(tc, tomahawk_pipelines);
 	suite_add_tcase(s, tc);
 	return s;
 }

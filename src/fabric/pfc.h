@@ -57,7 +57,7 @@
 struct ibfs_pfc_stats {
 	uint64_t tx_frames[IBFS_ETH_PRIOS]; /* PFC frames naming it, sent */
 	uint64_t rx_frames[IBFS_ETH_PRIOS]; /* and received */
-	uint64_t tx_xoff[IBFS_ETH_PRIOS];   /* of tx_frames: XOFF (quanta > 0) */
+	uint64_t tx_xoff[IBFS_ETH_PRIOS];   /* of tx_frames: those XOFF */
 	ibfs_time_t paused[IBFS_ETH_PRIOS]; /* time the sender was paused */
 };
 
