@@ -294,7 +294,8 @@ END_TEST
  *   + 9236 + 84 + 2 x 9236 = 34,346 bytes,
  * its reserves 8 x 9216 = 73,728; four ports fix 432,296 bytes of the
  * 16 MiB, and each pipeline's pool is (16,777,216 - 432,296) / 4 =
- * 4,086,230 bytes.
+ * 4,086,230 bytes. A peer that takes 802.3's 394 quanta to react
+ * (201,728 bit times, 2,017,280 ps) adds 25,216 bytes: 59,562.
  */
 START_TEST(tomahawk_pipelines)
 {
@@ -304,6 +305,12 @@ START_TEST(tomahawk_pipelines)
 	es_star_start(&x, ibfs__eth_profile("tomahawk"), 1u << 3);
 	ck_assert_uint_eq(ibfs__eth_switch_headroom(x.sw, 2, 3), 34346);
 	ck_assert_uint_eq(ibfs__eth_switch_shared(x.sw), 4086230);
+	struct ibfs_eth_profile slow = *ibfs__eth_profile("tomahawk");
+
+	slow.peer_response = 2017280;
+	ck_assert_uint_eq(ibfs__eth_headroom(ibfs__fabric_port(x.f, 0, 2),
+					     &slow),
+			  59562);
 	es_flow_add(x.h[1], 2, 3, 9216, 10, 1);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ck_assert_uint_eq(x.h[2]->rx_frames, 10);

@@ -47,24 +47,29 @@ static uint64_t buf_rate_bytes(const struct ibfs_port *port, ibfs_time_t t)
 
 /*
  * Headroom of a lossless priority on ingress port `in`: what can still
- * arrive after the switch decides XOFF, in the worst case. We sum the
- * delay components that IEEE 802.1Qbb's informative annex on PFC delay
- * and the vendors' headroom guides (Mellanox's and Cisco's) list, at the
- * link rate, with the cable at 5 ns/m both ways:
+ * arrive after the switch decides XOFF, in the worst case. The delay
+ * components are those of the usual PFC headroom derivation (as laid out
+ * in "Congestion Management in Ethernet Storage Networks", ch. 7, fig.
+ * 7-2: a largest frame of ours delays the pause frame, the pause frame
+ * itself, the cable both ways at 5 ns/m, the peer's response time, and
+ * the peer's largest frame, which the pause does not cut), in bytes at
+ * the link rate:
  *   rate x (2 x cable + latency + H + response)
- *   + a largest frame of ours (the PFC frame waits for it)
- *   + the PFC frame itself (64 bytes plus preamble and gap)
- *   + 2 largest frames of the peer's.
- * latency + H (the header a cut-through switch needs, IBFS_ETH_CUT_HDR,
- * or a whole frame store-and-forward) covers the frames already on their
- * way in but not yet taken in when XOFF is decided; response is the
- * peer's reaction time (the simulated peers react on arrival, so the
- * profiles keep it 0). Of the peer's two frames, one is in progress when
- * the pause lands (it finishes, 802.1Qbb), the other the frame whose
- * admission made the switch decide XOFF, which this switch admits whole
- * into the headroom. HPCC's simulator takes 3 x rate x delay instead, a
- * rule of thumb with a margin; ours is the exact bound of this model, so
- * a test can show that less drops.
+ *   + ibfs__eth_wire_bytes(mtu)              our frame
+ *   + ibfs__eth_wire_bytes(64)               the PFC frame
+ *   + 2 x ibfs__eth_wire_bytes(peer_mtu)     the peer's frames
+ * Two terms are this model's: latency + H (the header a cut-through
+ * switch needs, IBFS_ETH_CUT_HDR, or a whole frame store-and-forward)
+ * covers frames already coming in but not yet taken in when XOFF is
+ * decided, and the peer's second frame is the one whose admission made
+ * the switch decide XOFF, which goes whole into the headroom. That
+ * derivation also counts IEEE 802.3's upper bounds of interface delay
+ * and of response (at 100 Gb/s 201,728 bit times, 394 quanta), which
+ * real PHYs and MACs may take; the simulated links have no interface
+ * delay and the peers react on arrival, so the profiles keep
+ * peer_response 0, and this is the exact bound of the model (a test
+ * shows that less drops). HPCC's simulator takes 3 x rate x delay
+ * instead, a rule of thumb with a margin.
  */
 uint64_t ibfs__eth_headroom(const struct ibfs_port *in,
 			    const struct ibfs_eth_profile *prof)

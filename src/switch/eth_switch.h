@@ -44,7 +44,8 @@ struct ibfs_eth_profile {
 	uint32_t pfc_alpha_num, pfc_alpha_den;
 	uint32_t reserved;       /* minimum per ingress port and priority */
 	uint32_t resume_offset;  /* XON this far below the XOFF threshold */
-	/* The peer's reaction time to a PFC frame (headroom). */
+	/* The peer's reaction time to a PFC frame, for the headroom only
+	 * (802.3 allows up to 394 quanta at 100 Gb/s; ours react at once). */
 	ibfs_time_t peer_response;
 	/* Headroom per lossless (port, priority): 0 computes it
 	 * (ibfs__eth_headroom); else this many bytes. */
