@@ -264,7 +264,7 @@ static void incast(int n)
 			  (total - 1) * es_ser(1520));
 	for (int i = 1; i <= n; i++) {
 		const struct ibfs_pfc_stats *sw =
-			&ibfs__pfc_of(ibfs__fabric_port(x.f, 0, i))->st;
+			ibfs__eth_switch_pfc_stats(x.sw, i);
 		const struct ibfs_pfc_stats *h =
 			&ibfs__pfc_of(ibfs__fabric_port(x.f, i, 1))->st;
 

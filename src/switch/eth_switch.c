@@ -212,6 +212,14 @@ ibfs__eth_switch_stats(const struct ibfs_eth_switch *sw, int port, int prio)
 	return &sw->port[port].st[prio & (IBFS_ETH_PRIOS - 1)];
 }
 
+const struct ibfs_pfc_stats *
+ibfs__eth_switch_pfc_stats(const struct ibfs_eth_switch *sw, int port)
+{
+	const struct ibfs_pfc_port *pp = ibfs__pfc_of(&sw->dev.ports[port]);
+
+	return pp ? &pp->st : NULL;
+}
+
 uint64_t ibfs__eth_switch_used(const struct ibfs_eth_switch *sw)
 {
 	return sw->used;

@@ -19,6 +19,7 @@
 #include "fabric/diag.h"
 #include "fabric/eth.h"
 #include "fabric/fabric.h"
+#include "fabric/pfc.h"
 #include "switch/eth_routes.h"
 
 /* How a frame's next hop is picked among the ECMP next hops. */
@@ -87,6 +88,9 @@ void ibfs__eth_switch_destroy(struct ibfs_eth_switch *sw);
 
 const struct ibfs_eth_prio_stats *
 ibfs__eth_switch_stats(const struct ibfs_eth_switch *sw, int port, int prio);
+/* Pause frames sent and received by a port, per priority (pfc.h). */
+const struct ibfs_pfc_stats *
+ibfs__eth_switch_pfc_stats(const struct ibfs_eth_switch *sw, int port);
 /* Bytes of the buffer in use now, and the most so far. */
 uint64_t ibfs__eth_switch_used(const struct ibfs_eth_switch *sw);
 uint64_t ibfs__eth_switch_peak(const struct ibfs_eth_switch *sw);
