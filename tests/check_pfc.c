@@ -131,6 +131,64 @@ START_TEST(xoff_then_xon)
 }
 END_TEST
 
+/* What the frame hook saw: b's frames, in order. */
+static struct {
+	int n;
+	ibfs_time_t start[4];
+	uint8_t enable[4];
+	uint16_t q3[4], q0[4];
+} seen;
+
+static void seen_frame(void *ctx, const struct ibfs_port *out,
+		       ibfs_time_t start, uint8_t enable,
+		       const uint16_t quanta[IBFS_ETH_PRIOS])
+{
+	ck_assert_ptr_eq(ctx, &seen);
+	ck_assert_uint_eq(out->node, 1);
+	if (seen.n < 4) {
+		seen.start[seen.n] = start;
+		seen.enable[seen.n] = enable;
+		seen.q3[seen.n] = quanta[PRIO];
+		seen.q0[seen.n] = quanta[0];
+	}
+	seen.n++;
+}
+
+/*
+ * The hook a capture uses sees both frames of the XOFF-XON exchange:
+ * at 0, class 3 with 0xFFFF quanta; at T, class 3 with 0 (XON).
+ */
+START_TEST(frame_hook_sees_xoff_and_xon)
+{
+	struct es_pair x;
+	const ibfs_time_t T = 1000000;
+
+	memset(&seen, 0, sizeof(seen));
+	pair_make(&x, 0);
+	ibfs__pfc_observe(x.pb, seen_frame, &seen);
+	ibfs__eq_schedule(&x.f->eq, 0, xoff_ev, x.pb, 1);
+	ibfs__eq_schedule(&x.f->eq, T, xoff_ev, x.pb, 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	ck_assert_int_eq(seen.n, 2);
+	ck_assert_uint_eq(seen.start[0], 0);
+	ck_assert_uint_eq(seen.enable[0], 1u << PRIO);
+	ck_assert_uint_eq(seen.q3[0], 0xFFFF);
+	ck_assert_uint_eq(seen.q0[0], 0);
+	ck_assert_uint_eq(seen.start[1], T);
+	ck_assert_uint_eq(seen.enable[1], 1u << PRIO);
+	ck_assert_uint_eq(seen.q3[1], 0);
+	/* Cleared, the hook hears no more (an XOFF held refreshes for
+	 * ever: the run stops at 2T); a port not Ethernet is left. */
+	ibfs__pfc_observe(x.pb, NULL, NULL);
+	ck_assert_int_eq(ibfs__pfc_request(x.pb, PRIO, 1), 1);
+	ibfs__eq_run(&x.f->eq, 2 * T);
+	ck_assert_uint_eq(ibfs__pfc_of(x.pb)->st.tx_frames[PRIO], 3);
+	ck_assert_int_eq(seen.n, 2);
+	pair_free(&x);
+	ibfs__pfc_observe(NULL, seen_frame, &seen);
+}
+END_TEST
+
 /*
  * Refresh: XOFF of 100 quanta, 100 x 512 bits = 512,000 ps at 100 Gb/s,
  * held until T = 2,000,000 ps. b sends it again every half pause
@@ -353,6 +411,7 @@ static Suite *pfc_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, xoff_then_xon);
+	tcase_add_test(tc, frame_hook_sees_xoff_and_xon);
 	tcase_add_test(tc, xoff_refreshed_while_held);
 	tcase_add_test(tc, pause_expires);
 	tcase_add_test(tc, pfc_frame_between_frames);

@@ -139,6 +139,15 @@ static void pfc_send_frame(struct ibfs_port *port, struct ibfs_pfc_port *pp)
 			if (pp->xoff & (1u << c))
 				pp->st.tx_xoff[c]++;
 		}
+	if (pp->on_frame) {
+		uint16_t quanta[IBFS_ETH_PRIOS];
+
+		for (unsigned c = 0; c < IBFS_ETH_PRIOS; c++)
+			quanta[c] = (pp->xoff & vec & (1u << c)) ? pp->quanta
+								  : 0;
+		pp->on_frame(pp->on_frame_ctx, port, q->now, (uint8_t)vec,
+			     quanta);
+	}
 	ibfs__port_occupy(port, dur);
 	ibfs__eq_schedule(q, q->now + dur + port->prop, pfc_frame_arrive,
 			  port->peer,
@@ -270,6 +279,17 @@ int ibfs__pfc_request(struct ibfs_port *in, int prio, int xoff)
 	pp->owed |= (uint8_t)b;
 	pfc_kick(in, pp);
 	return 1;
+}
+
+void ibfs__pfc_observe(struct ibfs_port *port, ibfs_pfc_frame_fn fn,
+		       void *ctx)
+{
+	struct ibfs_pfc_port *pp = ibfs__pfc_of(port);
+
+	if (!pp)
+		return;
+	pp->on_frame = fn;
+	pp->on_frame_ctx = ctx;
 }
 
 int ibfs__pfc_paused(const struct ibfs_port *out, int prio)

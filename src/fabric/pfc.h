@@ -61,6 +61,14 @@ struct ibfs_pfc_stats {
 	ibfs_time_t paused[IBFS_ETH_PRIOS]; /* time the sender was paused */
 };
 
+/*
+ * Told of every PFC frame a port sends, when it starts (a capture writes
+ * it: ibfs__capture_pfc): the class-enable vector and the eight timers.
+ */
+typedef void (*ibfs_pfc_frame_fn)(void *ctx, const struct ibfs_port *out,
+				  ibfs_time_t start, uint8_t enable,
+				  const uint16_t quanta[IBFS_ETH_PRIOS]);
+
 struct ibfs_pfc_port {
 	struct ibfs_flow_ops ops; /* first: port->flow points here */
 	struct ibfs_port *port;
@@ -73,6 +81,8 @@ struct ibfs_pfc_port {
 	ibfs_time_t since[IBFS_ETH_PRIOS]; /* sender: start of the pause */
 	ibfs_time_t refresh_at; /* receiver: next XOFF refresh, or NEVER */
 	struct ibfs_pfc_stats st;
+	ibfs_pfc_frame_fn on_frame; /* optional (ibfs__pfc_observe) */
+	void *on_frame_ctx;
 };
 
 /* The template every Ethernet port's ops are copied from. */
@@ -97,6 +107,9 @@ struct ibfs_pfc_port *ibfs__pfc_of(const struct ibfs_port *port);
  * Ethernet.
  */
 int ibfs__pfc_request(struct ibfs_port *in, int prio, int xoff);
+/* Sets (fn not NULL) or clears the hook told of the port's PFC frames. */
+void ibfs__pfc_observe(struct ibfs_port *port, ibfs_pfc_frame_fn fn,
+		       void *ctx);
 /* 1 while the peer holds `prio` on `out` (now). */
 int ibfs__pfc_paused(const struct ibfs_port *out, int prio);
 /* Time `out` was paused on `prio`, a pause in progress included. */

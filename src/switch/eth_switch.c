@@ -68,29 +68,33 @@ static inline struct ibfs_eth_switch *eth_sw(struct ibfs_device *dev)
 	return (struct ibfs_eth_switch *)dev;
 }
 
-/* The output of p, or -1: no next hop, or the one picked is down. */
+/*
+ * The output of p, or -1: no next hop, or the one picked is down. By
+ * hash, the pick of the route analysis (ibfs__eth_route_pick), so that a
+ * flow takes the path the tables' analysis follows.
+ */
 static int eth_route(struct ibfs_eth_switch *sw, const struct ibfs_packet *p)
 {
-	uint32_t n, k = 0;
+	uint32_t n;
 	const uint8_t *hops = ibfs__eth_next_hops(sw->routes, p->dlid, &n);
+	int out = 0;
 
 	if (n == 0)
 		return -1;
 	switch (sw->prof.pick) {
 	case IBFS_ETH_PICK_HASH:
-		k = ibfs__eth_flow_hash(p, sw->routes->seed) % n;
+		out = ibfs__eth_route_pick(sw->routes, p);
 		break;
 	case IBFS_ETH_PICK_RR:
-		k = sw->spray[p->dlid]++ % n;
+		out = hops[sw->spray[p->dlid]++ % n];
 		break;
 	case IBFS_ETH_PICK_RANDOM:
-		k = (uint32_t)ibfs__rng_below(&sw->rng, n);
+		out = hops[ibfs__rng_below(&sw->rng, n)];
 		break;
 	}
-	if (hops[k] < 1 || hops[k] > sw->dev.nports ||
-	    !sw->dev.ports[hops[k]].up)
+	if (out < 1 || out > sw->dev.nports || !sw->dev.ports[out].up)
 		return -1;
-	return hops[k];
+	return out;
 }
 
 static void eth_drop(struct ibfs_eth_switch *sw, struct ibfs_port *in,
