@@ -322,6 +322,42 @@ START_TEST(tomahawk_pipelines)
 }
 END_TEST
 
+/*
+ * An output going down: h1 and h2 each stream 1000 frames of 1500 bytes
+ * on a lossy priority to h3, whose link goes down at 50 us and stays
+ * down. What was queued for port 3 is discarded at once, what arrives
+ * for it later too, both counted in its PortXmitDiscards; frames on the
+ * cable to h3 are lost with the link (the fabric counts them). Every
+ * frame is delivered, tail-dropped, discarded or lost, and the buffer
+ * ends empty.
+ */
+START_TEST(output_down_discards)
+{
+	struct es_star x;
+	struct ibfs_eth_profile p = es_profile(1500);
+
+	p.lossless = 0;
+	es_star_make(&x, 3, 3, 2000);
+	es_star_start(&x, &p, 0);
+	es_flow_add(x.h[1], 3, 0, 1500, 1000, 1);
+	es_flow_add(x.h[2], 3, 0, 1500, 1000, 2);
+	ck_assert_int_eq(ibfs__fabric_fault_at(x.f, 50 * IBFS_US, 0, 3, 0),
+			 0);
+	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
+	uint64_t disc = ibfs__fabric_port(x.f, 0, 3)->xmit_discards;
+	uint64_t drops = ibfs__eth_switch_stats(x.sw, 3, 0)->drops;
+
+	ck_assert_uint_gt(disc, 0);
+	ck_assert_uint_eq(x.h[3]->rx_frames + drops + disc +
+				  x.f->pkts_lost,
+			  2000);
+	ck_assert_uint_eq(x.f->pkts_dropped, drops + disc + x.f->pkts_lost);
+	ck_assert_uint_eq(ibfs__eth_switch_used(x.sw), 0);
+	es_conserved(x.f);
+	es_star_free(&x);
+}
+END_TEST
+
 static Suite *eth_switch_suite(void)
 {
 	Suite *s = suite_create("eth_switch");
@@ -335,6 +371,7 @@ static Suite *eth_switch_suite(void)
 	tcase_add_test(tc, ecmp_hash_and_spraying);
 	tcase_add_test(tc, profiles_and_errors);
 	tcase_add_test(tc, tomahawk_pipelines);
+	tcase_add_test(tc, output_down_discards);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -158,3 +158,37 @@ void ibfs__eth_tx_done(struct ibfs_eth_switch *sw, int out)
 	ibfs__port_consume_blocks(&sw->dev.ports[s->in_port], s->in_vl,
 				  s->blocks);
 }
+
+/*
+ * Output `out` went down: every frame queued for it is discarded now,
+ * counted in its PortXmitDiscards (IBA 16.1.3.5's counter, which the
+ * results report for every port), and its buffer freed at once, tail
+ * arrived or not (a frame still coming in is not modelled apart from its
+ * header). The frame on the wire, if any, ends as the link layer lets it
+ * (its tx_done frees it). Frames routed to the port later are discarded
+ * on arrival (eth_switch.c).
+ */
+void ibfs__eth_flush(struct ibfs_eth_switch *sw, int out)
+{
+	struct ibfs_fabric *f = sw->dev.fab;
+	struct eth_sw_port *sp = &sw->port[out];
+
+	for (int c = 0; c < IBFS_ETH_PRIOS; c++) {
+		struct eth_queue *q = &sp->q[c];
+
+		while (q->head) {
+			struct ibfs_packet *p = q->head;
+			uint32_t bytes = ibfs__eth_frame_bytes(p);
+
+			q->head = p->next;
+			q->bytes -= bytes;
+			ibfs__eth_buf_release(sw, p->in_port, c, bytes);
+			ibfs__port_consume(&sw->dev.ports[p->in_port], p);
+			sw->dev.ports[out].xmit_discards++;
+			ibfs__fabric_drop(f, p);
+			ibfs__packet_free(f, p);
+		}
+		q->tail = NULL;
+		q->deficit = 0;
+	}
+}

@@ -69,7 +69,8 @@ static inline struct ibfs_eth_switch *eth_sw(struct ibfs_device *dev)
 }
 
 /*
- * The output of p, or -1: no next hop, or the one picked is down. By
+ * The output of p; -1 when there is no next hop, -2 - port when the one
+ * picked is down (PortXmitDiscards counts it there). By
  * hash, the pick of the route analysis (ibfs__eth_route_pick), so that a
  * flow takes the path the tables' analysis follows.
  */
@@ -92,8 +93,10 @@ static int eth_route(struct ibfs_eth_switch *sw, const struct ibfs_packet *p)
 		out = hops[ibfs__rng_below(&sw->rng, n)];
 		break;
 	}
-	if (out < 1 || out > sw->dev.nports || !sw->dev.ports[out].up)
+	if (out < 1 || out > sw->dev.nports)
 		return -1;
+	if (!sw->dev.ports[out].up)
+		return -2 - out;
 	return out;
 }
 
@@ -119,7 +122,10 @@ static void eth_receive(struct ibfs_device *dev, struct ibfs_port *in,
 	st->rx_bytes += p->wire_bytes;
 	out = eth_route(sw, p);
 	if (out < 0) {
-		st->no_route++;
+		if (out == -1)
+			st->no_route++;
+		else
+			dev->ports[-2 - out].xmit_discards++;
 		eth_drop(sw, in, p);
 		return;
 	}
@@ -140,11 +146,19 @@ static void eth_tx_done(struct ibfs_device *dev, struct ibfs_port *out)
 	ibfs__eth_tx_done(eth_sw(dev), out->num);
 }
 
+static void eth_port_state(struct ibfs_device *dev, struct ibfs_port *port,
+			   int up)
+{
+	if (!up)
+		ibfs__eth_flush(eth_sw(dev), port->num);
+}
+
 static const struct ibfs_device_ops eth_switch_ops = {
 	.kind = "switch",
 	.receive = eth_receive,
 	.tx_ready = eth_tx_ready,
 	.tx_done = eth_tx_done,
+	.port_state = eth_port_state,
 };
 
 /* The switch's ports become PFC ports that take frames as timed above. */

@@ -68,5 +68,7 @@ void ibfs__eth_enqueue(struct ibfs_eth_switch *sw, int out,
 		       struct ibfs_packet *p);
 void ibfs__eth_kick(struct ibfs_eth_switch *sw, int out);
 void ibfs__eth_tx_done(struct ibfs_eth_switch *sw, int out);
+/* Output `out` went down: its queued frames are discarded. */
+void ibfs__eth_flush(struct ibfs_eth_switch *sw, int out);
 
 #endif
