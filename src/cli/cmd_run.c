@@ -146,7 +146,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-/* --model overrides the scenario's; only ib is built so far. */
+/* --model overrides the scenario's; ib and roce are built so far. */
 static int apply_model(struct ibfs_scenario *sc, const char *model)
 {
 	static const char *const names[] = {"ib", "roce", "iwarp", "tcp"};
@@ -162,8 +162,8 @@ static int apply_model(struct ibfs_scenario *sc, const char *model)
 		}
 		sc->model = found;
 	}
-	if (sc->model != IBFS_MODEL_IB) {
-		ibfs_cli_error("model %s is not built yet (only ib)",
+	if (sc->model != IBFS_MODEL_IB && sc->model != IBFS_MODEL_ROCE) {
+		ibfs_cli_error("model %s is not built yet (only ib and roce)",
 			       ibfs__sc_model_str(sc->model));
 		return -1;
 	}

@@ -43,7 +43,6 @@ static int make_devices(struct ibfs_assembly *a, struct ibfs_diag *d)
 			return -1;
 		}
 	}
-	ibfs__verbs_set_locator(locate_hca, a->fab);
 	return 0;
 }
 
@@ -61,7 +60,10 @@ void ibfs__assembly_free(struct ibfs_assembly *a)
 	ibfs__deadlock_monitor_free(a->monitor);
 	if (a->bridge)
 		ibfs__bridge_free(a->bridge);
-	if (a->fab) {
+	if (a->eth) {
+		ibfs__assembly_eth_free(a);
+		ibfs__fabric_free(a->fab);
+	} else if (a->fab) {
 		const struct ibfs_topology *t = a->topo;
 		for (size_t i = 0; i < t->nnodes; i++) {
 			if (!a->fab->devices[i])
@@ -132,7 +134,17 @@ int ibfs__assemble(struct ibfs_assembly *a, const struct ibfs_topology *t,
 		goto fail;
 	}
 	a->bridge = ibfs__bridge_new(&a->fab->eq, t, d);
-	if (!a->bridge || make_devices(a, d) < 0 || program(a, o, d) < 0)
+	if (!a->bridge)
+		goto fail;
+	ibfs__verbs_set_locator(locate_hca, a->fab);
+	if (o->roce) {
+		/* No credit loops to watch: PFC deadlocks are not detected. */
+		if (ibfs__assemble_eth(a, o, d) < 0)
+			goto fail;
+		ibfs__bridge_watch(a->bridge, &a->fab->stopped);
+		return 0;
+	}
+	if (make_devices(a, d) < 0 || program(a, o, d) < 0)
 		goto fail;
 	a->monitor = ibfs__deadlock_monitor_new(
 		a->fab, o->deadlock_timeout ? o->deadlock_timeout

@@ -13,6 +13,9 @@
 #include "fabric/fabric.h"
 #include "subnet_manager/cc_config.h"
 #include "subnet_manager/qos.h"
+#include "scenario/scenario.h"
+#include "switch/eth_routes.h"
+#include "switch/eth_switch.h"
 #include "switch/switch.h"
 
 struct ibfs_assembly {
@@ -23,6 +26,10 @@ struct ibfs_assembly {
 	char engine[16];        /* the engine that built the tables */
 	struct ibfs_sm *sm;     /* the in-band SM, or NULL */
 	struct ibfs_subnet *sn; /* instant mode: the routed subnet */
+	/* An Ethernet fabric (assemble_eth.c): its hosts and ECMP tables. */
+	int eth;
+	struct ibfs_eth_hosts eth_hosts;
+	struct ibfs_eth_routes *eth_routes; /* [node] */
 };
 
 /*
@@ -56,6 +63,13 @@ struct ibfs_assembly_opts {
 	int sm_node;
 	void (*up)(void *ctx, ibfs_time_t t);
 	void *up_ctx;
+	/*
+	 * roce: the topology as an Ethernet fabric of RoCEv2 RNICs
+	 * (assemble_eth.c) with these settings (NULL: the defaults); the
+	 * subnet manager's options above then do not apply.
+	 */
+	int roce;
+	const struct ibfs_sc_eth *eth;
 };
 
 /*
@@ -66,5 +80,10 @@ struct ibfs_assembly_opts {
 int ibfs__assemble(struct ibfs_assembly *a, const struct ibfs_topology *t,
 		   const struct ibfs_assembly_opts *o, struct ibfs_diag *d);
 void ibfs__assembly_free(struct ibfs_assembly *a);
+
+/* The Ethernet half of ibfs__assemble and ibfs__assembly_free. */
+int ibfs__assemble_eth(struct ibfs_assembly *a,
+		       const struct ibfs_assembly_opts *o, struct ibfs_diag *d);
+void ibfs__assembly_eth_free(struct ibfs_assembly *a);
 
 #endif

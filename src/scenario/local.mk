@@ -13,10 +13,11 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/results_text.c src/scenario/results_json.c \
 	src/scenario/results_csv.c \
 	src/scenario/results_collective.c src/scenario/results_mcast.c \
-	src/scenario/results_mjoin.c src/scenario/results_cc.c
+	src/scenario/results_mjoin.c src/scenario/results_cc.c \
+	src/scenario/results_eth.c
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
-	src/scenario/assemble.h src/scenario/assemble.c \
+	src/scenario/assemble.h src/scenario/assemble.c src/scenario/assemble_eth.c \
 	src/scenario/simulation.c \
 	src/scenario/routes.h src/scenario/routes.c \
 	src/scenario/traffic.h src/scenario/traffic_int.h \

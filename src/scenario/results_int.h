@@ -109,4 +109,12 @@ void ibfs__results_json_cc_link(const struct ibfs_results *r, FILE *o,
 /* The JSON's "congestion_control" member, with its trailing comma. */
 void ibfs__results_json_cc(const struct ibfs_results *r, FILE *o);
 
+/*
+ * results_eth.c: PFC, the Ethernet switches' drops and buffer peaks, and
+ * what the run left aside, only under roce; the JSON's members with
+ * their trailing commas.
+ */
+void ibfs__results_print_eth(const struct ibfs_results *r, FILE *out);
+void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o);
+
 #endif

@@ -174,6 +174,7 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 		(unsigned long long)r->fab->pkts_injected,
 		(unsigned long long)r->fab->pkts_dropped);
 	ibfs__results_print_cc(r, out);
+	ibfs__results_print_eth(r, out);
 	if (r->deadlock)
 		fprintf(out, "DEADLOCK: %s\n", r->deadlock_cycle);
 	if (r->fab->eq.nomem)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fabric/capture.h"
+#include "fabric/pfc.h"
 #include "fabric/progress.h"
 #include "fabric/trace.h"
 #include "scenario/assemble.h"
@@ -227,10 +228,88 @@ static void results_cleanup(void *arg)
 	free(r);
 }
 
+/*
+ * Under roce the fabric is up at time 0 (no subnet manager: ECMP tables
+ * written at once); what only InfiniBand's SM gives is refused when the
+ * traffic needs it (multicast groups and joins, congestion control by
+ * FECN and BECN) and ignored otherwise (partitions, QoS, the routing
+ * engine), which the results say.
+ */
+static int roce_check(struct ibfs_scenario *sc, struct ibfs_diag *d)
+{
+	int pkeys = 0;
+
+	for (size_t i = 0; i < sc->nmsgs; i++)
+		pkeys |= sc->msgs[i].pkey != 0xFFFF;
+	for (size_t i = 0; i < sc->npats; i++)
+		pkeys |= sc->pats[i].pkey != 0xFFFF;
+	const char *what = sc->ngroups ? "multicast groups are" :
+			   sc->nmjoins ? "multicast joins are" :
+			   sc->cc.enabled ? "InfiniBand congestion control is" :
+			   pkeys ? "traffic in partitions other than the "
+				   "default is" :
+				   NULL;
+
+	if (what)
+		return ibfs__diag(d, sc->file, 0, "%s not modelled under roce "
+				  "(InfiniBand only); run it with --model ib",
+				  what);
+	sc->instant = 1;
+	return 0;
+}
+
+/* What the scenario sets that roce leaves aside, for the results. */
+static void roce_ignored(const struct ibfs_scenario *sc, char *buf,
+			 size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s",
+		 strcmp(sc->routing, "minhop") ? "routing engine, " : "",
+		 sc->lmc ? "LMC, " : "", sc->partitions ? "partitions, " : "",
+		 sc->qos.given ? "QoS, " : "", sc->lfts ? "LFT file, " : "");
+	size_t n = strlen(buf);
+
+	if (n >= 2)
+		buf[n - 2] = 0;
+}
+
+/* The capture records the PFC frames the ports send. */
+static void capture_pfc(void *ctx, const struct ibfs_port *out,
+			ibfs_time_t start, uint8_t enable,
+			const uint16_t quanta[IBFS_ETH_PRIOS])
+{
+	ibfs__capture_pfc(ctx, out, start, enable, quanta);
+}
+
+/* --pcap: Ethernet frames under roce (the RNICs' framing), else IB. */
+static int open_capture(struct run *r, const struct ibfs_run_opts *o)
+{
+	struct ibfs_capture_opts co = o->pcap_opts;
+	const struct ibfs_topology *t = r->sc->topo;
+
+	if (r->as.eth) {
+		co.link = IBFS_CAPTURE_ETH;
+		co.vlan = (uint8_t)r->sc->eth.pcp;
+		co.ipv6 = (uint8_t)r->sc->eth.ipv6;
+	}
+	r->cap = ibfs__capture_open(r->fab, o->pcap, &co);
+	if (!r->cap)
+		return -1;
+	for (size_t n = 0; r->as.eth && n < t->nnodes; n++)
+		for (int p = 1; p <= t->nodes[n].nports; p++)
+			if (ibfs__pfc_of(&r->fab->ports[n][p]))
+				ibfs__pfc_observe(&r->fab->ports[n][p],
+						  capture_pfc, r->cap);
+	return 0;
+}
+
 static int setup(struct run *r, const struct ibfs_run_opts *o,
 		 struct ibfs_diag *d)
 {
 	struct ibfs_scenario *sc = r->sc;
+	int roce = sc->model == IBFS_MODEL_ROCE;
+
+	if (roce && roce_check(sc, d) < 0)
+		return -1;
 	static char arg0[] = "ibfsim";
 	char *argv[] = {arg0, NULL};
 	int argc = 1;
@@ -247,7 +326,9 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 					.inband = !sc->instant,
 					.sm_node = sc->sm_node,
 					.up = fabric_up,
-					.up_ctx = r};
+					.up_ctx = r,
+					.roce = roce,
+					.eth = &sc->eth};
 	r->data = o->data;
 	if (bringup_groups(r) < 0)
 		return ibfs__diag(d, sc->file, 0, "out of memory");
@@ -279,8 +360,7 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 			return ibfs__diag(d, sc->file, 0, "cannot start the "
 					  "applications");
 	}
-	if (o->pcap &&
-	    !(r->cap = ibfs__capture_open(r->fab, o->pcap, &o->pcap_opts)))
+	if (o->pcap && open_capture(r, o) < 0)
 		return ibfs__diag(d, o->pcap, 0, "cannot write the capture");
 	if (o->trace) {
 		r->trace = ibfs__trace_open(r->fab, o->trace, o->trace_ports);
@@ -320,6 +400,8 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	res->fab = r->fab;
 	res->seed = o->seed;
 	res->routing = r->as.engine;
+	if (r->as.eth)
+		roce_ignored(sc, res->eth_ignored, sizeof(res->eth_ignored));
 	if (r->as.sn && r->as.sn->fallback[0])
 		res->routing_fallback = r->as.sn->fallback;
 	if (r->as.sm) {
@@ -374,7 +456,9 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 			return ibfs__diag(d, o->trace, 0,
 					  "cannot write the timeline");
 	}
-	const struct ibfs_deadlock *v = ibfs__deadlock_verdict(r->as.monitor);
+	static const struct ibfs_deadlock none;
+	const struct ibfs_deadlock *v =
+		r->as.monitor ? ibfs__deadlock_verdict(r->as.monitor) : &none;
 	if (v->deadlock) {
 		res->deadlock = 1;
 		ibfs__deadlock_format(r->fab, v, res->deadlock_cycle,

@@ -46,6 +46,21 @@ enum ibfs_sc_pattern_kind {
 enum ibfs_sc_model { IBFS_MODEL_IB, IBFS_MODEL_ROCE, IBFS_MODEL_IWARP,
 		     IBFS_MODEL_TCP };
 
+/*
+ * <transport>'s Ethernet settings, read whatever the model and used under
+ * roce (docs/scenario-format.md): PFC on every priority or none, the
+ * priority carried in DSCP or in an 802.1Q tag's PCP, IPv4 or IPv6, the
+ * switches' profile (switch/eth_switch.h) and how they pick among ECMP
+ * next hops.
+ */
+struct ibfs_sc_eth {
+	int pfc;              /* 1 (default): lossless priorities */
+	int pcp;              /* 1: priority in the 802.1Q tag; 0: DSCP */
+	int ipv6;
+	char *switch_profile; /* NULL: generic-100g */
+	int pick;             /* enum ibfs_eth_pick: hash, round-robin... */
+};
+
 /* One <message>: `count` messages of `size` bytes from src to dst. */
 struct ibfs_sc_message {
 	int src, dst;          /* topology node indices (HCAs) */
@@ -173,6 +188,7 @@ struct ibfs_scenario {
 	/* partitions="FILE" (partitions.h); NULL: OpenSM's default. */
 	struct ibfs_partitions *partitions;
 	enum ibfs_sc_model model;
+	struct ibfs_sc_eth eth;
 	char *hca_profile;     /* run --profile: every HCA's; else NULL */
 	struct ibfs_sc_message *msgs;
 	size_t nmsgs;

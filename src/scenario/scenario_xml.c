@@ -143,6 +143,36 @@ static int enum_attr(struct sx *x, xmlNode *n, const char *name,
 	return rc;
 }
 
+/*
+ * <transport>'s Ethernet attributes (struct ibfs_sc_eth). IRN's selective
+ * repeat is not built: loss-recovery takes gbn, the IBA's go-back-N.
+ */
+static int read_transport_eth(struct sx *x, xmlNode *n)
+{
+	static const char *const onoff[] = {"off", "on"};
+	static const char *const source[] = {"dscp", "pcp"};
+	static const char *const ip[] = {"v4", "v6"};
+	static const char *const recovery[] = {"gbn"};
+	static const char *const pick[] = {"hash", "round-robin", "random"};
+	static const char *const profiles[] = {"generic-100g", "sn2700",
+					       "tomahawk"};
+	struct ibfs_sc_eth *e = &x->s->eth;
+	int lr, prof;
+
+	if (enum_attr(x, n, "pfc", onoff, 2, 1, &e->pfc) < 0 ||
+	    enum_attr(x, n, "priority-source", source, 2, 0, &e->pcp) < 0 ||
+	    enum_attr(x, n, "ip", ip, 2, 0, &e->ipv6) < 0 ||
+	    enum_attr(x, n, "loss-recovery", recovery, 1, 0, &lr) < 0 ||
+	    enum_attr(x, n, "ecmp", pick, 3, 0, &e->pick) < 0 ||
+	    enum_attr(x, n, "switch-profile", profiles, 3, 0, &prof) < 0)
+		return -1;
+	free(e->switch_profile);
+	e->switch_profile = strdup(profiles[prof]);
+	if (!e->switch_profile)
+		return ibfs__diag(x->d, x->file, line_of(n), "out of memory");
+	return 0;
+}
+
 /* sl="N": a service level, 0 to 15 (IBA 7.6.5); VL15 has no SL. */
 static int sl_attr(struct sx *x, xmlNode *n, uint8_t *out, uint8_t *given)
 {
@@ -571,6 +601,8 @@ static int read_scenario(struct sx *x, xmlNode *root)
 		} else if (!strcmp(name, "transport")) {
 			rc = enum_attr(x, n, "model", model_names, 4, 0, &model);
 			x->s->model = model;
+			if (!rc)
+				rc = read_transport_eth(x, n);
 		} else if (!strcmp(name, "traffic")) {
 			rc = read_children(x, n);
 		} else if (!strcmp(name, "fault")) {
@@ -633,6 +665,7 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 	free(s->name);
 	free(s->file);
 	free(s->routing);
+	free(s->eth.switch_profile);
 	free(s->lfts);
 	free(s->hca_profile);
 	ibfs__partitions_free(s->partitions);
@@ -703,6 +736,7 @@ struct ibfs_scenario *ibfs__scenario_load(const char *path,
 	xmlFree(name);
 	s->routing = strdup("minhop");
 	s->stop_at = IBFS_TIME_NEVER;
+	s->eth.pfc = 1;
 	struct sx x = {path, d, s};
 	if (!s->file || !s->name || !s->routing || read_scenario(&x, root) < 0) {
 		if (!s->file || !s->name || !s->routing)

@@ -161,6 +161,13 @@ static const struct ibfs_device_ops eth_switch_ops = {
 	.port_state = eth_port_state,
 };
 
+struct ibfs_eth_switch *ibfs__eth_switch_of(struct ibfs_device *dev)
+{
+	if (!dev || dev->ops != &eth_switch_ops)
+		return NULL;
+	return (struct ibfs_eth_switch *)dev;
+}
+
 /* The switch's ports become PFC ports that take frames as timed above. */
 static int eth_ports_setup(struct ibfs_eth_switch *sw, struct ibfs_diag *d)
 {

@@ -85,6 +85,8 @@ struct ibfs_eth_switch *ibfs__eth_switch_create(
 	struct ibfs_fabric *f, int node, const struct ibfs_eth_profile *prof,
 	const struct ibfs_eth_routes *routes, struct ibfs_diag *d);
 void ibfs__eth_switch_destroy(struct ibfs_eth_switch *sw);
+/* The Ethernet switch that is device dev, or NULL when it is none. */
+struct ibfs_eth_switch *ibfs__eth_switch_of(struct ibfs_device *dev);
 
 const struct ibfs_eth_prio_stats *
 ibfs__eth_switch_stats(const struct ibfs_eth_switch *sw, int port, int prio);

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Assembling the same topology as an Ethernet fabric for RoCEv2 (see
+ * assemble.h, `--model roce`): every link Ethernet of the link's data rate
+ * with PFC as its flow control (fabric/pfc.h), every switch an Ethernet
+ * switch (switch/eth_switch.h) forwarding by ECMP over shortest paths
+ * computed from the topology (switch/eth_routes.h, no subnet manager),
+ * and every HCA a RoCEv2 RNIC (hca/hca.h, ibfs__hca_set_link) that keeps
+ * its timing profile and is addressed by its host id.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/pfc.h"
+#include "hca/hca.h"
+#include "scenario/assemble.h"
+
+/* The switches' profile, with the run's PFC and ECMP choices. */
+static int eth_profile(const struct ibfs_assembly_opts *o,
+		       struct ibfs_eth_profile *p, struct ibfs_diag *d,
+		       const char *file)
+{
+	const char *name = o->eth && o->eth->switch_profile ?
+				   o->eth->switch_profile : "generic-100g";
+	const struct ibfs_eth_profile *base = ibfs__eth_profile(name);
+
+	if (!base)
+		return ibfs__diag(d, file, 0, "unknown switch profile '%s'",
+				  name);
+	*p = *base;
+	/* pfc="on": every priority lossless, as RoCE over a lossless
+	 * fabric; "off": none, the switches drop. */
+	p->lossless = o->eth && !o->eth->pfc ? 0 : 0xFF;
+	p->pick = o->eth ? (enum ibfs_eth_pick)o->eth->pick :
+			   IBFS_ETH_PICK_HASH;
+	return 0;
+}
+
+static int eth_switches(struct ibfs_assembly *a,
+			const struct ibfs_assembly_opts *o,
+			const struct ibfs_eth_profile *prof,
+			struct ibfs_diag *d)
+{
+	const struct ibfs_topology *t = a->topo;
+
+	a->eth_routes = calloc(t->nnodes ? t->nnodes : 1,
+			       sizeof(*a->eth_routes));
+	if (!a->eth_routes)
+		return ibfs__diag(d, t->file, 0, "out of memory");
+	if (ibfs__eth_routes_build(t, (uint32_t)o->seed, a->eth_routes,
+				   d) < 0) {
+		free(a->eth_routes);
+		a->eth_routes = NULL;
+		return -1;
+	}
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].type == IBFS_NODE_SWITCH &&
+		    !ibfs__eth_switch_create(a->fab, (int)i, prof,
+					     &a->eth_routes[i], d))
+			return -1;
+	return 0;
+}
+
+/* Each RNIC port: its host id, and PFC on its link as the switch's. */
+static int eth_rnic(struct ibfs_assembly *a, struct ibfs_hca *h, int node,
+		    const struct ibfs_assembly_opts *o, uint8_t lossless,
+		    struct ibfs_diag *d)
+{
+	const struct ibfs_topology *t = a->topo;
+	int vlan = o->eth && o->eth->pcp, ipv6 = o->eth && o->eth->ipv6;
+
+	if (ibfs__hca_set_link(h, IBFS_HCA_LINK_ROCE, vlan, ipv6) < 0)
+		return ibfs__diag(d, t->file, 0, "cannot make HCA '%s' a "
+				  "RoCEv2 RNIC", t->nodes[node].id);
+	for (int p = 1; p <= t->nodes[node].nports; p++) {
+		uint32_t id = ibfs__eth_host_id(&a->eth_hosts, t, node, p);
+		struct ibfs_port *port = &a->fab->ports[node][p];
+
+		if (ibfs__hca_set_host_id(h, p, (uint16_t)id) < 0)
+			return ibfs__diag(d, t->file, 0, "HCA '%s' port %d: "
+					  "host id %u is beyond RoCE's range "
+					  "of this model (1-49151)",
+					  t->nodes[node].id, p, id);
+		if (port->peer && ibfs__pfc_attach(port, lossless, 0) < 0)
+			return ibfs__diag(d, t->file, 0, "out of memory");
+	}
+	return 0;
+}
+
+int ibfs__assemble_eth(struct ibfs_assembly *a,
+		       const struct ibfs_assembly_opts *o, struct ibfs_diag *d)
+{
+	const struct ibfs_topology *t = a->topo;
+	struct ibfs_exec exec = ibfs__bridge_exec(a->bridge);
+	struct ibfs_eth_profile prof;
+
+	a->eth = 1;
+	if (eth_profile(o, &prof, d, t->file) < 0 ||
+	    ibfs__eth_hosts_init(&a->eth_hosts, t, d) < 0 ||
+	    eth_switches(a, o, &prof, d) < 0)
+		return -1;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct ibfs_topo_node *n = &t->nodes[i];
+		struct ibfs_hca *h;
+
+		if (n->type == IBFS_NODE_SWITCH)
+			continue;
+		h = ibfs__hca_create(a->fab, (int)i, n->profile, exec, d);
+		if (!h || eth_rnic(a, h, (int)i, o, prof.lossless, d) < 0)
+			return -1;
+	}
+	snprintf(a->engine, sizeof(a->engine), "ecmp");
+	return 0;
+}
+
+void ibfs__assembly_eth_free(struct ibfs_assembly *a)
+{
+	const struct ibfs_topology *t = a->topo;
+
+	for (size_t i = 0; a->fab && i < t->nnodes; i++) {
+		struct ibfs_device *dev = a->fab->devices[i];
+
+		if (dev && t->nodes[i].type == IBFS_NODE_SWITCH)
+			ibfs__eth_switch_destroy(ibfs__eth_switch_of(dev));
+		else if (dev)
+			ibfs__hca_free(ibfs__hca_of_node(a->fab, (int)i));
+		for (int p = 0; a->fab->ports[i] && p <= t->nodes[i].nports;
+		     p++)
+			if (ibfs__pfc_of(&a->fab->ports[i][p]))
+				ibfs__pfc_detach(&a->fab->ports[i][p]);
+	}
+	if (a->eth_routes)
+		ibfs__eth_routes_free(a->eth_routes, t->nnodes);
+	free(a->eth_routes);
+	ibfs__eth_hosts_free(&a->eth_hosts);
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The results of an Ethernet run (--model roce): PFC frames sent and
+ * received and the time senders were paused, summed over every port and
+ * priority (fabric/pfc.h); the switches' drops by cause (tail drops of
+ * lossy priorities, headroom overflows of lossless ones, frames with no
+ * route) and each switch's buffer peak (switch/eth_switch.h); and the
+ * scenario's InfiniBand-only settings that the run left aside. Printed
+ * and in the JSON only under roce, so InfiniBand results are unchanged.
+ */
+#include <stdio.h>
+
+#include "fabric/pfc.h"
+#include "scenario/results_int.h"
+#include "switch/eth_switch.h"
+
+struct eth_sums {
+	uint64_t pfc_tx, pfc_rx;
+	ibfs_time_t paused;
+	uint64_t tail, headroom, no_route;
+};
+
+static const struct ibfs_eth_switch *eth_sw(const struct ibfs_results *r,
+					     size_t node)
+{
+	return ibfs__eth_switch_of(
+		((struct ibfs_fabric *)(uintptr_t)r->fab)->devices[node]);
+}
+
+static void eth_port_sum(const struct ibfs_port *port,
+			 const struct ibfs_eth_switch *sw, struct eth_sums *s)
+{
+	const struct ibfs_pfc_port *pp = ibfs__pfc_of(port);
+
+	for (int prio = 0; prio < IBFS_ETH_PRIOS; prio++) {
+		if (pp) {
+			s->pfc_tx += pp->st.tx_frames[prio];
+			s->pfc_rx += pp->st.rx_frames[prio];
+			s->paused += ibfs__pfc_paused_time(port, prio);
+		}
+		if (sw) {
+			const struct ibfs_eth_prio_stats *st =
+				ibfs__eth_switch_stats(sw, port->num, prio);
+			s->tail += st->drops;
+			s->headroom += st->hdrm_drops;
+			s->no_route += st->no_route;
+		}
+	}
+}
+
+static void eth_sum(const struct ibfs_results *r, struct eth_sums *s)
+{
+	const struct ibfs_topology *t = r->sc->topo;
+
+	*s = (struct eth_sums){0};
+	for (size_t n = 0; n < t->nnodes; n++)
+		for (int p = 1; p <= t->nodes[n].nports; p++)
+			eth_port_sum(&r->fab->ports[n][p], eth_sw(r, n), s);
+}
+
+static int eth_on(const struct ibfs_results *r)
+{
+	return r->sc->model == IBFS_MODEL_ROCE;
+}
+
+void ibfs__results_print_eth(const struct ibfs_results *r, FILE *out)
+{
+	struct eth_sums s;
+	const struct ibfs_topology *t = r->sc->topo;
+	uint64_t peak = 0;
+	size_t at = 0;
+
+	if (!eth_on(r))
+		return;
+	eth_sum(r, &s);
+	for (size_t n = 0; n < t->nnodes; n++)
+		if (eth_sw(r, n) && ibfs__eth_switch_peak(eth_sw(r, n)) > peak) {
+			peak = ibfs__eth_switch_peak(eth_sw(r, n));
+			at = n;
+		}
+	fprintf(out,
+		"pfc: %llu pause frames sent, %llu received, %.3f us paused "
+		"(all ports and priorities)\n",
+		(unsigned long long)s.pfc_tx, (unsigned long long)s.pfc_rx,
+		res_ns(s.paused) / 1000.0);
+	fprintf(out,
+		"switch drops: %llu tail, %llu headroom, %llu no route; "
+		"buffer peak %llu B (%s)\n",
+		(unsigned long long)s.tail, (unsigned long long)s.headroom,
+		(unsigned long long)s.no_route, (unsigned long long)peak,
+		peak ? res_id(r, (int)at) : "-");
+	if (r->eth_ignored[0])
+		fprintf(out, "ignored under roce (InfiniBand only): %s\n",
+			r->eth_ignored);
+}
+
+void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o)
+{
+	struct eth_sums s;
+	const struct ibfs_topology *t = r->sc->topo;
+	int first = 1;
+
+	if (!eth_on(r))
+		return;
+	eth_sum(r, &s);
+	fprintf(o,
+		"  \"pfc\": {\"pause_frames_sent\": %llu, "
+		"\"pause_frames_received\": %llu, \"paused_ns\": %.3f},\n",
+		(unsigned long long)s.pfc_tx, (unsigned long long)s.pfc_rx,
+		res_ns(s.paused));
+	fprintf(o,
+		"  \"switch_drops\": {\"tail\": %llu, \"headroom\": %llu, "
+		"\"no_route\": %llu},\n  \"switches\": [",
+		(unsigned long long)s.tail, (unsigned long long)s.headroom,
+		(unsigned long long)s.no_route);
+	for (size_t n = 0; n < t->nnodes; n++) {
+		const struct ibfs_eth_switch *sw = eth_sw(r, n);
+
+		if (!sw)
+			continue;
+		fprintf(o, "%s\n    {\"id\": ", first ? "" : ",");
+		ibfs__results_json_str(o, t->nodes[n].id);
+		fprintf(o, ", \"buffer_peak_bytes\": %llu}",
+			(unsigned long long)ibfs__eth_switch_peak(sw));
+		first = 0;
+	}
+	fputs(first ? "],\n" : "\n  ],\n", o);
+	if (r->eth_ignored[0]) {
+		fputs("  \"ignored\": ", o);
+		ibfs__results_json_str(o, r->eth_ignored);
+		fputs(",\n", o);
+	}
+}
