@@ -39,8 +39,13 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/collectives_trees_k8.xml \
 	examples/partitions.xml examples/partitions.conf \
 	examples/multicast.xml \
+	examples/roce_incast.xml examples/roce_incast_lossy.xml \
 	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
+# The same scenarios under --model roce: PFC, lossy recovery, ECMP against
+# ftree, what roce refuses, and its capture.
+TESTS += tests/roce_scenarios.sh
+EXTRA_DIST += tests/roce_scenarios.sh
 TESTS += tests/collectives.sh tests/collectives_algos.sh \
 	tests/collectives_trees.sh
 # The double binary tree's shapes against NCCL's rule for the children.

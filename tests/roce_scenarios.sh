@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Scenarios under --model roce, as a user runs them, with what they must
+# show asserted (the closed forms of single frames and RoCEv2 packets are
+# in check_eth_switch, check_pfc and check_roce_link):
+# - examples/roce_incast.xml, a 7:1 incast of 4 MiB writes on lossless
+#   Ethernet: every message completes, nothing is dropped, pause frames
+#   go (as many received as sent), the packets are conserved, and the
+#   link into the target stays busy: 28 MiB in 4,178-byte frames of 4,096
+#   payload bytes take at least 28 x 2^20 x 8 x 4178 / 4096 / 100 Gb/s,
+#   so the aggregate is within 1% of 100 x 4096 / 4178 = 98.04 Gb/s;
+# - examples/roce_incast_lossy.xml, the same with PFC off: drops, all of
+#   them the switches' tail drops, no pause frame, and still every
+#   message completes (NAK and go-back-N, or the ACK timeout);
+# - examples/fat_tree_permutation.xml under ib (ftree) and roce (ECMP by
+#   hash) for seeds 1-3: ECMP's aggregate below ftree's each time; under
+#   roce the busiest link direction carries the data of two flows or more
+#   (more than 1.5 x the 1 MiB write's 1,069,584 wire bytes: First 4,194
+#   + 255 x 4,178), and more flows than ftree's busiest (a random
+#   permutation shares some links under ftree's static tables too, but
+#   fewer: its busiest direction carries fewer bytes, though IB's frames
+#   are smaller);
+# - the InfiniBand-only elements refused under roce with exit 2, and the
+#   ones left aside named in the results;
+# - --model roce on a capture: Ethernet frames tshark dissects as RoCEv2,
+#   and the incast's PFC frames as MAC control frames (skipped without
+#   tshark).
+# Needs python3 to read the JSON (skips, 77, without it).
+: "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: needs python3"; exit 77; }
+ex="$top_srcdir/examples"
+out=$(mktemp -d) || exit 99
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# run NAME FILE [ARGS...]: runs FILE into NAME.json, exit 0 expected.
+run() {
+	name=$1 file=$2
+	shift 2
+	if "$IBFSIM" run "$file" --quiet --json "$out/$name.json" "$@" \
+		>"$out/$name.txt" 2>&1; then
+		ok
+	else
+		bad "$name: exit $?: $(cat "$out/$name.txt")"
+	fi
+}
+# check NAME PYTHON-EXPR: the expression over the JSON (j) is true.
+check() {
+	if python3 -c "import json,sys; j=json.load(open(sys.argv[1]));
+sys.exit(0 if ($2) else 1)" "$out/$1.json" 2>"$out/py.err"; then
+		ok
+	else
+		bad "$1: not ($2) $(cat "$out/py.err")"
+	fi
+}
+
+run incast "$ex/roce_incast.xml"
+check incast "j['model'] == 'roce' and j['messages']['completed'] == 7 \
+and j['messages']['failed'] == 0"
+check incast "j['packets']['dropped'] == 0 and \
+j['switch_drops'] == {'tail': 0, 'headroom': 0, 'no_route': 0}"
+check incast "j['pfc']['pause_frames_sent'] > 0 and \
+j['pfc']['pause_frames_sent'] == j['pfc']['pause_frames_received'] and \
+j['pfc']['paused_ns'] > 0"
+check incast "j['conservation']['ok']"
+check incast "abs(j['throughput_gbps']['aggregate'] - 100 * 4096 / 4178) \
+< 0.01 * 100 * 4096 / 4178"
+check incast "max(s['buffer_peak_bytes'] for s in j['switches']) > 0"
+
+run lossy "$ex/roce_incast_lossy.xml"
+check lossy "j['messages']['completed'] == 7 and j['messages']['failed'] == 0"
+check lossy "j['packets']['dropped'] > 0 and \
+j['packets']['dropped'] == j['switch_drops']['tail']"
+check lossy "j['pfc']['pause_frames_sent'] == 0 and j['conservation']['ok']"
+
+D=1069584
+for seed in 1 2 3; do
+	run "ib$seed" "$ex/fat_tree_permutation.xml" --model ib --seed "$seed"
+	run "roce$seed" "$ex/fat_tree_permutation.xml" --model roce \
+		--seed "$seed"
+	ib=$(python3 -c "import json; print(json.load(open('$out/ib$seed.json'))\
+['throughput_gbps']['aggregate'])")
+	check "roce$seed" "j['throughput_gbps']['aggregate'] < $ib"
+	check "roce$seed" "max(max(l['tx_bytes_ab'], l['tx_bytes_ba']) \
+for l in j['links']) > 1.5 * $D"
+	check "roce$seed" "j['messages']['completed'] == 32"
+	ibmax=$(python3 -c "import json; print(max(max(l['tx_bytes_ab'], \
+l['tx_bytes_ba']) for l in json.load(open('$out/ib$seed.json'))['links']))")
+	check "roce$seed" "max(max(l['tx_bytes_ab'], l['tx_bytes_ba']) \
+for l in j['links']) > $ibmax * 4178 / 4122 + $D / 2"
+done
+
+# Refused and ignored.
+for x in multicast incast_cc partitions; do
+	"$IBFSIM" run "$ex/$x.xml" --model roce >"$out/r.txt" 2>&1
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q "not modelled under roce" "$out/r.txt"
+	then ok; else bad "$x under roce: exit $rc: $(cat "$out/r.txt")"; fi
+done
+run lash "$ex/dragonfly_lash.xml" --model roce
+check lash "'routing engine' in j.get('ignored', '') and \
+j['routing'] == 'ecmp'"
+
+if command -v tshark >/dev/null 2>&1; then
+	"$IBFSIM" run "$ex/roce_incast.xml" --quiet --pcap "$out/i.pcap" \
+		>/dev/null 2>&1 || bad "capture run failed"
+	n=$(tshark -r "$out/i.pcap" -Y 'udp.dstport == 4791 &&
+		infiniband.bth.opcode' 2>/dev/null | wc -l)
+	[ "$n" -gt 0 ] && ok || bad "no RoCEv2 frame dissected"
+	n=$(tshark -r "$out/i.pcap" -Y 'macc.opcode == 0x0101' 2>/dev/null |
+		wc -l)
+	[ "$n" -gt 0 ] && ok || bad "no PFC frame dissected"
+else
+	echo "tshark missing: the capture's dissection not checked"
+fi
+
+echo "roce_scenarios: $pass checks passed, $fail failed"
+[ "$fail" -eq 0 ]
