@@ -67,6 +67,12 @@ check incast "j['conservation']['ok']"
 check incast "abs(j['throughput_gbps']['aggregate'] - 100 * 4096 / 4178) \
 < 0.01 * 100 * 4096 / 4178"
 check incast "max(s['buffer_peak_bytes'] for s in j['switches']) > 0"
+# pfc.csv, per port and priority, sums to the JSON's totals.
+"$IBFSIM" run "$ex/roce_incast.xml" --quiet --csv "$out/csv" >/dev/null 2>&1
+check incast "(lambda rows: sum(int(x['pause_frames_sent']) for x in rows) \
+== j['pfc']['pause_frames_sent'] and sum(int(x['paused_ps']) for x in rows) \
+== round(j['pfc']['paused_ns'] * 1000))(list(__import__('csv').DictReader(\
+open('$out/csv/pfc.csv'))))"
 
 run lossy "$ex/roce_incast_lossy.xml"
 check lossy "j['messages']['completed'] == 7 and j['messages']['failed'] == 0"

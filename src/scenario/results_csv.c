@@ -17,7 +17,7 @@
  * quoted, with its quotes doubled, when it holds a comma, a quote or a
  * line break (RFC 4180), which ids may.
  */
-static void csv_id(FILE *o, const char *id, int port)
+void ibfs__results_csv_id(FILE *o, const char *id, int port)
 {
 	int quote = id[strcspn(id, ",\"\r\n")] != 0;
 	if (quote)
@@ -38,8 +38,8 @@ static void csv_messages(const struct ibfs_results *r, FILE *o)
 	      "arrived_ps\n", o);
 	for (size_t i = 0; i < r->nmsgs; i++) {
 		const struct ibfs_msg_record *m = &r->msgs[i];
-		csv_id(o, res_id(r, m->src), 0);
-		csv_id(o, res_id(r, m->dst), 0);
+		ibfs__results_csv_id(o, res_id(r, m->src), 0);
+		ibfs__results_csv_id(o, res_id(r, m->dst), 0);
 		fprintf(o, "%s,%llu,%llu,%llu,%llu,%d,%llu\n",
 			ibfs__sc_op_str(m->op), (unsigned long long)m->bytes,
 			(unsigned long long)m->post,
@@ -55,8 +55,8 @@ static void csv_flows(const struct ibfs_results *r, FILE *o)
 	size_t nf = ibfs__results_flows(r, &f);
 	fputs("src,dst,op,bytes,start_ps,end_ps,gbps,unfinished\n", o);
 	for (size_t i = 0; i < nf; i++) {
-		csv_id(o, res_id(r, f[i].src), 0);
-		csv_id(o, res_id(r, f[i].dst), 0);
+		ibfs__results_csv_id(o, res_id(r, f[i].src), 0);
+		ibfs__results_csv_id(o, res_id(r, f[i].dst), 0);
 		fprintf(o, "%s,%llu,%llu,%llu,%.6f,%zu\n",
 			ibfs__sc_op_str(f[i].op),
 			(unsigned long long)f[i].bytes,
@@ -88,9 +88,9 @@ static void csv_port(const struct ibfs_results *r, FILE *o, size_t n, int p)
 	const struct ibfs_port *pt = &r->fab->ports[n][p];
 	const struct ibfs_topo_port *tp = &t->nodes[n].ports[p];
 
-	csv_id(o, t->nodes[n].id, 0);
+	ibfs__results_csv_id(o, t->nodes[n].id, 0);
 	fprintf(o, "%d,", p);
-	csv_id(o, t->nodes[tp->peer_node].id, tp->peer_port);
+	ibfs__results_csv_id(o, t->nodes[tp->peer_node].id, tp->peer_port);
 	fprintf(o,
 		"%llu,%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,"
 		"%llu,%llu,%llu,%llu\n",
@@ -134,8 +134,8 @@ static void csv_links(const struct ibfs_results *r, FILE *o)
 		const struct ibfs_topo_link *l = &t->links[i];
 		const struct ibfs_port *a = &r->fab->ports[l->node_a][l->port_a];
 		const struct ibfs_port *b = &r->fab->ports[l->node_b][l->port_b];
-		csv_id(o, res_id(r, l->node_a), l->port_a);
-		csv_id(o, res_id(r, l->node_b), l->port_b);
+		ibfs__results_csv_id(o, res_id(r, l->node_a), l->port_a);
+		ibfs__results_csv_id(o, res_id(r, l->node_b), l->port_b);
 		fprintf(o, "%llu,%llu,%llu,%llu,%llu,%llu\n",
 			(unsigned long long)a->cnt.xmit_data,
 			(unsigned long long)b->cnt.xmit_data,
@@ -158,11 +158,15 @@ int ibfs__results_write_csv(const struct ibfs_results *r, const char *dir)
 		      {"ports.csv", csv_ports}};
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		return -1;
+	char path[4096];
+
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		char path[4096];
 		snprintf(path, sizeof(path), "%s/%s", dir, tables[i].name);
 		if (ibfs__results_write_whole(path, tables[i].body, r) < 0)
 			return -1;
 	}
-	return 0;
+	if (r->sc->model != IBFS_MODEL_ROCE)
+		return 0;
+	snprintf(path, sizeof(path), "%s/pfc.csv", dir);
+	return ibfs__results_write_whole(path, ibfs__results_csv_pfc, r);
 }

@@ -5,8 +5,9 @@
  * priority (fabric/pfc.h); the switches' drops by cause (tail drops of
  * lossy priorities, headroom overflows of lossless ones, frames with no
  * route) and each switch's buffer peak (switch/eth_switch.h); and the
- * scenario's InfiniBand-only settings that the run left aside. Printed
- * and in the JSON only under roce, so InfiniBand results are unchanged.
+ * scenario's InfiniBand-only settings that the run left aside. Printed,
+ * in the JSON and in pfc.csv (per port and priority) only under roce, so
+ * InfiniBand results are unchanged.
  */
 #include <stdio.h>
 
@@ -130,4 +131,45 @@ void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o)
 		ibfs__results_json_str(o, r->eth_ignored);
 		fputs(",\n", o);
 	}
+}
+
+/* One port and priority of pfc.csv, when any of its counters is not 0. */
+static void csv_pfc_row(const struct ibfs_results *r, FILE *o, size_t n,
+			int p, int prio)
+{
+	const struct ibfs_port *port = &r->fab->ports[n][p];
+	const struct ibfs_pfc_port *pp = ibfs__pfc_of(port);
+	const struct ibfs_eth_switch *sw = eth_sw(r, n);
+	const struct ibfs_eth_prio_stats zero = {0};
+	const struct ibfs_eth_prio_stats *st =
+		sw ? ibfs__eth_switch_stats(sw, p, prio) : &zero;
+	ibfs_time_t paused = ibfs__pfc_paused_time(port, prio);
+
+	if (!pp->st.tx_frames[prio] && !pp->st.rx_frames[prio] && !paused &&
+	    !st->drops && !st->hdrm_drops && !st->no_route)
+		return;
+	ibfs__results_csv_id(o, r->sc->topo->nodes[n].id, 0);
+	fprintf(o, "%d,%d,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", p, prio,
+		(unsigned long long)pp->st.tx_frames[prio],
+		(unsigned long long)pp->st.tx_xoff[prio],
+		(unsigned long long)pp->st.rx_frames[prio],
+		(unsigned long long)paused, (unsigned long long)st->drops,
+		(unsigned long long)st->hdrm_drops,
+		(unsigned long long)st->no_route);
+}
+
+void ibfs__results_csv_pfc(const struct ibfs_results *r, FILE *o)
+{
+	const struct ibfs_topology *t = r->sc->topo;
+
+	fputs("node,port,priority,pause_frames_sent,xoff_sent,"
+	      "pause_frames_received,paused_ps,tail_drops,headroom_drops,"
+	      "no_route\n",
+	      o);
+	for (size_t n = 0; n < t->nnodes; n++)
+		for (int p = 1; p <= t->nodes[n].nports; p++)
+			for (int prio = 0; ibfs__pfc_of(&r->fab->ports[n][p]) &&
+					   prio < IBFS_ETH_PRIOS;
+			     prio++)
+				csv_pfc_row(r, o, n, p, prio);
 }

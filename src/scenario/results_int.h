@@ -116,5 +116,11 @@ void ibfs__results_json_cc(const struct ibfs_results *r, FILE *o);
  */
 void ibfs__results_print_eth(const struct ibfs_results *r, FILE *out);
 void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o);
+/* pfc.csv: a row per port and priority whose counters are not all 0. */
+void ibfs__results_csv_pfc(const struct ibfs_results *r, FILE *o);
+
+/* A node id (":PORT" after it when port > 0) as a CSV field and a comma
+ * (results_csv.c). */
+void ibfs__results_csv_id(FILE *o, const char *id, int port);
 
 #endif
