@@ -29,9 +29,10 @@ static int eth_profile(const struct ibfs_assembly_opts *o,
 		return ibfs__diag(d, file, 0, "unknown switch profile '%s'",
 				  name);
 	*p = *base;
-	/* pfc="on": every priority lossless, as RoCE over a lossless
-	 * fabric; "off": none, the switches drop. */
-	p->lossless = o->eth && !o->eth->pfc ? 0 : 0xFF;
+	/* pfc="on": the priorities the traffic uses lossless (every one
+	 * without settings); "off": none, the switches drop. */
+	p->lossless = !o->eth ? 0xFF : !o->eth->pfc ? 0 :
+		      o->eth->lossless ? o->eth->lossless : 0xFF;
 	p->pick = o->eth ? (enum ibfs_eth_pick)o->eth->pick :
 			   IBFS_ETH_PICK_HASH;
 	return 0;

@@ -59,6 +59,16 @@ static void eth_sum(const struct ibfs_results *r, struct eth_sums *s)
 			eth_port_sum(&r->fab->ports[n][p], eth_sw(r, n), s);
 }
 
+int ibfs__results_eth_peak(const struct ibfs_results *r, size_t node,
+			   uint64_t *peak)
+{
+	const struct ibfs_eth_switch *sw = eth_sw(r, node);
+
+	if (sw)
+		*peak = ibfs__eth_switch_peak(sw);
+	return sw != NULL;
+}
+
 static int eth_on(const struct ibfs_results *r)
 {
 	return r->sc->model == IBFS_MODEL_ROCE;
@@ -98,8 +108,6 @@ void ibfs__results_print_eth(const struct ibfs_results *r, FILE *out)
 void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o)
 {
 	struct eth_sums s;
-	const struct ibfs_topology *t = r->sc->topo;
-	int first = 1;
 
 	if (!eth_on(r))
 		return;
@@ -111,21 +119,9 @@ void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o)
 		res_ns(s.paused));
 	fprintf(o,
 		"  \"switch_drops\": {\"tail\": %llu, \"headroom\": %llu, "
-		"\"no_route\": %llu},\n  \"switches\": [",
+		"\"no_route\": %llu},\n",
 		(unsigned long long)s.tail, (unsigned long long)s.headroom,
 		(unsigned long long)s.no_route);
-	for (size_t n = 0; n < t->nnodes; n++) {
-		const struct ibfs_eth_switch *sw = eth_sw(r, n);
-
-		if (!sw)
-			continue;
-		fprintf(o, "%s\n    {\"id\": ", first ? "" : ",");
-		ibfs__results_json_str(o, t->nodes[n].id);
-		fprintf(o, ", \"buffer_peak_bytes\": %llu}",
-			(unsigned long long)ibfs__eth_switch_peak(sw));
-		first = 0;
-	}
-	fputs(first ? "],\n" : "\n  ],\n", o);
 	if (r->eth_ignored[0]) {
 		fputs("  \"ignored\": ", o);
 		ibfs__results_json_str(o, r->eth_ignored);

@@ -116,6 +116,10 @@ void ibfs__results_json_cc(const struct ibfs_results *r, FILE *o);
  */
 void ibfs__results_print_eth(const struct ibfs_results *r, FILE *out);
 void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o);
+/* 1 and the shared buffer's peak in bytes when node is an Ethernet
+ * switch; 0 otherwise. */
+int ibfs__results_eth_peak(const struct ibfs_results *r, size_t node,
+			   uint64_t *peak);
 /* pfc.csv: a row per port and priority whose counters are not all 0. */
 void ibfs__results_csv_pfc(const struct ibfs_results *r, FILE *o);
 

@@ -73,7 +73,10 @@ static void json_links(const struct ibfs_results *r, FILE *o)
 	fputs(t->nlinks ? "\n  ],\n" : "],\n", o);
 }
 
-/* The fullest any input buffer of a switch got, in bytes (64-byte blocks). */
+/*
+ * The fullest any input buffer of a switch got, in bytes (64-byte blocks);
+ * an Ethernet switch's shared buffer at its fullest, in bytes.
+ */
 static void json_switches(const struct ibfs_results *r, FILE *o)
 {
 	const struct ibfs_topology *t = r->sc->topo;
@@ -91,10 +94,12 @@ static void json_switches(const struct ibfs_results *r, FILE *o)
 			if (top > peak)
 				peak = top;
 		}
+		peak *= IBFS_CREDIT_BLOCK;
+		ibfs__results_eth_peak(r, n, &peak);
 		fprintf(o, "%s\n    {\"id\": ", first ? "" : ",");
 		ibfs__results_json_str(o, t->nodes[n].id);
 		fprintf(o, ", \"buffer_peak_bytes\": %llu}",
-			(unsigned long long)peak * IBFS_CREDIT_BLOCK);
+			(unsigned long long)peak);
 		first = 0;
 	}
 	fputs(first ? "],\n" : "\n  ],\n", o);

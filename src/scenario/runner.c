@@ -255,6 +255,15 @@ static int roce_check(struct ibfs_scenario *sc, struct ibfs_diag *d)
 				  "(InfiniBand only); run it with --model ib",
 				  what);
 	sc->instant = 1;
+	sc->eth.lossless = 0;
+	for (size_t i = 0; i < sc->nmsgs; i++)
+		sc->eth.lossless |= (uint8_t)(1u << (sc->msgs[i].sl & 7));
+	for (size_t i = 0; i < sc->npats; i++)
+		sc->eth.lossless |= (uint8_t)(1u << (sc->pats[i].sl & 7));
+	for (size_t i = 0; i < sc->ncolls; i++)
+		sc->eth.lossless |= (uint8_t)(1u << (sc->colls[i].sl & 7));
+	if (!sc->eth.lossless)
+		sc->eth.lossless = 1;
 	return 0;
 }
 

@@ -59,6 +59,14 @@ struct ibfs_sc_eth {
 	int ipv6;
 	char *switch_profile; /* NULL: generic-100g */
 	int pick;             /* enum ibfs_eth_pick: hash, round-robin... */
+	/*
+	 * With pfc: the priorities the traffic uses (SL mod 8, the RNICs'
+	 * default mapping), a bit each, which are the lossless ones: as a
+	 * fabric gives PFC to the classes that carry RoCE, not to all eight
+	 * (each lossless priority reserves headroom on every port). Set by
+	 * the runner from the traffic.
+	 */
+	uint8_t lossless;
 };
 
 /* One <message>: `count` messages of `size` bytes from src to dst. */
