@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Exporters of a topology (see topo_export.h). Links whose speed, width
- * or cable differ from the defaults carry them as attributes in XML. The
+ * or cable differ from the defaults carry them as attributes in XML, and
+ * so do switches whose latency (when the source gave one), shared-buffer
+ * or alpha (the roce model's settings) differ from the defaults'. The
  * .net writer lists each link at both ends, as ibnetdiscover does (ibsim
  * insists that both ends agree), and gives the width and speed as ibsim's
  * 'w=N s=N e=N' codes, so that the ports ibsim simulates run at the
@@ -36,6 +38,80 @@ static void exp_length(FILE *f, uint64_t mm)
 		fprintf(f, "%" PRIu64 "m", mm / 1000);
 }
 
+/* Sizes in the largest exact unit (B, KiB, MiB or GiB). */
+static void exp_size(FILE *f, uint64_t b)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB"};
+	int u = 0;
+
+	while (u < 3 && b && !(b % 1024)) {
+		b /= 1024;
+		u++;
+	}
+	fprintf(f, "%" PRIu64 "%s", b, unit[u]);
+}
+
+/* Times in the largest exact unit (ps, ns, us, ms or s). */
+static void exp_time(FILE *f, uint64_t ps)
+{
+	static const char *const unit[] = {"ps", "ns", "us", "ms", "s"};
+	int u = 0;
+
+	while (u < 4 && ps && !(ps % 1000)) {
+		ps /= 1000;
+		u++;
+	}
+	fprintf(f, "%" PRIu64 "%s", ps, unit[u]);
+}
+
+/*
+ * alpha = num / den as the decimal the reader takes: den divides 10^7
+ * (xml_fabric.c reads at most 7 digits after the point), so the decimal
+ * is exact; trailing zeros are left out.
+ */
+static void exp_alpha(FILE *f, uint32_t num, uint32_t den)
+{
+	uint64_t scaled = (uint64_t)num * (10000000 / den);
+	uint64_t whole = scaled / 10000000, frac = scaled % 10000000;
+	int digits = 7;
+
+	fprintf(f, "%" PRIu64, whole);
+	if (!frac)
+		return;
+	while (!(frac % 10)) {
+		frac /= 10;
+		digits--;
+	}
+	fprintf(f, ".%0*" PRIu64, digits, frac);
+}
+
+/*
+ * The switch settings of the roce model (and latency, which it shares
+ * with InfiniBand) that `n` has and `base` has not; base NULL: the
+ * <defaults>' own, which n then is.
+ */
+static void exp_switch_eth(FILE *f, const struct ibfs_topo_defaults *n,
+			   const struct ibfs_topo_defaults *base)
+{
+	if (n->latency_set && !(base && base->latency_set &&
+				base->latency == n->latency)) {
+		fputs(" latency=\"", f);
+		exp_time(f, n->latency);
+		fputc('"', f);
+	}
+	if (n->eth_buffer && !(base && base->eth_buffer == n->eth_buffer)) {
+		fputs(" shared-buffer=\"", f);
+		exp_size(f, n->eth_buffer);
+		fputc('"', f);
+	}
+	if (n->alpha_den && !(base && base->alpha_num == n->alpha_num &&
+			      base->alpha_den == n->alpha_den)) {
+		fputs(" alpha=\"", f);
+		exp_alpha(f, n->alpha_num, n->alpha_den);
+		fputc('"', f);
+	}
+}
+
 int ibfs__topo_write_xml(const struct ibfs_topology *t, FILE *f)
 {
 	const struct ibfs_topo_defaults *df = &t->def;
@@ -44,7 +120,9 @@ int ibfs__topo_write_xml(const struct ibfs_topology *t, FILE *f)
 	fprintf(f, "\">\n  <defaults speed=\"%s\" width=\"%dx\" mtu=\"%d\" data-vls=\"%d\" cable=\"",
 		ibfs__speed_str(df->speed), df->width, df->mtu, df->data_vls);
 	exp_length(f, df->cable_mm);
-	fputs("\"/>\n", f);
+	fputc('"', f);
+	exp_switch_eth(f, df, NULL);
+	fputs("/>\n", f);
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct ibfs_topo_node *n = &t->nodes[i];
 		fprintf(f, "  <%s id=\"",
@@ -58,6 +136,16 @@ int ibfs__topo_write_xml(const struct ibfs_topology *t, FILE *f)
 			fputs(" desc=\"", f);
 			exp_xml_str(f, n->desc);
 			fputc('"', f);
+		}
+		if (n->type == IBFS_NODE_SWITCH) {
+			struct ibfs_topo_defaults sw = {
+				.latency = n->latency,
+				.latency_set = n->latency_set,
+				.eth_buffer = n->eth_buffer,
+				.alpha_num = n->alpha_num,
+				.alpha_den = n->alpha_den};
+
+			exp_switch_eth(f, &sw, df);
 		}
 		fputs("/>\n", f);
 	}

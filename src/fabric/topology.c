@@ -208,6 +208,10 @@ int ibfs__topo_add_node(struct ibfs_topology *t, const char *id,
 	n.ports = calloc((size_t)nports + 1, sizeof(*n.ports));
 	if (type == IBFS_NODE_SWITCH) {
 		n.latency = t->def.latency;
+		n.latency_set = t->def.latency_set;
+		n.eth_buffer = t->def.eth_buffer;
+		n.alpha_num = t->def.alpha_num;
+		n.alpha_den = t->def.alpha_den;
 	} else {
 		n.profile = strdup(t->def.profile ? t->def.profile : "ideal");
 	}

@@ -34,8 +34,20 @@ struct ibfs_topo_node {
 	int nports;
 	uint64_t guid;          /* node GUID */
 	ibfs_time_t latency;    /* switch: routing latency (default 100 ns) */
-	uint64_t buffer;        /* input buffer of one port, bytes */
+	/* The file gave latency (here or in <defaults>): under roce it then
+	 * replaces the Ethernet profile's port-to-port latency. */
+	int latency_set;
+	/* InfiniBand: input buffer of one port, bytes (not used under roce) */
+	uint64_t buffer;
 	int store_forward;      /* switch: 1 = store-and-forward */
+	/*
+	 * Under roce only, a switch's overrides of its Ethernet profile
+	 * (switch/eth_switch.h): the shared packet buffer in bytes (0: the
+	 * profile's) and the dynamic threshold of its lossy egress queues,
+	 * alpha = alpha_num / alpha_den (alpha_den 0: the profile's).
+	 */
+	uint64_t eth_buffer;
+	uint32_t alpha_num, alpha_den;
 	char *profile;          /* HCA: timing profile name */
 	long line;              /* source line, for diagnostics */
 	struct ibfs_topo_port *ports; /* [0..nports]; [0] unused for HCAs */
@@ -58,7 +70,11 @@ struct ibfs_topo_defaults {
 	int data_vls;           /* 1, 2, 4, 8 or 15; default 1 */
 	uint64_t cable_mm;      /* 2 m */
 	ibfs_time_t latency;    /* switch routing latency: 100 ns */
-	uint64_t buffer;        /* per-port input buffer: 32 KiB */
+	int latency_set;        /* latency given (overrides roce profiles) */
+	uint64_t buffer;        /* per-port input buffer: 32 KiB (IB only) */
+	/* Switches' Ethernet overrides under roce, as in ibfs_topo_node. */
+	uint64_t eth_buffer;
+	uint32_t alpha_num, alpha_den;
 	char *profile;          /* HCA profile: "ideal" */
 };
 

@@ -186,6 +186,135 @@ static int fx_opt_buffer(struct fx *x, const struct fx_attrs *a,
 			  (unsigned long long)min);
 }
 
+/*
+ * The Ethernet switch's shared packet buffer under roce (shared-buffer),
+ * which replaces its profile's (switch/eth_switch.h). The upper bound
+ * keeps the dynamic threshold, alpha x the free pool, within 64 bits
+ * (alpha's numerator is below 2^30, fx_opt_alpha); it is far above the
+ * buffers of switch ASICs, tens of MiB. Whether the buffer holds the
+ * reserves and the headroom depends on the links and the profile: the
+ * switch itself checks that when it is built (ibfs__eth_switch_create).
+ */
+#define FX_ETH_BUFFER_MAX ((uint64_t)4 << 30)
+
+static int fx_opt_shared_buffer(struct fx *x, const struct fx_attrs *a,
+				uint64_t *out)
+{
+	const char *v = fx_get(a, "shared-buffer");
+	uint64_t bytes;
+	int err;
+
+	if (!v)
+		return 0;
+	if ((err = ibfs__parse_size(v, &bytes)) < 0)
+		return fx_unit_err(x, a, "shared-buffer", v, err, "size");
+	if (bytes == 0 || bytes > FX_ETH_BUFFER_MAX)
+		return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+				  "<%s> shared-buffer=\"%s\": a shared packet "
+				  "buffer is more than 0 bytes and at most "
+				  "4 GiB", (const char *)a->el->name, v);
+	*out = bytes;
+	return 0;
+}
+
+static uint32_t fx_gcd(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/*
+ * alpha: the dynamic threshold of an Ethernet switch's lossy egress
+ * queues under roce (Choudhury and Hahne, "Dynamic Queue Length
+ * Thresholds for Shared-Memory Packet Switches", IEEE/ACM ToN 6(2),
+ * 1998): a queue may hold alpha x the free shared pool. Written as a
+ * decimal, "1", "0.5", "0.0078125", with at most 7 digits after the
+ * point so that the powers of two from 1/128 that switch ASICs offer are
+ * exact; kept as the reduced fraction num / den. Above 64 the threshold
+ * is no longer a limit in practice (a queue takes the whole pool long
+ * before), and the bound keeps num below 2^30.
+ */
+#define FX_ALPHA_DIGITS 7
+#define FX_ALPHA_MAX 64
+#define FX_ALPHA_SCALE 10000000 /* 10^FX_ALPHA_DIGITS */
+
+/* 0, -1 when v is not such a decimal, -2 when it is out of range. */
+static int fx_parse_alpha(const char *v, uint32_t *num, uint32_t *den)
+{
+	size_t ni = strspn(v, "0123456789"), nf = 0;
+	uint64_t n = 0, d = 1;
+
+	if (v[ni] == '.') {
+		nf = strspn(v + ni + 1, "0123456789");
+		if (!nf || nf > FX_ALPHA_DIGITS)
+			return -1;
+	}
+	if (!ni || v[ni + (nf ? nf + 1 : 0)])
+		return -1;
+	for (const char *c = v; c < v + ni + (nf ? nf + 1 : 0); c++) {
+		if (*c == '.')
+			continue;
+		n = n * 10 + (uint64_t)(*c - '0');
+		if (c > v + ni)
+			d *= 10;
+		/* d <= FX_ALPHA_SCALE: past this n is out of range. */
+		if (n > FX_ALPHA_MAX * (uint64_t)FX_ALPHA_SCALE)
+			return -2;
+	}
+	if (n == 0 || n > FX_ALPHA_MAX * d)
+		return -2;
+	uint32_t g = fx_gcd((uint32_t)n, (uint32_t)d);
+
+	*num = (uint32_t)n / g;
+	*den = (uint32_t)d / g;
+	return 0;
+}
+
+static int fx_opt_alpha(struct fx *x, const struct fx_attrs *a,
+			uint32_t *num, uint32_t *den)
+{
+	const char *v = fx_get(a, "alpha");
+	int rc;
+
+	if (!v || !(rc = fx_parse_alpha(v, num, den)))
+		return 0;
+	if (rc == -1)
+		return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+				  "<%s> alpha=\"%s\": alpha is a decimal "
+				  "number such as 1, 0.5 or 0.0078125, with at "
+				  "most %d digits after the point",
+				  (const char *)a->el->name, v,
+				  FX_ALPHA_DIGITS);
+	return ibfs__diag(x->d, x->file, ibfs__xml_line(a->el),
+			  "<%s> alpha=\"%s\": alpha is more than 0 and at "
+			  "most %d", (const char *)a->el->name, v,
+			  FX_ALPHA_MAX);
+}
+
+/*
+ * A switch's settings that its Ethernet profile takes under roce:
+ * latency (given here or in <defaults>) replaces the profile's port-to-
+ * port latency, shared-buffer its buffer and alpha its lossy alpha. The
+ * InfiniBand buffer, the input buffer of one port, plays no part there.
+ */
+static int fx_opt_eth(struct fx *x, const struct fx_attrs *a,
+		      ibfs_time_t *latency, int *latency_set,
+		      uint64_t *eth_buffer, uint32_t *num, uint32_t *den)
+{
+	if (fx_opt_time(x, a, "latency", latency) < 0 ||
+	    fx_opt_shared_buffer(x, a, eth_buffer) < 0 ||
+	    fx_opt_alpha(x, a, num, den) < 0)
+		return -1;
+	if (fx_get(a, "latency"))
+		*latency_set = 1;
+	return 0;
+}
+
 static int fx_opt_length(struct fx *x, const struct fx_attrs *a,
 			 const char *name, uint64_t *out)
 {
@@ -283,7 +412,7 @@ static int fx_defaults(struct fx *x, const xmlNode *el)
 {
 	static const char *const allowed[] = {
 		"speed", "width", "mtu", "data-vls", "cable", "latency",
-		"buffer", "profile", NULL};
+		"buffer", "profile", "shared-buffer", "alpha", NULL};
 	struct fx_attrs a;
 	if (fx_attrs_get(x, el, allowed, &a) < 0)
 		return -1;
@@ -302,7 +431,9 @@ static int fx_defaults(struct fx *x, const xmlNode *el)
 	if (!rc)
 		rc = fx_opt_length(x, &a, "cable", &def->cable_mm);
 	if (!rc)
-		rc = fx_opt_time(x, &a, "latency", &def->latency);
+		rc = fx_opt_eth(x, &a, &def->latency, &def->latency_set,
+				&def->eth_buffer, &def->alpha_num,
+				&def->alpha_den);
 	if (!rc)
 		rc = fx_opt_buffer(x, &a, &def->buffer);
 	/*
@@ -368,7 +499,7 @@ static int fx_switch(struct fx *x, const xmlNode *el)
 {
 	static const char *const allowed[] = {
 		"id", "ports", "latency", "buffer", "store-and-forward", "guid",
-		"desc", NULL};
+		"desc", "shared-buffer", "alpha", NULL};
 	struct fx_attrs a;
 	if (fx_attrs_get(x, el, allowed, &a) < 0)
 		return -1;
@@ -383,10 +514,16 @@ static int fx_switch(struct fx *x, const xmlNode *el)
 	if (!rc)
 		rc = fx_opt_count(x, &a, "ports", NULL, 0, 1,
 				  IBFS_TOPO_MAX_PORTS, fx_ports_rule, &ports);
-	struct ibfs_topo_node n = {.latency = x->t->def.latency,
-				   .buffer = x->t->def.buffer};
+	const struct ibfs_topo_defaults *def = &x->t->def;
+	struct ibfs_topo_node n = {.latency = def->latency,
+				   .latency_set = def->latency_set,
+				   .buffer = def->buffer,
+				   .eth_buffer = def->eth_buffer,
+				   .alpha_num = def->alpha_num,
+				   .alpha_den = def->alpha_den};
 	if (!rc)
-		rc = fx_opt_time(x, &a, "latency", &n.latency);
+		rc = fx_opt_eth(x, &a, &n.latency, &n.latency_set,
+				&n.eth_buffer, &n.alpha_num, &n.alpha_den);
 	if (!rc)
 		rc = fx_opt_buffer(x, &a, &n.buffer);
 	sf = fx_get(&a, "store-and-forward");
@@ -405,7 +542,11 @@ static int fx_switch(struct fx *x, const xmlNode *el)
 	if (idx >= 0) {
 		struct ibfs_topo_node *tn = &x->t->nodes[idx];
 		tn->latency = n.latency;
+		tn->latency_set = n.latency_set;
 		tn->buffer = n.buffer;
+		tn->eth_buffer = n.eth_buffer;
+		tn->alpha_num = n.alpha_num;
+		tn->alpha_den = n.alpha_den;
 		tn->store_forward = n.store_forward;
 		if (fx_guid_desc(x, &a, tn) < 0)
 			idx = -1;
