@@ -38,6 +38,50 @@ static int eth_profile(const struct ibfs_assembly_opts *o,
 	return 0;
 }
 
+/*
+ * Switch n's copy of the run's profile with the fabric's settings of that
+ * switch (fabric/topology.h): its latency when the file gave one, its
+ * shared-buffer and its lossy alpha. The headroom the switch computes
+ * follows its own latency (ibfs__eth_headroom).
+ */
+static void eth_switch_profile(const struct ibfs_eth_profile *base,
+			       const struct ibfs_topo_node *n,
+			       struct ibfs_eth_profile *p)
+{
+	*p = *base;
+	if (n->latency_set)
+		p->latency = n->latency;
+	if (n->eth_buffer)
+		p->buffer = n->eth_buffer;
+	if (n->alpha_den) {
+		p->alpha_num = n->alpha_num;
+		p->alpha_den = n->alpha_den;
+	}
+}
+
+/*
+ * Builds switch i; a refusal (a buffer that cannot hold the reserves and
+ * headroom) is told with the fabric file, the switch's line and its id.
+ */
+static int eth_switch(struct ibfs_assembly *a, int i,
+		      const struct ibfs_eth_profile *base, struct ibfs_diag *d)
+{
+	const struct ibfs_topology *t = a->topo;
+	const struct ibfs_topo_node *n = &t->nodes[i];
+	struct ibfs_eth_profile p;
+	struct ibfs_diag why;
+
+	eth_switch_profile(base, n, &p);
+	if (ibfs__eth_switch_create(a->fab, i, &p, &a->eth_routes[i], &why))
+		return 0;
+	if (n->eth_buffer)
+		return ibfs__diag(d, t->file, n->line, "switch '%s' "
+				  "(shared-buffer %llu bytes): %s", n->id,
+				  (unsigned long long)n->eth_buffer, why.msg);
+	return ibfs__diag(d, t->file, n->line, "switch '%s': %s", n->id,
+			  why.msg);
+}
+
 static int eth_switches(struct ibfs_assembly *a,
 			const struct ibfs_assembly_opts *o,
 			const struct ibfs_eth_profile *prof,
@@ -57,8 +101,7 @@ static int eth_switches(struct ibfs_assembly *a,
 	}
 	for (size_t i = 0; i < t->nnodes; i++)
 		if (t->nodes[i].type == IBFS_NODE_SWITCH &&
-		    !ibfs__eth_switch_create(a->fab, (int)i, prof,
-					     &a->eth_routes[i], d))
+		    eth_switch(a, (int)i, prof, d) < 0)
 			return -1;
 	return 0;
 }
