@@ -121,5 +121,88 @@ else
 	echo "tshark missing: the capture's dissection not checked"
 fi
 
+# The fabric's switch settings under roce (<switch> latency, shared-buffer
+# and alpha over the switch profile's, generic-100g: 400 ns, 12 MiB,
+# alpha 1), on copies of the platforms made here.
+# fabric SRC DST SED: DST in $out is SRC under platforms/ edited by SED.
+fabric() {
+	sed "$3" "$top_srcdir/platforms/$1" >"$out/$2"
+}
+# scenario SRC DST FABRIC: examples/SRC with its fabric replaced.
+scenario() {
+	sed "s#<fabric file=\"[^\"]*\"/>#<fabric file=\"$out/$3\"/>#" \
+		"$ex/$1" >"$out/$2"
+}
+sim_ps() {
+	python3 -c "import json; print(json.load(open('$out/$1.json'))\
+['sim_time_ps'])"
+}
+# Latency: examples/rdma_write.xml (64 KiB, node1 -> sw1 -> node2 on
+# platforms/skeleton.xml) under roce. The one flow meets no contention,
+# so the switch is a pure delay: the last WRITE packet crosses sw1 once
+# and its ACK once more on the way back, and the completion moves by
+# 2 x the change of latency, to the picosecond. Without latency in the
+# file the profile's 400 ns holds (t0); latency="1us" on sw1 gives
+# t0 + 2 x (1,000,000 - 400,000) = t0 + 1,200,000 ps; the skeleton as it
+# is (100 ns in <defaults> and on sw1) t0 - 2 x 300,000 = t0 - 600,000 ps.
+fabric skeleton.xml sk400.xml 's/ latency="100ns"//g'
+fabric skeleton.xml sk1us.xml \
+	's/2" latency="100ns"/2" latency="1us"/; s/ latency="100ns"//'
+fabric skeleton.xml sk100.xml ''
+for v in 400 1us 100; do
+	scenario rdma_write.xml "w$v.xml" "sk$v.xml"
+	run "w$v" "$out/w$v.xml" --model roce
+done
+t0=$(sim_ps w400)
+check w1us "j['sim_time_ps'] == $t0 + 1200000"
+check w100 "j['sim_time_ps'] == $t0 - 600000"
+# A shared buffer too small: refused with the file, the switch's line and
+# id. Under roce with PFC on every priority each linked port of sw1 keeps
+# 8 x (reserve 9,216 + headroom) bytes; the headroom
+# (ibfs__eth_headroom) follows the skeleton's 100 ns: 100 Gb/s x (2 x
+# 10 ns of cable + 100 ns + 54 header bytes = 4.32 ns) = 1,554 B, + one
+# 9,216-byte frame on the wire (9,236 with preamble and gap) + a PFC
+# frame (84) + 2 x 9,236: 29,346 B. 2 ports x 8 x (9,216 + 29,346) =
+# 616,992 B > 64 KiB = 65,536 B.
+fabric skeleton.xml skb.xml \
+	's/"sw1" ports="2"/"sw1" ports="2" shared-buffer="64KiB"/'
+scenario rdma_write.xml wb.xml skb.xml
+"$IBFSIM" run "$out/wb.xml" --model roce >"$out/r.txt" 2>&1
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF "$out/skb.xml:12: switch 'sw1' (shared-buffer \
+65536 bytes): switch profile generic-100g: 65536 bytes of buffer do not hold \
+the 616992 bytes of reserved minima and headroom" "$out/r.txt"
+then ok; else bad "small shared-buffer: exit $rc: $(cat "$out/r.txt")"; fi
+# The lossy incast (examples/roce_incast_lossy.xml, PFC off) with 512 KiB
+# of shared buffer in each leaf instead of 12 MiB: the reserves, 4 linked
+# ports x 8 priorities x 9,216 = 294,912 B, leave a pool of 229,376 B
+# instead of 12,288,000: more drops, every message still completes, and
+# no leaf ever holds more than its 524,288 bytes.
+fabric fat-tree-k4-l2.xml ftb.xml \
+	's/id="leaf[0-9]" ports="4"/& shared-buffer="512KiB"/'
+scenario roce_incast_lossy.xml lb.xml ftb.xml
+run lossyb "$out/lb.xml"
+check lossyb "j['messages']['completed'] == 7 and j['conservation']['ok']"
+check lossyb "j['switch_drops']['tail'] > \
+$(python3 -c "import json; print(json.load(open('$out/lossy.json'))\
+['switch_drops']['tail'])")"
+check lossyb "max(s['buffer_peak_bytes'] for s in j['switches'] \
+if s['id'].startswith('leaf')) <= 524288"
+# alpha: the queue toward node1 in leaf1 is admitted while it holds at
+# most alpha x (pool - shared bytes in use), and the shared bytes are its
+# own: it stops near q = alpha x (S - q), q = S x alpha / (1 + alpha),
+# with S = 12,288,000 B: S / 2 = 6,144,000 with alpha 1, S / 9 =
+# 1,365,333 with alpha 0.125. leaf1's peak adds at most the 4 ingress
+# reserves of the priority in use (36,864 B) and is short of it by less
+# than one 9,216-byte frame.
+fabric fat-tree-k4-l2.xml fta.xml \
+	's/id="leaf[0-9]" ports="4"/& alpha="0.125"/'
+scenario roce_incast_lossy.xml la.xml fta.xml
+run lossya "$out/la.xml"
+check lossya "j['messages']['completed'] == 7 and j['conservation']['ok']"
+peak="[s['buffer_peak_bytes'] for s in j['switches'] if s['id'] == 'leaf1'][0]"
+check lossya "1365333 - 9216 < $peak <= 1365333 + 36864"
+check lossy "6144000 - 9216 < $peak <= 6144000 + 36864"
+
 echo "roce_scenarios: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]
