@@ -524,12 +524,20 @@ static const struct {
 	/* Valid, but beyond the narrow checks: left to libxml2. */
 	{FP_HEAD "<hca id=\"n1\"/>\n <!---->\n</fabric>", 0, 1},
 	{FP_HEAD "<switch id=\"s\" ports=\"08\"/></fabric>", 0, 1},
-	{FP_HEAD "<switch id=\"s\" ports=\"8\" latency=\"1ns\"/></fabric>",
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" buffer=\"1MiB\"/></fabric>",
 	 0, 1},
+	{FP_HEAD "<hca id=\"h\" buffer=\"1MiB\"/></fabric>", 0, 1},
 	{FP_HEAD "<link a=\"s:1\" b=\"t:1\" cable=\"2m\"/></fabric>", 0, 1},
 	{FP_HEAD "<generate topology=\"ring\"/></fabric>", 0, 1},
+	/* The roce model's switch settings are proven too. */
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" latency=\"1ns\"/></fabric>",
+	 1, 1},
 	{FP_HEAD "<switch id=\"s\" ports=\"8\" shared-buffer=\"1MiB\" "
-		 "alpha=\"0.125\"/></fabric>", 0, 1},
+		 "alpha=\"0.125\" latency=\"2.5 us\"/></fabric>", 1, 1},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" shared-buffer=\"12 B\" "
+		 "alpha=\"64.0000001\" latency=\"0s\"/></fabric>", 1, 1},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" alpha=\"07\"/></fabric>",
+	 1, 1},
 	{FP_HEAD "<defaults shared-buffer=\"1MiB\" alpha=\"2\"/>"
 		 "<hca id=\"a\"/></fabric>", 1, 1},
 	/* Values the schema refuses. */
@@ -558,6 +566,27 @@ static const struct {
 	{FP_HEAD "<defaults shared-buffer=\"1\"/></fabric>", 0, 0},
 	{FP_HEAD "<switch id=\"s\" ports=\"8\" alpha=\"0.12345678\"/>"
 		 "</fabric>", 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" alpha=\"1.\"/></fabric>",
+	 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" alpha=\".5\"/></fabric>",
+	 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" alpha=\"1 \"/></fabric>",
+	 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" latency=\"1\"/></fabric>",
+	 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" latency=\"1  ns\"/>"
+		 "</fabric>", 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" latency=\"1 Ns\"/>"
+		 "</fabric>", 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" latency=\"1.ns\"/>"
+		 "</fabric>", 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" shared-buffer=\"1KiBs\"/>"
+		 "</fabric>", 0, 0},
+	{FP_HEAD "<switch id=\"s\" ports=\"8\" shared-buffer=\"-1B\"/>"
+		 "</fabric>", 0, 0},
+	{FP_HEAD "<link a=\"s:1\" b=\"t:1\" latency=\"1ns\"/></fabric>",
+	 0, 0},
+	{FP_HEAD "<hca id=\"a\" latency=\"1ns\"/></fabric>", 0, 0},
 	{FP_HEAD "<hca id=\"a\" alpha=\"1\"/></fabric>", 0, 0},
 	{"<fabric version=\"2\"><hca id=\"a\"/></fabric>", 0, 0},
 	{"<fabric><hca id=\"a\"/></fabric>", 0, 0},

@@ -9,8 +9,10 @@
  * document is valid when the root with its attributes and the <defaults>
  * (a two-element copy, given to libxml2) is valid and every other element
  * is a <switch>, <hca> or <link> whose attributes plainly match their
- * patterns here. The checks are narrower than the grammar (no children,
- * comments or leading zeros, the common attributes only): anything else
+ * patterns here (a switch's latency, shared-buffer and alpha included, so
+ * that a large fabric tuned for the roce model keeps the fast path). The
+ * checks are narrower than the grammar (no children, comments or leading
+ * zeros, the common attributes only): anything else
  * answers "not proven" and the caller runs the full validation, so
  * diagnostics come from libxml2 exactly as before.
  */
@@ -44,6 +46,50 @@ static int xq_plain_name(const char *v, int port)
 	return strspn(c, "0123456789") == strlen(c);
 }
 
+/*
+ * [0-9]+(\.[0-9]{1,maxfrac})? then, when units is not NULL, an optional
+ * space and one of units: fabric.rng's time, size and alpha patterns.
+ */
+static int xq_plain_quantity(const char *v, size_t maxfrac,
+			     const char *const *units)
+{
+	size_t n = strspn(v, "0123456789");
+
+	if (!n)
+		return 0;
+	v += n;
+	if (*v == '.') {
+		n = strspn(++v, "0123456789");
+		if (!n || n > maxfrac)
+			return 0;
+		v += n;
+	}
+	if (!units)
+		return !*v;
+	if (*v == ' ')
+		v++;
+	for (int i = 0; units[i]; i++)
+		if (!strcmp(v, units[i]))
+			return 1;
+	return 0;
+}
+
+static int xq_plain_switch_attr(const char *name, const char *v)
+{
+	static const char *const times[] = {"ps", "ns", "us", "ms", "s",
+					    NULL};
+	static const char *const sizes[] = {"B", "KiB", "MiB", "GiB", "KB",
+					    "MB", "GB", NULL};
+
+	if (!strcmp(name, "latency"))
+		return xq_plain_quantity(v, (size_t)-1, times);
+	if (!strcmp(name, "shared-buffer"))
+		return xq_plain_quantity(v, (size_t)-1, sizes);
+	if (!strcmp(name, "alpha"))
+		return xq_plain_quantity(v, 7, NULL);
+	return 0;
+}
+
 static int xq_plain_attr(const char *el, const char *name, const char *v)
 {
 	static const char *const speeds[] = {"SDR", "DDR", "QDR", "FDR10",
@@ -66,6 +112,8 @@ static int xq_plain_attr(const char *el, const char *name, const char *v)
 		size_t n = strspn(v + 2, "0123456789abcdefABCDEF");
 		return n >= 1 && n <= 16 && !v[2 + n];
 	}
+	if (!strcmp(el, "switch") && xq_plain_switch_attr(name, v))
+		return 1;
 	if (link && (!strcmp(name, "a") || !strcmp(name, "b")))
 		return xq_plain_name(v, 1);
 	int width = link && !strcmp(name, "width");
