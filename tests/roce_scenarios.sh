@@ -157,13 +157,13 @@ t0=$(sim_ps w400)
 check w1us "j['sim_time_ps'] == $t0 + 1200000"
 check w100 "j['sim_time_ps'] == $t0 - 600000"
 # A shared buffer too small: refused with the file, the switch's line and
-# id. Under roce with PFC on every priority each linked port of sw1 keeps
-# 8 x (reserve 9,216 + headroom) bytes; the headroom
-# (ibfs__eth_headroom) follows the skeleton's 100 ns: 100 Gb/s x (2 x
-# 10 ns of cable + 100 ns + 54 header bytes = 4.32 ns) = 1,554 B, + one
-# 9,216-byte frame on the wire (9,236 with preamble and gap) + a PFC
-# frame (84) + 2 x 9,236: 29,346 B. 2 ports x 8 x (9,216 + 29,346) =
-# 616,992 B > 64 KiB = 65,536 B.
+# id. Under roce with PFC on the priority the write uses, each linked port
+# of sw1 keeps 8 reserves of 9,216 bytes (one a priority) and the headroom
+# of that priority (ibfs__eth_headroom), which follows the skeleton's
+# 100 ns: 100 Gb/s x (2 x 10 ns of cable + 100 ns + 54 header bytes =
+# 4.32 ns) = 1,554 B, + one 9,216-byte frame on the wire (9,236 with
+# preamble and gap) + a PFC frame (84) + 2 x 9,236: 29,346 B.
+# 2 ports x (8 x 9,216 + 29,346) = 206,148 B > 64 KiB = 65,536 B.
 fabric skeleton.xml skb.xml \
 	's/"sw1" ports="2"/"sw1" ports="2" shared-buffer="64KiB"/'
 scenario rdma_write.xml wb.xml skb.xml
@@ -171,7 +171,7 @@ scenario rdma_write.xml wb.xml skb.xml
 rc=$?
 if [ "$rc" -eq 2 ] && grep -qF "$out/skb.xml:12: switch 'sw1' (shared-buffer \
 65536 bytes): switch profile generic-100g: 65536 bytes of buffer do not hold \
-the 616992 bytes of reserved minima and headroom" "$out/r.txt"
+the 206148 bytes of reserved minima and headroom" "$out/r.txt"
 then ok; else bad "small shared-buffer: exit $rc: $(cat "$out/r.txt")"; fi
 # The lossy incast (examples/roce_incast_lossy.xml, PFC off) with 512 KiB
 # of shared buffer in each leaf instead of 12 MiB: the reserves, 4 linked
