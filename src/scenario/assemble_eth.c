@@ -69,7 +69,7 @@ static int eth_switch(struct ibfs_assembly *a, int i,
 	const struct ibfs_topology *t = a->topo;
 	const struct ibfs_topo_node *n = &t->nodes[i];
 	struct ibfs_eth_profile p;
-	struct ibfs_diag why;
+	struct ibfs_diag why = {{0}};
 
 	eth_switch_profile(base, n, &p);
 	if (ibfs__eth_switch_create(a->fab, i, &p, &a->eth_routes[i], &why))
