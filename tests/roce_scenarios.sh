@@ -30,7 +30,7 @@
 #   five ingress ports 2 (priority 0) in the JSON and the text, nothing
 #   dropped, no message completed, the packets conserved, the run's time
 #   the monitor's decision (a multiple of its 50 us); with pfc="off" the
-#   same traffic completes without a deadlock.
+#   same traffic is tail-dropped instead and completes, no deadlock.
 # Needs python3 to read the JSON (skips, 77, without it).
 : "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: needs python3"; exit 77; }
@@ -148,5 +148,7 @@ sed -e 's/pfc="on"/pfc="off"/' -e "s|\.\./platforms|$plat|" \
 run ring_off "$out/ring_off.xml"
 check ring_off "j['deadlock'] is False and 'deadlock_cycle' not in j and \
 j['messages']['completed'] == 10 and j['conservation']['ok']"
+check ring_off "j['packets']['dropped'] > 0 and \
+j['packets']['dropped'] == j['switch_drops']['tail']"
 echo "roce_scenarios: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]
