@@ -25,6 +25,12 @@
 # - --model roce on a capture: Ethernet frames tshark dissects as RoCEv2,
 #   and the incast's PFC frames as MAC control frames (skipped without
 #   tshark).
+# - examples/roce_ring_deadlock.xml, clockwise two-hop writes on a ring of
+#   five: a PFC deadlock, exit 1, "deadlock": true and the cycle of the
+#   five ingress ports 2 (priority 0) in the JSON and the text, nothing
+#   dropped, no message completed, the packets conserved, the run's time
+#   the monitor's decision (a multiple of its 50 us); with pfc="off" the
+#   same traffic is tail-dropped instead and completes, no deadlock.
 # Needs python3 to read the JSON (skips, 77, without it).
 : "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: needs python3"; exit 77; }
@@ -204,5 +210,28 @@ peak="[s['buffer_peak_bytes'] for s in j['switches'] if s['id'] == 'leaf1'][0]"
 check lossya "1365333 - 9216 < $peak <= 1365333 + 36864"
 check lossy "6144000 - 9216 < $peak <= 6144000 + 36864"
 
+# PFC deadlock: exit 1, the verdict and its cycle.
+ring="sw1:2/VL0 -> sw2:2/VL0 -> sw3:2/VL0 -> sw4:2/VL0 -> sw5:2/VL0"
+"$IBFSIM" run "$ex/roce_ring_deadlock.xml" --json "$out/ring.json" \
+	>"$out/ring.txt" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && ok || bad "roce_ring_deadlock: exit $rc, want 1"
+grep -qxF "DEADLOCK: $ring -> sw1:2/VL0" "$out/ring.txt" && ok ||
+	bad "roce_ring_deadlock: no cycle line: $(cat "$out/ring.txt")"
+check ring "j['model'] == 'roce' and j['deadlock'] is True and \
+j['deadlock_cycle'] == '$ring -> sw1:2/VL0'"
+check ring "j['packets']['dropped'] == 0 and \
+j['messages']['completed'] == 0 and j['conservation']['ok']"
+check ring "j['pfc']['pause_frames_sent'] >= 5 and \
+j['sim_time_ps'] > 0 and j['sim_time_ps'] % 50000000 == 0"
+# The same with PFC off (the fabric's path made absolute for the copy).
+plat=$(cd "$top_srcdir/platforms" && pwd)
+sed -e 's/pfc="on"/pfc="off"/' -e "s|\.\./platforms|$plat|" \
+	"$ex/roce_ring_deadlock.xml" >"$out/ring_off.xml"
+run ring_off "$out/ring_off.xml"
+check ring_off "j['deadlock'] is False and 'deadlock_cycle' not in j and \
+j['messages']['completed'] == 10 and j['conservation']['ok']"
+check ring_off "j['packets']['dropped'] > 0 and \
+j['packets']['dropped'] == j['switch_drops']['tail']"
 echo "roce_scenarios: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]

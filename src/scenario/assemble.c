@@ -138,7 +138,7 @@ int ibfs__assemble(struct ibfs_assembly *a, const struct ibfs_topology *t,
 		goto fail;
 	ibfs__verbs_set_locator(locate_hca, a->fab);
 	if (o->roce) {
-		/* No credit loops to watch: PFC deadlocks are not detected. */
+		/* PFC deadlocks: assemble_eth.c's monitor. */
 		if (ibfs__assemble_eth(a, o, d) < 0)
 			goto fail;
 		ibfs__bridge_watch(a->bridge, &a->fab->stopped);

@@ -14,6 +14,7 @@
 #include "subnet_manager/cc_config.h"
 #include "subnet_manager/qos.h"
 #include "scenario/scenario.h"
+#include "switch/eth_deadlock.h"
 #include "switch/eth_routes.h"
 #include "switch/eth_switch.h"
 #include "switch/switch.h"
@@ -30,6 +31,8 @@ struct ibfs_assembly {
 	int eth;
 	struct ibfs_eth_hosts eth_hosts;
 	struct ibfs_eth_routes *eth_routes; /* [node] */
+	/* Its PFC deadlock monitor (monitor stays NULL). */
+	struct ibfs_eth_deadlock_monitor *eth_monitor;
 };
 
 /*

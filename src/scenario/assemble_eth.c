@@ -6,7 +6,9 @@
  * switch (switch/eth_switch.h) forwarding by ECMP over shortest paths
  * computed from the topology (switch/eth_routes.h, no subnet manager),
  * and every HCA a RoCEv2 RNIC (hca/hca.h, ibfs__hca_set_link) that keeps
- * its timing profile and is addressed by its host id.
+ * its timing profile and is addressed by its host id. A PFC deadlock
+ * monitor (switch/eth_deadlock.h) watches it as InfiniBand's credit-loop
+ * monitor watches an InfiniBand fabric; the runner reports its verdict.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,15 @@
 #include "fabric/pfc.h"
 #include "hca/hca.h"
 #include "scenario/assemble.h"
+
+/*
+ * Frames held in the switches and none starting on any link for this long
+ * is a PFC deadlock: InfiniBand's default (assemble.c). A switch with a
+ * frame for an egress that is not paused starts it at once, and a frame
+ * of the 9,216-byte MTU takes 7.4 us at 10 Gb/s, so a live fabric does
+ * not stay quiet that long; pauses end by XON, not by waiting.
+ */
+#define ETH_DEADLOCK_TIMEOUT (50 * IBFS_US)
 
 /* The switches' profile, with the run's PFC and ECMP choices. */
 static int eth_profile(const struct ibfs_assembly_opts *o,
@@ -154,6 +165,11 @@ int ibfs__assemble_eth(struct ibfs_assembly *a,
 		if (!h || eth_rnic(a, h, (int)i, o, prof.lossless, d) < 0)
 			return -1;
 	}
+	a->eth_monitor = ibfs__eth_deadlock_monitor_new(
+		a->fab, o->deadlock_timeout ? o->deadlock_timeout
+					    : ETH_DEADLOCK_TIMEOUT);
+	if (!a->eth_monitor)
+		return ibfs__diag(d, t->file, 0, "out of memory");
 	snprintf(a->engine, sizeof(a->engine), "ecmp");
 	return 0;
 }
@@ -162,6 +178,8 @@ void ibfs__assembly_eth_free(struct ibfs_assembly *a)
 {
 	const struct ibfs_topology *t = a->topo;
 
+	ibfs__eth_deadlock_monitor_free(a->eth_monitor);
+	a->eth_monitor = NULL;
 	for (size_t i = 0; a->fab && i < t->nnodes; i++) {
 		struct ibfs_device *dev = a->fab->devices[i];
 

@@ -468,6 +468,8 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	static const struct ibfs_deadlock none;
 	const struct ibfs_deadlock *v =
 		r->as.monitor ? ibfs__deadlock_verdict(r->as.monitor) : &none;
+	if (r->as.eth_monitor)
+		v = ibfs__eth_deadlock_verdict(r->as.eth_monitor);
 	if (v->deadlock) {
 		res->deadlock = 1;
 		ibfs__deadlock_format(r->fab, v, res->deadlock_cycle,
