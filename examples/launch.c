@@ -24,25 +24,47 @@ void ex_fail(const char *why)
 	ex_failed = 1;
 }
 
+/*
+ * The launcher's own options, first on the command line: --fabric FILE
+ * and --model ib|roce, in either order. Returns the index of the first
+ * argument after them.
+ */
+static int ex_options(int argc, char **argv, char *path, size_t len,
+		      struct ibfs_simulation_opts *o)
+{
+	int i = 1;
+
+	while (i + 1 < argc) {
+		if (!strcmp(argv[i], "--fabric"))
+			snprintf(path, len, "%s", argv[i + 1]);
+		else if (!strcmp(argv[i], "--model"))
+			o->model = argv[i + 1];
+		else
+			break;
+		i += 2;
+	}
+	return i;
+}
+
 int ex_launch(int argc, char **argv, const struct ex_actor *actors, int n)
 {
 	char path[4096];
+	struct ibfs_simulation_opts o = {0};
 	const char *dir = getenv("IBFSIM_PLATFORMS");
 	snprintf(path, sizeof(path), "%s/two-hca.xml",
 		 dir ? dir : IBFS_PLATFORMS_DIR);
-	if (argc > 2 && !strcmp(argv[1], "--fabric"))
-		snprintf(path, sizeof(path), "%s", argv[2]);
+	ex_options(argc, argv, path, sizeof(path), &o);
 	char err[1024];
 	struct ibfs_simulation *s =
-		ibfs_simulation_create(&argc, argv, path, NULL, err,
+		ibfs_simulation_create(&argc, argv, path, &o, err,
 				       sizeof(err));
 	if (!s) {
 		fprintf(stderr, "example: %s\n", err);
 		return 2;
 	}
 	/* SimGrid took its own options (--cfg=...) out of argv: look for
-	 * --fabric again to find the first argument of the actors. */
-	int first = argc > 2 && !strcmp(argv[1], "--fabric") ? 3 : 1;
+	 * ours again to find the first argument of the actors. */
+	int first = ex_options(argc, argv, path, sizeof(path), &o);
 	for (int k = 0; k < n; k++) {
 		if (ibfs_simulation_spawn(s, actors[k].host, actors[k].name,
 					  actors[k].fn, argc - first,

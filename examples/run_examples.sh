@@ -52,6 +52,33 @@ half=$(awk 'BEGIN { printf "%.6f", (6 + 30 + 8 + 58) * 80e-6 + 0.120 }')
 within "$v" "$(awk -v h="$half" 'BEGIN { print h - 0.002 }')" "$half" \
 	"rc_pingpong through a switch (us)"
 
+# The same programs, unchanged, on RoCEv2 (--model roce): back to back
+# the bytes still check; through the star's switch (an Ethernet switch of
+# the generic-100g profile, 400 ns, the star giving no latency of its own)
+# the receiver's 86-byte ACK goes out first, then the SEND's frame (14 +
+# 20 + 8 + 12 + 32 + 4 + 4 = 94 bytes, 114 on the wire) crosses: its
+# first 54 bytes in (preamble to UDP, what the switch hashes), 10 ns,
+# 400 ns, 10 ns, and the whole frame.
+out=$("$b/rdma_write_bw" --model roce 300 65536) ||
+	{ echo "FAIL: rdma_write_bw under roce exited $?"; fail=1; }
+echo "$out"
+echo "$out" | grep -q "server checked 65536 bytes" || {
+	echo "FAIL: the server did not check the data under roce"; fail=1; }
+out=$("$b/rc_pingpong" --fabric "${top_srcdir:-..}/platforms/star.xml" \
+	--model roce 200 32) ||
+	{ echo "FAIL: rc_pingpong under roce exited $?"; fail=1; }
+echo "$out"
+v=$(echo "$out" | sed -n 's/.*: \([0-9.]*\) us half round trip.*/\1/p')
+half=$(awk 'BEGIN { printf "%.6f", (86 + 54 + 114) * 80e-6 + 0.420 }')
+within "$v" "$(awk -v h="$half" 'BEGIN { print h - 0.002 }')" "$half" \
+	"rc_pingpong through an Ethernet switch (us)"
+err=$("$b/rc_pingpong" --model tcp 2>&1 >/dev/null)
+rc=$?
+if [ $rc -ne 2 ] || ! echo "$err" | grep -q "not one of ib, roce"; then
+	echo "FAIL: --model tcp gave exit $rc: $err"
+	fail=1
+fi
+
 # Bad input: exit 2 with a FILE:LINE sentence, no crash.
 err=$("$b/rc_pingpong" --fabric /nonexistent.xml 2>&1 >/dev/null)
 rc=$?

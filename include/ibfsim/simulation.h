@@ -37,6 +37,12 @@ struct ibfs_simulation_opts {
 	int lmc;              /* LIDs per port: 2^lmc */
 	uint64_t seed;        /* 0: 1 */
 	int no_data;          /* 1: move no real bytes (same timing) */
+	/*
+	 * NULL or "ib": InfiniBand; "roce": the same fabric as Ethernet
+	 * with PFC on every priority, ECMP routes and RoCEv2 RNICs (as
+	 * `ibfsim run --model roce`; routing and lmc then do not apply).
+	 */
+	const char *model;
 };
 
 /*

@@ -32,11 +32,23 @@ struct ibfs_simulation *ibfs_simulation_create(int *argc, char **argv,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	/* A program's SLs are not known beforehand: every priority is
+	 * lossless. */
+	static const struct ibfs_sc_eth eth = {.pfc = 1, .lossless = 0xFF};
+	int roce = opts->model && !strcmp(opts->model, "roce");
+
+	if (opts->model && !roce && strcmp(opts->model, "ib")) {
+		snprintf(err, errlen, "model '%s': not one of ib, roce",
+			 opts->model);
+		free(s);
+		return NULL;
+	}
 	ibfs__bridge_init(argc, argv);
 	s->topo = ibfs__fabric_xml_load(fabric_xml, &s->diag);
 	struct ibfs_assembly_opts ao = {
 		.seed = opts->seed ? opts->seed : 1, .data = !opts->no_data,
-		.routing = opts->routing, .lmc = opts->lmc};
+		.routing = opts->routing, .lmc = opts->lmc, .roce = roce,
+		.eth = &eth};
 	if (!s->topo || ibfs__assemble(&s->as, s->topo, &ao, &s->diag) < 0) {
 		snprintf(err, errlen, "%s", s->diag.msg);
 		ibfs__topo_free(s->topo);
