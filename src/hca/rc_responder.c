@@ -113,6 +113,8 @@ struct ibfs_packet *ibfs__rc_resp_build(struct ibfs_hca_qp *qp)
 			return NULL;
 		p->aeth.syndrome = qp->ack_syn;
 		qp->ack_pending = 0;
+		if (qp->irn)
+			ibfs__irn_sack_fill(qp, p);
 		qp->hca->st.acks++;
 		/* A FECN-marked request came: BECN back (IBA A10.3.1). */
 		if (qp->cc_becn) {
@@ -448,6 +450,10 @@ static void rs_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p, int uc)
 		}
 		d = 0;
 	}
+	if (d > 0 && !uc && qp->hca->irn) {
+		ibfs__irn_ooo(qp, p); /* kept and NACKed selectively */
+		return;
+	}
 	if (d > 0) {
 		if (!qp->nak_sent) {
 			qp->nak_sent = 1;
@@ -492,6 +498,8 @@ static void rs_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p, int uc)
 	if (!uc && p->ack_req && (oi->flags & (IBFS_OPF_SEND | IBFS_OPF_WRITE)))
 		ibfs__rc_queue_ack(qp, IBFS_AETH_ACK | 0x1f, p->psn);
 	ibfs__hca_qp_wake(qp);
+	if (!uc && qp->irn)
+		ibfs__irn_drain(qp);
 }
 
 void ibfs__rc_resp_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
