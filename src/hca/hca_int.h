@@ -456,7 +456,9 @@ struct ibfs_irn {
 	 * them from retx on. */
 	uint64_t sacked[IBFS_IRN_RING / 64];
 	uint8_t recovery, swapped, t_low, draining;
+	uint8_t retx_una;  /* the oldest unacknowledged packet goes first */
 	uint32_t rec_end, sack_hi, retx;
+	uint32_t cum;      /* the responder's cumulative PSN, as reported */
 	/* The new packets' send position while the engine sits on a
 	 * retransmission (swapped). */
 	struct {
@@ -491,6 +493,8 @@ void ibfs__irn_built(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
 void ibfs__irn_unseek(struct ibfs_hca_qp *qp);
 /* Packets between two AckReq under IRN (the window asks for ACKs). */
 uint32_t ibfs__irn_ack_every(struct ibfs_hca_qp *qp);
+/* Requester: the responder expects PSN e next (an ACK or NACK said). */
+void ibfs__irn_cum(struct ibfs_hca_qp *qp, uint32_t e);
 /* Requester: a selective NACK (cumulative PSN e, received PSN r). */
 void ibfs__irn_nack(struct ibfs_hca_qp *qp, uint32_t e, uint32_t r);
 /* Requester: a READ response beyond the expected one: the earlier ones

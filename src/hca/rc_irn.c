@@ -113,7 +113,40 @@ uint32_t ibfs__irn_ack_every(struct ibfs_hca_qp *qp)
 	return half < qp->hca->ack_every ? half : qp->hca->ack_every;
 }
 
-/* The first lost PSN still to resend (1), from retx on. */
+static int irn_rdatomic(const struct ibfs_swqe *w)
+{
+	return w->opcode == IBFS_WR_RDMA_READ ||
+	       w->opcode == IBFS_WR_ATOMIC_CMP_AND_SWP ||
+	       w->opcode == IBFS_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/* The send WQE PSN x belongs to, or NULL. */
+static const struct ibfs_swqe *irn_wqe_of(struct ibfs_hca_qp *qp,
+					  uint32_t x)
+{
+	const struct ibfs_irn *r = qp->irn;
+	uint64_t end = r->swapped ? r->f.sq_next + (r->f.tx_off ? 1 : 0)
+				  : qp->sq_next + (qp->tx_off ? 1 : 0);
+
+	if (end > qp->sq_tail)
+		end = qp->sq_tail;
+	for (uint64_t i = qp->sq_head; i < end; i++) {
+		const struct ibfs_swqe *w = ibfs__sq_at(qp, i);
+
+		if (ibfs__psn_cmp(x, w->first_psn) >= 0 &&
+		    ibfs__psn_cmp(x, ibfs__psn_end(w)) < 0)
+			return w;
+	}
+	return NULL;
+}
+
+/*
+ * The first lost PSN still to resend (1), from retx on: after a timeout
+ * or a gap in READ responses the oldest unacknowledged packet whatever
+ * it is; then those the responder has not passed (its cumulative PSN)
+ * nor reported, of which a READ or atomic only by its request's PSN (its
+ * responses come back, or not, as a whole: a gap in them is its own).
+ */
 static int irn_find(struct ibfs_hca_qp *qp, uint32_t *out)
 {
 	struct ibfs_irn *r = qp->irn;
@@ -121,14 +154,37 @@ static int irn_find(struct ibfs_hca_qp *qp, uint32_t *out)
 							      : qp->una_psn;
 	uint32_t end = ibfs__irn_next_psn(qp);
 
+	if (r->retx_una && x == qp->una_psn) {
+		*out = x;
+		return 1;
+	}
 	if (ibfs__psn_cmp(r->sack_hi, end) < 0)
 		end = r->sack_hi;
-	for (; ibfs__psn_cmp(x, end) < 0; x = ibfs__psn_add(x, 1))
-		if (!irn_sacked(r, x)) {
+	if (ibfs__psn_cmp(x, r->cum) < 0)
+		x = r->cum;
+	while (ibfs__psn_cmp(x, end) < 0) {
+		const struct ibfs_swqe *w = irn_wqe_of(qp, x);
+
+		if (w && irn_rdatomic(w) && x != w->first_psn) {
+			x = ibfs__psn_end(w);
+			continue;
+		}
+		if (w && !irn_sacked(r, x)) {
 			*out = x;
 			return 1;
 		}
+		x = ibfs__psn_add(x, 1);
+	}
 	return 0;
+}
+
+void ibfs__irn_cum(struct ibfs_hca_qp *qp, uint32_t e)
+{
+	struct ibfs_irn *r = qp->irn;
+
+	if (r && ibfs__psn_cmp(e, r->cum) > 0 &&
+	    ibfs__psn_cmp(e, ibfs__irn_next_psn(qp)) <= 0)
+		r->cum = e;
 }
 
 /* Puts the send engine on the packet of PSN x (as ibfs__sq_rewind). */
@@ -206,6 +262,7 @@ void ibfs__irn_built(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 	/* The responder answers a retransmission, so that the cumulative
 	 * acknowledgement moves as soon as a gap fills. */
 	p->ack_req = 1;
+	r->retx_una = 0;
 	r->retx = qp->next_psn;
 	irn_restore(qp);
 }
@@ -230,6 +287,7 @@ static void irn_recover(struct ibfs_hca_qp *qp)
 	r->rec_end = qp->next_psn;
 	r->retx = qp->una_psn;
 	r->sack_hi = qp->una_psn;
+	r->retx_una = 0;
 	qp->hca->st.retransmits++;
 }
 
@@ -248,13 +306,13 @@ void ibfs__irn_nack(struct ibfs_hca_qp *qp, uint32_t e, uint32_t rcv)
 {
 	struct ibfs_irn *r = ibfs__irn_get(qp);
 
-	(void)e;
 	if (!r)
 		return;
 	qp->hca->st.seq_naks++;
 	if (ibfs__psn_cmp(rcv, qp->una_psn) < 0 ||
 	    ibfs__psn_cmp(rcv, qp->next_psn) >= 0)
 		return; /* acknowledged since, or never sent */
+	ibfs__irn_cum(qp, e);
 	irn_mark(r, rcv, 1);
 	irn_recover(qp);
 	if (ibfs__psn_cmp(rcv, r->sack_hi) > 0)
@@ -271,6 +329,9 @@ void ibfs__irn_read_gap(struct ibfs_hca_qp *qp, uint32_t psn)
 	irn_recover(qp);
 	if (ibfs__psn_cmp(psn, r->sack_hi) > 0)
 		r->sack_hi = psn;
+	/* Once for the gap: the READ goes again from its missing packet. */
+	if (ibfs__psn_cmp(r->retx, qp->una_psn) <= 0)
+		r->retx_una = 1;
 	irn_kick(qp);
 }
 
@@ -298,6 +359,7 @@ void ibfs__irn_timeout(struct ibfs_hca_qp *qp)
 	r->recovery = 1;
 	r->rec_end = qp->next_psn;
 	r->retx = qp->una_psn;
+	r->retx_una = 1;
 	r->sack_hi = qp->next_psn;
 	irn_kick(qp);
 }

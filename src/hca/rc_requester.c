@@ -159,6 +159,8 @@ void ibfs__rc_req_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 	if ((p->opcode & 0x1f) == IBFS_OP_ACK) {
 		uint8_t syn = p->aeth.syndrome;
 		if ((syn & 0xe0) == IBFS_AETH_ACK) {
+			if (qp->irn)
+				ibfs__irn_cum(qp, ibfs__psn_add(p->psn, 1));
 			rq_ack_upto(qp, p->psn);
 			rq_finish(qp, 0);
 			return;
