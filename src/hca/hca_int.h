@@ -457,8 +457,11 @@ struct ibfs_irn {
 	uint64_t sacked[IBFS_IRN_RING / 64];
 	uint8_t recovery, swapped, t_low, draining;
 	uint8_t retx_una;  /* the oldest unacknowledged packet goes first */
+	uint8_t gap_set;   /* gap_una and gap_last hold a gap */
 	uint32_t rec_end, sack_hi, retx;
 	uint32_t cum;      /* the responder's cumulative PSN, as reported */
+	/* The last READ response past a gap, and the PSN it was past. */
+	uint32_t gap_una, gap_last;
 	/* The new packets' send position while the engine sits on a
 	 * retransmission (swapped). */
 	struct {

@@ -329,9 +329,19 @@ void ibfs__irn_read_gap(struct ibfs_hca_qp *qp, uint32_t psn)
 	irn_recover(qp);
 	if (ibfs__psn_cmp(psn, r->sack_hi) > 0)
 		r->sack_hi = psn;
-	/* Once for the gap: the READ goes again from its missing packet. */
-	if (ibfs__psn_cmp(r->retx, qp->una_psn) <= 0)
+	/*
+	 * Once a burst of responses: the READ goes again from its missing
+	 * packet at the first response past the gap, and again only when a
+	 * new burst (the responses asked again, from a lower PSN) has one.
+	 */
+	if (!r->gap_set || qp->una_psn != r->gap_una ||
+	    ibfs__psn_cmp(psn, r->gap_last) <= 0) {
 		r->retx_una = 1;
+		r->retx = qp->una_psn;
+	}
+	r->gap_set = 1;
+	r->gap_una = qp->una_psn;
+	r->gap_last = psn;
 	irn_kick(qp);
 }
 
