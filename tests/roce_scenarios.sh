@@ -123,6 +123,26 @@ r=$(retx irn_th) g=$(retx gbn_th)
 check irn_th "$r >= j['packets']['dropped'] * 0.9 and \
 $r <= j['packets']['dropped'] * 1.25 and 4 * $r < $g"
 
+# IRN with PFC on (the paper evaluates both): lossless, nothing to
+# recover, every message completes. A value other than gbn or irn, and
+# irn-rtt without irn, are refused with exit 2.
+sed -e 's/model="roce"/model="roce" loss-recovery="irn"/' \
+	-e "s|\.\./platforms|$top_srcdir/platforms|" \
+	"$ex/roce_incast.xml" >"$out/irn_pfc.xml"
+run irn_pfc "$out/irn_pfc.xml"
+check irn_pfc "j['messages']['completed'] == 7 and \
+j['packets']['dropped'] == 0 and j['pfc']['pause_frames_sent'] >= 0"
+for bad in 'loss-recovery="sr"' 'irn-rtt="3us"'; do
+	sed -e "s/model=\"roce\"/model=\"roce\" $bad/" \
+		-e "s|\.\./platforms|$top_srcdir/platforms|" \
+		"$ex/roce_incast.xml" >"$out/bad.xml"
+	"$IBFSIM" run "$out/bad.xml" >"$out/r.txt" 2>&1
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q -e "not one of: gbn, irn" \
+		-e "irn-rtt needs loss-recovery" "$out/r.txt"
+	then ok; else bad "$bad: exit $rc: $(cat "$out/r.txt")"; fi
+done
+
 D=1069584
 for seed in 1 2 3; do
 	run "ib$seed" "$ex/fat_tree_permutation.xml" --model ib --seed "$seed"
