@@ -15,17 +15,24 @@
  *   - The requester marks each PSN a NACK reports in a bitmap. The first
  *     NACK starts loss recovery, which lasts until the cumulative
  *     acknowledgement passes the PSN sent last when it began: a packet
- *     neither acknowledged nor reported, before the highest PSN reported,
- *     is lost and sent again, once, before any new packet.
+ *     the responder has not passed (its cumulative PSN, from ACKs and
+ *     NACKs: a READ waiting for its data may hold the requester's own
+ *     acknowledgement back), nor reported, before the highest PSN
+ *     reported, is lost and sent again, once, before any new packet.
  *   - A READ response beyond the expected one means the ones before it
  *     were lost: the requester asks again for the READ's data from the
- *     first missing packet (IRN asks for the missing ones only).
+ *     first missing packet (IRN asks for the missing ones only), once a
+ *     burst of responses. A READ request itself is sent again like any
+ *     packet; its response PSNs are not (they are the responder's).
  *   - BDP-FC (3.2): at most ceil(BDP / MTU) packets unacknowledged, the
  *     BDP from the port's rate and the base RTT given; the requester asks
  *     for an ACK at least every half window so that the window moves.
  *   - Timeouts (3.1): RTO_low while at most N packets are in flight,
- *     RTO_high otherwise, not backed off; on expiry every packet not
- *     acknowledged or reported is presumed lost.
+ *     RTO_high once more are (from the timer's start), not backed off;
+ *     on expiry the oldest unacknowledged packet and every packet the
+ *     responder has neither passed nor reported is presumed lost. The
+ *     QP's retry_cnt still bounds the expiries without progress.
+ *   - With PFC too (the paper evaluates IRN with and without it).
  * The selective NACK's received PSN rides in the ACK packet's imm field:
  * IRN carries it in a header of its own, whose bytes are not counted.
  */

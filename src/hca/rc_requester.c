@@ -6,7 +6,8 @@
  * only with its response data; a response also acknowledges every earlier
  * PSN. Responses must arrive in PSN order: one that skips a PSN means a
  * packet was lost, and is dropped (the local ACK timer resends from the
- * oldest unacknowledged PSN). Send WQEs complete in order (IBA 10.8.3).
+ * oldest unacknowledged PSN; IRN asks again at once, rc_irn.c). Send WQEs
+ * complete in order (IBA 10.8.3), under IRN too.
  */
 #include <string.h>
 

@@ -6,7 +6,8 @@
  * the responses.
  *   - PSN ahead of the expected one: NAK PSN sequence error, once, and
  *     drop until the expected PSN comes (IBA 9.7.5.1.3). UC just drops the
- *     message in progress.
+ *     message in progress. Under IRN (rc_irn.c) RC keeps the packet and
+ *     NACKs it selectively, and executes it once the gap fills.
  *   - PSN behind: a duplicate (IBA 9.7.5.1.2). SENDs and WRITEs are
  *     re-acknowledged, READs are executed again, an atomic's saved result
  *     is sent again.

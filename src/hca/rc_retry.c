@@ -11,6 +11,8 @@
  *     from the NAKed PSN; rnr_retry 7 means "retry for ever", otherwise
  *     exhaustion gives IBFS_WC_RNR_RETRY_EXC_ERR.
  *   - NAK PSN sequence error: go back N to the NAKed PSN.
+ *   - Under IRN (rc_irn.c) the timer runs RTO_low or RTO_high instead
+ *     (ibfs__irn_timer_arm) and its expiry resends selectively.
  *   - NAK invalid request / remote access / remote operational error:
  *     the WQE completes with REM_INV_REQ_ERR / REM_ACCESS_ERR /
  *     REM_OP_ERR and the QP enters the error state (IBA 9.9.3.1).

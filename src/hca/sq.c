@@ -11,7 +11,9 @@
  *   - the send pipeline adds tx_pkt before the packet can take the wire.
  * Only the next packet of a QP is timed ahead (one packet of prefetch);
  * the port's scheduler (tx_sched.c) builds it when it is ready and the link is
- * free. RC rewinds here for go-back-N (IBA 9.7.5.1.4).
+ * free. RC rewinds here for go-back-N (IBA 9.7.5.1.4); under IRN the engine
+ * visits each lost packet before the next new one (rc_irn.c) and keeps
+ * within the BDP cap.
  */
 #include <string.h>
 
