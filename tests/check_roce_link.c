@@ -657,6 +657,50 @@ START_TEST(irn_resends_only_the_lost_packet)
 END_TEST
 
 /*
+ * The same loss with a responder that takes ack_gen = 4 us to answer, so
+ * that its first answer (queued when packet 6 arrives, 2,016,720 ps)
+ * leaves at 6,016,720, after all 16 packets (the last leaves A at
+ * 5,349,120), and reaches A at 6,033,600.
+ * Go-back-N: A sends 104-115 again, 12 packets, 4,010,880 ps, the last
+ * leaving at 10,044,480; B has it at 10,054,480 and its ACK leaves 4 us
+ * later and reaches A at 14,071,360 ps: 28 packets.
+ * IRN: the NACK (104, 105) brings 104 alone, which fills B's gap at
+ * 6,033,600 + 334,240 + 10,000 = 6,377,840: B executes the 11 packets it
+ * kept. Its next answer, queued behind the first for packet 7, leaves 4
+ * us after it, at 10,016,720: packet 7 is no longer beyond the gap, so
+ * it goes as an ACK of everything (115), which completes the WRITE at
+ * 10,033,600 ps: 17 packets.
+ */
+static void slow_ack_run(const struct ibfs_hca_irn_cfg *irn, uint64_t pkts,
+			 ibfs_time_t done)
+{
+	struct ibfs_hca_profile slow;
+	struct ibfs_wc wc;
+
+	IRN = irn;
+	setup(0);
+	IRN = NULL;
+	slow = *P.h[1]->prof;
+	slow.ack_gen = 4 * IBFS_US;
+	P.h[1]->prof = &slow;
+	eth.drop_mask = 1u << 4;
+	post(&A, 2, IBFS_WR_RDMA_WRITE, 1000, 65536, &B, 3000);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(now(), done);
+	ck_assert_uint_eq(P.h[0]->st.tx_pkts, pkts);
+	ck_assert_uint_eq(P.h[0]->st.timeouts, 0);
+	ck_assert_mem_eq(B.buf + 3000, A.buf + 1000, 65536);
+	teardown();
+}
+
+START_TEST(irn_resends_one_where_gbn_resends_12)
+{
+	slow_ack_run(NULL, 16 + 12, 14071360);
+	slow_ack_run(&IRN_PAPER, 16 + 1, 10033600);
+}
+END_TEST
+
+/*
  * A 4 KiB WRITE whose only packet is lost: nothing follows it, so no
  * NACK; one packet in flight (N <= 3), so RTO_low fires 100 us after it
  * left, at 100,000,000 ps, and the packet goes again: 100,362,400 ps
@@ -847,6 +891,7 @@ static Suite *roce_link_suite(void)
 	tcase_add_test(tc, irn_lossy_every_5th);
 	tcase_add_test(tc, irn_lossy_periods);
 	tcase_add_test(tc, irn_resends_only_the_lost_packet);
+	tcase_add_test(tc, irn_resends_one_where_gbn_resends_12);
 	tcase_add_test(tc, irn_tail_loss_rto_low);
 	tcase_add_test(tc, irn_tail_loss_rto_high);
 	tcase_add_test(tc, irn_read_response_lost);

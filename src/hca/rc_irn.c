@@ -447,6 +447,18 @@ void ibfs__irn_sack_fill(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 	if (!r || !r->sack_count ||
 	    qp->ack_syn != (IBFS_AETH_NAK | IBFS_NAK_PSN_SEQ))
 		return;
+	/* Reports the gap has filled since are moot. */
+	while (r->sack_count &&
+	       ibfs__psn_cmp(r->sackq[r->sack_head], qp->epsn) < 0) {
+		r->sack_head = (r->sack_head + 1) % IBFS_IRN_SACKQ;
+		r->sack_count--;
+	}
+	if (!r->sack_count) {
+		/* None left: a plain ACK of everything received. */
+		p->aeth.syndrome = IBFS_AETH_ACK | 0x1f;
+		p->psn = ibfs__psn_add(qp->epsn, -1u);
+		return;
+	}
 	p->psn = qp->epsn;
 	p->imm = r->sackq[r->sack_head];
 	r->sack_head = (r->sack_head + 1) % IBFS_IRN_SACKQ;
