@@ -12,6 +12,16 @@
 # - examples/roce_incast_lossy.xml, the same with PFC off: drops, all of
 #   them the switches' tail drops, no pause frame, and still every
 #   message completes (NAK and go-back-N, or the ACK timeout);
+# - examples/roce_incast_irn.xml, the lossy incast under IRN's loss
+#   recovery with its BDP cap of 9 packets: every message completes,
+#   nothing is dropped or sent again (the senders' links carry exactly
+#   the 7 writes, 7 x 4,278,288 bytes: First 4,194 + 1,023 x 4,178), and
+#   the slowest message is under 5 ms where go-back-N's waits out the
+#   67 ms of its ACK timeouts (4.096 us x 2^14, IBA 9.7.6.1.3); the same
+#   pair on the tomahawk profile's smaller pipelines, IRN without its BDP
+#   cap: IRN's switches drop, it sends again about what they dropped (at
+#   most a quarter more, from its timeouts) and under a quarter of what
+#   go-back-N sends again, and still finishes under 5 ms;
 # - examples/fat_tree_permutation.xml under ib (ftree) and roce (ECMP by
 #   hash) for seeds 1-3: ECMP's aggregate below ftree's each time; under
 #   roce the busiest link direction carries the data of two flows or more
@@ -85,6 +95,59 @@ check lossy "j['messages']['completed'] == 7 and j['messages']['failed'] == 0"
 check lossy "j['packets']['dropped'] > 0 and \
 j['packets']['dropped'] == j['switch_drops']['tail']"
 check lossy "j['pfc']['pause_frames_sent'] == 0 and j['conservation']['ok']"
+
+# The packets the senders (every HCA but node1) sent again: the bytes on
+# their links beyond the 7 writes, in 4,178-byte frames.
+retx() {
+	python3 -c "import json; j=json.load(open('$out/$1.json'));
+tx=sum(l['tx_bytes_ab'] for l in j['links'] if l['a'].startswith('node') and
+l['a'] != 'node1:1'); print(round((tx - 7 * 4278288) / 4178))"
+}
+run irn "$ex/roce_incast_irn.xml"
+check irn "j['messages']['completed'] == 7 and j['messages']['failed'] == 0"
+check irn "j['packets']['dropped'] == 0 and j['conservation']['ok']"
+[ "$(retx irn)" -eq 0 ] && ok || bad "irn: $(retx irn) packets sent again"
+check irn "j['messages']['latency_ns']['max'] < 5e6"
+check lossy "j['messages']['latency_ns']['max'] > 60e6"
+[ "$(retx lossy)" -gt "$(python3 -c "import json;
+print(json.load(open('$out/lossy.json'))['packets']['dropped'])")" ] && ok ||
+	bad "lossy: go-back-N sent again no more than was dropped"
+# The same on tomahawk (4 MB a pipeline), IRN without irn-rtt.
+sed -e 's/ irn-rtt="[^"]*"/ switch-profile="tomahawk"/' \
+	-e "s|\.\./platforms|$top_srcdir/platforms|" \
+	"$ex/roce_incast_irn.xml" >"$out/irn_th.xml"
+sed -e 's/pfc="off"/pfc="off" switch-profile="tomahawk"/' \
+	-e "s|\.\./platforms|$top_srcdir/platforms|" \
+	"$ex/roce_incast_lossy.xml" >"$out/gbn_th.xml"
+run irn_th "$out/irn_th.xml"
+run gbn_th "$out/gbn_th.xml"
+check irn_th "j['messages']['completed'] == 7 and j['packets']['dropped'] > 0 \
+and j['messages']['latency_ns']['max'] < 5e6 and j['conservation']['ok']"
+check gbn_th "j['messages']['completed'] == 7 and \
+j['messages']['latency_ns']['max'] > 60e6"
+r=$(retx irn_th) g=$(retx gbn_th)
+check irn_th "$r >= j['packets']['dropped'] * 0.9 and \
+$r <= j['packets']['dropped'] * 1.25 and 4 * $r < $g"
+
+# IRN with PFC on (the paper evaluates both): lossless, nothing to
+# recover, every message completes. A value other than gbn or irn, and
+# irn-rtt without irn, are refused with exit 2.
+sed -e 's/model="roce"/model="roce" loss-recovery="irn"/' \
+	-e "s|\.\./platforms|$top_srcdir/platforms|" \
+	"$ex/roce_incast.xml" >"$out/irn_pfc.xml"
+run irn_pfc "$out/irn_pfc.xml"
+check irn_pfc "j['messages']['completed'] == 7 and \
+j['packets']['dropped'] == 0 and j['pfc']['pause_frames_sent'] >= 0"
+for bad in 'loss-recovery="sr"' 'irn-rtt="3us"'; do
+	sed -e "s/model=\"roce\"/model=\"roce\" $bad/" \
+		-e "s|\.\./platforms|$top_srcdir/platforms|" \
+		"$ex/roce_incast.xml" >"$out/bad.xml"
+	"$IBFSIM" run "$out/bad.xml" >"$out/r.txt" 2>&1
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q -e "not one of: gbn, irn" \
+		-e "irn-rtt needs loss-recovery" "$out/r.txt"
+	then ok; else bad "$bad: exit $rc: $(cat "$out/r.txt")"; fi
+done
 
 D=1069584
 for seed in 1 2 3; do

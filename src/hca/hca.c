@@ -154,6 +154,7 @@ void ibfs__hca_free(struct ibfs_hca *h)
 		ibfs__cc_cnp_flush(&h->hp[i]);
 	}
 	ibfs__hca_cc_free(h);
+	free(h->irn);
 	if (h->dev.fab && h->dev.fab->devices &&
 	    h->dev.fab->devices[h->dev.node] == &h->dev)
 		h->dev.fab->devices[h->dev.node] = NULL;
@@ -231,6 +232,37 @@ int ibfs__hca_set_link(struct ibfs_hca *h, enum ibfs_hca_link kind, int vlan,
 		hca_port_vls(hp, port->data_vls > 0 ? port->data_vls : 1);
 	}
 	return 0;
+}
+
+int ibfs__hca_set_recovery(struct ibfs_hca *h, enum ibfs_hca_recovery r,
+			   const struct ibfs_hca_irn_cfg *cfg)
+{
+	static const struct ibfs_hca_irn_cfg defaults = {
+		.rto_low = IBFS_IRN_RTO_LOW, .rto_high = IBFS_IRN_RTO_HIGH,
+		.rto_n = IBFS_IRN_RTO_N,
+	};
+
+	if ((r != IBFS_HCA_RECOVERY_GBN && r != IBFS_HCA_RECOVERY_IRN) ||
+	    h->nqps)
+		return -1;
+	if (r == IBFS_HCA_RECOVERY_GBN) {
+		free(h->irn);
+		h->irn = NULL;
+		return 0;
+	}
+	if (h->lops != &ibfs__roce_link_ops)
+		return -1; /* IRN is a RoCE NIC's */
+	if (!h->irn)
+		h->irn = malloc(sizeof(*h->irn));
+	if (!h->irn)
+		return -1;
+	*h->irn = cfg ? *cfg : defaults;
+	return 0;
+}
+
+enum ibfs_hca_recovery ibfs__hca_recovery(const struct ibfs_hca *h)
+{
+	return h->irn ? IBFS_HCA_RECOVERY_IRN : IBFS_HCA_RECOVERY_GBN;
 }
 
 enum ibfs_hca_link ibfs__hca_link(const struct ibfs_hca *h)

@@ -123,6 +123,43 @@ int ibfs__hca_set_link(struct ibfs_hca *h, enum ibfs_hca_link kind, int vlan,
 		       int ipv6);
 enum ibfs_hca_link ibfs__hca_link(const struct ibfs_hca *h);
 /*
+ * Loss recovery of the RC transport, chosen before the HCA has a QP:
+ * IBA go-back-N (the default: IBA 9.7.5.1.3, the sequence error NAK, and
+ * the exponential local ACK timeout of 9.7.6.1.3) or IRN, the selective
+ * repeat of Mittal et al., "Revisiting Network Support for RDMA"
+ * (SIGCOMM 2018) for lossy RoCE (src/hca/rc_irn.c): the responder keeps
+ * out-of-order packets and answers each with a selective NACK, the
+ * requester resends only the packets it lost, keeps at most a BDP of
+ * packets unacknowledged (BDP-FC) and times out after rto_low while at
+ * most rto_n packets are in flight, rto_high otherwise.
+ */
+enum ibfs_hca_recovery {
+	IBFS_HCA_RECOVERY_GBN = 0,
+	IBFS_HCA_RECOVERY_IRN = 1,
+};
+struct ibfs_hca_irn_cfg {
+	ibfs_time_t rto_low, rto_high;
+	uint32_t rto_n;
+	/* The base round trip of the longest path, for the BDP cap: a QP
+	 * keeps at most ceil(port rate x base_rtt / 8 / path MTU) packets
+	 * unacknowledged; 0: no BDP cap (the bitmap's window only). */
+	ibfs_time_t base_rtt;
+};
+/* The paper's values (section 4.1, its default set-up): RTO_low 100
+ * us, RTO_high 320 us, N 3. */
+#define IBFS_IRN_RTO_LOW (100 * IBFS_US)
+#define IBFS_IRN_RTO_HIGH (320 * IBFS_US)
+#define IBFS_IRN_RTO_N 3
+/*
+ * Sets the HCA's loss recovery (cfg NULL: the IRN defaults above with no
+ * BDP cap; ignored for GBN). IRN needs a RoCEv2 link (ibfs__hca_set_link
+ * first). Returns 0, or -1 for an unknown kind, an InfiniBand HCA, or an
+ * HCA that already has a QP.
+ */
+int ibfs__hca_set_recovery(struct ibfs_hca *h, enum ibfs_hca_recovery r,
+			   const struct ibfs_hca_irn_cfg *cfg);
+enum ibfs_hca_recovery ibfs__hca_recovery(const struct ibfs_hca *h);
+/*
  * A RoCEv2 port's host id (fabric/eth.h: its IP and MAC addresses follow
  * from it): the LID with an LMC of 0, within the unicast LID range
  * 0x0001-0xbfff (IBA 4.1.3) so that no host id reads as a multicast

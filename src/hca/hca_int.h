@@ -400,6 +400,9 @@ struct ibfs_hca_qp {
 	uint16_t cc_ccti;
 	uint8_t cc_becn;
 	ibfs_time_t cc_at, cc_until;
+	/* IRN loss recovery state (rc_irn.c), NULL under go-back-N or
+	 * until the QP first needs it. */
+	struct ibfs_irn *irn;
 };
 
 struct ibfs_hca_qp *ibfs__qp_lookup(struct ibfs_hca *h, uint32_t qpn);
@@ -439,6 +442,79 @@ void ibfs__rc_nak(struct ibfs_hca_qp *qp, uint8_t syn, uint32_t psn);
 ibfs_time_t ibfs__rnr_time(uint8_t code);
 /* Local ACK timeout 4.096 us x 2^t (IBA 9.7.6.1.3); 0: never. */
 ibfs_time_t ibfs__ack_timeout(uint8_t t);
+/*
+ * IRN selective repeat (rc_irn.c), for QPs of an HCA with h->irn set;
+ * the go-back-N paths above call these only then.
+ */
+enum { IBFS_IRN_RING = 256, IBFS_IRN_SACKQ = 32 };
+struct ibfs_irn {
+	/* Requester. PSNs a selective NACK reported received, a bit each
+	 * by PSN % IBFS_IRN_RING (the window keeps every PSN in flight
+	 * within the ring). In loss recovery (until the cumulative
+	 * acknowledgement reaches rec_end) the packets before sack_hi not
+	 * so reported are lost; the next retransmission is the first of
+	 * them from retx on. */
+	uint64_t sacked[IBFS_IRN_RING / 64];
+	uint8_t recovery, swapped, t_low, draining;
+	uint8_t retx_una;  /* the oldest unacknowledged packet goes first */
+	uint8_t gap_set;   /* gap_una and gap_last hold a gap */
+	uint32_t rec_end, sack_hi, retx;
+	uint32_t cum;      /* the responder's cumulative PSN, as reported */
+	/* The last READ response past a gap, and the PSN it was past. */
+	uint32_t gap_una, gap_last;
+	/* The new packets' send position while the engine sits on a
+	 * retransmission (swapped). */
+	struct {
+		uint64_t sq_next;
+		uint32_t tx_off, next_psn, pkts_since_ack;
+		int rd_out;
+		ibfs_time_t wqe_begin, wqe_next;
+	} f;
+	/* The retry timer: when it started and whether it runs RTO_low. */
+	ibfs_time_t t_start;
+	/* Responder: the out-of-order requests kept, by PSN % ring, and the
+	 * PSNs still to report in selective NACKs. */
+	struct ibfs_packet *ooo[IBFS_IRN_RING];
+	uint32_t sackq[IBFS_IRN_SACKQ];
+	uint32_t sack_head, sack_count;
+};
+void ibfs__irn_free(struct ibfs_hca_qp *qp);
+/* The QP's IRN state, made on first use; NULL when out of memory. */
+struct ibfs_irn *ibfs__irn_get(struct ibfs_hca_qp *qp);
+/* The PSN the next new packet takes (whatever the engine sits on). */
+uint32_t ibfs__irn_next_psn(const struct ibfs_hca_qp *qp);
+/* Requester: 1 while the BDP cap (or the bitmap's window) holds back a
+ * new packet. */
+int ibfs__irn_window_full(struct ibfs_hca_qp *qp);
+/* Requester: moves the send position to the next lost packet, if any
+ * (called by ibfs__sq_prepare); 1 while positioned there. */
+int ibfs__irn_seek_lost(struct ibfs_hca_qp *qp);
+/* Requester: p was built; a retransmission returns to the new packets. */
+void ibfs__irn_built(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
+/* Requester: back to the new packets' position (before an ACK or a
+ * timeout reads it). */
+void ibfs__irn_unseek(struct ibfs_hca_qp *qp);
+/* Packets between two AckReq under IRN (the window asks for ACKs). */
+uint32_t ibfs__irn_ack_every(struct ibfs_hca_qp *qp);
+/* Requester: the responder expects PSN e next (an ACK or NACK said). */
+void ibfs__irn_cum(struct ibfs_hca_qp *qp, uint32_t e);
+/* Requester: a selective NACK (cumulative PSN e, received PSN r). */
+void ibfs__irn_nack(struct ibfs_hca_qp *qp, uint32_t e, uint32_t r);
+/* Requester: a READ response beyond the expected one: the earlier ones
+ * are lost. */
+void ibfs__irn_read_gap(struct ibfs_hca_qp *qp, uint32_t psn);
+/* Requester: the cumulative acknowledgement moved from old to una. */
+void ibfs__irn_acked(struct ibfs_hca_qp *qp, uint32_t old, uint32_t una);
+void ibfs__irn_timer_arm(struct ibfs_hca_qp *qp);
+void ibfs__irn_timeout(struct ibfs_hca_qp *qp);
+/* Responder: a request beyond the expected PSN (kept, NACKed). */
+void ibfs__irn_ooo(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
+/* Responder: the expected PSN moved: process the packets kept for it. */
+void ibfs__irn_drain(struct ibfs_hca_qp *qp);
+/* Responder: an ACK packet being built becomes the next selective NACK
+ * if one is owed. */
+void ibfs__irn_sack_fill(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
+
 /* UD and UC receive (ud.c). */
 void ibfs__ud_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
 /* Multicast (mcast.c): a packet to an MLID arrived on hp (it frees it);
@@ -604,6 +680,9 @@ struct ibfs_hca {
 	 * carries the priority in its PCP (else the DSCP alone does); IPv6
 	 * rather than IPv4. Set with ibfs__hca_set_link. */
 	uint8_t eth_vlan, eth_ipv6;
+	/* IRN loss recovery of its RC QPs (rc_irn.c); NULL: go-back-N.
+	 * Set with ibfs__hca_set_recovery. */
+	struct ibfs_hca_irn_cfg *irn;
 };
 
 /* QP numbers: 0 and 1 are the SMI and GSI QPs (IBA 3.5.1, 9.6); data

@@ -8,6 +8,7 @@ libibfs_hca_la_SOURCES = \
 	src/hca/profile.c src/hca/opcodes.c src/hca/mr.c src/hca/cq.c \
 	src/hca/qp.c src/hca/srq.c src/hca/sq.c src/hca/rc_requester.c \
 	src/hca/rc_responder.c src/hca/rc_retry.c src/hca/ud.c \
+	src/hca/rc_irn.c \
 	src/hca/verbs.c src/hca/direct_exec.h src/hca/direct_exec.c \
 	src/hca/pair.h src/hca/pair.c src/hca/perftest.h src/hca/perftest.c \
 	src/hca/cc_throttle.c src/hca/sa_mad.h src/hca/sa_mad.c \

@@ -6,7 +6,8 @@
  * only with its response data; a response also acknowledges every earlier
  * PSN. Responses must arrive in PSN order: one that skips a PSN means a
  * packet was lost, and is dropped (the local ACK timer resends from the
- * oldest unacknowledged PSN). Send WQEs complete in order (IBA 10.8.3).
+ * oldest unacknowledged PSN; IRN asks again at once, rc_irn.c). Send WQEs
+ * complete in order (IBA 10.8.3), under IRN too.
  */
 #include <string.h>
 
@@ -36,6 +37,8 @@ static void rq_progress(struct ibfs_hca_qp *qp, uint32_t una)
 {
 	if (ibfs__psn_cmp(una, qp->una_psn) <= 0)
 		return;
+	if (qp->irn)
+		ibfs__irn_acked(qp, qp->una_psn, una);
 	qp->una_psn = una;
 	qp->retry_left = qp->attr.retry_cnt;
 	qp->rnr_left = qp->attr.rnr_retry;
@@ -94,6 +97,10 @@ static void rq_read_resp(struct ibfs_hca_qp *qp, struct ibfs_packet *p,
 	if (!w || !rq_in(p->psn, w->first_psn, w->npsn) ||
 	    p->psn != qp->una_psn) {
 		h->st.duplicates++;
+		/* IRN: responses before this one were lost. */
+		if (h->irn && w && rq_in(p->psn, w->first_psn, w->npsn) &&
+		    ibfs__psn_cmp(p->psn, qp->una_psn) > 0)
+			ibfs__irn_read_gap(qp, p->psn);
 		return;
 	}
 	int is_atomic = p->opcode == (IBFS_OP_RC | IBFS_OP_ATOMIC_ACK);
@@ -142,6 +149,9 @@ void ibfs__rc_req_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 	if (qp->pub.state != IBFS_QPS_RTS && qp->pub.state != IBFS_QPS_SQD)
 		return;
 	const struct ibfs_hca_opinfo *oi = ibfs__hca_opinfo(p->opcode);
+	/* IRN: read the new packets' position, not a retransmission's. */
+	if (qp->irn)
+		ibfs__irn_unseek(qp);
 	/* A response for a PSN never sent is a ghost: ignore it. */
 	if (ibfs__psn_cmp(p->psn, qp->next_psn) >= 0) {
 		qp->hca->st.dropped++;
@@ -150,8 +160,19 @@ void ibfs__rc_req_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 	if ((p->opcode & 0x1f) == IBFS_OP_ACK) {
 		uint8_t syn = p->aeth.syndrome;
 		if ((syn & 0xe0) == IBFS_AETH_ACK) {
+			if (qp->irn)
+				ibfs__irn_cum(qp, ibfs__psn_add(p->psn, 1));
 			rq_ack_upto(qp, p->psn);
 			rq_finish(qp, 0);
+			return;
+		}
+		/* IRN's selective NACK: q and the PSN it received. */
+		if (qp->hca->irn && syn == (IBFS_AETH_NAK | IBFS_NAK_PSN_SEQ)) {
+			if (ibfs__psn_cmp(p->psn, qp->una_psn) >= 0) {
+				rq_ack_upto(qp, ibfs__psn_add(p->psn, -1u));
+				ibfs__qp_complete_sq(qp, 0);
+			}
+			ibfs__irn_nack(qp, p->psn, p->imm);
 			return;
 		}
 		/* A NAK for PSN q acknowledges everything before q. */

@@ -6,7 +6,8 @@
  * the responses.
  *   - PSN ahead of the expected one: NAK PSN sequence error, once, and
  *     drop until the expected PSN comes (IBA 9.7.5.1.3). UC just drops the
- *     message in progress.
+ *     message in progress. Under IRN (rc_irn.c) RC keeps the packet and
+ *     NACKs it selectively, and executes it once the gap fills.
  *   - PSN behind: a duplicate (IBA 9.7.5.1.2). SENDs and WRITEs are
  *     re-acknowledged, READs are executed again, an atomic's saved result
  *     is sent again.
@@ -113,6 +114,8 @@ struct ibfs_packet *ibfs__rc_resp_build(struct ibfs_hca_qp *qp)
 			return NULL;
 		p->aeth.syndrome = qp->ack_syn;
 		qp->ack_pending = 0;
+		if (qp->irn)
+			ibfs__irn_sack_fill(qp, p);
 		qp->hca->st.acks++;
 		/* A FECN-marked request came: BECN back (IBA A10.3.1). */
 		if (qp->cc_becn) {
@@ -448,6 +451,10 @@ static void rs_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p, int uc)
 		}
 		d = 0;
 	}
+	if (d > 0 && !uc && qp->hca->irn) {
+		ibfs__irn_ooo(qp, p); /* kept and NACKed selectively */
+		return;
+	}
 	if (d > 0) {
 		if (!qp->nak_sent) {
 			qp->nak_sent = 1;
@@ -492,6 +499,8 @@ static void rs_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p, int uc)
 	if (!uc && p->ack_req && (oi->flags & (IBFS_OPF_SEND | IBFS_OPF_WRITE)))
 		ibfs__rc_queue_ack(qp, IBFS_AETH_ACK | 0x1f, p->psn);
 	ibfs__hca_qp_wake(qp);
+	if (!uc && qp->irn)
+		ibfs__irn_drain(qp);
 }
 
 void ibfs__rc_resp_rx(struct ibfs_hca_qp *qp, struct ibfs_packet *p)

@@ -11,6 +11,8 @@
  *     from the NAKed PSN; rnr_retry 7 means "retry for ever", otherwise
  *     exhaustion gives IBFS_WC_RNR_RETRY_EXC_ERR.
  *   - NAK PSN sequence error: go back N to the NAKed PSN.
+ *   - Under IRN (rc_irn.c) the timer runs RTO_low or RTO_high instead
+ *     (ibfs__irn_timer_arm) and its expiry resends selectively.
  *   - NAK invalid request / remote access / remote operational error:
  *     the WQE completes with REM_INV_REQ_ERR / REM_ACCESS_ERR /
  *     REM_OP_ERR and the QP enters the error state (IBA 9.9.3.1).
@@ -43,6 +45,8 @@ static void rc_timer_ev(void *obj, uint64_t arg)
 	qp->timer = NULL;
 	if (qp->pub.state != IBFS_QPS_RTS && qp->pub.state != IBFS_QPS_SQD)
 		return;
+	if (qp->irn)
+		ibfs__irn_unseek(qp);
 	if (qp->una_psn == qp->next_psn)
 		return;
 	qp->hca->st.timeouts++;
@@ -52,11 +56,47 @@ static void rc_timer_ev(void *obj, uint64_t arg)
 	}
 	qp->retry_left--;
 	qp->hca->st.retransmits++;
+	if (qp->hca->irn) {
+		ibfs__irn_timeout(qp);
+		return;
+	}
 	ibfs__sq_rewind(qp, qp->una_psn);
+}
+
+/*
+ * IRN's timer (rc_irn.c): RTO_low from its start while at most N packets
+ * are in flight, RTO_high from its start once more are; restarted on
+ * progress as the IBA timer.
+ */
+void ibfs__irn_timer_arm(struct ibfs_hca_qp *qp)
+{
+	const struct ibfs_hca_irn_cfg *c = qp->hca->irn;
+	struct ibfs_irn *r = ibfs__irn_get(qp);
+	struct ibfs_eq *q = &qp->hca->dev.fab->eq;
+	uint32_t next = ibfs__irn_next_psn(qp);
+	int low;
+
+	if (!r || qp->una_psn == next)
+		return;
+	low = (uint32_t)ibfs__psn_cmp(next, qp->una_psn) <= c->rto_n;
+	if (qp->timer) {
+		if (!r->t_low || low)
+			return;
+		ibfs__eq_cancel(q, qp->timer);
+	} else {
+		r->t_start = q->now;
+	}
+	r->t_low = (uint8_t)low;
+	qp->timer_at = r->t_start + (low ? c->rto_low : c->rto_high);
+	qp->timer = ibfs__eq_schedule(q, qp->timer_at, rc_timer_ev, qp, 0);
 }
 
 void ibfs__rc_timer_arm(struct ibfs_hca_qp *qp)
 {
+	if (qp->hca->irn) {
+		ibfs__irn_timer_arm(qp);
+		return;
+	}
 	if (qp->timer || qp->una_psn == qp->next_psn)
 		return;
 	ibfs_time_t t = ibfs__ack_timeout(qp->attr.timeout);

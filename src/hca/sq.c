@@ -11,7 +11,9 @@
  *   - the send pipeline adds tx_pkt before the packet can take the wire.
  * Only the next packet of a QP is timed ahead (one packet of prefetch);
  * the port's scheduler (tx_sched.c) builds it when it is ready and the link is
- * free. RC rewinds here for go-back-N (IBA 9.7.5.1.4).
+ * free. RC rewinds here for go-back-N (IBA 9.7.5.1.4); under IRN the engine
+ * visits each lost packet before the next new one (rc_irn.c) and keeps
+ * within the BDP cap.
  */
 #include <string.h>
 
@@ -34,17 +36,23 @@ void ibfs__sq_prepare(struct ibfs_hca_qp *qp)
 	 * (IBA 10.3.1, Send Queue Drain). */
 	int draining = qp->pub.state == IBFS_QPS_SQD && qp->tx_off;
 	if (qp->req_ready_valid ||
-	    (qp->pub.state != IBFS_QPS_RTS && !draining) ||
-	    qp->sq_next == qp->sq_tail)
+	    (qp->pub.state != IBFS_QPS_RTS && !draining))
 		return;
 	struct ibfs_hca *h = qp->hca;
+	/* IRN: a lost packet goes again before any new one (rc_irn.c). */
+	int retx = h->irn && qp->pub.qp_type == IBFS_QPT_RC &&
+		   ibfs__irn_seek_lost(qp);
+	if (!retx && qp->sq_next == qp->sq_tail)
+		return;
 	struct ibfs_swqe *w = ibfs__sq_at(qp, qp->sq_next);
-	if (qp->pub.qp_type == IBFS_QPT_RC) {
+	if (qp->pub.qp_type == IBFS_QPT_RC && !retx) {
 		int depth = qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1;
 		if (sq_is_rdatomic(w->opcode) && qp->rd_out >= depth)
 			return; /* initiator depth reached (IBA 9.5) */
 		if (w->fence && qp->rd_out > 0)
 			return; /* fence: wait for READs and atomics */
+		if (h->irn && ibfs__irn_window_full(qp))
+			return; /* IRN's BDP cap */
 	}
 	ibfs_time_t now = ibfs__hca_now(h);
 	int start = qp->tx_off == 0 || qp->fresh;
@@ -189,7 +197,9 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 	qp->next_psn = ibfs__psn_add(qp->next_psn, npsn);
 	if (type == IBFS_QPT_RC) {
 		qp->pkts_since_ack++;
-		if (last || qp->pkts_since_ack >= h->ack_every) {
+		uint32_t every = h->irn ? ibfs__irn_ack_every(qp)
+					: h->ack_every;
+		if (last || qp->pkts_since_ack >= every) {
 			p->ack_req = 1;
 			qp->pkts_since_ack = 0;
 		}
@@ -218,6 +228,8 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 			w->status = IBFS_WC_SUCCESS;
 		}
 	}
+	if (type == IBFS_QPT_RC && h->irn)
+		ibfs__irn_built(qp, p);
 	if (type == IBFS_QPT_RC)
 		ibfs__rc_timer_arm(qp);
 	ibfs__sq_prepare(qp);

@@ -128,6 +128,19 @@ static int eth_rnic(struct ibfs_assembly *a, struct ibfs_hca *h, int node,
 	if (ibfs__hca_set_link(h, IBFS_HCA_LINK_ROCE, vlan, ipv6) < 0)
 		return ibfs__diag(d, t->file, 0, "cannot make HCA '%s' a "
 				  "RoCEv2 RNIC", t->nodes[node].id);
+	/* IRN's selective repeat (src/hca/rc_irn.c) in place of go-back-N. */
+	if (o->eth && o->eth->irn) {
+		struct ibfs_hca_irn_cfg irn = {
+			.rto_low = IBFS_IRN_RTO_LOW,
+			.rto_high = IBFS_IRN_RTO_HIGH,
+			.rto_n = IBFS_IRN_RTO_N, .base_rtt = o->eth->irn_rtt,
+		};
+
+		if (ibfs__hca_set_recovery(h, IBFS_HCA_RECOVERY_IRN, &irn) < 0)
+			return ibfs__diag(d, t->file, 0, "HCA '%s': cannot "
+					  "set IRN loss recovery",
+					  t->nodes[node].id);
+	}
 	for (int p = 1; p <= t->nodes[node].nports; p++) {
 		uint32_t id = ibfs__eth_host_id(&a->eth_hosts, t, node, p);
 		struct ibfs_port *port = &a->fab->ports[node][p];

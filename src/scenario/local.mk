@@ -41,6 +41,7 @@ EXTRA_DIST += examples/rdma_write.xml examples/rdma_read.xml \
 	examples/multicast.xml \
 	examples/roce_incast.xml examples/roce_incast_lossy.xml \
 	examples/roce_ring_deadlock.xml \
+	examples/roce_incast_irn.xml \
 	tests/run_example_scenarios.sh
 TESTS += tests/run_example_scenarios.sh
 # The same scenarios under --model roce: PFC, lossy recovery, ECMP against

@@ -67,6 +67,11 @@ struct ibfs_sc_eth {
 	 * the runner from the traffic.
 	 */
 	uint8_t lossless;
+	/* loss-recovery: 0 the IBA's go-back-N, 1 IRN's selective repeat
+	 * (src/hca/rc_irn.c); irn-rtt: IRN's base RTT for its BDP cap
+	 * (0: no cap). */
+	int irn;
+	ibfs_time_t irn_rtt;
 };
 
 /* One <message>: `count` messages of `size` bytes from src to dst. */

@@ -51,7 +51,7 @@ static const struct {
 			    "qos-sl2vl", "qos-vlarb-high", "qos-vlarb-low",
 			    "qos-high-limit", "partitions", SX_CC}},
 	{"transport", {"model", "pfc", "priority-source", "ip",
-		       "loss-recovery", "ecmp", "switch-profile"}},
+		       "loss-recovery", "ecmp", "switch-profile", "irn-rtt"}},
 	{"traffic", {NULL}},
 	{"message", {"src", "dst", SX_COMMON}},
 	{"pattern", {"kind", "dst", "shift", SX_COMMON}},

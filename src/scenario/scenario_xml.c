@@ -144,28 +144,40 @@ static int enum_attr(struct sx *x, xmlNode *n, const char *name,
 }
 
 /*
- * <transport>'s Ethernet attributes (struct ibfs_sc_eth). IRN's selective
- * repeat is not built: loss-recovery takes gbn, the IBA's go-back-N.
+ * <transport>'s Ethernet attributes (struct ibfs_sc_eth). loss-recovery
+ * takes gbn, the IBA's go-back-N, or irn, the selective repeat of Mittal
+ * et al. (SIGCOMM 2018), with PFC or without (the paper evaluates both);
+ * irn-rtt, the base RTT its BDP cap is computed from, goes with irn only.
  */
 static int read_transport_eth(struct sx *x, xmlNode *n)
 {
 	static const char *const onoff[] = {"off", "on"};
 	static const char *const source[] = {"dscp", "pcp"};
 	static const char *const ip[] = {"v4", "v6"};
-	static const char *const recovery[] = {"gbn"};
+	static const char *const recovery[] = {"gbn", "irn"};
 	static const char *const pick[] = {"hash", "round-robin", "random"};
 	static const char *const profiles[] = {"generic-100g", "sn2700",
 					       "tomahawk"};
 	struct ibfs_sc_eth *e = &x->s->eth;
-	int lr, prof;
+	int prof;
+	uint64_t rtt;
+	char *given = attr(n, "irn-rtt");
 
 	if (enum_attr(x, n, "pfc", onoff, 2, 1, &e->pfc) < 0 ||
 	    enum_attr(x, n, "priority-source", source, 2, 0, &e->pcp) < 0 ||
 	    enum_attr(x, n, "ip", ip, 2, 0, &e->ipv6) < 0 ||
-	    enum_attr(x, n, "loss-recovery", recovery, 1, 0, &lr) < 0 ||
+	    enum_attr(x, n, "loss-recovery", recovery, 2, 0, &e->irn) < 0 ||
 	    enum_attr(x, n, "ecmp", pick, 3, 0, &e->pick) < 0 ||
-	    enum_attr(x, n, "switch-profile", profiles, 3, 0, &prof) < 0)
+	    enum_attr(x, n, "switch-profile", profiles, 3, 0, &prof) < 0 ||
+	    unit_attr(x, n, "irn-rtt", ibfs__parse_time, "time", 0, &rtt) < 0) {
+		xmlFree(given);
 		return -1;
+	}
+	xmlFree(given);
+	if (given && !e->irn)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "irn-rtt needs loss-recovery=\"irn\"");
+	e->irn_rtt = (ibfs_time_t)rtt;
 	free(e->switch_profile);
 	e->switch_profile = strdup(profiles[prof]);
 	if (!e->switch_profile)
