@@ -551,6 +551,13 @@ struct ibfs_hca_link_ops {
 	int (*accept)(struct ibfs_hca_port *hp, const struct ibfs_packet *p);
 };
 extern const struct ibfs_hca_link_ops ibfs__ib_link_ops;
+/* What both links do through the fabric port (ib_link.c): a port whose
+ * link is down takes the packet and loses it. */
+int ibfs__hca_port_can_send(struct ibfs_hca_port *hp,
+			    const struct ibfs_packet *p);
+ibfs_time_t ibfs__hca_port_send(struct ibfs_hca_port *hp,
+				struct ibfs_packet *p);
+void ibfs__hca_port_consume(struct ibfs_hca_port *hp, struct ibfs_packet *p);
 /* RoCEv2 (IBA Annex A17) over an Ethernet port (roce_link.c). */
 extern const struct ibfs_hca_link_ops ibfs__roce_link_ops;
 

@@ -31,7 +31,12 @@ static void ibl_frame(struct ibfs_hca_port *hp, struct ibfs_packet *p,
 	ibfs__packet_finish(p);
 }
 
-static int ibl_can_send(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
+/*
+ * Through the fabric port, whatever the link: its flow control (credits,
+ * or PFC on Ethernet) decides; shared with roce_link.c.
+ */
+int ibfs__hca_port_can_send(struct ibfs_hca_port *hp,
+			    const struct ibfs_packet *p)
 {
 	struct ibfs_port *port = hp->port;
 	if (!port->peer || !port->up)
@@ -41,7 +46,8 @@ static int ibl_can_send(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
 	return ibfs__port_can_send(port, p);
 }
 
-static ibfs_time_t ibl_send(struct ibfs_hca_port *hp, struct ibfs_packet *p)
+ibfs_time_t ibfs__hca_port_send(struct ibfs_hca_port *hp,
+				struct ibfs_packet *p)
 {
 	struct ibfs_port *port = hp->port;
 	struct ibfs_fabric *f = hp->hca->dev.fab;
@@ -56,7 +62,7 @@ static ibfs_time_t ibl_send(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 	return port->tx_free_at; /* the end of its transmission (link.c) */
 }
 
-static void ibl_consume(struct ibfs_hca_port *hp, struct ibfs_packet *p)
+void ibfs__hca_port_consume(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 {
 	ibfs__port_consume(hp->port, p);
 }
@@ -71,8 +77,8 @@ static int ibl_accept(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
 
 const struct ibfs_hca_link_ops ibfs__ib_link_ops = {
 	.frame = ibl_frame,
-	.can_send = ibl_can_send,
-	.send = ibl_send,
-	.consume = ibl_consume,
+	.can_send = ibfs__hca_port_can_send,
+	.send = ibfs__hca_port_send,
+	.consume = ibfs__hca_port_consume,
 	.accept = ibl_accept,
 };

@@ -44,38 +44,6 @@ static void roce_frame(struct ibfs_hca_port *hp, struct ibfs_packet *p,
 	ibfs__roce_finish(p, hp->hca->eth_vlan, hp->hca->eth_ipv6);
 }
 
-static int roce_can_send(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
-{
-	struct ibfs_port *port = hp->port;
-
-	if (!port->peer || !port->up)
-		return 1; /* the frame will be lost */
-	if (!p)
-		return !port->tx_busy;
-	return ibfs__port_can_send(port, p);
-}
-
-static ibfs_time_t roce_send(struct ibfs_hca_port *hp, struct ibfs_packet *p)
-{
-	struct ibfs_port *port = hp->port;
-	struct ibfs_fabric *f = hp->hca->dev.fab;
-
-	ibfs__fabric_inject(f, p);
-	if (!port->peer || !port->up) {
-		hp->hca->st.dropped++;
-		ibfs__fabric_drop(f, p);
-		ibfs__packet_free(f, p);
-		return f->eq.now;
-	}
-	ibfs__port_send(port, p);
-	return port->tx_free_at;
-}
-
-static void roce_consume(struct ibfs_hca_port *hp, struct ibfs_packet *p)
-{
-	ibfs__port_consume(hp->port, p);
-}
-
 static int roce_accept(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
 {
 	return hp->lid && p->dlid == hp->lid;
@@ -83,8 +51,8 @@ static int roce_accept(struct ibfs_hca_port *hp, const struct ibfs_packet *p)
 
 const struct ibfs_hca_link_ops ibfs__roce_link_ops = {
 	.frame = roce_frame,
-	.can_send = roce_can_send,
-	.send = roce_send,
-	.consume = roce_consume,
+	.can_send = ibfs__hca_port_can_send,
+	.send = ibfs__hca_port_send,
+	.consume = ibfs__hca_port_consume,
 	.accept = roce_accept,
 };
