@@ -225,6 +225,17 @@ done
 t0=$(sim_ps w400)
 check w1us "j['sim_time_ps'] == $t0 + 1200000"
 check w100 "j['sim_time_ps'] == $t0 - 600000"
+# store-and-forward="true" on sw1: a frame leaves once its tail is in,
+# not its first 54 bytes (preamble to UDP). The last data frame (4,178
+# bytes on the wire) waits 4,124 bytes more at 80 ps a byte; the frames
+# before it queue behind the first, 16 bytes (its RETH) longer than the
+# others, so the last starts 16 bytes later still; the 86-byte ACK waits
+# 32 bytes more: (4,124 + 16 + 32) x 80 = 333,760 ps over cut-through.
+fabric skeleton.xml sksf.xml \
+	's/2" latency="100ns"/2" latency="100ns" store-and-forward="true"/'
+scenario rdma_write.xml wsf.xml sksf.xml
+run wsf "$out/wsf.xml" --model roce
+check wsf "j['sim_time_ps'] == $(sim_ps w100) + 333760"
 # A shared buffer too small: refused with the file, the switch's line and
 # id. Under roce with PFC on the priority the write uses, each linked port
 # of sw1 keeps 8 reserves of 9,216 bytes (one a priority) and the headroom

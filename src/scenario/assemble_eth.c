@@ -52,8 +52,8 @@ static int eth_profile(const struct ibfs_assembly_opts *o,
 /*
  * Switch n's copy of the run's profile with the fabric's settings of that
  * switch (fabric/topology.h): its latency when the file gave one, its
- * shared-buffer and its lossy alpha. The headroom the switch computes
- * follows its own latency (ibfs__eth_headroom).
+ * shared-buffer, its lossy alpha and store-and-forward. The headroom the
+ * switch computes follows its own latency (ibfs__eth_headroom).
  */
 static void eth_switch_profile(const struct ibfs_eth_profile *base,
 			       const struct ibfs_topo_node *n,
@@ -68,6 +68,8 @@ static void eth_switch_profile(const struct ibfs_eth_profile *base,
 		p->alpha_num = n->alpha_num;
 		p->alpha_den = n->alpha_den;
 	}
+	if (n->store_forward)
+		p->store_forward = 1;
 }
 
 /*
