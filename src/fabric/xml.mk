@@ -64,3 +64,9 @@ EXTRA_DIST += \
 	tests/data/fabric/good-minimal.xml \
 	tests/data/fabric/good-speeds.xml \
 	tests/data/fabric/good-vls.xml
+
+# The Ethernet switch's settings in fabric XML (shared-buffer, alpha).
+check_PROGRAMS += tests/check_xml_fabric_eth
+tests_check_xml_fabric_eth_SOURCES = tests/check_xml_fabric_eth.c
+tests_check_xml_fabric_eth_CFLAGS = $(TEST_CFLAGS)
+tests_check_xml_fabric_eth_LDADD = libibfs_fabric.la $(TEST_LIBS)

@@ -106,6 +106,11 @@ tests_check_fault_hca_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
 # RoCEv2 under the HCA transport (roce_link.c): closed-form times of two
 # RNICs back to back over a test flow ops, and recovery from dropped frames.
 check_PROGRAMS += tests/check_roce_link
-tests_check_roce_link_SOURCES = tests/check_roce_link.c
+tests_check_roce_link_SOURCES = tests/check_roce_link.c tests/roce_pair.h
 tests_check_roce_link_CFLAGS = $(TEST_CFLAGS)
 tests_check_roce_link_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+# IRN's selective repeat (rc_irn.c) on the same pair.
+check_PROGRAMS += tests/check_roce_irn
+tests_check_roce_irn_SOURCES = tests/check_roce_irn.c tests/roce_pair.h
+tests_check_roce_irn_CFLAGS = $(TEST_CFLAGS)
+tests_check_roce_irn_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
