@@ -4,6 +4,7 @@ libibfs_fabric_la_SOURCES += \
 	src/fabric/topology.h src/fabric/topology.c \
 	src/fabric/xml_doc.h src/fabric/xml_doc.c \
 	src/fabric/xml_fabric.h src/fabric/xml_fabric.c \
+	src/fabric/xml_fabric_int.h src/fabric/xml_fabric_attrs.c \
 	src/fabric/xml_fast.c
 
 check_PROGRAMS += tests/check_topology tests/check_xml_fabric
