@@ -376,8 +376,10 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 	h->st.rx_pkts++;
 	if (p->kind == IBFS_PKT_MGMT && ibfs__hca_mgmt_rx(hp, p))
 		return;
-	/* Congestion notification (A10.3): a CNP is consumed there. */
-	if (__builtin_expect(p->fecn | p->becn, 0) && ibfs__cc_rx(hp, p)) {
+	/* Congestion notification (A10.3; the control's, cc.c): a CNP is
+	 * consumed there. */
+	if (__builtin_expect((p->fecn | p->becn) || h->cc, 0) &&
+	    ibfs__cc_rx(hp, p)) {
 		ibfs__fabric_deliver(h->dev.fab, p);
 		ibfs__packet_free(h->dev.fab, p);
 		return;
