@@ -193,3 +193,10 @@ EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
 	tests/data/scenario/bad_mjoin_member.xml \
 	tests/data/scenario/bad_mjoin_instant.xml \
 	tests/data/scenario/bad_mjoin_noat.xml
+
+# One model's column of ibfsim compare.
+libibfs_scenario_la_SOURCES += src/scenario/compare.h src/scenario/compare.c
+
+# ibfsim compare, end to end.
+TESTS += tests/compare.sh
+EXTRA_DIST += tests/compare.sh
