@@ -12,7 +12,9 @@
  * each model runs with seeds seed .. seed + N - 1 and each figure is
  * given as the mean with its range.
  */
+#define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/compare_int.h"
 #include "fabric/units.h"
 #include "scenario/compare.h"
 #include "scenario/runner.h"
@@ -45,30 +48,14 @@ static const char compare_usage[] =
 	"  --no-data       do not move real bytes (same timing)\n"
 	"  --json FILE     write the comparison as JSON\n"
 	"  --csv DIR       write DIR/compare.csv, a line per run\n"
+	"  --html FILE     write one self-contained page: the table and\n"
+	"                  plots drawn by gnuplot (latency and flow\n"
+	"                  throughput CDFs per model)\n"
 	"\n"
 	"Exit status: 0 success, 1 a run failed (deadlock, failed messages;\n"
 	"the table still shows it), 2 bad usage or invalid input.\n";
 
-enum { CMP_MAX_MODELS = 4, CMP_MAX_SEEDS = 1000 };
-
-static const char *const cmp_model_names[] = {"ib", "roce", "iwarp", "tcp"};
-
-struct cmp_args {
-	const char *scenario, *json, *csv, *profile;
-	int models[CMP_MAX_MODELS];
-	int nmodels;
-	uint64_t seed, seeds, jobs;
-	struct ibfs_run_opts o;
-};
-
-/* One run: a model and a seed, and what it handed back. */
-struct cmp_run {
-	int model;
-	uint64_t seed;
-	pid_t pid;
-	int fd;
-	struct ibfs_cmp_figs f;
-};
+const char *const ibfs_cli_cmp_models[] = {"ib", "roce", "iwarp", "tcp"};
 
 /* --models LIST: each a built model, once. */
 static int parse_models(const char *list, struct cmp_args *a)
@@ -79,7 +66,7 @@ static int parse_models(const char *list, struct cmp_args *a)
 	for (char *s = strtok(buf, ","); s; s = strtok(NULL, ",")) {
 		int m = -1;
 		for (int i = 0; i < CMP_MAX_MODELS; i++)
-			if (!strcmp(s, cmp_model_names[i]))
+			if (!strcmp(s, ibfs_cli_cmp_models[i]))
 				m = i;
 		if (m < 0) {
 			ibfs_cli_error("--models: '%s' is not one of ib, roce, "
@@ -137,6 +124,8 @@ static int parse_option(const char *arg, const char *v, struct cmp_args *a)
 	}
 	if (!strcmp(arg, "--json"))
 		a->json = v;
+	else if (!strcmp(arg, "--html"))
+		a->html = v;
 	else if (!strcmp(arg, "--csv"))
 		a->csv = v;
 	else
@@ -148,7 +137,7 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 {
 	static const char *const with_value[] = {
 		"--models", "--seed", "--seeds", "--jobs", "--until",
-		"--json", "--csv", "--profile"};
+		"--json", "--csv", "--profile", "--html"};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	a->o = (struct ibfs_run_opts){.data = 1, .until = IBFS_TIME_NEVER,
@@ -208,6 +197,16 @@ static struct ibfs_scenario *cmp_load(const struct cmp_args *a, int m,
 	return sc;
 }
 
+/* With --html, the first seed's CSV tables, which gnuplot plots. */
+static int cmp_csv_for_html(const struct cmp_args *a, const struct cmp_run *run,
+			    const struct ibfs_results *r)
+{
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/%s", a->tmp,
+		 ibfs_cli_cmp_models[run->model]);
+	return ibfs__results_write_csv(r, dir);
+}
+
 /* In the child: runs, writes the figures to fd whole, and exits. */
 static void cmp_child(const struct cmp_args *a, struct cmp_run *run)
 {
@@ -225,6 +224,12 @@ static void cmp_child(const struct cmp_args *a, struct cmp_run *run)
 		if (rc >= 0) {
 			ibfs__cmp_figures(&r, &f);
 			f.status = rc;
+		}
+		if (rc >= 0 && a->html && run->seed == a->seed &&
+		    cmp_csv_for_html(a, run, &r) < 0) {
+			snprintf(d.msg, sizeof(d.msg), "--html: %s: %s",
+				 a->tmp, strerror(errno));
+			f.status = -1;
 		}
 		ibfs__results_free(&r);
 		ibfs__scenario_free(sc);
@@ -317,20 +322,10 @@ static int cmp_run_all(const struct cmp_args *a, struct cmp_run *runs,
 	return 0;
 }
 
-/* The rows of the table: a figure of struct ibfs_cmp_figs each. */
-enum cmp_type { CMP_DOUBLE, CMP_U64, CMP_INT, CMP_STR };
-
-struct cmp_row {
-	const char *section, *label, *key;
-	enum cmp_type type;
-	size_t off;
-	int prec;
-};
-
 #define ROW(sec, label, key, type, field, prec) \
 	{ sec, label, key, type, offsetof(struct ibfs_cmp_figs, field), prec }
 
-static const struct cmp_row cmp_rows[] = {
+const struct cmp_row ibfs_cli_cmp_rows[] = {
 	ROW("performance", "messages", "messages", CMP_U64, msgs, 0),
 	ROW("performance", "latency p50 (us)", "latency_p50_us", CMP_DOUBLE,
 	    lat_p50_ns, 3),
@@ -372,7 +367,8 @@ static const struct cmp_row cmp_rows[] = {
 	ROW("run", "events", "events", CMP_U64, events, 0),
 };
 
-#define NROWS (sizeof(cmp_rows) / sizeof(cmp_rows[0]))
+const size_t ibfs_cli_cmp_nrows = sizeof(ibfs_cli_cmp_rows) / sizeof(ibfs_cli_cmp_rows[0]);
+#define NROWS ibfs_cli_cmp_nrows
 
 /* Row w's value in f as a number (ns figures shown in us); NAN: none. */
 static double cmp_value(const struct cmp_row *w, const struct ibfs_cmp_figs *f)
@@ -427,7 +423,7 @@ static struct cmp_stat cmp_stat(const struct cmp_row *w,
 }
 
 /* One table cell: the mean, and half its range when the runs differ. */
-static void cmp_cell(char *buf, size_t len, const struct cmp_row *w,
+void ibfs_cli_cmp_cell(char *buf, size_t len, const struct cmp_row *w,
 		     const struct cmp_run *runs, size_t n)
 {
 	if (w->type == CMP_STR) {
@@ -458,10 +454,10 @@ static void cmp_print(const struct cmp_args *a, const struct cmp_run *runs)
 	       (unsigned long long)a->seeds, (unsigned long long)a->seed);
 	printf("%-26s", "");
 	for (int m = 0; m < a->nmodels; m++)
-		printf(" %-27s", cmp_model_names[a->models[m]]);
+		printf(" %-27s", ibfs_cli_cmp_models[a->models[m]]);
 	putchar('\n');
 	for (size_t i = 0; i < NROWS; i++) {
-		const struct cmp_row *w = &cmp_rows[i];
+		const struct cmp_row *w = &ibfs_cli_cmp_rows[i];
 		if (strcmp(sec, w->section)) {
 			sec = w->section;
 			printf("%s\n", sec);
@@ -469,7 +465,7 @@ static void cmp_print(const struct cmp_args *a, const struct cmp_run *runs)
 		printf("  %-24s", w->label);
 		for (int m = 0; m < a->nmodels; m++) {
 			char cell[128];
-			cmp_cell(cell, sizeof(cell), w, runs + (size_t)m * per,
+			ibfs_cli_cmp_cell(cell, sizeof(cell), w, runs + (size_t)m * per,
 				 per);
 			printf(" %-27s", cell);
 		}
@@ -478,7 +474,7 @@ static void cmp_print(const struct cmp_args *a, const struct cmp_run *runs)
 	for (size_t i = 0; i < (size_t)a->nmodels * per; i++)
 		if (runs[i].f.status > 0)
 			printf("%s, seed %llu: the run failed%s\n",
-			       cmp_model_names[runs[i].model],
+			       ibfs_cli_cmp_models[runs[i].model],
 			       (unsigned long long)runs[i].seed,
 			       runs[i].f.deadlock ? " (deadlock)" : "");
 }
@@ -510,13 +506,13 @@ static void json_model(FILE *o, const struct cmp_args *a,
 {
 	size_t per = (size_t)a->seeds;
 	fprintf(o, "    {\"model\": \"%s\", \"runs\": [",
-		cmp_model_names[runs[0].model]);
+		ibfs_cli_cmp_models[runs[0].model]);
 	for (size_t k = 0; k < per; k++)
 		fprintf(o, "%s{\"seed\": %llu, \"status\": %d}", k ? ", " : "",
 			(unsigned long long)runs[k].seed, runs[k].f.status);
 	fputs("],\n     \"figures\": {", o);
 	for (size_t i = 0; i < NROWS; i++) {
-		const struct cmp_row *w = &cmp_rows[i];
+		const struct cmp_row *w = &ibfs_cli_cmp_rows[i];
 		fprintf(o, "%s\n      \"%s\": ", i ? "," : "", w->key);
 		if (w->type == CMP_STR) {
 			json_str(o, runs[0].f.status < 0 ? "" :
@@ -573,21 +569,21 @@ static void csv_body(FILE *o, const struct cmp_args *a,
 {
 	fputs("model,seed,status", o);
 	for (size_t i = 0; i < NROWS; i++)
-		if (cmp_rows[i].type != CMP_STR)
-			fprintf(o, ",%s", cmp_rows[i].key);
+		if (ibfs_cli_cmp_rows[i].type != CMP_STR)
+			fprintf(o, ",%s", ibfs_cli_cmp_rows[i].key);
 	fputc('\n', o);
 	for (size_t r = 0; r < (size_t)a->nmodels * a->seeds; r++) {
-		fprintf(o, "%s,%llu,%d", cmp_model_names[runs[r].model],
+		fprintf(o, "%s,%llu,%d", ibfs_cli_cmp_models[runs[r].model],
 			(unsigned long long)runs[r].seed, runs[r].f.status);
 		for (size_t i = 0; i < NROWS; i++) {
-			if (cmp_rows[i].type == CMP_STR)
+			if (ibfs_cli_cmp_rows[i].type == CMP_STR)
 				continue;
 			double v = runs[r].f.status < 0 ? NAN :
-				   cmp_value(&cmp_rows[i], &runs[r].f);
+				   cmp_value(&ibfs_cli_cmp_rows[i], &runs[r].f);
 			if (isnan(v))
 				fputc(',', o);
 			else
-				fprintf(o, ",%.*f", cmp_rows[i].prec, v);
+				fprintf(o, ",%.*f", ibfs_cli_cmp_rows[i].prec, v);
 		}
 		fputc('\n', o);
 	}
@@ -599,6 +595,8 @@ static int cmp_outputs(const struct cmp_args *a, const struct cmp_run *runs)
 		ibfs_cli_error("%s: %s", a->json, strerror(errno));
 		return -1;
 	}
+	if (a->html && ibfs_cli_cmp_html(a, runs) < 0)
+		return -1;
 	if (a->csv) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/compare.csv", a->csv);
@@ -610,13 +608,42 @@ static int cmp_outputs(const struct cmp_args *a, const struct cmp_run *runs)
 	return 0;
 }
 
+/* --html's working directory, under $TMPDIR or /tmp. */
+static int cmp_tmp_make(struct cmp_args *a)
+{
+	const char *t = getenv("TMPDIR");
+	snprintf(a->tmp, sizeof(a->tmp), "%.200s/ibfsim-compare-XXXXXX",
+		 t && *t ? t : "/tmp");
+	if (!mkdtemp(a->tmp)) {
+		ibfs_cli_error("--html: cannot make %s: %s", a->tmp,
+			       strerror(errno));
+		a->tmp[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void cmp_tmp_remove(const char *dir)
+{
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 /* Bad input under any model stops the comparison: the first one's. */
 static int cmp_refused(const struct cmp_run *runs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (runs[i].f.status < 0) {
 			ibfs_cli_error("under %s: %s",
-				       cmp_model_names[runs[i].model],
+				       ibfs_cli_cmp_models[runs[i].model],
 				       runs[i].f.error);
 			return 1;
 		}
@@ -633,8 +660,14 @@ static int cmp_check(const struct cmp_args *a)
 		return -1;
 	}
 	ibfs__scenario_free(sc);
-	const struct ibfs_cli_output out[] = { { a->json, 0 }, { a->csv, 1 } };
-	return ibfs_cli_outputs_ok(out, 2);
+	if (a->html && !ibfs_cli_gnuplot_found()) {
+		ibfs_cli_error("--html draws its plots with gnuplot, which is "
+			       "not installed (Debian package gnuplot-nox)");
+		return -1;
+	}
+	const struct ibfs_cli_output out[] = { { a->json, 0 }, { a->csv, 1 },
+					       { a->html, 0 } };
+	return ibfs_cli_outputs_ok(out, 3);
 }
 
 int ibfs_cmd_compare(int argc, char **argv)
@@ -658,7 +691,9 @@ int ibfs_cmd_compare(int argc, char **argv)
 		runs[i].seed = a.seed + i % a.seeds;
 	}
 	int status = IBFS_EXIT_OK;
-	if (cmp_run_all(&a, runs, n) < 0)
+	if (a.html && cmp_tmp_make(&a) < 0)
+		status = IBFS_EXIT_FAIL;
+	else if (cmp_run_all(&a, runs, n) < 0)
 		status = IBFS_EXIT_FAIL;
 	else if (cmp_refused(runs, n))
 		status = IBFS_EXIT_USAGE;
@@ -670,6 +705,8 @@ int ibfs_cmd_compare(int argc, char **argv)
 			if (runs[i].f.status > 0)
 				status = IBFS_EXIT_FAIL;
 	}
+	if (a.tmp[0])
+		cmp_tmp_remove(a.tmp);
 	free(runs);
 	return status;
 }

@@ -200,3 +200,5 @@ libibfs_scenario_la_SOURCES += src/scenario/compare.h src/scenario/compare.c
 # ibfsim compare, end to end.
 TESTS += tests/compare.sh
 EXTRA_DIST += tests/compare.sh
+TESTS += tests/compare_html.sh
+EXTRA_DIST += tests/compare_html.sh
