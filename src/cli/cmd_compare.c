@@ -4,9 +4,8 @@
  * topology, traffic and seeds, and one table with a column per model
  * (docs/ibfsim.1, docs/results.md).
  *
- * Each run is a child process (a simulation owns its process: SimGrid's
- * engine is one per process), up to --jobs at a time, which hands its
- * figures (scenario/compare.h) back through a pipe. The parent loads and
+ * Each run is a child process of the pool in runs.c, up to --jobs at a
+ * time, which hands its figures (scenario/compare.h) back. The parent loads and
  * checks the scenario first, so bad input stops everything before a run
  * starts, and prints nothing until every run has ended. With --seeds N
  * each model runs with seeds seed .. seed + N - 1 and each figure is
@@ -20,11 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/compare_int.h"
+#include "cli/runs.h"
 #include "fabric/units.h"
 #include "scenario/compare.h"
 #include "scenario/runner.h"
@@ -198,7 +197,8 @@ static struct ibfs_scenario *cmp_load(const struct cmp_args *a, int m,
 }
 
 /* With --html, the first seed's CSV tables, which gnuplot plots. */
-static int cmp_csv_for_html(const struct cmp_args *a, const struct cmp_run *run,
+static int cmp_csv_for_html(const struct cmp_args *a,
+			    const struct ibfs_cli_run *run,
 			    const struct ibfs_results *r)
 {
 	char dir[512];
@@ -207,119 +207,36 @@ static int cmp_csv_for_html(const struct cmp_args *a, const struct cmp_run *run,
 	return ibfs__results_write_csv(r, dir);
 }
 
-/* In the child: runs, writes the figures to fd whole, and exits. */
-static void cmp_child(const struct cmp_args *a, struct cmp_run *run)
+/* The pool's load: the scenario under run's model. */
+static struct ibfs_scenario *cmp_pool_load(void *arg,
+					   const struct ibfs_cli_run *run,
+					   struct ibfs_diag *d)
 {
-	struct ibfs_cmp_figs f = {0};
-	struct ibfs_diag d;
-	struct ibfs_scenario *sc = cmp_load(a, run->model, &d);
-	struct ibfs_run_opts o = a->o;
-
-	o.seed = run->seed;
-	f.seed = run->seed;
-	f.status = -1;
-	if (sc) {
-		struct ibfs_results r = {0};
-		int rc = ibfs__scenario_run(sc, &o, &r, &d);
-		if (rc >= 0) {
-			ibfs__cmp_figures(&r, &f);
-			f.status = rc;
-		}
-		if (rc >= 0 && a->html && run->seed == a->seed &&
-		    cmp_csv_for_html(a, run, &r) < 0) {
-			snprintf(d.msg, sizeof(d.msg), "--html: %s: %s",
-				 a->tmp, strerror(errno));
-			f.status = -1;
-		}
-		ibfs__results_free(&r);
-		ibfs__scenario_free(sc);
-	}
-	if (f.status < 0)
-		snprintf(f.error, sizeof(f.error), "%s", d.msg);
-	const char *p = (const char *)&f;
-	size_t left = sizeof(f);
-	while (left) {
-		ssize_t n = write(run->fd, p, left);
-		if (n <= 0)
-			_exit(3);
-		p += n;
-		left -= (size_t)n;
-	}
-	_exit(0);
+	return cmp_load(arg, run->model, d);
 }
 
-static int cmp_start(const struct cmp_args *a, struct cmp_run *run)
+/* The pool's after: with --html, the first seed's CSV tables. */
+static int cmp_pool_after(void *arg, const struct ibfs_cli_run *run,
+			  const struct ibfs_results *r, struct ibfs_diag *d)
 {
-	int fds[2];
-	if (pipe(fds) < 0)
-		return -1;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		run->fd = fds[1];
-		cmp_child(a, run);
-	}
-	close(fds[1]);
-	run->pid = pid;
-	run->fd = fds[0];
-	return 0;
+	const struct cmp_args *a = arg;
+	if (!a->html || run->seed != a->seed)
+		return 0;
+	if (cmp_csv_for_html(a, run, r) == 0)
+		return 0;
+	snprintf(d->msg, sizeof(d->msg), "--html: %s: %s", a->tmp,
+		 strerror(errno));
+	return -1;
 }
 
-/* Reads run's figures and reaps it; a run that died says how. */
-static void cmp_finish(struct cmp_run *run)
-{
-	char *p = (char *)&run->f;
-	size_t got = 0;
-	while (got < sizeof(run->f)) {
-		ssize_t n = read(run->fd, p + got, sizeof(run->f) - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(run->fd);
-	int st = 0;
-	while (waitpid(run->pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (got == sizeof(run->f))
-		return;
-	memset(&run->f, 0, sizeof(run->f));
-	run->f.status = -1;
-	if (WIFSIGNALED(st))
-		snprintf(run->f.error, sizeof(run->f.error),
-			 "the run was killed by signal %d", WTERMSIG(st));
-	else
-		snprintf(run->f.error, sizeof(run->f.error),
-			 "the run ended (status %d) without its figures",
-			 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-}
-
-/* Runs every (model, seed), jobs at a time, in order of the list. */
-static int cmp_run_all(const struct cmp_args *a, struct cmp_run *runs,
+static int cmp_run_all(const struct cmp_args *a, struct ibfs_cli_run *runs,
 		       size_t n)
 {
-	size_t next = 0, done = 0;
-	while (done < n) {
-		while (next < n && next - done < a->jobs) {
-			if (cmp_start(a, &runs[next]) < 0) {
-				ibfs_cli_error("compare: cannot start a run: "
-					       "%s", strerror(errno));
-				while (done < next)
-					cmp_finish(&runs[done++]);
-				return -1;
-			}
-			next++;
-		}
-		cmp_finish(&runs[done++]);
-	}
-	return 0;
+	struct ibfs_cli_pool p = {
+		.o = a->o, .jobs = a->jobs, .load = cmp_pool_load,
+		.after = cmp_pool_after, .arg = (void *)a,
+	};
+	return ibfs_cli_runs(&p, runs, n);
 }
 
 #define ROW(sec, label, key, type, field, prec) \
@@ -404,7 +321,7 @@ struct cmp_stat {
 };
 
 static struct cmp_stat cmp_stat(const struct cmp_row *w,
-				const struct cmp_run *runs, size_t n)
+				const struct ibfs_cli_run *runs, size_t n)
 {
 	struct cmp_stat s = {NAN, NAN, NAN, 0};
 	double sum = 0;
@@ -424,7 +341,7 @@ static struct cmp_stat cmp_stat(const struct cmp_row *w,
 
 /* One table cell: the mean, and half its range when the runs differ. */
 void ibfs_cli_cmp_cell(char *buf, size_t len, const struct cmp_row *w,
-		     const struct cmp_run *runs, size_t n)
+		     const struct ibfs_cli_run *runs, size_t n)
 {
 	if (w->type == CMP_STR) {
 		snprintf(buf, len, "%s", runs[0].f.status < 0 ? "-" :
@@ -446,7 +363,7 @@ void ibfs_cli_cmp_cell(char *buf, size_t len, const struct cmp_row *w,
 			 (s.max - s.min) / 2);
 }
 
-static void cmp_print(const struct cmp_args *a, const struct cmp_run *runs)
+static void cmp_print(const struct cmp_args *a, const struct ibfs_cli_run *runs)
 {
 	size_t per = (size_t)a->seeds;
 	const char *sec = "";
@@ -502,7 +419,7 @@ static void json_num(FILE *o, double v)
 }
 
 static void json_model(FILE *o, const struct cmp_args *a,
-		       const struct cmp_run *runs)
+		       const struct ibfs_cli_run *runs)
 {
 	size_t per = (size_t)a->seeds;
 	fprintf(o, "    {\"model\": \"%s\", \"runs\": [",
@@ -533,9 +450,9 @@ static void json_model(FILE *o, const struct cmp_args *a,
 
 /* Writes path through a temporary file renamed into place. */
 static int cmp_write(const char *path, const struct cmp_args *a,
-		     const struct cmp_run *runs,
+		     const struct ibfs_cli_run *runs,
 		     void (*body)(FILE *, const struct cmp_args *,
-				  const struct cmp_run *))
+				  const struct ibfs_cli_run *))
 {
 	char tmp[4200];
 	snprintf(tmp, sizeof(tmp), "%.4000s.tmp", path);
@@ -551,7 +468,7 @@ static int cmp_write(const char *path, const struct cmp_args *a,
 }
 
 static void json_body(FILE *o, const struct cmp_args *a,
-		      const struct cmp_run *runs)
+		      const struct ibfs_cli_run *runs)
 {
 	fputs("{\n  \"scenario\": ", o);
 	json_str(o, a->scenario);
@@ -565,7 +482,7 @@ static void json_body(FILE *o, const struct cmp_args *a,
 }
 
 static void csv_body(FILE *o, const struct cmp_args *a,
-		     const struct cmp_run *runs)
+		     const struct ibfs_cli_run *runs)
 {
 	fputs("model,seed,status", o);
 	for (size_t i = 0; i < NROWS; i++)
@@ -589,7 +506,7 @@ static void csv_body(FILE *o, const struct cmp_args *a,
 	}
 }
 
-static int cmp_outputs(const struct cmp_args *a, const struct cmp_run *runs)
+static int cmp_outputs(const struct cmp_args *a, const struct ibfs_cli_run *runs)
 {
 	if (a->json && cmp_write(a->json, a, runs, json_body) < 0) {
 		ibfs_cli_error("%s: %s", a->json, strerror(errno));
@@ -638,7 +555,7 @@ static void cmp_tmp_remove(const char *dir)
 }
 
 /* Bad input under any model stops the comparison: the first one's. */
-static int cmp_refused(const struct cmp_run *runs, size_t n)
+static int cmp_refused(const struct ibfs_cli_run *runs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (runs[i].f.status < 0) {
@@ -681,7 +598,7 @@ int ibfs_cmd_compare(int argc, char **argv)
 	if (parse_args(argc, argv, &a) < 0 || cmp_check(&a) < 0)
 		return IBFS_EXIT_USAGE;
 	size_t n = (size_t)a.nmodels * a.seeds;
-	struct cmp_run *runs = calloc(n, sizeof(*runs));
+	struct ibfs_cli_run *runs = calloc(n, sizeof(*runs));
 	if (!runs) {
 		ibfs_cli_error("compare: out of memory");
 		return IBFS_EXIT_FAIL;

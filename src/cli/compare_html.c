@@ -131,7 +131,7 @@ static int svg_inline(FILE *o, const char *path)
 }
 
 static void html_table(FILE *o, const struct cmp_args *a,
-		       const struct cmp_run *runs)
+		       const struct ibfs_cli_run *runs)
 {
 	const char *sec = "";
 	fputs("<table id=\"compare\">\n<thead><tr><th></th>", o);
@@ -162,7 +162,7 @@ static void html_table(FILE *o, const struct cmp_args *a,
 }
 
 static int html_body(FILE *o, const struct cmp_args *a,
-		     const struct cmp_run *runs)
+		     const struct ibfs_cli_run *runs)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<title>ibfsim compare: ", o);
@@ -196,7 +196,7 @@ static int html_body(FILE *o, const struct cmp_args *a,
 	return 0;
 }
 
-int ibfs_cli_cmp_html(const struct cmp_args *a, const struct cmp_run *runs)
+int ibfs_cli_cmp_html(const struct cmp_args *a, const struct ibfs_cli_run *runs)
 {
 	if (plots_draw(a) < 0)
 		return -1;

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "scenario/compare.h"
+#include "cli/runs.h"
 #include "scenario/runner.h"
 
 enum { CMP_MAX_MODELS = 4, CMP_MAX_SEEDS = 1000 };
@@ -23,15 +24,6 @@ struct cmp_args {
 	int nmodels;
 	uint64_t seed, seeds, jobs;
 	struct ibfs_run_opts o;
-};
-
-/* One run: a model and a seed, and what it handed back. */
-struct cmp_run {
-	int model;
-	uint64_t seed;
-	pid_t pid;
-	int fd;
-	struct ibfs_cmp_figs f;
 };
 
 extern const char *const ibfs_cli_cmp_models[];
@@ -51,14 +43,14 @@ extern const size_t ibfs_cli_cmp_nrows;
 
 /* The cell of row w over a model's n runs: the mean, +- half the range. */
 void ibfs_cli_cmp_cell(char *buf, size_t len, const struct cmp_row *w,
-	      const struct cmp_run *runs, size_t n);
+	      const struct ibfs_cli_run *runs, size_t n);
 
 /*
  * compare_html.c: the page at a->html, the table and the plots drawn by
  * gnuplot from each model's first run's CSV tables (a->tmp/MODEL).
  * 0, or -1 after a message.
  */
-int ibfs_cli_cmp_html(const struct cmp_args *a, const struct cmp_run *runs);
+int ibfs_cli_cmp_html(const struct cmp_args *a, const struct ibfs_cli_run *runs);
 /* 1 when gnuplot can be run. */
 int ibfs_cli_gnuplot_found(void);
 

@@ -3,7 +3,7 @@ bin_PROGRAMS += ibfsim
 ibfsim_SOURCES = src/cli/commands.h src/cli/main.c src/cli/cmd_run.c \
 	src/cli/cmd_validate.c src/cli/cmd_route.c src/cli/cmd_topo.c \
 	src/cli/cmd_perftest.c src/cli/cmd_compare.c src/cli/compare_int.h \
-	src/cli/compare_html.c src/cli/outputs.c \
+	src/cli/compare_html.c src/cli/runs.h src/cli/runs.c src/cli/outputs.c \
 	src/cli/route_mcast.c
 # The program links the layers' convenience libraries rather than the shared
 # libibfsim: calls between layers are then direct, not through the PLT (about
