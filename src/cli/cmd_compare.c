@@ -5,9 +5,9 @@
  * (docs/ibfsim.1, docs/results.md).
  *
  * Each run is a child process of the pool in runs.c, up to --jobs at a
- * time, which hands its figures (scenario/compare.h) back. The parent loads and
- * checks the scenario first, so bad input stops everything before a run
- * starts, and prints nothing until every run has ended. With --seeds N
+ * time, which hands its figures (scenario/compare.h) back. The parent
+ * loads and checks the scenario first, so bad input stops everything
+ * before a run starts, and prints nothing until every run has ended. With --seeds N
  * each model runs with seeds seed .. seed + N - 1 and each figure is
  * given as the mean with its range.
  */
