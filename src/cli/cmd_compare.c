@@ -7,9 +7,9 @@
  * Each run is a child process of the pool in runs.c, up to --jobs at a
  * time, which hands its figures (scenario/compare.h) back. The parent
  * loads and checks the scenario first, so bad input stops everything
- * before a run starts, and prints nothing until every run has ended. With --seeds N
- * each model runs with seeds seed .. seed + N - 1 and each figure is
- * given as the mean with its range.
+ * before a run starts, and prints nothing until every run has ended.
+ * With --seeds N each model runs with seeds seed .. seed + N - 1 and
+ * each figure is given as the mean and half its range.
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
@@ -284,7 +284,8 @@ const struct cmp_row ibfs_cli_cmp_rows[] = {
 	ROW("run", "events", "events", CMP_U64, events, 0),
 };
 
-const size_t ibfs_cli_cmp_nrows = sizeof(ibfs_cli_cmp_rows) / sizeof(ibfs_cli_cmp_rows[0]);
+const size_t ibfs_cli_cmp_nrows =
+	sizeof(ibfs_cli_cmp_rows) / sizeof(ibfs_cli_cmp_rows[0]);
 #define NROWS ibfs_cli_cmp_nrows
 
 /* Row w's value in f as a number (ns figures shown in us); NAN: none. */
@@ -506,7 +507,8 @@ static void csv_body(FILE *o, const struct cmp_args *a,
 	}
 }
 
-static int cmp_outputs(const struct cmp_args *a, const struct ibfs_cli_run *runs)
+static int cmp_outputs(const struct cmp_args *a,
+		       const struct ibfs_cli_run *runs)
 {
 	if (a->json && cmp_write(a->json, a, runs, json_body) < 0) {
 		ibfs_cli_error("%s: %s", a->json, strerror(errno));
