@@ -289,7 +289,8 @@ const size_t ibfs_cli_cmp_nrows =
 #define NROWS ibfs_cli_cmp_nrows
 
 /* Row w's value in f as a number (ns figures shown in us); NAN: none. */
-static double cmp_value(const struct cmp_row *w, const struct ibfs_cmp_figs *f)
+double ibfs_cli_cmp_value(const struct cmp_row *w,
+			  const struct ibfs_cmp_figs *f)
 {
 	const char *p = (const char *)f + w->off;
 	double v;
@@ -327,7 +328,7 @@ static struct cmp_stat cmp_stat(const struct cmp_row *w,
 	struct cmp_stat s = {NAN, NAN, NAN, 0};
 	double sum = 0;
 	for (size_t i = 0; i < n; i++) {
-		double v = runs[i].f.status < 0 ? NAN : cmp_value(w, &runs[i].f);
+		double v = runs[i].f.status < 0 ? NAN : ibfs_cli_cmp_value(w, &runs[i].f);
 		if (isnan(v))
 			continue;
 		sum += v;
@@ -497,7 +498,7 @@ static void csv_body(FILE *o, const struct cmp_args *a,
 			if (ibfs_cli_cmp_rows[i].type == CMP_STR)
 				continue;
 			double v = runs[r].f.status < 0 ? NAN :
-				   cmp_value(&ibfs_cli_cmp_rows[i], &runs[r].f);
+				   ibfs_cli_cmp_value(&ibfs_cli_cmp_rows[i], &runs[r].f);
 			if (isnan(v))
 				fputc(',', o);
 			else

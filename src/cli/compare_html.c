@@ -43,7 +43,7 @@ int ibfs_cli_gnuplot_found(void)
 static void plot_script(FILE *g, const struct cmp_args *a,
 			const struct cmp_plot *p, const char *out)
 {
-	fprintf(g, "set terminal svg size 640,400 font 'sans,11'\n"
+	fprintf(g, "set terminal svg size 640,400 font 'sans,11' noenhanced\n"
 		   "set output '%s'\n"
 		   "set datafile separator comma\n"
 		   "set key bottom right\nset grid\n"

@@ -41,6 +41,9 @@ struct cmp_row {
 extern const struct cmp_row ibfs_cli_cmp_rows[];
 extern const size_t ibfs_cli_cmp_nrows;
 
+/* Row w's figure in f (ns figures in us); NAN where not measured. */
+double ibfs_cli_cmp_value(const struct cmp_row *w,
+			  const struct ibfs_cmp_figs *f);
 /* The cell of row w over a model's n runs: the mean, +- half the range. */
 void ibfs_cli_cmp_cell(char *buf, size_t len, const struct cmp_row *w,
 	      const struct ibfs_cli_run *runs, size_t n);

@@ -4,6 +4,7 @@ ibfsim_SOURCES = src/cli/commands.h src/cli/main.c src/cli/cmd_run.c \
 	src/cli/cmd_validate.c src/cli/cmd_route.c src/cli/cmd_topo.c \
 	src/cli/cmd_perftest.c src/cli/cmd_compare.c src/cli/compare_int.h \
 	src/cli/compare_html.c src/cli/runs.h src/cli/runs.c src/cli/outputs.c \
+	src/cli/sweep.h src/cli/sweep_grid.c src/cli/cmd_sweep.c \
 	src/cli/route_mcast.c
 # The program links the layers' convenience libraries rather than the shared
 # libibfsim: calls between layers are then direct, not through the PLT (about
@@ -35,3 +36,8 @@ check_PROGRAMS += tests/check_route_cli
 tests_check_route_cli_SOURCES = tests/check_route_cli.c
 tests_check_route_cli_CFLAGS = $(TEST_CFLAGS)
 tests_check_route_cli_LDADD = $(TEST_LIBS)
+
+# ibfsim sweep, end to end (gnuplot for its plot).
+TESTS += tests/sweep.sh
+EXTRA_DIST += tests/sweep.sh examples/sweep_fat_tree.xml \
+	examples/sweep_permutation.xml
