@@ -12,6 +12,9 @@
 # - a point that fails does not stop the others: a deadlock (pfc on) and
 #   a run that completes (pfc off), exit 1; a point the model refuses
 #   (multicast under roce) is "not run", and the next sweep retries it;
+# - under Open MPI's mpirun with 2 ranks (--oversubscribe), each rank
+#   runs half the points and rank 0 writes the same file as one process
+#   does (but the wall times) (skipped without mpirun);
 # - bad grids exit 2 before anything runs, naming the grid's line, and
 #   print nothing on stdout.
 # Needs python3 and gnuplot (skips, 77, without them).
@@ -78,6 +81,22 @@ grep -q "12 points, 10 from .*, 2 to run" "$out/r.txt" && ok ||
 	bad "resume: $(head -1 "$out/r.txt")"
 nowall "$out/s.csv" >"$out/after"
 cmp -s "$out/before" "$out/after" && ok || bad "resumed file differs"
+
+# The same grid across two MPI ranks.
+if command -v mpirun >/dev/null 2>&1; then
+	root=""
+	[ "$(id -u)" -eq 0 ] && root=--allow-run-as-root
+	timeout 300 mpirun $root --oversubscribe -np 2 "$IBFSIM" sweep \
+		"$ex/sweep_fat_tree.xml" --csv "$out/mpi.csv" --jobs 1 \
+		>"$out/mpi.txt" 2>&1 </dev/null && ok ||
+		bad "mpirun: $(tail -5 "$out/mpi.txt")"
+	grep -q "rank 1 of 2: 12 points, 0 from .*, 6 to run here" \
+		"$out/mpi.txt" && ok || bad "rank 1: $(cat "$out/mpi.txt")"
+	nowall "$out/mpi.csv" >"$out/mpi"
+	cmp -s "$out/before" "$out/mpi" && ok || bad "the MPI file differs"
+else
+	echo "mpirun not found: the MPI case is skipped"
+fi
 
 # A failed point does not stop the others.
 cat >"$out/pfc.xml" <<XML

@@ -14,8 +14,14 @@
  * the file is rewritten in point order. --svg draws one figure against
  * another (default: aggregate throughput against the NICs), a line per
  * model, averaged over the other dimensions, with gnuplot.
+ *
+ * Under Open MPI's mpirun (sweep_mpi.c) every rank reads the grid and the
+ * CSV, takes every size-th point still to run from its rank on, and rank
+ * 0 gathers the rows and writes the file and the plot.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +35,7 @@
 #include "cli/compare_int.h"
 #include "cli/runs.h"
 #include "cli/sweep.h"
+#include "cli/sweep_mpi.h"
 #include "fabric/units.h"
 #include "fabric/xml_doc.h"
 
@@ -70,8 +77,10 @@ struct sweep {
 	char ***rows;           /* per point: its CSV cells, or NULL */
 	size_t ncols;
 	char **header;
-	FILE *append;           /* --csv while points end */
+	FILE *append;           /* --csv while points end (rank 0) */
 	size_t ran, failed, skipped;
+	struct ibfs_cli_mpi mpi;
+	size_t *mine;           /* the points this process ran */
 };
 
 /* A numeric figure's key among compare's rows, or -1. */
@@ -398,7 +407,7 @@ static void sweep_pool_done(void *arg, const struct ibfs_cli_run *run)
 						  "failed") : "ok",
 		       f->aggregate_gbps, f->lat_p99_ns / 1000.0, f->wall_s);
 	fflush(stdout);
-	s->ran++;
+	s->mine[s->ran++] = run->index;
 	s->failed += f->status != 0;
 	s->rows[run->index] = sweep_cells(s, run->index, f);
 	if (s->append && s->rows[run->index]) {
@@ -544,8 +553,15 @@ static int sweep_run(struct sweep *s)
 					   sizeof(*runs));
 	if (!runs)
 		return -1;
+	s->mine = calloc(s->g.npoints + 1, sizeof(*s->mine));
+	if (!s->mine) {
+		free(runs);
+		return -1;
+	}
+	size_t todo = 0;
 	for (size_t p = 0; p < s->g.npoints; p++) {
-		if (s->rows[p])
+		if (s->rows[p] || todo++ % (size_t)s->mpi.size !=
+				  (size_t)s->mpi.rank)
 			continue;
 		runs[n] = (struct ibfs_cli_run){.index = p, .seed = 1,
 						.model = s->model};
@@ -559,12 +575,19 @@ static int sweep_run(struct sweep *s)
 		}
 		n++;
 	}
-	printf("sweep %s: %zu points, %zu from %s, %zu to run, %llu at a "
-	       "time\n", s->g.name ? s->g.name : s->a.grid, s->g.npoints,
-	       s->skipped, s->a.csv ? s->a.csv : "-", n,
-	       (unsigned long long)s->a.jobs);
+	if (s->mpi.size > 1)
+		printf("sweep %s, rank %d of %d: %zu points, %zu from %s, %zu "
+		       "to run here, %llu at a time\n", s->g.name ?
+		       s->g.name : s->a.grid, s->mpi.rank, s->mpi.size,
+		       s->g.npoints, s->skipped, s->a.csv ? s->a.csv : "-", n,
+		       (unsigned long long)s->a.jobs);
+	else
+		printf("sweep %s: %zu points, %zu from %s, %zu to run, %llu "
+		       "at a time\n", s->g.name ? s->g.name : s->a.grid,
+		       s->g.npoints, s->skipped, s->a.csv ? s->a.csv : "-", n,
+		       (unsigned long long)s->a.jobs);
 	fflush(stdout);
-	if (s->a.csv) {
+	if (s->a.csv && s->mpi.rank == 0) {
 		int fresh = access(s->a.csv, F_OK) != 0;
 		s->append = fopen(s->a.csv, "a");
 		if (!s->append) {
@@ -592,9 +615,91 @@ static void sweep_close(struct sweep *s)
 		sweep_cells_free(s->rows[p], s->ncols);
 	free(s->rows);
 	free(s->header);
+	free(s->mine);
 	if (s->doc)
 		xmlFreeDoc(s->doc);
 	ibfs_cli_sweep_free(&s->g);
+}
+
+/*
+ * Under MPI, rank 0 gets every rank's new rows (CSV text) into its
+ * table, and the totals; 0, or -1 when out of memory.
+ */
+static int sweep_gather(struct sweep *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *o = open_memstream(&text, &len);
+	if (!o)
+		return -1;
+	for (size_t i = 0; i < s->ran; i++)
+		if (s->rows[s->mine[i]])
+			csv_row(o, s->rows[s->mine[i]], s->ncols);
+	fclose(o);
+	size_t n;
+	char *all = ibfs_cli_mpi_gather(&s->mpi, text, len, &n);
+	free(text);
+	if (s->mpi.rank != 0)
+		return 0;
+	if (!all)
+		return -1;
+	char **cells = calloc(s->ncols + 1, sizeof(*cells));
+	s->ran = s->failed = 0;
+	for (char *line = strtok(all, "\n"); cells && line;
+	     line = strtok(NULL, "\n")) {
+		if (csv_split(line, cells, s->ncols + 1) != s->ncols)
+			continue;
+		size_t p = sweep_row_point(s, cells);
+		if (p == s->g.npoints)
+			continue;
+		s->ran++;
+		s->failed += strcmp(cells[1 + s->g.ndims], "0") != 0;
+		if (s->rows[p])
+			continue;
+		s->rows[p] = calloc(s->ncols, sizeof(char *));
+		for (size_t i = 0; s->rows[p] && i < s->ncols; i++)
+			s->rows[p][i] = strdup(cells[i]);
+	}
+	free(cells);
+	free(all);
+	return 0;
+}
+
+/* Rank 0's files and summary. */
+static int sweep_finish(struct sweep *s)
+{
+	int status = IBFS_EXIT_OK;
+	if (s->a.csv && sweep_rewrite(s) < 0) {
+		ibfs_cli_error("%s: %s", s->a.csv, strerror(errno));
+		status = IBFS_EXIT_FAIL;
+	}
+	if (s->a.svg && sweep_plot(s) < 0) {
+		ibfs_cli_error("--svg: gnuplot could not draw %s", s->a.svg);
+		status = IBFS_EXIT_FAIL;
+	}
+	printf("%zu points: %zu run now (%zu failed), %zu from before\n",
+	       s->g.npoints, s->ran, s->failed, s->skipped);
+	return status;
+}
+
+/* Ranks other than 0 say nothing of the grid's faults: rank 0 does. */
+static int sweep_open_quiet(struct sweep *s)
+{
+	if (s->mpi.rank == 0)
+		return sweep_open(s);
+	fflush(stderr);
+	int saved = dup(2), null = open("/dev/null", O_WRONLY);
+	if (saved >= 0 && null >= 0)
+		dup2(null, 2);
+	int rc = sweep_open(s);
+	fflush(stderr);
+	if (saved >= 0 && null >= 0)
+		dup2(saved, 2);
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	return rc;
 }
 
 int ibfs_cmd_sweep(int argc, char **argv)
@@ -605,28 +710,24 @@ int ibfs_cmd_sweep(int argc, char **argv)
 			return IBFS_EXIT_OK;
 		}
 	struct sweep s = {0};
-	if (parse_args(argc, argv, &s.a) < 0)
+	if (parse_args(argc, argv, &s.a) < 0 || ibfs_cli_mpi_open(&s.mpi) < 0)
 		return IBFS_EXIT_USAGE;
 	int status = IBFS_EXIT_OK;
-	if (sweep_open(&s) < 0) {
+	if (sweep_open_quiet(&s) < 0) {
 		status = IBFS_EXIT_USAGE;
-	} else if (sweep_run(&s) < 0) {
-		status = IBFS_EXIT_FAIL;
 	} else {
-		if (s.a.csv && sweep_rewrite(&s) < 0) {
-			ibfs_cli_error("%s: %s", s.a.csv, strerror(errno));
+		/* Every rank gathers, even one whose runs could not start,
+		 * so that rank 0 is not left waiting. */
+		if (sweep_run(&s) < 0)
 			status = IBFS_EXIT_FAIL;
-		}
-		if (s.a.svg && sweep_plot(&s) < 0) {
-			ibfs_cli_error("--svg: gnuplot could not draw %s",
-				       s.a.svg);
+		if (sweep_gather(&s) < 0)
 			status = IBFS_EXIT_FAIL;
-		}
-		printf("%zu points: %zu run now (%zu failed), %zu from "
-		       "before\n", s.g.npoints, s.ran, s.failed, s.skipped);
+		if (s.mpi.rank == 0 && sweep_finish(&s) != IBFS_EXIT_OK)
+			status = IBFS_EXIT_FAIL;
 		if (s.failed)
 			status = IBFS_EXIT_FAIL;
 	}
 	sweep_close(&s);
+	ibfs_cli_mpi_close(&s.mpi);
 	return status;
 }
