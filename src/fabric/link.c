@@ -274,7 +274,8 @@ link_arrive_other(struct ibfs_port *in, struct ibfs_packet *p, int counted)
 	 * port with no device discards everything (its link is never up,
 	 * so only a test that sets `up` by hand sends there, and no credit
 	 * returns), as does a flow control that drops (flow_ops): those
-	 * packets count as taken off the wire only.
+	 * packets count as taken off the wire only. A device's port refusing
+	 * is VL15's full buffer; a port without a device has no receiver.
 	 */
 	if (p->vl == IBFS_VL15) {
 		in->vl15_dropped++;
@@ -284,6 +285,8 @@ link_arrive_other(struct ibfs_port *in, struct ibfs_packet *p, int counted)
 		in->rx_other++;
 	}
 	f->pkts_dropped++;
+	f->drops[in->dev && p->vl == IBFS_VL15 ? IBFS_DROP_VL15 :
+						  IBFS_DROP_NO_RECEIVER]++;
 	ibfs__packet_free(f, p);
 }
 
