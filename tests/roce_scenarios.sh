@@ -95,6 +95,10 @@ check lossy "j['messages']['completed'] == 7 and j['messages']['failed'] == 0"
 check lossy "j['packets']['dropped'] > 0 and \
 j['packets']['dropped'] == j['switch_drops']['tail']"
 check lossy "j['pfc']['pause_frames_sent'] == 0 and j['conservation']['ok']"
+# By cause: all of them switch_buffer, as many as the switches' tail
+# drops; the requesters sent packets again.
+check lossy "j['packets']['dropped_by_cause']['switch_buffer'] == \
+j['switch_drops']['tail'] > 0 and j['packets']['retransmitted'] > 0"
 
 # The packets the senders (every HCA but node1) sent again: the bytes on
 # their links beyond the 7 writes, in 4,178-byte frames.
@@ -107,11 +111,17 @@ run irn "$ex/roce_incast_irn.xml"
 check irn "j['messages']['completed'] == 7 and j['messages']['failed'] == 0"
 check irn "j['packets']['dropped'] == 0 and j['conservation']['ok']"
 [ "$(retx irn)" -eq 0 ] && ok || bad "irn: $(retx irn) packets sent again"
+check irn "j['packets']['retransmitted'] == 0"
 check irn "j['messages']['latency_ns']['max'] < 5e6"
 check lossy "j['messages']['latency_ns']['max'] > 60e6"
 [ "$(retx lossy)" -gt "$(python3 -c "import json;
 print(json.load(open('$out/lossy.json'))['packets']['dropped'])")" ] && ok ||
 	bad "lossy: go-back-N sent again no more than was dropped"
+# The count agrees with the links: go-back-N sent again what it rewound
+# over (every message completed), each packet a frame on its sender's
+# link. (A First packet sent again is 16 bytes longer, its RETH: fewer
+# than 130 of them still round to the same count.)
+check lossy "j['packets']['retransmitted'] == $(retx lossy)"
 # The same on tomahawk (4 MB a pipeline), IRN without irn-rtt.
 sed -e 's/ irn-rtt="[^"]*"/ switch-profile="tomahawk"/' \
 	-e "s|\.\./platforms|$top_srcdir/platforms|" \
@@ -128,6 +138,9 @@ j['messages']['latency_ns']['max'] > 60e6"
 r=$(retx irn_th) g=$(retx gbn_th)
 check irn_th "$r >= j['packets']['dropped'] * 0.9 and \
 $r <= j['packets']['dropped'] * 1.25 and 4 * $r < $g"
+# IRN counts each retransmission it builds: the links' count.
+check irn_th "j['packets']['retransmitted'] == $r"
+check gbn_th "j['packets']['retransmitted'] == $g"
 
 # IRN with PFC on (the paper evaluates both): lossless, nothing to
 # recover, every message completes. A value other than gbn or irn, and
@@ -307,5 +320,11 @@ check ring_off "j['deadlock'] is False and 'deadlock_cycle' not in j and \
 j['messages']['completed'] == 10 and j['conservation']['ok']"
 check ring_off "j['packets']['dropped'] > 0 and \
 j['packets']['dropped'] == j['switch_drops']['tail']"
+# Every drop has one cause: in every run above the causes sum to dropped.
+for f in "$out"/*.json; do
+	n=$(basename "$f" .json)
+	check "$n" "len(j['packets']['dropped_by_cause']) == 9 and \
+sum(j['packets']['dropped_by_cause'].values()) == j['packets']['dropped']"
+done
 echo "roce_scenarios: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -81,7 +81,8 @@ enum ibfs_drop_cause {
 	 * management agent, a port without a device.
 	 */
 	IBFS_DROP_NO_RECEIVER,
-	/* A test's loss injection (the HCA's drop_next_* and drop_ppm_*). */
+	/* A test's loss injection (the HCA's drop_next_* and drop_ppm_*, a
+	 * test's flow control refusing a packet). */
 	IBFS_DROP_INJECTED,
 	IBFS_DROP_CAUSES
 };
