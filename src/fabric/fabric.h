@@ -254,11 +254,11 @@ void ibfs__fabric_stop(struct ibfs_fabric *f);
  * Checks packet and credit conservation; returns 0, or -1 with a sentence
  * in msg (of size len) naming the first quantity that does not add up:
  * injected + replicated = delivered + dropped + retired + on wire +
- * buffered; the drops by cause sum to dropped; the packet pool holds at least the packets in flight; and for
- * every connected port and data VL, credits held by the sender + blocks on
- * the wire + blocks occupied in the receiver's buffer + blocks freed but not
- * yet advertised + blocks advertised in flow-control packets on the wire =
- * the receiver's buffer. (An FCP to a sender busy until after it lands
+ * buffered; the drops by cause sum to dropped; the packet pool holds at
+ * least the packets in flight; and for every connected port and data VL,
+ * credits held by the sender + blocks on the wire + blocks occupied in the
+ * receiver's buffer + blocks freed but not yet advertised + blocks
+ * advertised in flow-control packets on the wire = the receiver's buffer. (An FCP to a sender busy until after it lands
  * adds its credits at once, credits.c: they count as held, not on the
  * wire.) The credit sum is checked on the link directions whose flow
  * control keeps credits (struct ibfs_flow_ops, keeps_credits).

@@ -249,10 +249,11 @@ static uint64_t sq_sent_since(struct ibfs_hca_qp *qp, uint64_t i,
 
 	for (; i < end; i++) {
 		const struct ibfs_swqe *w = ibfs__sq_at(qp, i);
+		uint32_t end_psn = ibfs__psn_end(w);
 		uint32_t from = ibfs__psn_cmp(psn, w->first_psn) > 0 ?
 					psn : w->first_psn;
-		uint32_t to = ibfs__psn_cmp(ibfs__psn_end(w), qp->next_psn) < 0 ?
-				      ibfs__psn_end(w) : qp->next_psn;
+		uint32_t to = ibfs__psn_cmp(end_psn, qp->next_psn) < 0 ?
+				      end_psn : qp->next_psn;
 
 		if (ibfs__psn_cmp(to, from) <= 0)
 			continue;

@@ -197,8 +197,9 @@ void ibfs__results_csv_port_pfc(const struct ibfs_results *r, FILE *o,
 	for (int prio = 0; prio < IBFS_ETH_PRIOS; prio++)
 		fprintf(o, ",%llu",
 			pp ? (unsigned long long)pp->st.rx_frames[prio] : 0ULL);
-	for (int prio = 0; prio < IBFS_ETH_PRIOS; prio++)
-		fprintf(o, ",%llu",
-			pp ? (unsigned long long)ibfs__pfc_paused_time(pt, prio) :
-			     0ULL);
+	for (int prio = 0; prio < IBFS_ETH_PRIOS; prio++) {
+		ibfs_time_t t = pp ? ibfs__pfc_paused_time(pt, prio) : 0;
+
+		fprintf(o, ",%llu", (unsigned long long)t);
+	}
 }
