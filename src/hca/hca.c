@@ -386,6 +386,7 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 	}
 	const struct ibfs_hca_opinfo *oi = ibfs__hca_opinfo(p->opcode);
 	struct ibfs_hca_qp *qp = NULL;
+	enum ibfs_drop_cause cause = IBFS_DROP_NO_RECEIVER;
 	if (p->kind == IBFS_PKT_DATA && oi && h->lops->accept(hp, p))
 		qp = ibfs__qp_lookup(h, p->dest_qp);
 	if (qp && qp->port == hp->num) {
@@ -396,8 +397,10 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 		if (*drop > 0) {
 			(*drop)--;
 			qp = NULL;
+			cause = IBFS_DROP_INJECTED;
 		} else if (ppm && ibfs__rng_below(&h->rng, 1000000) < ppm) {
 			qp = NULL;
+			cause = IBFS_DROP_INJECTED;
 		}
 	}
 	struct ibfs_fabric *f = h->dev.fab;
@@ -409,7 +412,7 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 			return;
 		}
 		h->st.dropped++;
-		ibfs__fabric_drop(f, p);
+		ibfs__fabric_drop(f, p, cause);
 		ibfs__packet_free(f, p);
 		return;
 	}
@@ -422,7 +425,7 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 			     0)) {
 		hp->port->pkey_violations++;
 		h->st.dropped++;
-		ibfs__fabric_drop(f, p);
+		ibfs__fabric_drop(f, p, IBFS_DROP_PKEY);
 		ibfs__packet_free(f, p);
 		return;
 	}

@@ -14,7 +14,7 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/results_csv.c \
 	src/scenario/results_collective.c src/scenario/results_mcast.c \
 	src/scenario/results_mjoin.c src/scenario/results_cc.c \
-	src/scenario/results_eth.c
+	src/scenario/results_eth.c src/scenario/results_packets.c
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
 	src/scenario/assemble.h src/scenario/assemble.c src/scenario/assemble_eth.c \
