@@ -54,6 +54,7 @@ for col in c["models"]:
     eq(m, "aggregate_gbps", j["throughput_gbps"]["aggregate"])
     eq(m, "packets_sent", j["packets"]["sent"])
     eq(m, "packets_dropped", j["packets"]["dropped"])
+    eq(m, "packets_retransmitted", j["packets"]["retransmitted"])
     eq(m, "messages", j["messages"]["completed"])
     g = [x["gbps"] for x in j["flows"]]
     eq(m, "flow_min_gbps", min(g))

@@ -266,6 +266,8 @@ const struct cmp_row ibfs_cli_cmp_rows[] = {
 	    0),
 	ROW("stability", "packets dropped", "packets_dropped", CMP_U64,
 	    pkts_dropped, 0),
+	ROW("stability", "packets retransmitted", "packets_retransmitted",
+	    CMP_U64, pkts_retransmitted, 0),
 	ROW("stability", "flow-control stall (us)", "stall_us", CMP_DOUBLE,
 	    stall_ns, 3),
 	ROW("stability", "deadlock", "deadlock", CMP_INT, deadlock, 0),

@@ -143,6 +143,7 @@ void ibfs__cmp_figures(const struct ibfs_results *r, struct ibfs_cmp_figs *f)
 	f->cpu_s = IBFS_CMP_NONE;
 	f->pkts_sent = r->fab->pkts_injected;
 	f->pkts_dropped = r->fab->pkts_dropped;
+	f->pkts_retransmitted = ibfs__results_retransmitted(r);
 	f->deadlock = r->deadlock;
 	f->conserved = r->conserved;
 	f->stall_ns = cmp_stall(r, eth);

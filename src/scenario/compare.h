@@ -31,7 +31,7 @@ struct ibfs_cmp_figs {
 	/* Host cost: no host CPU model yet, so NONE. */
 	double cpu_s;
 	/* Stability. */
-	uint64_t pkts_sent, pkts_dropped;
+	uint64_t pkts_sent, pkts_dropped, pkts_retransmitted;
 	int deadlock;
 	int conserved;
 	/* Time senders stood still for flow control, summed over ports:

@@ -136,6 +136,8 @@ void ibfs__results_csv_port_pfc(const struct ibfs_results *r, FILE *o,
 void ibfs__results_print_packets(const struct ibfs_results *r, FILE *out);
 void ibfs__results_json_packets(const struct ibfs_results *r, FILE *o);
 void ibfs__results_csv_packets(const struct ibfs_results *r, FILE *o);
+/* Request packets the HCAs sent again, summed. */
+uint64_t ibfs__results_retransmitted(const struct ibfs_results *r);
 
 /* A node id (":PORT" after it when port > 0) as a CSV field and a comma
  * (results_csv.c). */

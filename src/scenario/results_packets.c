@@ -13,7 +13,7 @@
 
 #include "hca/hca.h"
 
-static uint64_t pk_retransmitted(const struct ibfs_results *r)
+uint64_t ibfs__results_retransmitted(const struct ibfs_results *r)
 {
 	struct ibfs_fabric *f = (struct ibfs_fabric *)(uintptr_t)r->fab;
 	uint64_t n = 0;
@@ -43,7 +43,7 @@ void ibfs__results_print_packets(const struct ibfs_results *r, FILE *out)
 		sep = ", ";
 	}
 	fprintf(out, "%s, %llu retransmitted\n", f->pkts_dropped ? ")" : "",
-		(unsigned long long)pk_retransmitted(r));
+		(unsigned long long)ibfs__results_retransmitted(r));
 }
 
 void ibfs__results_json_packets(const struct ibfs_results *r, FILE *o)
@@ -55,7 +55,7 @@ void ibfs__results_json_packets(const struct ibfs_results *r, FILE *o)
 		"\"retransmitted\": %llu, \"dropped_by_cause\": {",
 		(unsigned long long)f->pkts_injected,
 		(unsigned long long)f->pkts_dropped,
-		(unsigned long long)pk_retransmitted(r));
+		(unsigned long long)ibfs__results_retransmitted(r));
 	for (int c = 0; c < IBFS_DROP_CAUSES; c++)
 		fprintf(o, "%s\"%s\": %llu", c ? ", " : "",
 			ibfs__drop_cause_str((enum ibfs_drop_cause)c),
@@ -73,7 +73,7 @@ void ibfs__results_csv_packets(const struct ibfs_results *r, FILE *o)
 			ibfs__drop_cause_str((enum ibfs_drop_cause)c));
 	fprintf(o, "\n%llu,%llu,%llu", (unsigned long long)f->pkts_injected,
 		(unsigned long long)f->pkts_dropped,
-		(unsigned long long)pk_retransmitted(r));
+		(unsigned long long)ibfs__results_retransmitted(r));
 	for (int c = 0; c < IBFS_DROP_CAUSES; c++)
 		fprintf(o, ",%llu", (unsigned long long)f->drops[c]);
 	fputc('\n', o);
