@@ -193,3 +193,9 @@ EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
 	tests/data/scenario/bad_mjoin_member.xml \
 	tests/data/scenario/bad_mjoin_instant.xml \
 	tests/data/scenario/bad_mjoin_noat.xml
+
+# <ecn> in <transport>: the switches' ECN marking (scenario_ecn.c).
+libibfs_scenario_la_SOURCES += src/scenario/scenario_ecn.c
+libibfs_scenario_la_SOURCES += src/scenario/results_ecn.c
+TESTS += tests/roce_ecn.sh
+EXTRA_DIST += tests/roce_ecn.sh examples/roce_ecn.xml

@@ -52,6 +52,7 @@ static const struct {
 			    "qos-high-limit", "partitions", SX_CC}},
 	{"transport", {"model", "pfc", "priority-source", "ip",
 		       "loss-recovery", "ecmp", "switch-profile", "irn-rtt"}},
+	{"ecn", {"kmin", "kmax", "pmax", "mark", "priorities"}},
 	{"traffic", {NULL}},
 	{"message", {"src", "dst", SX_COMMON}},
 	{"pattern", {"kind", "dst", "shift", SX_COMMON}},
@@ -76,6 +77,7 @@ static const struct {
 	const char *const attrs[3];
 } sx_required[] = {
 	{"transport", {"model"}},
+	{"ecn", {"kmin", "kmax", "pmax"}},
 	{"message", {"src", "dst"}},
 	{"pattern", {"kind"}},
 	{"collective", {"kind", "size"}},
@@ -157,6 +159,7 @@ static int sx_check_structure(xmlNode *root, const char *path,
 					  NULL};
 	static const char *const traffic[] = {"message", "pattern",
 					      "collective", "multicast", NULL};
+	static const char *const transport[] = {"ecn", NULL};
 
 	if (sx_check_content(root, top, path, d) < 0)
 		return -1;
@@ -166,10 +169,13 @@ static int sx_check_structure(xmlNode *root, const char *path,
 		     !xmlHasProp(n, (const xmlChar *)"file")))
 			continue;
 		int tr = !strcmp((const char *)n->name, "traffic");
+		int tp = !strcmp((const char *)n->name, "transport");
 
-		if (sx_check_content(n, tr ? traffic : NULL, path, d) < 0)
+		if (sx_check_content(n, tr ? traffic : tp ? transport : NULL,
+				     path, d) < 0)
 			return -1;
-		for (xmlNode *m = tr ? n->children : NULL; m; m = m->next)
+		for (xmlNode *m = tr || tp ? n->children : NULL; m;
+		     m = m->next)
 			if (m->type == XML_ELEMENT_NODE &&
 			    sx_check_content(m, NULL, path, d) < 0)
 				return -1;

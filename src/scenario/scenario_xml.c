@@ -615,6 +615,8 @@ static int read_scenario(struct sx *x, xmlNode *root)
 			x->s->model = model;
 			if (!rc)
 				rc = read_transport_eth(x, n);
+			if (!rc)
+				rc = ibfs__sx_read_ecn(x, n);
 		} else if (!strcmp(name, "traffic")) {
 			rc = read_children(x, n);
 		} else if (!strcmp(name, "fault")) {
