@@ -114,3 +114,6 @@ check_PROGRAMS += tests/check_roce_irn
 tests_check_roce_irn_SOURCES = tests/check_roce_irn.c tests/roce_pair.h
 tests_check_roce_irn_CFLAGS = $(TEST_CFLAGS)
 tests_check_roce_irn_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+# Each QP's sending rate as its congestion control sets it (samples).
+libibfs_hca_la_SOURCES += src/hca/qp_rate.h src/hca/qp_rate.c

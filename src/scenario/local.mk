@@ -199,3 +199,5 @@ libibfs_scenario_la_SOURCES += src/scenario/scenario_ecn.c
 libibfs_scenario_la_SOURCES += src/scenario/results_ecn.c
 TESTS += tests/roce_ecn.sh
 EXTRA_DIST += tests/roce_ecn.sh examples/roce_ecn.xml
+# Time series of a run on request (--sample, <sample>).
+libibfs_scenario_la_SOURCES += src/scenario/sampler.h src/scenario/sampler.c
