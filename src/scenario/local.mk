@@ -201,3 +201,5 @@ TESTS += tests/roce_ecn.sh
 EXTRA_DIST += tests/roce_ecn.sh examples/roce_ecn.xml
 # Time series of a run on request (--sample, <sample>).
 libibfs_scenario_la_SOURCES += src/scenario/sampler.h src/scenario/sampler.c
+TESTS += tests/samples.sh
+EXTRA_DIST += tests/samples.sh

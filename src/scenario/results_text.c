@@ -164,6 +164,8 @@ static void print_samples(const struct ibfs_results *r, FILE *out)
 	if (r->sample_trace)
 		fprintf(out, "%s counters in the timeline",
 			r->sample_dir ? "," : "");
+	if (!r->sample_dir && !r->sample_trace)
+		fputs(" not written (no --csv DIR, no --trace FILE)", out);
 	fputc('\n', out);
 }
 
