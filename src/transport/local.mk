@@ -22,3 +22,8 @@ check_PROGRAMS += tests/check_tcp_conn
 tests_check_tcp_conn_SOURCES = tests/check_tcp_conn.c tests/check_tcp_pair.h
 tests_check_tcp_conn_CFLAGS = $(TEST_CFLAGS)
 tests_check_tcp_conn_LDADD = $(TCP_TEST_LIBS)
+
+check_PROGRAMS += tests/check_tcp_send
+tests_check_tcp_send_SOURCES = tests/check_tcp_send.c tests/check_tcp_pair.h
+tests_check_tcp_send_CFLAGS = $(TEST_CFLAGS)
+tests_check_tcp_send_LDADD = $(TCP_TEST_LIBS)

@@ -223,16 +223,17 @@ void ibfs__tcp_data_input(struct ibfs_tcp *tp, const struct ibfs_tcp_seg *seg)
 }
 
 /*
- * The application reads. A window update goes out when the window we
- * advertised is at most half the buffer and reading at least doubles it
- * (Linux's tcp_cleanup_rbuf; RFC 9293 3.8.6.2.2's receiver-side silly
- * window avoidance in spirit).
+ * The application reads. A window update goes out only when the window we
+ * advertised has less than two segments left, so that the peer may be
+ * stalled, and reading opens at least two more segments (or half the
+ * buffer; RFC 9293 3.8.6.2.2's receiver-side silly window avoidance);
+ * otherwise the next ACK carries the larger window.
  */
 uint64_t ibfs__tcp_app_recv(struct ibfs_tcp *tp, uint64_t max)
 {
 	uint64_t avail = tp->rcv_nxt - tp->rcv_read;
 	uint64_t n = max < avail ? max : avail;
-	uint64_t cur, now_free;
+	uint64_t cur, now_free, step;
 
 	if (!n)
 		return 0;
@@ -241,8 +242,11 @@ uint64_t ibfs__tcp_app_recv(struct ibfs_tcp *tp, uint64_t max)
 		tp->ops->cpu(tp->host, IBFS_TCP_CPU_COPY, (uint32_t)n);
 	cur = tp->rcv_adv > tp->rcv_nxt ? tp->rcv_adv - tp->rcv_nxt : 0;
 	now_free = tp->cfg.rcvbuf - (tp->rcv_nxt - tp->rcv_read);
-	if (tcp_rx_open(tp) && 2 * cur <= tp->cfg.rcvbuf &&
-	    now_free >= 2 * cur && now_free >= tp->rcv_mss)
+	step = 2 * (uint64_t)tp->rcv_mss;
+	if (step > tp->cfg.rcvbuf / 2)
+		step = tp->cfg.rcvbuf / 2;
+	if (tcp_rx_open(tp) && cur < 2 * (uint64_t)tp->rcv_mss &&
+	    now_free >= cur + step)
 		ibfs__tcp_send_ack(tp);
 	return n;
 }

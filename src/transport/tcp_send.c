@@ -64,7 +64,7 @@ static int tcp_q_push(struct ibfs_tcp *tp, uint64_t start, uint32_t len,
 	s = ibfs__tcp_qat(tp, tp->qlen++);
 	s->start = start;
 	s->len = len;
-	s->flags = 0;
+	s->flags = IBFS_TXS_SACKED; /* counts nothing in pipe until set */
 	s->sent_at = ibfs__tcp_now(tp);
 	ibfs__tcp_seg_flags(tp, s, flags);
 	return 0;
@@ -154,7 +154,8 @@ static struct ibfs_tcp_txseg *tcp_next_lost(struct ibfs_tcp *tp)
 /* Does a segment of len bytes at snd_nxt fit both windows? */
 static int tcp_fits(const struct ibfs_tcp *tp, uint64_t extra, uint32_t len)
 {
-	return tp->pipe + extra + len <= tp->cwnd &&
+	/* The pieces of a super-segment already counted are in pipe. */
+	return tp->pipe + len <= tp->cwnd &&
 	       tp->snd_nxt + extra + len <= tp->snd_una + tp->snd_wnd;
 }
 
