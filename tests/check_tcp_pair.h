@@ -66,12 +66,12 @@ struct tcp_pair {
 	void *user;
 };
 
-static int tp_before(const struct tp_ev *a, const struct tp_ev *b)
+static inline int tp_before(const struct tp_ev *a, const struct tp_ev *b)
 {
 	return a->t < b->t || (a->t == b->t && a->order < b->order);
 }
 
-static void tp_push(struct tcp_pair *p, struct tp_ev ev)
+static inline void tp_push(struct tcp_pair *p, struct tp_ev ev)
 {
 	size_t i;
 
@@ -88,7 +88,7 @@ static void tp_push(struct tcp_pair *p, struct tp_ev ev)
 	p->heap[i] = ev;
 }
 
-static struct tp_ev tp_pop(struct tcp_pair *p)
+static inline struct tp_ev tp_pop(struct tcp_pair *p)
 {
 	struct tp_ev top = p->heap[0], last = p->heap[--p->n];
 	size_t i = 0;
@@ -110,12 +110,12 @@ static struct tp_ev tp_pop(struct tcp_pair *p)
 	return top;
 }
 
-static ibfs_time_t tp_now(void *host)
+static inline ibfs_time_t tp_now(void *host)
 {
 	return ((struct tp_end *)host)->pair->now;
 }
 
-static void tp_log_add(struct tcp_pair *p, ibfs_time_t t, int from,
+static inline void tp_log_add(struct tcp_pair *p, ibfs_time_t t, int from,
 		       const struct ibfs_tcp_seg *s, int dropped)
 {
 	if (p->nlog == p->caplog) {
@@ -130,7 +130,7 @@ static void tp_log_add(struct tcp_pair *p, ibfs_time_t t, int from,
 }
 
 /* The NIC: a super-segment goes out as its pieces, back to back. */
-static void tp_send(void *host, const struct ibfs_tcp_seg *seg)
+static inline void tp_send(void *host, const struct ibfs_tcp_seg *seg)
 {
 	struct tp_end *e = host;
 	struct tcp_pair *p = e->pair;
@@ -162,7 +162,7 @@ static void tp_send(void *host, const struct ibfs_tcp_seg *seg)
 	}
 }
 
-static void tp_timer_set(void *host, enum ibfs_tcp_timer k, ibfs_time_t at)
+static inline void tp_timer_set(void *host, enum ibfs_tcp_timer k, ibfs_time_t at)
 {
 	struct tp_end *e = host;
 	struct tp_ev ev;
@@ -177,7 +177,7 @@ static void tp_timer_set(void *host, enum ibfs_tcp_timer k, ibfs_time_t at)
 	tp_push(e->pair, ev);
 }
 
-static void tp_timer_cancel(void *host, enum ibfs_tcp_timer k)
+static inline void tp_timer_cancel(void *host, enum ibfs_tcp_timer k)
 {
 	struct tp_end *e = host;
 
@@ -185,7 +185,7 @@ static void tp_timer_cancel(void *host, enum ibfs_tcp_timer k)
 	e->timer_at[k] = IBFS_TIME_NEVER;
 }
 
-static void tp_deliver(void *host, uint64_t bytes)
+static inline void tp_deliver(void *host, uint64_t bytes)
 {
 	struct tp_end *e = host;
 
@@ -202,7 +202,7 @@ static const struct ibfs_tcp_host_ops tp_ops = {
 };
 
 /* A pair with the given configurations, delay and rate; nothing sent. */
-static void tp_init(struct tcp_pair *p, const struct ibfs_tcp_config *a,
+static inline void tp_init(struct tcp_pair *p, const struct ibfs_tcp_config *a,
 		    const struct ibfs_tcp_config *b, ibfs_time_t delay,
 		    uint64_t ps_per_byte)
 {
@@ -223,7 +223,7 @@ static void tp_init(struct tcp_pair *p, const struct ibfs_tcp_config *a,
 	}
 }
 
-static void tp_free(struct tcp_pair *p)
+static inline void tp_free(struct tcp_pair *p)
 {
 	ibfs__tcp_free(p->end[0].tcp);
 	ibfs__tcp_free(p->end[1].tcp);
@@ -232,7 +232,7 @@ static void tp_free(struct tcp_pair *p)
 }
 
 /* Run events up to and including time `until`. */
-static void tp_run(struct tcp_pair *p, ibfs_time_t until)
+static inline void tp_run(struct tcp_pair *p, ibfs_time_t until)
 {
 	while (p->n && p->heap[0].t <= until) {
 		struct tp_ev ev = tp_pop(p);
@@ -268,7 +268,7 @@ static const struct tp_log *tp_data(const struct tcp_pair *p, int from,
 
 /* Count of frames from `from` whose flags include all of `flags` and,
  * if payload >= 0, whose payload is that long (-1: any). */
-static size_t tp_count(const struct tcp_pair *p, int from, uint8_t flags,
+static inline size_t tp_count(const struct tcp_pair *p, int from, uint8_t flags,
 		       long payload)
 {
 	size_t i, c = 0;
@@ -282,7 +282,7 @@ static size_t tp_count(const struct tcp_pair *p, int from, uint8_t flags,
 }
 
 /* Open A -> B: B listens, A sends its SYN at the current time. */
-static void tp_open(struct tcp_pair *p)
+static inline void tp_open(struct tcp_pair *p)
 {
 	ibfs__tcp_listen(p->end[1].tcp);
 	ibfs__tcp_connect(p->end[0].tcp);
@@ -290,7 +290,7 @@ static void tp_open(struct tcp_pair *p)
 
 /* A test configuration: Linux's defaults, the given MSS and buffers
  * large enough that the peer's window never limits (16 MiB, scale 9). */
-static void tp_config(struct ibfs_tcp_config *c, uint32_t mss)
+static inline void tp_config(struct ibfs_tcp_config *c, uint32_t mss)
 {
 	ibfs__tcp_config_default(c);
 	c->mss = mss;

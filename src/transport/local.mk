@@ -27,3 +27,8 @@ check_PROGRAMS += tests/check_tcp_send
 tests_check_tcp_send_SOURCES = tests/check_tcp_send.c tests/check_tcp_pair.h
 tests_check_tcp_send_CFLAGS = $(TEST_CFLAGS)
 tests_check_tcp_send_LDADD = $(TCP_TEST_LIBS)
+
+check_PROGRAMS += tests/check_tcp_rto
+tests_check_tcp_rto_SOURCES = tests/check_tcp_rto.c tests/check_tcp_pair.h
+tests_check_tcp_rto_CFLAGS = $(TEST_CFLAGS)
+tests_check_tcp_rto_LDADD = $(TCP_TEST_LIBS)

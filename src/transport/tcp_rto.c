@@ -98,7 +98,12 @@ void ibfs__tcp_rto_fired(struct ibfs_tcp *tp)
 	if (!tp->qlen)
 		return;
 	tp->rto_fires++;
-	tp->cc->on_rto(tp);
+	/* RFC 5681 3.1: ssthresh is held when the timer expires again for
+	 * a segment it already resent; cwnd is the loss window either way. */
+	if (!tp->backoff)
+		tp->cc->on_rto(tp);
+	else
+		tp->cwnd = tp->snd_mss;
 	tp->backoff++;
 	tp->ecn_reduced = 0;
 	ibfs__tcp_recovery_rto(tp);
