@@ -32,3 +32,9 @@ check_PROGRAMS += tests/check_tcp_rto
 tests_check_tcp_rto_SOURCES = tests/check_tcp_rto.c tests/check_tcp_pair.h
 tests_check_tcp_rto_CFLAGS = $(TEST_CFLAGS)
 tests_check_tcp_rto_LDADD = $(TCP_TEST_LIBS)
+
+check_PROGRAMS += tests/check_tcp_recovery
+tests_check_tcp_recovery_SOURCES = tests/check_tcp_recovery.c \
+	tests/check_tcp_pair.h
+tests_check_tcp_recovery_CFLAGS = $(TEST_CFLAGS)
+tests_check_tcp_recovery_LDADD = $(TCP_TEST_LIBS)
