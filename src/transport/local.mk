@@ -38,3 +38,8 @@ tests_check_tcp_recovery_SOURCES = tests/check_tcp_recovery.c \
 	tests/check_tcp_pair.h
 tests_check_tcp_recovery_CFLAGS = $(TEST_CFLAGS)
 tests_check_tcp_recovery_LDADD = $(TCP_TEST_LIBS)
+
+check_PROGRAMS += tests/check_tcp_cc
+tests_check_tcp_cc_SOURCES = tests/check_tcp_cc.c tests/check_tcp_pair.h
+tests_check_tcp_cc_CFLAGS = $(TEST_CFLAGS)
+tests_check_tcp_cc_LDADD = $(TCP_TEST_LIBS)

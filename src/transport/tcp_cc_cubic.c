@@ -102,7 +102,7 @@ static void cubic_reduce(struct ibfs_tcp *tp)
 	struct ibfs_tcp_cubic *c = &tp->ccs.cubic;
 	double cw = (double)tp->cwnd / tp->snd_mss;
 	uint64_t min = 2 * (uint64_t)tp->snd_mss;
-	uint64_t ss = (uint64_t)((double)tp->cwnd * IBFS_CUBIC_BETA);
+	uint64_t ss = tp->cwnd * 7 / 10; /* beta = 0.7, in integers */
 
 	if (c->fast_convergence && cw < c->w_max)
 		c->w_max = cw * (1.0 + IBFS_CUBIC_BETA) / 2.0;
