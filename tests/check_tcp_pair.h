@@ -118,7 +118,7 @@ static inline ibfs_time_t tp_now(void *host)
 }
 
 static inline void tp_log_add(struct tcp_pair *p, ibfs_time_t t, int from,
-		       const struct ibfs_tcp_seg *s, int dropped)
+			      const struct ibfs_tcp_seg *s, int dropped)
 {
 	if (p->nlog == p->caplog) {
 		p->caplog = p->caplog ? 2 * p->caplog : 1024;
@@ -164,7 +164,8 @@ static inline void tp_send(void *host, const struct ibfs_tcp_seg *seg)
 	}
 }
 
-static inline void tp_timer_set(void *host, enum ibfs_tcp_timer k, ibfs_time_t at)
+static inline void tp_timer_set(void *host, enum ibfs_tcp_timer k,
+				ibfs_time_t at)
 {
 	struct tp_end *e = host;
 	struct tp_ev ev;
@@ -205,9 +206,10 @@ static const struct ibfs_tcp_host_ops tp_ops = {
 };
 
 /* A pair with the given configurations, delay and rate; nothing sent. */
-static inline void tp_init(struct tcp_pair *p, const struct ibfs_tcp_config *a,
-		    const struct ibfs_tcp_config *b, ibfs_time_t delay,
-		    uint64_t ps_per_byte)
+static inline void tp_init(struct tcp_pair *p,
+			   const struct ibfs_tcp_config *a,
+			   const struct ibfs_tcp_config *b, ibfs_time_t delay,
+			   uint64_t ps_per_byte)
 {
 	int i;
 
@@ -255,8 +257,8 @@ static inline void tp_run(struct tcp_pair *p, ibfs_time_t until)
 }
 
 /* The k-th logged frame (from 0) sent by `from` with payload, or NULL. */
-static inline const struct tp_log *tp_data(const struct tcp_pair *p, int from,
-				    size_t k)
+static inline const struct tp_log *tp_data(const struct tcp_pair *p,
+					   int from, size_t k)
 {
 	size_t i;
 
@@ -268,8 +270,8 @@ static inline const struct tp_log *tp_data(const struct tcp_pair *p, int from,
 
 /* Count of frames from `from` whose flags include all of `flags` and,
  * if payload >= 0, whose payload is that long (-1: any). */
-static inline size_t tp_count(const struct tcp_pair *p, int from, uint8_t flags,
-		       long payload)
+static inline size_t tp_count(const struct tcp_pair *p, int from,
+			      uint8_t flags, long payload)
 {
 	size_t i, c = 0;
 

@@ -54,8 +54,10 @@ void ibfs__tcp_sack_input(struct ibfs_tcp *tp, const struct ibfs_tcp_seg *seg,
 				break;
 			if (s->start < l || (s->flags & IBFS_TXS_SACKED))
 				continue;
-			ibfs__tcp_seg_flags(tp, s, (s->flags | IBFS_TXS_SACKED) &
-						   (uint8_t)~IBFS_TXS_LOST);
+			uint8_t f = (s->flags | IBFS_TXS_SACKED) &
+				    (uint8_t)~IBFS_TXS_LOST;
+
+			ibfs__tcp_seg_flags(tp, s, f);
 			*newly_sacked += s->len;
 			if (s->start + s->len > tp->high_sacked)
 				tp->high_sacked = s->start + s->len;
