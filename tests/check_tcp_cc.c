@@ -310,7 +310,7 @@ START_TEST(dctcp_once_a_window)
 	ck_assert_int_ge(nred, 2);
 	ck_assert_int_le(nred, 64);
 	for (k = 1; k < nred; k++)
-		ck_assert_uint_ge(red_una[k], red_nxt[k - 1]);
+		ck_assert_uint_gt(red_una[k], red_nxt[k - 1]);
 	/* No reduction after the window that held the last mark. */
 	ck_assert_uint_le(red_una[nred - 1], 400 * 1448);
 	for (i = 0; i < p.nlog; i++) {
@@ -331,6 +331,81 @@ START_TEST(dctcp_once_a_window)
 }
 END_TEST
 
+/* RFC 3168 under CUBIC: three frames marked; B latches ECE from the ACK
+ * of the first until A's CWR reaches it; A reduces once. */
+static struct ibfs_tcp_cc_ops cubic_counted;
+static int ncubic;
+
+static void cubic_counted_ecn(struct ibfs_tcp *tp)
+{
+	ncubic++;
+	ibfs__tcp_cubic.on_ecn(tp);
+}
+
+static int mark_three(struct tcp_pair *p, int from,
+		      const struct ibfs_tcp_seg *s, uint64_t nth)
+{
+	(void)p;
+	(void)s;
+	return from == 0 && nth >= 50 && nth <= 52;
+}
+
+START_TEST(ecn_classic)
+{
+	struct ibfs_tcp_config a, b;
+	struct tcp_pair p;
+	uint32_t cwr_seq = 0;
+	size_t i, cwr = 0;
+	int latched = 0, seen_cwr = 0;
+
+	cubic_counted = ibfs__tcp_cubic;
+	cubic_counted.on_ecn = cubic_counted_ecn;
+	ncubic = 0;
+	tp_config(&a, 1460);
+	tp_config(&b, 1460);
+	a.ecn = b.ecn = 1;
+	a.cc = b.cc = &cubic_counted;
+	b.delack = 0;
+	tp_init(&p, &a, &b, 10 * IBFS_US, 800);
+	p.mark = mark_three;
+	tp_open(&p);
+	ibfs__tcp_app_send(p.end[0].tcp, 300 * 1448);
+	tp_run(&p, 10 * IBFS_S);
+	ck_assert_uint_eq(p.end[1].delivered, 300 * 1448);
+	ck_assert_int_eq(ncubic, 1);
+	for (i = 0; i < p.nlog; i++) {
+		const struct ibfs_tcp_seg *s = &p.log[i].seg;
+
+		if (p.log[i].from == 0 && (s->flags & IBFS_TCP_CWR) &&
+		    s->len) {
+			cwr++;
+			cwr_seq = s->seq;
+		}
+	}
+	ck_assert_uint_eq(cwr, 1);
+	for (i = 0; i < p.nlog; i++) {
+		const struct ibfs_tcp_seg *s = &p.log[i].seg;
+		int ece = !!(s->flags & IBFS_TCP_ECE);
+
+		if (p.log[i].from != 1 || (s->flags & IBFS_TCP_SYN))
+			continue;
+		if (!latched && ece) {
+			latched = 1;
+			ck_assert_uint_eq(s->ack, 1 + 50 * 1448);
+		}
+		/* The ACK of the CWR segment is the first without. */
+		if ((int32_t)(s->ack - cwr_seq) > 0)
+			seen_cwr = 1;
+		if (latched && !seen_cwr)
+			ck_assert_int_eq(ece, 1);
+		if (seen_cwr)
+			ck_assert_int_eq(ece, 0);
+	}
+	ck_assert_int_eq(latched && seen_cwr, 1);
+	tp_free(&p);
+}
+END_TEST
+
 static Suite *tcp_cc_suite(void)
 {
 	Suite *s = suite_create("tcp_cc");
@@ -343,6 +418,7 @@ static Suite *tcp_cc_suite(void)
 	tcase_add_test(tc, cubic_concave_convex);
 	tcase_add_test(tc, dctcp_alpha);
 	tcase_add_test(tc, dctcp_once_a_window);
+	tcase_add_test(tc, ecn_classic);
 	suite_add_tcase(s, tc);
 	return s;
 }

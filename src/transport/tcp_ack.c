@@ -46,11 +46,12 @@ static ibfs_time_t tcp_take_acked(struct ibfs_tcp *tp, uint64_t ack,
 	return ibfs__tcp_now(tp) - first;
 }
 
-/* RFC 3168 6.1.2: one reduction a window for ECE; the CWR window ends
- * when what was sent at the reduction is acknowledged. */
+/* RFC 3168 6.1.2: one reduction a window for ECE. The window ends when
+ * an ACK goes past what was sent at the reduction (as Linux leaves its
+ * CWR state): the ACK of exactly that much may still echo marks on it. */
 static int tcp_ecn_input(struct ibfs_tcp *tp, int ece)
 {
-	if (tp->ecn_reduced && tp->snd_una >= tp->ecn_recover)
+	if (tp->ecn_reduced && tp->snd_una > tp->ecn_recover)
 		tp->ecn_reduced = 0;
 	if (!ece || tp->ecn_reduced || tp->in_recovery)
 		return tp->ecn_reduced;
