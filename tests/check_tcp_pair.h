@@ -47,6 +47,7 @@ struct tp_end {
 	uint64_t delivered;
 	ibfs_time_t last_delivery;
 	uint64_t data_frames;   /* frames with payload sent */
+	int hold;               /* the application does not read */
 };
 
 struct tcp_pair {
@@ -194,7 +195,8 @@ static inline void tp_deliver(void *host, uint64_t bytes)
 
 	e->delivered += bytes;
 	e->last_delivery = e->pair->now;
-	ibfs__tcp_app_recv(e->tcp, bytes);
+	if (!e->hold)
+		ibfs__tcp_app_recv(e->tcp, bytes);
 }
 
 static const struct ibfs_tcp_host_ops tp_ops = {

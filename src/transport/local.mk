@@ -43,3 +43,8 @@ check_PROGRAMS += tests/check_tcp_cc
 tests_check_tcp_cc_SOURCES = tests/check_tcp_cc.c tests/check_tcp_pair.h
 tests_check_tcp_cc_CFLAGS = $(TEST_CFLAGS)
 tests_check_tcp_cc_LDADD = $(TCP_TEST_LIBS)
+
+check_PROGRAMS += tests/check_tcp_recv
+tests_check_tcp_recv_SOURCES = tests/check_tcp_recv.c tests/check_tcp_pair.h
+tests_check_tcp_recv_CFLAGS = $(TEST_CFLAGS)
+tests_check_tcp_recv_LDADD = $(TCP_TEST_LIBS)

@@ -141,7 +141,8 @@ struct ibfs_tcp_config {
 	int timestamps;        /* offer RFC 7323 timestamps */
 	int sack;              /* offer SACK (RFC 2018) */
 	int wscale;            /* offer window scaling (RFC 7323 2) */
-	int ecn;               /* request ECN (RFC 3168 6.1.1) */
+	int ecn;               /* RFC 3168 6.1.1, as Linux's tcp_ecn: 0 off,
+				* 1 request and accept, 2 accept only */
 	uint32_t sndbuf;       /* send buffer, bytes */
 	uint32_t rcvbuf;       /* receive buffer, bytes */
 	uint32_t init_cwnd;    /* initial window, segments (RFC 6928) */

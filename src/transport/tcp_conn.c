@@ -234,6 +234,8 @@ static void tcp_established(struct ibfs_tcp *tp)
 static void tcp_syn_sent_input(struct ibfs_tcp *tp,
 			       const struct ibfs_tcp_seg *seg)
 {
+	uint64_t before;
+
 	if ((seg->flags & (IBFS_TCP_SYN | IBFS_TCP_ACK)) !=
 	    (IBFS_TCP_SYN | IBFS_TCP_ACK) || seg->ack != tp->iss + 1)
 		return;
@@ -244,8 +246,7 @@ static void tcp_syn_sent_input(struct ibfs_tcp *tp,
 		ibfs__tcp_rtt_sample(tp, ibfs__tcp_now(tp) - tp->syn_sent_at);
 	tcp_established(tp);
 	/* Data, if any, carries the handshake's ACK; else a pure ACK. */
-	uint64_t before = tp->segs_out;
-
+	before = tp->segs_out;
 	ibfs__tcp_output(tp);
 	if (tp->segs_out == before)
 		ibfs__tcp_send_ack(tp);

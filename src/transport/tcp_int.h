@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The connection's state, shared by the engine's files (tcp_conn.c, the
- * handshake and close; tcp_send.c, segmentation and the window; tcp_recv.c,
- * the receive side and ACKs; tcp_rto.c, the timer; tcp_recovery.c, loss
- * recovery; tcp_cc_*.c, the controls).
+ * handshake and close; tcp_wire.c, sizes on the wire and TSO pieces;
+ * tcp_send.c, segmentation and the window; tcp_ack.c, acknowledgments at
+ * the sender; tcp_recv.c, the receive side and ACKs; tcp_rto.c, the
+ * timer; tcp_recovery.c, loss recovery; tcp_cc_*.c, the controls).
  *
  * Offsets: each direction counts its stream from 0, the first data byte,
  * at wire sequence number ISS + 1 (the SYN takes ISS); the FIN takes the
@@ -151,7 +152,6 @@ void ibfs__tcp_peer_fin(struct ibfs_tcp *tp);
 
 /* tcp_send.c, tcp_ack.c */
 void ibfs__tcp_output(struct ibfs_tcp *tp);
-uint64_t ibfs__tcp_stream_end(const struct ibfs_tcp *tp);
 void ibfs__tcp_seg_flags(struct ibfs_tcp *tp, struct ibfs_tcp_txseg *s,
 			 uint8_t flags);
 void ibfs__tcp_ack_input(struct ibfs_tcp *tp, const struct ibfs_tcp_seg *seg);

@@ -70,11 +70,6 @@ static int tcp_q_push(struct ibfs_tcp *tp, uint64_t start, uint32_t len,
 	return 0;
 }
 
-uint64_t ibfs__tcp_stream_end(const struct ibfs_tcp *tp)
-{
-	return tp->app_bytes + (tp->fin_queued ? 1 : 0);
-}
-
 uint64_t ibfs__tcp_app_send(struct ibfs_tcp *tp, uint64_t bytes)
 {
 	uint64_t used = tp->app_bytes - tp->snd_una;
