@@ -24,6 +24,14 @@
  * window are left, less than a segment (whole segments only). When B
  * reads, its window opens from 375 to 65,535: a window update goes out
  * (the window had less than two segments left), and A sends on.
+ *
+ * Lost window update: the same, with B's first update dropped. A,
+ * stalled with nothing in flight, probes the window (RFC 9293 3.8.6.1)
+ * when its persist timer expires, one RTO after the ACK that left 375
+ * bytes (the 45th segment's, delayed 40 ms; RTO = SRTT + 200 ms, Linux's
+ * rule), then at twice that: a
+ * segment without data at sequence number snd_una - 1, which B answers
+ * with an ACK; once B has read, that ACK carries the open window.
  */
 #include "check_common.h"
 
@@ -145,6 +153,75 @@ START_TEST(window_of_a_slow_reader)
 }
 END_TEST
 
+static int drop_update(struct tcp_pair *p, int from,
+		       const struct ibfs_tcp_seg *s, uint64_t nth)
+{
+	static int done;
+
+	(void)nth;
+	if (!p->user)
+		done = 0;
+	p->user = &done;
+	if (from == 1 && !s->len && s->window == 65535 && !done &&
+	    p->now > 10 * IBFS_MS) {
+		done = 1;
+		return 1;
+	}
+	return 0;
+}
+
+START_TEST(window_update_lost)
+{
+	struct ibfs_tcp_config a, b;
+	struct tcp_pair p;
+	struct ibfs_tcp_info ia;
+	ibfs_time_t stall = 0, probe1 = 0, probe2 = 0;
+	size_t i;
+
+	tp_config(&a, 1460);
+	tp_config(&b, 1460);
+	b.rcvbuf = 65535;
+	tp_init(&p, &a, &b, D10US, 800);
+	p.end[1].hold = 1;
+	p.drop = drop_update;
+	tp_open(&p);
+	ibfs__tcp_app_send(p.end[0].tcp, 100000);
+	/* Past the delayed ACK of the 45th segment (40 ms). */
+	tp_run(&p, 100 * IBFS_MS);
+	ibfs__tcp_get_info(p.end[0].tcp, &ia);
+	ck_assert_uint_eq(ia.snd_wnd, 375);
+	for (i = 0; i < p.nlog; i++)
+		if (p.log[i].from == 1 && p.log[i].seg.window == 375 &&
+		    !stall)
+			stall = p.log[i].t +
+				ibfs__tcp_wire_bytes(&p.log[i].seg) * 800 +
+				D10US;
+	ck_assert_uint_ne(stall, 0);
+	/* B reads; its update is lost. */
+	ibfs__tcp_app_recv(p.end[1].tcp, UINT64_MAX);
+	ck_assert_int_eq(p.log[p.nlog - 1].dropped, 1);
+	p.end[1].hold = 0;
+	tp_run(&p, 100 * IBFS_S);
+	ck_assert_uint_eq(p.end[1].delivered, 100000);
+	for (i = 0; i < p.nlog; i++) {
+		const struct ibfs_tcp_seg *s = &p.log[i].seg;
+
+		if (p.log[i].from == 0 && !s->len &&
+		    !(s->flags & IBFS_TCP_SYN) && s->seq == 45 * 1448) {
+			if (!probe1)
+				probe1 = p.log[i].t;
+			else if (!probe2)
+				probe2 = p.log[i].t;
+		}
+	}
+	ck_assert_uint_eq(probe1, stall + ia.rto);
+	ck_assert_uint_eq(probe2, 0); /* the first probe's ACK opened it */
+	ibfs__tcp_get_info(p.end[0].tcp, &ia);
+	ck_assert_uint_eq(ia.probes, 1);
+	tp_free(&p);
+}
+END_TEST
+
 static Suite *tcp_recv_suite(void)
 {
 	Suite *s = suite_create("tcp_recv");
@@ -152,6 +229,7 @@ static Suite *tcp_recv_suite(void)
 
 	tcase_add_test(tc, sack_blocks);
 	tcase_add_test(tc, window_of_a_slow_reader);
+	tcase_add_test(tc, window_update_lost);
 	suite_add_tcase(s, tc);
 	return s;
 }

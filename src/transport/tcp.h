@@ -86,6 +86,7 @@ enum ibfs_tcp_timer {
 	IBFS_TCP_T_RTO,      /* retransmission (RFC 6298), SYN included */
 	IBFS_TCP_T_DELACK,   /* delayed ACK (RFC 1122 4.2.3.2) */
 	IBFS_TCP_T_TIMEWAIT, /* 2 MSL in TIME-WAIT (RFC 9293 3.6.1) */
+	IBFS_TCP_T_PERSIST,  /* zero-window probe (RFC 9293 3.8.6.1) */
 	IBFS_TCP_T_COUNT,
 };
 
@@ -203,7 +204,7 @@ struct ibfs_tcp_info {
 	int sack_ok, ts_ok, ecn_ok;
 	int snd_wscale, rcv_wscale;
 	uint64_t retransmits, rto_fires, fast_retransmits;
-	uint64_t segs_out, acks_out;
+	uint64_t segs_out, acks_out, probes;
 };
 void ibfs__tcp_get_info(const struct ibfs_tcp *tp, struct ibfs_tcp_info *in);
 

@@ -392,6 +392,10 @@ void ibfs__tcp_timer_fired(struct ibfs_tcp *tp, enum ibfs_tcp_timer kind)
 		if (tp->state == IBFS_TCP_TIME_WAIT)
 			ibfs__tcp_set_state(tp, IBFS_TCP_CLOSED);
 		break;
+	case IBFS_TCP_T_PERSIST:
+		tp->persist_armed = 0;
+		ibfs__tcp_persist_fired(tp);
+		break;
 	default:
 		break;
 	}
@@ -438,4 +442,5 @@ void ibfs__tcp_get_info(const struct ibfs_tcp *tp, struct ibfs_tcp_info *in)
 	in->fast_retransmits = tp->fast_retransmits;
 	in->segs_out = tp->segs_out;
 	in->acks_out = tp->acks_out;
+	in->probes = tp->probes;
 }

@@ -94,6 +94,8 @@ struct ibfs_tcp {
 	int rtt_valid;
 	uint32_t backoff;
 	int rto_running;
+	int persist_armed;
+	uint32_t persist_backoff;
 
 	/* Receive side. */
 	uint32_t irs;
@@ -114,7 +116,7 @@ struct ibfs_tcp {
 
 	/* Counters. */
 	uint64_t retransmits, rto_fires, fast_retransmits;
-	uint64_t segs_out, acks_out;
+	uint64_t segs_out, acks_out, probes;
 };
 
 static inline ibfs_time_t ibfs__tcp_now(const struct ibfs_tcp *tp)
@@ -152,6 +154,7 @@ void ibfs__tcp_peer_fin(struct ibfs_tcp *tp);
 
 /* tcp_send.c, tcp_ack.c */
 void ibfs__tcp_output(struct ibfs_tcp *tp);
+void ibfs__tcp_persist_fired(struct ibfs_tcp *tp);
 void ibfs__tcp_seg_flags(struct ibfs_tcp *tp, struct ibfs_tcp_txseg *s,
 			 uint8_t flags);
 void ibfs__tcp_ack_input(struct ibfs_tcp *tp, const struct ibfs_tcp_seg *seg);

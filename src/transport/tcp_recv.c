@@ -182,9 +182,16 @@ void ibfs__tcp_data_input(struct ibfs_tcp *tp, const struct ibfs_tcp_seg *seg)
 	uint64_t off, end;
 	int now = 0;
 
-	if (!seg->len && !fin)
-		return;
 	off = ibfs__tcp_unwrap(seg->seq, tp->irs + 1, tp->rcv_nxt);
+	if (!seg->len && !fin) {
+		/* An old sequence number (a window probe): RFC 9293
+		 * 3.10.7.4, an unacceptable segment is answered. */
+		uint32_t nxt = tp->irs + 1 + (uint32_t)tp->rcv_nxt;
+
+		if ((int32_t)(seg->seq - nxt) < 0)
+			ibfs__tcp_send_ack(tp);
+		return;
+	}
 	end = off + seg->len;
 	tcp_ecn_rx(tp, seg);
 	if (!tcp_rx_open(tp) || end < tp->rcv_nxt ||

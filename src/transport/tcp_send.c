@@ -14,7 +14,11 @@
  *
  * The sender sends whole segments only (the sender side of RFC 9293
  * 3.8.6.2.1), a short one only at the stream's end; Nagle's algorithm is
- * not modelled (as TCP_NODELAY).
+ * not modelled (as TCP_NODELAY). A window too small for the next segment,
+ * with nothing in flight to bring an ACK, is probed (RFC 9293 3.8.6.1,
+ * RFC 1122 4.2.2.17) as Linux does: a segment without data at an old
+ * sequence number, which the receiver answers with an ACK, first one RTO
+ * later, then backing off as the RTO does.
  */
 #include "transport/tcp_int.h"
 
@@ -217,10 +221,8 @@ static int tcp_send_new(struct ibfs_tcp *tp)
 	return 1;
 }
 
-void ibfs__tcp_output(struct ibfs_tcp *tp)
+static void tcp_output_loop(struct ibfs_tcp *tp)
 {
-	if (!tcp_can_send(tp))
-		return;
 	for (;;) {
 		struct ibfs_tcp_txseg *s = tcp_next_lost(tp);
 
@@ -235,4 +237,61 @@ void ibfs__tcp_output(struct ibfs_tcp *tp)
 		if (!tcp_send_new(tp))
 			break;
 	}
+}
+
+/* The peer's window holds no next segment and no ACK is coming. */
+static int tcp_window_stalled(const struct ibfs_tcp *tp)
+{
+	uint64_t left = tp->app_bytes - tp->snd_nxt;
+	uint32_t len = left < tp->snd_mss ? (uint32_t)left : tp->snd_mss;
+
+	return tp->snd_nxt == tp->snd_una && left &&
+	       tp->snd_nxt + len > tp->snd_una + tp->snd_wnd;
+}
+
+static void tcp_persist_check(struct ibfs_tcp *tp)
+{
+	int stalled = tcp_window_stalled(tp);
+
+	if (stalled && !tp->persist_armed) {
+		ibfs_time_t t = ibfs__tcp_rto_now(tp);
+		uint32_t i;
+
+		for (i = 0; i < tp->persist_backoff && t < tp->cfg.rto_max;
+		     i++)
+			t *= 2;
+		if (t > tp->cfg.rto_max)
+			t = tp->cfg.rto_max;
+		tp->persist_armed = 1;
+		tp->ops->timer_set(tp->host, IBFS_TCP_T_PERSIST,
+				   ibfs__tcp_now(tp) + t);
+	} else if (!stalled) {
+		tp->persist_backoff = 0;
+		if (tp->persist_armed) {
+			tp->persist_armed = 0;
+			tp->ops->timer_cancel(tp->host, IBFS_TCP_T_PERSIST);
+		}
+	}
+}
+
+void ibfs__tcp_persist_fired(struct ibfs_tcp *tp)
+{
+	struct ibfs_tcp_seg seg;
+
+	if (!tcp_can_send(tp) || !tcp_window_stalled(tp))
+		return;
+	ibfs__tcp_header(tp, &seg, 0);
+	seg.seq = tp->iss + (uint32_t)tp->snd_una; /* snd_una - 1 */
+	tp->probes++;
+	tp->persist_backoff++;
+	ibfs__tcp_emit(tp, &seg);
+	tcp_persist_check(tp);
+}
+
+void ibfs__tcp_output(struct ibfs_tcp *tp)
+{
+	if (!tcp_can_send(tp))
+		return;
+	tcp_output_loop(tp);
+	tcp_persist_check(tp);
 }
