@@ -28,13 +28,23 @@
  * FlightSize 69 segments; NewReno: ssthresh = 49,956, cwnd = ssthresh +
  * 3 SMSS = 54,300 (RFC 5681 3.2); CUBIC: ssthresh 69,938, cwnd 74,282.
  *
- * Two losses, 30 and 35. NewReno learns of the second only from the
- * partial ACK of the first retransmission: 35 is resent at least RTT0
- * after 30 and recovery ends at least 2 RTT0 after 30 was resent. With
- * SACK, 35 is lost as soon as 36-38 are SACKed and goes once pipe falls
- * below cwnd, within RTT0 of 30; recovery ends one RTT0 after 35 was
- * resent (its ACK covers everything up to the recovery point): less than
- * 2 RTT0 after 30 was resent.
+ * Two losses, 30 and 35 (control NewReno). Segment k > 40 left at t0 +
+ * RTT0 + (k - 41) ser, so its ACK is back at t0 + 2 RTT0 + (k - 41) ser
+ * (plus 800 ps a byte of SACK blocks).
+ * With SACK, recovery starts as above (cwnd = ssthresh = 71 / 2 = 35.5
+ * segments) and pipe after resending 30 is 68 segments (34-100 and the
+ * retransmission). Each SACK takes one off; the SACK of 38 also makes 35
+ * lost, one more off: 68 - 4 - 1 = 63 after it. 35 may go once pipe + 1
+ * segment <= cwnd, pipe <= 34: after the SACK of 67 (63 - (67 - 38) =
+ * 34). That ACK (two blocks, 110 bytes, 16,000 ps more than 90) is back
+ * at t0 + 2 RTT0 + 26 ser + 16,000 = 634,768,000: 35 is resent then,
+ * 159,484,800 ps (less than RTT0) after 30, and its ACK, which covers
+ * everything up to the recovery point (segment 100), is back RTT0 later
+ * at 836,070,400: recovery takes 360,787,200 ps, under 2 RTT0.
+ * NewReno learns of the second loss only from the partial ACK of the
+ * first retransmission, back at 472,822,400 + RTT0 = 674,124,800, when
+ * 35 goes (A's link frees at that instant); the full ACK is back RTT0
+ * later, at 875,427,200: two round trips from 30's retransmission.
  */
 #include "check_common.h"
 
@@ -187,13 +197,15 @@ START_TEST(two_losses_one_rtt)
 	two_losses(1, &s30, &s35, &sdone);
 	two_losses(0, &n30, &n35, &ndone);
 	/* SACK: the second hole resent within the first RTT. */
+	ck_assert_uint_eq(s30, 475283200);
+	ck_assert_uint_eq(s35, 634768000);
+	ck_assert_uint_eq(sdone, 836070400);
 	ck_assert_uint_lt(s35 - s30, rtt0);
 	ck_assert_uint_lt(sdone - s30, 2 * rtt0);
-	ck_assert_uint_ge(sdone - s35, rtt0);
 	/* NewReno: a round trip for each hole. */
-	ck_assert_uint_ge(n35 - n30, rtt0);
-	ck_assert_uint_ge(ndone - n30, 2 * rtt0);
-	ck_assert_uint_ge(ndone - n35, rtt0);
+	ck_assert_uint_eq(n30, 472822400);
+	ck_assert_uint_eq(n35, n30 + rtt0);
+	ck_assert_uint_eq(ndone, n30 + 2 * rtt0);
 }
 END_TEST
 
