@@ -11,7 +11,6 @@ libibfs_transport_la_SOURCES = \
 	src/transport/tcp_recovery.c src/transport/tcp_cc_reno.c \
 	src/transport/tcp_cc_cubic.c src/transport/tcp_cc_dctcp.c
 libibfs_transport_la_LIBADD = -lm
-EXTRA_DIST += docs/tcp.md
 
 TCP_TEST_LIBS = libibfs_transport.la libibfs_fabric.la $(TEST_LIBS)
 
