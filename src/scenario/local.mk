@@ -15,6 +15,11 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/results_collective.c src/scenario/results_mcast.c \
 	src/scenario/results_mjoin.c src/scenario/results_cc.c \
 	src/scenario/results_eth.c
+# Flows of kind="flows": their sizes, arrivals and completion times.
+libibfs_scenario_la_SOURCES += src/scenario/flow_cdf.h \
+	src/scenario/flow_cdf.c src/scenario/scenario_flows.c \
+	src/scenario/traffic_flows.c src/scenario/fct_ideal.c \
+	src/scenario/results_flows.c
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
 	src/scenario/assemble.h src/scenario/assemble.c src/scenario/assemble_eth.c \

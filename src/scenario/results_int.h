@@ -123,6 +123,23 @@ int ibfs__results_eth_peak(const struct ibfs_results *r, size_t node,
 /* pfc.csv: a row per port and priority whose counters are not all 0. */
 void ibfs__results_csv_pfc(const struct ibfs_results *r, FILE *o);
 
+/*
+ * fct_ideal.c: a WRITE of `bytes` from src to dst alone on the idle
+ * fabric, from its post to its completion at src, in ps (0 when no path
+ * joins them).
+ */
+ibfs_time_t ibfs__fct_ideal(const struct ibfs_results *r, int src, int dst,
+			    uint64_t bytes);
+/*
+ * results_flows.c: the flows of kind="flows" patterns, printed, in the
+ * JSON (its "fct" member with its trailing comma) and fct.csv; nothing
+ * when the scenario has no such pattern.
+ */
+int ibfs__results_has_fct(const struct ibfs_results *r);
+void ibfs__results_print_fct(const struct ibfs_results *r, FILE *out);
+void ibfs__results_json_fct(const struct ibfs_results *r, FILE *o);
+void ibfs__results_csv_fct(const struct ibfs_results *r, FILE *o);
+
 /* A node id (":PORT" after it when port > 0) as a CSV field and a comma
  * (results_csv.c). */
 void ibfs__results_csv_id(FILE *o, const char *id, int port);
