@@ -12,7 +12,9 @@
  * counts, and the slowdown's p50, p95 and p99 (nearest rank) over the
  * finished flows, overall and by size in the literature's buckets (under
  * 100 KB, 100 KB to 1 MB, 1 to 10 MB, 10 MB and more; KB = 1,000 bytes):
- * in the text summary, the JSON's "fct" and fct.csv, a line a flow.
+ * in the text summary, the JSON's "fct" and fct.csv, a line a flow that
+ * started (by sender in topology order, then by arrival; an unfinished
+ * flow's FCT and slowdown left empty).
  */
 #include <stdlib.h>
 
@@ -219,6 +221,8 @@ void ibfs__results_csv_fct(const struct ibfs_results *r, FILE *o)
 		const struct ibfs_fct_flow *f = &r->fct[i];
 		const struct ibfs_msg_record *m = &r->msgs[f->msg];
 
+		if (!fct_started(r, f))
+			continue;
 		ibfs__results_csv_id(o, res_id(r, m->src), 0);
 		ibfs__results_csv_id(o, res_id(r, m->dst), 0);
 		fprintf(o, "%llu,", (unsigned long long)m->bytes);

@@ -1,0 +1,194 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Flow workloads (<pattern kind="flows">) as a user runs them, under ib and
+# roce (the arrivals' offered load and the CDFs' closed forms are
+# check_flows'):
+# - examples/websearch_k8.xml (web search at 50% load for 1 ms on the k=8
+#   fat tree): the same seed gives a byte-identical fct.csv, another seed
+#   other flows; every flow that started finished; the JSON's "fct" has
+#   the slowdown's p50, p95, p99 and the four by_size buckets, for both
+#   models; no slowdown is below 1 (the ideal is a lower bound); fct.csv
+#   has a line a started flow;
+# - a lone flow's slowdown is 1: 64 KiB flows rare enough to run alone
+#   (tests/data/flows/lone_*.xml, seed 1), each completing in exactly its
+#   closed form. 64 KiB at a 4,096-byte MTU is 16 packets; at EDR 4x
+#   (100 Gb/s, 80 ps a byte), 2 m cables (10 ns):
+#     ib: First 4,138 B (LRH 8, BTH 12, RETH 16, 4,096, ICRC 4, VCRC 2)
+#     + 15 x 4,122 = 65,968 B = 5,277,440 ps; the ACK 30 B = 2,400 ps;
+#     each switch forwards after the LRH (8 B = 640 ps) and its 100 ns;
+#     the destination's flow-control packet (6 B = 480 ps) goes before
+#     its ACK. One switch (skeleton.xml):
+#       5,277,440 + 2 x 10,000 + 100,640 = 5,398,080 (the last tail in)
+#       + 480 + 2,400 + 2 x 10,000 + 100,640 = 5,521,600 ps;
+#     three switches (leaf, spine, leaf of fat-tree-k8-l2.xml):
+#       5,277,440 + 4 x 10,000 + 3 x 100,640 + 480 + 2,400 + 4 x 10,000
+#       + 3 x 100,640 = 5,964,160 ps;
+#     roce: First 4,194 B (preamble 8, Ethernet 14, IPv4 20, UDP 8, BTH
+#     12, RETH 16, 4,096, ICRC 4, FCS 4, gap 12) + 15 x 4,178 = 66,864 B
+#     = 5,349,120 ps; the ACK 86 B = 6,880 ps; a switch forwards after 54
+#     header bytes (4,320 ps, IBFS_ETH_CUT_HDR) and its latency, the
+#     skeleton's 100 ns or generic-100g's 400 ns on the fat tree; no
+#     flow-control packet. One switch:
+#       5,349,120 + 20,000 + 104,320 + 6,880 + 20,000 + 104,320
+#       = 5,604,640 ps;
+#     three: 5,349,120 + 40,000 + 3 x 404,320 + 6,880 + 40,000
+#       + 3 x 404,320 = 7,861,920 ps;
+# - a run cut by --until: started = finished + unfinished, the unfinished
+#   listed in fct.csv with no FCT;
+# - a bad CDF file refused with its FILE:LINE and exit 2, as is every bad
+#   attribute of kind="flows" with the scenario's FILE:LINE.
+# Needs python3 to read the JSON (skips, 77, without it).
+: "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: needs python3"; exit 77; }
+top=$(cd "$top_srcdir" && pwd)
+ex="$top/examples"
+data="$top/tests/data/flows"
+out=$(mktemp -d) || exit 99
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# run NAME FILE [ARGS...]: runs FILE into NAME.json and NAME/ (CSV).
+run() {
+	name=$1 file=$2
+	shift 2
+	if "$IBFSIM" run "$file" --quiet --json "$out/$name.json" \
+		--csv "$out/$name" "$@" >"$out/$name.txt" 2>&1; then
+		ok
+	else
+		bad "$name: exit $?: $(cat "$out/$name.txt")"
+	fi
+}
+# check NAME PYTHON-EXPR: the expression over the JSON (j) and fct.csv's
+# rows (rows, a dict a line) is true.
+check() {
+	if python3 -c "import csv,json,sys; j=json.load(open(sys.argv[1]))
+rows=list(csv.DictReader(open(sys.argv[2])))
+sys.exit(0 if ($2) else 1)" "$out/$1.json" "$out/$1/fct.csv" \
+		2>"$out/py.err"; then
+		ok
+	else
+		bad "$1: not ($2) $(cat "$out/py.err")"
+	fi
+}
+
+# Same seed, same flows; another seed, others.
+for m in ib roce; do
+	run ws_$m "$ex/websearch_k8.xml" --model $m
+	run ws_${m}_again "$ex/websearch_k8.xml" --model $m
+	if cmp -s "$out/ws_$m/fct.csv" "$out/ws_${m}_again/fct.csv"; then
+		ok
+	else
+		bad "$m: seed 1 twice gave two fct.csv"
+	fi
+	check ws_$m "j['fct']['flows']['started'] > 50 and \
+j['fct']['flows']['started'] == j['fct']['flows']['finished'] and \
+j['fct']['flows']['unfinished'] == 0 and \
+len(rows) == j['fct']['flows']['started']"
+	check ws_$m "all(j['fct']['fct_slowdown'][p] >= 1 for p in \
+('p50', 'p95', 'p99')) and j['fct']['fct_slowdown']['p50'] <= \
+j['fct']['fct_slowdown']['p95'] <= j['fct']['fct_slowdown']['p99']"
+	check ws_$m "[b['bucket'] for b in j['fct']['fct_slowdown']['by_size']] \
+== ['<100KB', '100KB-1MB', '1MB-10MB', '>10MB'] and \
+sum(b['flows'] for b in j['fct']['fct_slowdown']['by_size']) == \
+j['fct']['flows']['finished']"
+	check ws_$m "min(float(r['slowdown']) for r in rows) >= 1.0 and \
+all(int(r['size']) >= 1 and r['src'] != r['dst'] for r in rows)"
+done
+run ws_seed2 "$ex/websearch_k8.xml" --seed 2
+if cmp -s "$out/ws_ib/fct.csv" "$out/ws_seed2/fct.csv"; then
+	bad "seeds 1 and 2 gave the same flows"
+else
+	ok
+fi
+grep -q "each flow: fct.csv" "$out/ws_ib.txt" && ok ||
+	bad "the text does not name fct.csv"
+
+# Lone flows: slowdown 1, to the picosecond of the closed forms above.
+lone() {
+	name=$1 file=$2 model=$3 ps=$4
+	run "$name" "$data/$file" --model "$model"
+	check "$name" "len(rows) > 3 and all(r['fct_ns'] == r['ideal_ns'] == \
+'$ps' and r['slowdown'] == '1.000000' and r['size'] == '65536' \
+for r in rows) and j['fct']['fct_slowdown']['p99'] == 1.0"
+}
+lone lone_ib lone_skeleton.xml ib 5521.600
+lone lone_roce lone_skeleton.xml roce 5604.640
+lone lone_k8_ib lone_k8.xml ib 5964.160
+lone lone_k8_roce lone_k8.xml roce 7861.920
+
+# Cut short: under roce the fabric is up at 0, so --until 500us ends the
+# run 500 us into the arrivals.
+run until "$ex/websearch_k8.xml" --model roce --until 500us
+check until "j['fct']['flows']['unfinished'] > 0 and \
+j['fct']['flows']['started'] == j['fct']['flows']['finished'] + \
+j['fct']['flows']['unfinished'] and len(rows) == \
+j['fct']['flows']['started'] and sum(1 for r in rows if r['fct_ns'] == '' \
+and r['slowdown'] == '') == j['fct']['flows']['unfinished'] and \
+all(float(r['start_ns']) < 500000 for r in rows)"
+
+# refused NAME WANT: scenario $out/NAME.xml exits 2 saying WANT.
+refused() {
+	"$IBFSIM" run "$out/$1.xml" >"$out/r.txt" 2>&1
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qF -- "$2" "$out/r.txt"; then
+		ok
+	else
+		bad "$1: exit $rc, not 2 with '$2': $(cat "$out/r.txt")"
+	fi
+}
+# scenario NAME PATTERN-ATTRIBUTES: a skeleton scenario, the pattern at
+# line 5.
+scenario() {
+	cat >"$out/$1.xml" <<XML
+<?xml version="1.0"?>
+<scenario version="1" name="$1">
+  <fabric file="$top/platforms/skeleton.xml"/>
+  <traffic>
+    <pattern $2/>
+  </traffic>
+</scenario>
+XML
+}
+# A CDF whose sizes go back at its line 3.
+printf '# sizes\n100 0.1\n50 0.2\n1000 1\n' >"$out/order.cdf"
+printf '100 0.5\n200 0.8\n' >"$out/short.cdf"
+printf '100 1.2\n' >"$out/prob.cdf"
+scenario cdf_order 'kind="flows" sizes="order.cdf" load="0.5" duration="1ms"'
+refused cdf_order "$out/order.cdf:3: not monotonic: size 50 is not above \
+the 100 of line 2"
+scenario cdf_short 'kind="flows" sizes="short.cdf" load="0.5" duration="1ms"'
+refused cdf_short "$out/short.cdf:2: the last point's probability is 0.8; \
+a CDF ends at 1"
+scenario cdf_prob 'kind="flows" sizes="prob.cdf" load="0.5" duration="1ms"'
+refused cdf_prob "$out/prob.cdf:1: probability 1.2 is outside [0, 1]"
+scenario cdf_none 'kind="flows" sizes="none.cdf" load="0.5" duration="1ms"'
+refused cdf_none "$out/none.cdf: cannot open the flow-size CDF"
+f='kind="flows" sizes="websearch"'
+scenario no_load "$f duration=\"1ms\""
+refused no_load "$out/no_load.xml:5: kind=\"flows\" needs load="
+scenario no_dur "$f load=\"0.5\""
+refused no_dur "$out/no_dur.xml:5: kind=\"flows\" needs duration="
+scenario no_sizes 'kind="flows" load="0.5" duration="1ms"'
+refused no_sizes "$out/no_sizes.xml:5: kind=\"flows\" needs sizes="
+for l in 1.5 0 -0.2 abc 150%; do
+	scenario load "$f load=\"$l\" duration=\"1ms\""
+	refused load "$out/load.xml:5: load=\"$l\": a fraction of the link's \
+data rate above 0 and at most 1"
+done
+scenario dur0 "$f load=\"0.5\" duration=\"0s\""
+refused dur0 "$out/dur0.xml:5: duration must be above 0"
+scenario place "$f load=\"0.5\" duration=\"1ms\" placement=\"ring\""
+refused place "$out/place.xml:5: placement=\"ring\" is not one of: \
+all-to-all, incast"
+scenario incast "$f load=\"0.5\" duration=\"1ms\" placement=\"incast\""
+refused incast "$out/incast.xml:5: placement=\"incast\" needs dst"
+scenario dst "$f load=\"0.5\" duration=\"1ms\" dst=\"node2\""
+refused dst "$out/dst.xml:5: dst applies only to placement=\"incast\""
+scenario size "$f load=\"0.5\" duration=\"1ms\" size=\"4KiB\""
+refused size "$out/size.xml:5: size does not apply to kind=\"flows\""
+scenario perm 'kind="permutation" size="4KiB" sizes="websearch"'
+refused perm "$out/perm.xml:5: sizes applies only to kind=\"flows\""
+
+echo "flows_scenarios: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
