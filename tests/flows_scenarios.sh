@@ -9,9 +9,9 @@
 #   the slowdown's p50, p95, p99 and the four by_size buckets, for both
 #   models; no slowdown is below 1 (the ideal is a lower bound); fct.csv
 #   has a line a started flow;
-# - a lone flow's slowdown is 1: 64 KiB flows rare enough to run alone
+# - a lone flow's slowdown is 1: flows rare enough to run alone
 #   (tests/data/flows/lone_*.xml, seed 1), each completing in exactly its
-#   closed form. 64 KiB at a 4,096-byte MTU is 16 packets; at EDR 4x
+#   closed form (src/scenario/fct_ideal.c). 64 KiB at a 4,096-byte MTU is 16 packets; at EDR 4x
 #   (100 Gb/s, 80 ps a byte), 2 m cables (10 ns):
 #     ib: First 4,138 B (LRH 8, BTH 12, RETH 16, 4,096, ICRC 4, VCRC 2)
 #     + 15 x 4,122 = 65,968 B = 5,277,440 ps; the ACK 30 B = 2,400 ps;
@@ -33,6 +33,26 @@
 #       = 5,604,640 ps;
 #     three: 5,349,120 + 40,000 + 3 x 404,320 + 6,880 + 40,000
 #       + 3 x 404,320 = 7,861,920 ps;
+#   on the skeleton with the connectx-4-edr profile (doorbell 200 ns,
+#   dma_read 390 ns, tx_pkt and rx_pkt 120 ns, dma_write 300 ns, cqe
+#   65 ns, PCIe 93.8 Gb/s: a 4,096-byte read takes 349,340 ps, more than
+#   a packet's 329,760 on the wire, so PCIe sets the pace): packet i is
+#   ready at 1,059,340 + i x 349,340 ps (doorbell + dma_read + its read +
+#   tx_pkt) and the last (i = 15) ends at 1,059,340 + 15 x 349,340 +
+#   329,760 = 6,629,200 ps (ib; roce 6,633,680 with its 4,178-byte
+#   frame); then the hops as above, rx_pkt at both ends, and the CQE's
+#   64-byte PCIe write (5,459 ps) + 300 ns + 65 ns:
+#     ib: 6,629,200 + 120,640 + 120,000 + 480 + 2,400 + 120,640
+#       + 120,000 + 5,459 + 300,000 + 65,000 = 7,483,819 ps;
+#     roce: 6,633,680 + 124,320 + 120,000 + 6,880 + 124,320 + 120,000
+#       + 5,459 + 300,000 + 65,000 = 7,499,659 ps;
+#   1,000,000 bytes on the skeleton (244 packets of 4,096 and one of
+#   576): ib First 4,138 + 243 x 4,122 + Last 602 = 1,006,386 B =
+#   80,510,880 ps, + 120,640 + 480 + 123,040 = 80,755,040 ps, and the
+#   sender takes in 15 ACKs in the middle (every 16 packets) while it
+#   sends, each a flow-control packet of 480 ps between two of its data
+#   packets: 80,762,240 ps; roce 4,194 + 243 x 4,178 + 658 = 1,020,106
+#   B = 81,608,480 ps + 124,320 + 6,880 + 124,320 = 81,864,000 ps;
 # - a run cut by --until: started = finished + unfinished, the unfinished
 #   listed in fct.csv with no FCT;
 # - a bad CDF file refused with its FILE:LINE and exit 2, as is every bad
@@ -116,6 +136,26 @@ lone lone_ib lone_skeleton.xml ib 5521.600
 lone lone_roce lone_skeleton.xml roce 5604.640
 lone lone_k8_ib lone_k8.xml ib 5964.160
 lone lone_k8_roce lone_k8.xml roce 7861.920
+lone_cx() {
+	name=$1 model=$2 ps=$3
+	run "$name" "$data/lone_skeleton.xml" --model "$model" \
+		--profile connectx-4-edr
+	check "$name" "len(rows) > 3 and all(r['fct_ns'] == r['ideal_ns'] == \
+'$ps' and r['slowdown'] == '1.000000' for r in rows)"
+}
+lone_cx lone_cx_ib ib 7483.819
+lone_cx lone_cx_roce roce 7499.659
+# 1,000,000-byte flows at load 0.16 (one every 500 us on average, each
+# 81 us long): with seed 1 each runs alone.
+printf '1000000 1\n' >"$out/1m.cdf"
+sed -e "s|fixed64k.cdf|$out/1m.cdf|" -e 's|load="0.01"|load="0.16"|' \
+	-e "s|\.\./\.\./\.\./platforms|$top/platforms|" \
+	"$data/lone_skeleton.xml" >"$out/lone1m.xml"
+for m in ib:80762.240 roce:81864.000; do
+	run "lone1m_${m%%:*}" "$out/lone1m.xml" --model "${m%%:*}"
+	check "lone1m_${m%%:*}" "len(rows) > 3 and all(r['fct_ns'] == \
+r['ideal_ns'] == '${m#*:}' and r['slowdown'] == '1.000000' for r in rows)"
+done
 
 # Cut short: under roce the fabric is up at 0, so --until 500us ends the
 # run 500 us into the arrivals.
