@@ -56,9 +56,8 @@ static const char *src_path(const char *rel)
 START_TEST(cdf)
 {
 	struct ibfs_diag d;
-	struct ibfs_flow_cdf *w =
-		ibfs__flow_cdf_load(src_path("platforms/workloads/websearch.cdf"),
-				    "websearch", &d);
+	const char *ws = src_path("platforms/workloads/websearch.cdf");
+	struct ibfs_flow_cdf *w = ibfs__flow_cdf_load(ws, "websearch", &d);
 
 	ck_assert_msg(w, "%s", d.msg);
 	ck_assert_uint_eq(w->n, 12);

@@ -11,7 +11,8 @@
 #   has a line a started flow;
 # - a lone flow's slowdown is 1: flows rare enough to run alone
 #   (tests/data/flows/lone_*.xml, seed 1), each completing in exactly its
-#   closed form (src/scenario/fct_ideal.c). 64 KiB at a 4,096-byte MTU is 16 packets; at EDR 4x
+#   closed form (src/scenario/fct_ideal.c). 64 KiB at a 4,096-byte MTU
+#   is 16 packets; at EDR 4x
 #   (100 Gb/s, 80 ps a byte), 2 m cables (10 ns):
 #     ib: First 4,138 B (LRH 8, BTH 12, RETH 16, 4,096, ICRC 4, VCRC 2)
 #     + 15 x 4,122 = 65,968 B = 5,277,440 ps; the ACK 30 B = 2,400 ps;
@@ -108,8 +109,9 @@ len(rows) == j['fct']['flows']['started']"
 	check ws_$m "all(j['fct']['fct_slowdown'][p] >= 1 for p in \
 ('p50', 'p95', 'p99')) and j['fct']['fct_slowdown']['p50'] <= \
 j['fct']['fct_slowdown']['p95'] <= j['fct']['fct_slowdown']['p99']"
-	check ws_$m "[b['bucket'] for b in j['fct']['fct_slowdown']['by_size']] \
-== ['<100KB', '100KB-1MB', '1MB-10MB', '>10MB'] and \
+	check ws_$m "[b['bucket'] for b in \
+j['fct']['fct_slowdown']['by_size']] == \
+['<100KB', '100KB-1MB', '1MB-10MB', '>10MB'] and \
 sum(b['flows'] for b in j['fct']['fct_slowdown']['by_size']) == \
 j['fct']['flows']['finished']"
 	check ws_$m "min(float(r['slowdown']) for r in rows) >= 1.0 and \

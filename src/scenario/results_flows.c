@@ -190,8 +190,9 @@ void ibfs__results_json_fct(const struct ibfs_results *r, FILE *o)
 	json_pcts(o, &s.all);
 	fputs(", \"by_size\": [", o);
 	for (int b = 0; b < FCT_BUCKETS; b++) {
-		fprintf(o, "%s\n      {\"bucket\": \"%s\", \"min_bytes\": %llu, "
-			"\"max_bytes\": ", b ? "," : "", fct_name[b],
+		fprintf(o, "%s\n      {\"bucket\": \"%s\", "
+			"\"min_bytes\": %llu, \"max_bytes\": ",
+			b ? "," : "", fct_name[b],
 			(unsigned long long)fct_lo[b]);
 		if (b + 1 < FCT_BUCKETS)
 			fprintf(o, "%llu", (unsigned long long)fct_lo[b + 1]);
