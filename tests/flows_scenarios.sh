@@ -229,6 +229,8 @@ scenario dst "$f load=\"0.5\" duration=\"1ms\" dst=\"node2\""
 refused dst "$out/dst.xml:5: dst applies only to placement=\"incast\""
 scenario size "$f load=\"0.5\" duration=\"1ms\" size=\"4KiB\""
 refused size "$out/size.xml:5: size does not apply to kind=\"flows\""
+scenario uc "$f load=\"0.5\" duration=\"1ms\" qp=\"uc\""
+refused uc "$out/uc.xml:5: qp=\"uc\": a flow runs on qp=\"rc\""
 scenario perm 'kind="permutation" size="4KiB" sizes="websearch"'
 refused perm "$out/perm.xml:5: sizes applies only to kind=\"flows\""
 

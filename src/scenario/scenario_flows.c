@@ -6,8 +6,8 @@
  * sender's link as a fraction of its data rate ("0.5" or "50%");
  * placement= "all-to-all" (each flow to an HCA drawn uniformly among the
  * others) or "incast" (every flow to dst); duration= how long arrivals
- * go on from start. A flow is one RDMA WRITE: the attributes that set a
- * message's size, count, rate or operation do not apply.
+ * go on from start. A flow is one RDMA WRITE on RC: the attributes that
+ * set a message's size, count, rate or operation do not apply.
  */
 #include <errno.h>
 #include <math.h>
@@ -106,6 +106,13 @@ int ibfs__sx_read_flows(struct sx *x, xmlNode *n, struct ibfs_sc_pattern *p)
 	if (dur == 0)
 		return ibfs__diag(x->d, x->file, ibfs__xml_line(n),
 				  "duration must be above 0");
+	/* A flow ends when its last byte is acknowledged (results_flows.c),
+	 * which only a reliable connection does. */
+	if (p->qp != IBFS_SC_RC)
+		return ibfs__diag(x->d, x->file, ibfs__xml_line(n),
+				  "qp=\"%s\": a flow runs on qp=\"rc\" (its "
+				  "completion is the ACK of its last byte)",
+				  ibfs__sc_qp_str(p->qp));
 	p->duration = (ibfs_time_t)dur;
 	if (p->incast && p->dst < 0)
 		return ibfs__diag(x->d, x->file, ibfs__xml_line(n),
