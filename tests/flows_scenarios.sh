@@ -47,6 +47,20 @@
 #       + 120,000 + 5,459 + 300,000 + 65,000 = 7,483,819 ps;
 #     roce: 6,633,680 + 124,320 + 120,000 + 6,880 + 124,320 + 120,000
 #       + 5,459 + 300,000 + 65,000 = 7,499,659 ps;
+#   the skeleton's switch store-and-forward: it holds a packet whole
+#   before its 100 ns instead of its 8-byte (ib) or 54-byte (roce)
+#   header; when the link sets the pace the packets queue behind the
+#   first, which it holds (ib 4,138 B = 331,040 ps, roce 4,194 B =
+#   335,520), under PCIe's pace the last, which comes alone (ib 4,122 B
+#   = 329,760, roce 4,178 B = 334,240), and the ACK (ib 2,400, roce
+#   6,880):
+#     ib ideal: 5,521,600 + 331,040 - 640 + 2,400 - 640 = 5,853,760 ps;
+#     roce ideal: 5,604,640 + 335,520 - 4,320 + 6,880 - 4,320
+#       = 5,938,400 ps;
+#     ib connectx-4-edr: 7,483,819 + 329,760 - 640 + 2,400 - 640
+#       = 7,814,699 ps;
+#     roce connectx-4-edr: 7,499,659 + 334,240 - 4,320 + 6,880 - 4,320
+#       = 7,832,139 ps;
 #   1,000,000 bytes on the skeleton (244 packets of 4,096 and one of
 #   576): ib First 4,138 + 243 x 4,122 + Last 602 = 1,006,386 B =
 #   80,510,880 ps, + 120,640 + 480 + 123,040 = 80,755,040 ps, and the
@@ -147,6 +161,20 @@ lone_cx() {
 }
 lone_cx lone_cx_ib ib 7483.819
 lone_cx lone_cx_roce roce 7499.659
+# Store-and-forward.
+sed 's|ports="2" latency="100ns"/>|ports="2" latency="100ns" \
+store-and-forward="true"/>|' "$top/platforms/skeleton.xml" >"$out/sf.xml"
+sed -e "s|\.\./\.\./\.\./platforms/skeleton.xml|$out/sf.xml|" \
+	-e "s|fixed64k.cdf|$data/fixed64k.cdf|" \
+	"$data/lone_skeleton.xml" >"$out/lone_sf.xml"
+for c in ib:ideal:5853.760 roce:ideal:5938.400 \
+	ib:connectx-4-edr:7814.699 roce:connectx-4-edr:7832.139; do
+	m=${c%%:*} p=${c#*:}
+	ps=${p#*:} p=${p%%:*}
+	run "sf_${m}_$p" "$out/lone_sf.xml" --model "$m" --profile "$p"
+	check "sf_${m}_$p" "len(rows) > 3 and all(r['fct_ns'] == \
+r['ideal_ns'] == '$ps' and r['slowdown'] == '1.000000' for r in rows)"
+done
 # 1,000,000-byte flows at load 0.16 (one every 500 us on average, each
 # 81 us long): with seed 1 each runs alone.
 printf '1000000 1\n' >"$out/1m.cdf"

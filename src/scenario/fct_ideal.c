@@ -170,9 +170,10 @@ static ibfs_time_t fct_ser(const struct fct_pkts *k, struct ibfs_rate b,
  * (pcie 0 with unlimited PCIe); the link sends it at max(R_i, the end of
  * packet i - 1). On a path of one rate every hop forwards packet i as its
  * output ends packet i - 1, so the last tail comes at
- *   max over i of (R_i + ser(packets i..n-1)) + the hops,
- * and over the middle packets (all alike) that is largest at an end of
- * their run: i in {0, 1, n - 2, n - 1} suffices. *paced is set when the
+ *   max over i of (R_i + ser(packets i..n-1) + the hops for packet i),
+ * the hops for packet i holding it whole at each store-and-forward switch
+ * (fct_hops with its size), and over the middle packets (all alike) that
+ * is largest at an end of their run: i in {0, 1, n - 2, n - 1} suffices. *paced is set when the
  * largest is not at i = 0, when PCIe and not the link sets the pace.
  * Where a link after the slowest is faster, the last packet leaves it
  * sooner than serialized at the bottleneck: the form then exceeds the
@@ -193,8 +194,10 @@ static ibfs_time_t fct_data(struct ibfs_port *const *out, size_t nh,
 	*paced = 0;
 	for (int i = 0; i < 4; i++) {
 		uint64_t x = cand[i] < k->n ? cand[i] : k->n - 1;
+		int cx = x == 0 ? 0 : x + 1 == k->n ? 2 : 1;
 		ibfs_time_t f = fct_ready0(k, pf) - rd[0] +
-				fct_ser(k, b, x, k->n - 1);
+				fct_ser(k, b, x, k->n - 1) +
+				fct_hops(out, nh, k->wire[cx]);
 
 		for (int c = 0; c < 3; c++)
 			f += fct_in(k, c, 0, x) * rd[c];
@@ -205,7 +208,7 @@ static ibfs_time_t fct_data(struct ibfs_port *const *out, size_t nh,
 			*paced = 1;
 		}
 	}
-	return best + fct_hops(out, nh, k->wire[0]);
+	return best;
 }
 
 /*
