@@ -107,32 +107,31 @@ static struct ibfs_rate fct_bottleneck(struct ibfs_port *const *out,
 
 /*
  * What the switch at the far end of o waits for before it forwards a
- * packet whose message's first packet is `first` wire bytes: its header
- * (the port's header time, ser_lrh) when cut-through, the whole first
- * packet when store-and-forward (the receiving port's rx_at_tail), and
- * its latency (rx_delay): link.h.
+ * packet of `bytes` wire bytes: its header (the port's header time,
+ * ser_lrh) when cut-through, the whole packet when store-and-forward
+ * (the receiving port's rx_at_tail), and its latency (rx_delay): link.h.
  */
-static ibfs_time_t fct_wait(const struct ibfs_port *o, uint32_t first)
+static ibfs_time_t fct_wait(const struct ibfs_port *o, uint32_t bytes)
 {
-	return (o->peer_rx_tail ? ibfs__rate_ser_time(o->rate, first) :
+	return (o->peer_rx_tail ? ibfs__rate_ser_time(o->rate, bytes) :
 				  o->ser_lrh) +
 	       o->peer_rx_delay;
 }
 
 /*
  * What the hops add along out[0..nh) (each the port a hop leaves by) to
- * a packet's way once it is serialized: each link's propagation and each
- * switch's wait (fct_wait).
+ * the way of a packet of `bytes` wire bytes once it is serialized: each
+ * link's propagation and each switch's wait (fct_wait).
  */
 static ibfs_time_t fct_hops(struct ibfs_port *const *out, size_t nh,
-			    uint32_t first)
+			    uint32_t bytes)
 {
 	ibfs_time_t t = 0;
 
 	for (size_t j = 0; j < nh; j++) {
 		t += out[j]->prop;
 		if (j + 1 < nh) /* the last: the HCA, at the tail */
-			t += fct_wait(out[j], first);
+			t += fct_wait(out[j], bytes);
 	}
 	return t;
 }
