@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The identity check: a change that must not alter what ibfsim computes
 # keeps every run's results byte for byte. Writes the results of every
-# examples/*.xml (--json, the text report and the --csv tables) and of a
+# scenario of examples/*.xml (--json, the text report and the --csv tables) and of a
 # 1,024-HCA permutation (1 MiB RDMA WRITEs on a k=16 three-level fat tree,
 # ftree routing; --json) with and without data into OUT_DIR, less what
 # measures the host or the engine's bookkeeping: wall_s and events in the
@@ -26,6 +26,8 @@ trap 'rm -rf "$tmp"' EXIT
 strip() { grep -v -e '"wall_s"' -e '"events"' "$1"; }
 for x in "$top"/examples/*.xml; do
 	n=$(basename "$x" .xml)
+	# Scenarios only (a sweep's grid is not one).
+	grep -q '^<scenario ' "$x" || continue
 	st=0
 	(cd "$top/examples" && "$BIN" run "$x" --quiet --json "$tmp/$n.json" \
 		--csv "$OUT/$n.csv" >"$tmp/$n.txt") || st=$?

@@ -3,6 +3,7 @@
 # $(pkgdatadir)/platforms (IBFSIM_PLATFORMS may point elsewhere at run time).
 platformsdir = $(pkgdatadir)/platforms
 dist_platforms_DATA = platforms/fabric.rng platforms/scenario.rng \
+	platforms/sweep.rng \
 	platforms/two-hca.xml \
 	platforms/star.xml platforms/skeleton.xml
 # Flow-size CDFs of <pattern kind="flows" sizes="websearch|hadoop">.

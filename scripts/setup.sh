@@ -16,8 +16,10 @@ libxml2-dev libxml2-utils check"
 # plane, infiniband-diags to read LFTs back, tshark to dissect captures;
 # python3 for the ICRC/VCRC checks of captures and ftree_shift.sh, which
 # would otherwise skip those checks on a machine without it; mandoc to lint
-# the man page.
-TEST_PKGS="opensm ibsim-utils infiniband-diags tshark valgrind python3 mandoc"
+# the man page; gnuplot draws compare --html's plots, and headless Chromium
+# renders that page for its test; Open MPI's mpirun runs a sweep over ranks.
+TEST_PKGS="opensm ibsim-utils infiniband-diags tshark valgrind python3 mandoc \
+gnuplot-nox chromium openmpi-bin"
 
 [ "${1:-}" = "--tests" ] && PKGS="$PKGS $TEST_PKGS"
 

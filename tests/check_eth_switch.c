@@ -123,6 +123,7 @@ START_TEST(lossy_incast_tail_drops)
 	ck_assert_uint_le(got, n + 67);
 	ck_assert_uint_eq(got + drops, 2 * n);
 	ck_assert_uint_eq(x.f->pkts_dropped, drops);
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_SWITCH_BUFFER], drops);
 	ck_assert_uint_eq(ibfs__eth_switch_peak(x.sw), 67 * 1500);
 	/* No pause on a lossy priority. */
 	ck_assert_uint_eq(ibfs__pfc_of(ibfs__fabric_port(x.f, 0, 1))
@@ -352,6 +353,9 @@ START_TEST(output_down_discards)
 				  x.f->pkts_lost,
 			  2000);
 	ck_assert_uint_eq(x.f->pkts_dropped, drops + disc + x.f->pkts_lost);
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_SWITCH_BUFFER], drops);
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_PORT_DOWN], disc);
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_LINK_DOWN], x.f->pkts_lost);
 	ck_assert_uint_eq(ibfs__eth_switch_used(x.sw), 0);
 	es_conserved(x.f);
 	es_star_free(&x);

@@ -130,6 +130,9 @@ START_TEST(test_down_mid_stream)
 	ck_assert_uint_eq(x.f->pkts_lost, 2);
 	ck_assert_uint_eq(x.f->pkts_dropped, n - 2);
 	ck_assert_uint_eq(swp(&x, 2)->xmit_discards, n - 4);
+	/* By cause: the two on the wire, the rest at the dead output. */
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_LINK_DOWN], 2);
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_PORT_DOWN], n - 4);
 	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 0);
 	ck_assert_uint_eq(ibfs__switch_buffered(x.sw), 0);
 	ck_assert_uint_eq(x.f->packets.in_use, 0);

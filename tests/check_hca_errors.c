@@ -184,6 +184,16 @@ START_TEST(dropped_packet_seq_nak_go_back_n)
 	ck_assert_mem_eq(B.buf + 100, A.buf, 3000);
 	ck_assert_uint_eq(P.h[0]->st.seq_naks, 1);
 	ck_assert_uint_eq(P.h[1]->st.dropped, 1);
+	/*
+	 * The NAK reaches A after the Last has left (the Last started at
+	 * w1 + w2, before nak): the rewind to PSN 100 goes back over First,
+	 * Middle and Last, three packets sent again. The fabric's one drop
+	 * is the test's.
+	 */
+	ck_assert_uint_eq(P.h[0]->st.retransmitted, 3);
+	ck_assert_uint_eq(P.h[1]->st.retransmitted, 0);
+	ck_assert_uint_eq(P.f->pkts_dropped, 1);
+	ck_assert_uint_eq(P.f->drops[IBFS_DROP_INJECTED], 1);
 	/* The NAK for PSN 100 answers the Middle packet: it leaves B when
 	 * the Middle's tail is in, after an FCP. A frees the NAK's buffer
 	 * (an FCP once its transmitter is free), then resends First,
@@ -268,6 +278,10 @@ START_TEST(lost_ack_write_reacked)
 					 ser(FCP) + ser(ACK_BYTES) + PROP);
 	ck_assert_uint_eq(P.h[1]->st.duplicates, 1);
 	ck_assert_uint_eq(P.h[0]->st.timeouts, 1);
+	/* One packet sent again, the WRITE; one drop, the lost ACK. */
+	ck_assert_uint_eq(P.h[0]->st.retransmitted, 1);
+	ck_assert_uint_eq(P.f->drops[IBFS_DROP_INJECTED], 1);
+	ck_assert_uint_eq(P.f->pkts_dropped, 1);
 	ck_assert_mem_eq(B.buf, A.buf, 32);
 	teardown();
 }
@@ -319,6 +333,14 @@ START_TEST(lost_read_response_read_again)
 					 ser(FCP) + ser(wire(4, 4096)) +
 					 ser(wire(4, 904)) + PROP);
 	ck_assert_uint_eq(P.h[1]->st.duplicates, 1);
+	/*
+	 * The READ of two response PSNs goes again as one request packet.
+	 * The fabric dropped the First response only: A took the Last and
+	 * discarded it itself (out of order, st.duplicates).
+	 */
+	ck_assert_uint_eq(P.h[0]->st.retransmitted, 1);
+	ck_assert_uint_eq(P.f->pkts_dropped, 1);
+	ck_assert_uint_eq(P.f->drops[IBFS_DROP_INJECTED], 1);
 	teardown();
 }
 END_TEST

@@ -126,6 +126,11 @@ static void retry_exceeded(int retries)
 	ck_assert_uint_eq(violations(P.h[1]), (uint64_t)retries + 1);
 	ck_assert_uint_eq(violations(P.h[0]), 0);
 	ck_assert_uint_eq(P.h[0]->st.retransmits, (uint64_t)retries);
+	/* Each timeout sent the one packet again; each try was dropped for
+	 * its P_Key. */
+	ck_assert_uint_eq(P.h[0]->st.retransmitted, (uint64_t)retries);
+	ck_assert_uint_eq(P.f->drops[IBFS_DROP_PKEY], (uint64_t)retries + 1);
+	ck_assert_uint_eq(P.f->pkts_dropped, (uint64_t)retries + 1);
 	ck_assert_uint_eq(B.buf[0], 0);
 	teardown();
 }

@@ -288,6 +288,7 @@ START_TEST(vl15_discards_leave_the_wire)
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
 	ck_assert_uint_eq(pb->vl15_dropped, n);
 	ck_assert_uint_eq(x.f->pkts_dropped, n);
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_VL15], n);
 	ck_assert_uint_eq(ibfs__port_wire_pkts(pa), 0);
 	ck_assert_uint_eq(ibfs__port_rx_pkts(pb), n);
 	/*

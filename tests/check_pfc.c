@@ -384,6 +384,7 @@ static uint64_t headroom_run(uint64_t headroom, uint64_t *cap)
 	for (int i = 1; i <= 2; i++)
 		drops += ibfs__eth_switch_stats(x.sw, i, PRIO)->hdrm_drops;
 	ck_assert_uint_eq(x.f->pkts_dropped, drops);
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_HEADROOM], drops);
 	ck_assert_uint_eq(x.h[3]->rx_frames + drops, 6000);
 	ck_assert_uint_gt(ibfs__pfc_of(ibfs__fabric_port(x.f, 0, 1))
 				  ->st.tx_xoff[PRIO],

@@ -74,6 +74,10 @@ static void one_drop_run(const struct ibfs_hca_irn_cfg *irn, uint64_t pkts)
 	ck_assert_mem_eq(B.buf + 3000, A.buf + 1000, 65536);
 	ck_assert_uint_eq(eth.dropped, 1);
 	ck_assert_uint_eq(P.h[0]->st.tx_pkts, pkts);
+	/* Every packet beyond the WRITE's 16 was one sent again; the
+	 * test's flow control dropped one. */
+	ck_assert_uint_eq(P.h[0]->st.retransmitted, pkts - 16);
+	ck_assert_uint_eq(P.f->drops[IBFS_DROP_INJECTED], 1);
 	if (irn) {
 		ck_assert_uint_eq(now(), ser(rwire(16, 4096) +
 					     16 * rwire(0, 4096)) +
@@ -126,6 +130,7 @@ static void slow_ack_run(const struct ibfs_hca_irn_cfg *irn, uint64_t pkts,
 	wait1(A.scq, &wc);
 	ck_assert_uint_eq(now(), done);
 	ck_assert_uint_eq(P.h[0]->st.tx_pkts, pkts);
+	ck_assert_uint_eq(P.h[0]->st.retransmitted, pkts - 16);
 	ck_assert_uint_eq(P.h[0]->st.timeouts, 0);
 	ck_assert_mem_eq(B.buf + 3000, A.buf + 1000, 65536);
 	teardown();
@@ -159,6 +164,7 @@ START_TEST(irn_tail_loss_rto_low)
 	ck_assert_uint_eq(now(), 100362400);
 	ck_assert_uint_eq(P.h[0]->st.timeouts, 1);
 	ck_assert_uint_eq(P.h[0]->st.tx_pkts, 2);
+	ck_assert_uint_eq(P.h[0]->st.retransmitted, 1);
 	ck_assert_mem_eq(B.buf + 100, A.buf, 4096);
 	teardown();
 	setup(0);
@@ -166,6 +172,7 @@ START_TEST(irn_tail_loss_rto_low)
 	post(&A, 1, IBFS_WR_RDMA_WRITE, 0, 4096, &B, 100);
 	wait1(A.scq, &wc);
 	ck_assert_uint_eq(now(), 1048576000 + 362400);
+	ck_assert_uint_eq(P.h[0]->st.retransmitted, 1);
 	teardown();
 }
 END_TEST
@@ -200,6 +207,7 @@ START_TEST(irn_tail_loss_rto_high)
 	ck_assert_uint_eq(now(), 321030880);
 	ck_assert_uint_eq(P.h[0]->st.timeouts, 1);
 	ck_assert_uint_eq(P.h[0]->st.tx_pkts, 16 + 3);
+	ck_assert_uint_eq(P.h[0]->st.retransmitted, 3);
 	ck_assert_mem_eq(B.buf + 3000, A.buf + 1000, 65536);
 	teardown();
 }
@@ -223,6 +231,7 @@ START_TEST(irn_read_response_lost)
 	wait1(A.scq, &wc);
 	ck_assert_uint_eq(now(), 2 * 441600);
 	ck_assert_uint_eq(P.h[0]->st.tx_pkts, 2);
+	ck_assert_uint_eq(P.h[0]->st.retransmitted, 1);
 	ck_assert_uint_eq(P.h[0]->st.timeouts, 0);
 	ck_assert_mem_eq(A.buf + 8000, B.buf + 2000, 5000);
 	teardown();

@@ -408,6 +408,7 @@ START_TEST(sl_to_vl_tables)
 	/* VL 15 in a data SL's entry discards (IBA 7.6.6). */
 	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 2);
 	ck_assert_uint_eq(x.f->pkts_dropped, 2);
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_NO_ROUTE], 2);
 	uint8_t bad[16] = { 16 };
 
 	ck_assert_int_eq(ibfs__switch_set_sl2vl(x.sw, 1, 3, bad), -1);
@@ -481,6 +482,7 @@ START_TEST(lft_and_lmc)
 	ck_assert_uint_eq(ibfs__endpoint_stats(x.ep[2])->misrouted, 0);
 	ck_assert_uint_eq(ibfs__switch_relay_errors(x.sw), 3);
 	ck_assert_uint_eq(x.f->pkts_dropped, 3);
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_NO_ROUTE], 3);
 	conserved(x.f);
 	/* Bad entries are refused. */
 	ck_assert_int_eq(ibfs__switch_set_lft(x.sw, 0, 1), -1);
@@ -597,6 +599,7 @@ START_TEST(multicast_replication)
 	ck_assert_uint_eq(x.f->pkts_replicated, 30);
 	ck_assert_uint_eq(x.f->pkts_retired, 10);
 	ck_assert_uint_eq(x.f->pkts_dropped, 1);
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_NO_ROUTE], 1);
 	ck_assert_uint_eq(x.f->payloads.in_use, 0);
 	ck_assert_uint_eq(x.f->packets.in_use, 0);
 	conserved(x.f);
@@ -674,8 +677,9 @@ START_TEST(packets_for_the_switch)
 	ck_assert_uint_eq(ibfs__switch_get_lid(x.sw), 100);
 	flow(x.ep[0], 101, 256, 2);
 	ibfs__eq_run(&x.f->eq, IBFS_TIME_NEVER);
-	/* Without a hook they are dropped. */
+	/* Without a hook they are dropped: nobody there takes them. */
 	ck_assert_uint_eq(x.f->pkts_dropped, 2);
+	ck_assert_uint_eq(x.f->drops[IBFS_DROP_NO_RECEIVER], 2);
 	conserved(x.f);
 	ibfs__switch_set_local(x.sw, local_hook, x.f);
 	flow(x.ep[0], 101, 256, 3);

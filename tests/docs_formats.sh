@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # The format pages against the schemas: every element and attribute that
-# platforms/fabric.rng defines appears in docs/fabric-format.md, and every
-# one of platforms/scenario.rng in docs/scenario-format.md, each as a code
+# platforms/fabric.rng defines appears in docs/fabric-format.md, every one
+# of platforms/scenario.rng in docs/scenario-format.md and of
+# platforms/sweep.rng in docs/sweep-format.md, each as a code
 # span (`name`, or `<name ...>` for an element). The check is run once on a
 # copy of a page with one name taken out, to show that it notices. Then
 # every example in the pages that is a whole file (an ```xml block whose
@@ -33,7 +34,7 @@ missing() {
 	done
 }
 
-for pair in fabric:fabric-format scenario:scenario-format; do
+for pair in fabric:fabric-format scenario:scenario-format sweep:sweep-format; do
 	rng="$top_srcdir/platforms/${pair%%:*}.rng"
 	doc="$top_srcdir/docs/${pair#*:}.md"
 	checks=$((checks + 1))

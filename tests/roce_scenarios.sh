@@ -9,9 +9,13 @@
 #   link into the target stays busy: 28 MiB in 4,178-byte frames of 4,096
 #   payload bytes take at least 28 x 2^20 x 8 x 4178 / 4096 / 100 Gb/s,
 #   so the aggregate is within 1% of 100 x 4096 / 4178 = 98.04 Gb/s;
+#   ports.csv has each port's pause frames sent and received and paused
+#   time per priority, pfc.csv's figures;
 # - examples/roce_incast_lossy.xml, the same with PFC off: drops, all of
-#   them the switches' tail drops, no pause frame, and still every
-#   message completes (NAK and go-back-N, or the ACK timeout);
+#   them the switches' tail drops (switch_buffer by cause), no pause
+#   frame, and still every message completes (NAK and go-back-N, or the
+#   ACK timeout), the packets sent again (retransmitted) exactly those
+#   the senders' links carried beyond the writes;
 # - examples/roce_incast_irn.xml, the lossy incast under IRN's loss
 #   recovery with its BDP cap of 9 packets: every message completes,
 #   nothing is dropped or sent again (the senders' links carry exactly
@@ -21,7 +25,8 @@
 #   pair on the tomahawk profile's smaller pipelines, IRN without its BDP
 #   cap: IRN's switches drop, it sends again about what they dropped (at
 #   most a quarter more, from its timeouts) and under a quarter of what
-#   go-back-N sends again, and still finishes under 5 ms;
+#   go-back-N sends again, and still finishes under 5 ms; retransmitted
+#   is what the links carried again, for both;
 # - examples/fat_tree_permutation.xml under ib (ftree) and roce (ECMP by
 #   hash) for seeds 1-3: ECMP's aggregate below ftree's each time; under
 #   roce the busiest link direction carries the data of two flows or more
@@ -41,6 +46,7 @@
 #   dropped, no message completed, the packets conserved, the run's time
 #   the monitor's decision (a multiple of its 50 us); with pfc="off" the
 #   same traffic is tail-dropped instead and completes, no deadlock.
+# - in every run, the drops by cause sum to dropped.
 # Needs python3 to read the JSON (skips, 77, without it).
 : "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: needs python3"; exit 77; }
@@ -90,11 +96,35 @@ check incast "(lambda rows: sum(int(x['pause_frames_sent']) for x in rows) \
 == round(j['pfc']['paused_ns'] * 1000))(list(__import__('csv').DictReader(\
 open('$out/csv/pfc.csv'))))"
 
+# ports.csv under roce: per port and priority the PFC figures of pfc.csv
+# (whose rows are those with one not 0), every other one 0.
+run incast_csv "$ex/roce_incast.xml" --csv "$out/incast_csv"
+if python3 -c "import csv,sys; d=sys.argv[1]
+ports=list(csv.DictReader(open(d + '/ports.csv')))
+pfc={(r['node'], r['port'], int(r['priority'])): r
+     for r in csv.DictReader(open(d + '/pfc.csv'))}
+cols=('pause_frames_sent', 'pause_frames_received', 'paused_ps')
+n=0
+for r in ports:
+    for p in range(8):
+        q=pfc.get((r['node'], r['port'], p))
+        for c in cols:
+            want=q[c] if q else '0'
+            assert r['%s_p%d' % (c, p)] == want, (r['node'], r['port'], p, c)
+            n += int(want)
+assert n > 0 and len(ports[0]) == 16 + 24
+" "$out/incast_csv" 2>"$out/py.err"; then ok; else
+	bad "incast: ports.csv's PFC columns: $(cat "$out/py.err")"; fi
+
 run lossy "$ex/roce_incast_lossy.xml"
 check lossy "j['messages']['completed'] == 7 and j['messages']['failed'] == 0"
 check lossy "j['packets']['dropped'] > 0 and \
 j['packets']['dropped'] == j['switch_drops']['tail']"
 check lossy "j['pfc']['pause_frames_sent'] == 0 and j['conservation']['ok']"
+# By cause: all of them switch_buffer, as many as the switches' tail
+# drops; the requesters sent packets again.
+check lossy "j['packets']['dropped_by_cause']['switch_buffer'] == \
+j['switch_drops']['tail'] > 0 and j['packets']['retransmitted'] > 0"
 
 # The packets the senders (every HCA but node1) sent again: the bytes on
 # their links beyond the 7 writes, in 4,178-byte frames.
@@ -107,11 +137,17 @@ run irn "$ex/roce_incast_irn.xml"
 check irn "j['messages']['completed'] == 7 and j['messages']['failed'] == 0"
 check irn "j['packets']['dropped'] == 0 and j['conservation']['ok']"
 [ "$(retx irn)" -eq 0 ] && ok || bad "irn: $(retx irn) packets sent again"
+check irn "j['packets']['retransmitted'] == 0"
 check irn "j['messages']['latency_ns']['max'] < 5e6"
 check lossy "j['messages']['latency_ns']['max'] > 60e6"
 [ "$(retx lossy)" -gt "$(python3 -c "import json;
 print(json.load(open('$out/lossy.json'))['packets']['dropped'])")" ] && ok ||
 	bad "lossy: go-back-N sent again no more than was dropped"
+# The count agrees with the links: go-back-N sent again what it rewound
+# over (every message completed), each packet a frame on its sender's
+# link. (A First packet sent again is 16 bytes longer, its RETH: fewer
+# than 130 of them still round to the same count.)
+check lossy "j['packets']['retransmitted'] == $(retx lossy)"
 # The same on tomahawk (4 MB a pipeline), IRN without irn-rtt.
 sed -e 's/ irn-rtt="[^"]*"/ switch-profile="tomahawk"/' \
 	-e "s|\.\./platforms|$top_srcdir/platforms|" \
@@ -128,6 +164,9 @@ j['messages']['latency_ns']['max'] > 60e6"
 r=$(retx irn_th) g=$(retx gbn_th)
 check irn_th "$r >= j['packets']['dropped'] * 0.9 and \
 $r <= j['packets']['dropped'] * 1.25 and 4 * $r < $g"
+# IRN counts each retransmission it builds: the links' count.
+check irn_th "j['packets']['retransmitted'] == $r"
+check gbn_th "j['packets']['retransmitted'] == $g"
 
 # IRN with PFC on (the paper evaluates both): lossless, nothing to
 # recover, every message completes. A value other than gbn or irn, and
@@ -307,5 +346,11 @@ check ring_off "j['deadlock'] is False and 'deadlock_cycle' not in j and \
 j['messages']['completed'] == 10 and j['conservation']['ok']"
 check ring_off "j['packets']['dropped'] > 0 and \
 j['packets']['dropped'] == j['switch_drops']['tail']"
+# Every drop has one cause: in every run above the causes sum to dropped.
+for f in "$out"/*.json; do
+	n=$(basename "$f" .json)
+	check "$n" "len(j['packets']['dropped_by_cause']) == 9 and \
+sum(j['packets']['dropped_by_cause'].values()) == j['packets']['dropped']"
+done
 echo "roce_scenarios: $pass checks passed, $fail failed"
 [ "$fail" -eq 0 ]

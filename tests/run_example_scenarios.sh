@@ -34,7 +34,7 @@ flow_gbps() { # name, src, dst: the flow's Gb/s, integer part
 # 5,398,560 + 110,640 + 2,400 + 10,000 = 5,521,600 ps.
 run rdma_write 0
 has rdma_write '"min": 5521.600, "p50": 5521.600'
-has rdma_write '"packets": {"sent": 17, "dropped": 0}'
+has rdma_write '"packets": {"sent": 17, "dropped": 0, "retransmitted": 0,'
 
 # RDMA READ 64 KiB: the 42-byte request reaches node2 at 110,640 + 3,360 +
 # 10,000 = 124,000; after the FCP, 16 responses (First and Last with AETH:
@@ -43,7 +43,7 @@ has rdma_write '"packets": {"sent": 17, "dropped": 0}'
 # 5,071,200 + 110,640 + 330,080 + 10,000 = 5,521,920 ps. No ACK: 17 packets.
 run rdma_read 0
 has rdma_read '"min": 5521.920, "p50": 5521.920'
-has rdma_read '"packets": {"sent": 17, "dropped": 0}'
+has rdma_read '"packets": {"sent": 17, "dropped": 0, "retransmitted": 0,'
 
 # SEND 64 KiB: 16 x 4,122 B; the Last starts at 4,946,400, reaches node2 at
 # 5,396,800; FCP; the ACK at 5,397,280 reaches node1 at 5,520,320 ps.
@@ -128,8 +128,21 @@ lat=$(sed -n 's/.*"min": \([0-9]*\)\..*/\1/p' "$out/link_failure.json")
 # re-sweep does.
 has link_failure '"outages": ['
 has link_failure '{"dst": "node1", "no_route_ns": '
-drop=$(sed -n 's/.*"dropped": \([0-9]*\)}.*/\1/p' "$out/link_failure.json")
+drop=$(sed -n 's/.*"dropped": \([0-9]*\), "retransmitted".*/\1/p' "$out/link_failure.json")
 [ -n "$drop" ] && [ "$drop" -gt 0 ] && ok || bad "link_failure: nothing lost"
+# Some were on the failed link when it went down, the rest were sent or
+# routed towards its dead ends until the re-sweep; the requester went
+# back and sent packets again.
+cause() { # name, cause: that cause's count
+	sed -n "s/.*\"dropped_by_cause\": {.*\"$2\": \([0-9]*\).*/\1/p" \
+		"$out/$1.json"
+}
+d=$(cause link_failure link_down)
+[ -n "$d" ] && [ "$d" -gt 0 ] && ok || bad "link_failure: link_down '$d'"
+d=$(cause link_failure port_down)
+[ -n "$d" ] && [ "$d" -gt 0 ] && ok || bad "link_failure: port_down '$d'"
+grep -qE '"retransmitted": [1-9][0-9]*,' "$out/link_failure.json" && ok ||
+	bad "link_failure: nothing retransmitted"
 
 # VL arbitration weights 0:64,1:192: b's VL sends three 4 KiB packets for
 # each of a's on the link they share, so b has 3/4 of it, 74 Gb/s of
@@ -191,7 +204,7 @@ has multicast '"sends": 3, "sends_failed": 0, "sends_incomplete": 0'
 for m in node2 node3 node4; do
 	has multicast "{\"hca\": \"$m\", \"port\": 1, \"expected\": 3, \"delivered\": 3, \"failed\": 0, \"latency_ns\": {\"min\": 208.480, \"p50\": 208.480, \"p99\": 208.480, \"max\": 208.480"
 done
-has multicast '"packets": {"sent": 3, "dropped": 0}'
+has multicast '"packets": {"sent": 3, "dropped": 0, "retransmitted": 0,'
 # In-band: the same times from the SM's bring-up, its one MFT block among
 # the SMPs (one more than the star's sweep without the group).
 sed -e 's/mode="instant"/mode="inband"/' \
@@ -253,8 +266,18 @@ t=$(sed -n 's/.*"bytes": \([0-9]*\), .*"algbw_gbytes": \([0-9.]*\).*/\1 \2/p' \
 echo "$t" | awk '{ exit !($3 < $2 && $3 < $1 && $8 < 1.1 * $4 &&
 	$8 > 0.9 * $4) }' && ok || bad "collectives_trees_k8: times a run $t"
 
+# Every drop has one cause: the causes sum to dropped, each one there.
+causes_sum() { # name: "dropped sum-of-causes number-of-causes"
+	sed -n 's/.*"dropped": \([0-9]*\), "retransmitted": [0-9]*, "dropped_by_cause": {\([^}]*\)}.*/\1 \2/p' \
+		"$out/$1.json" | awk '{ s = 0; k = 0
+		for (i = 3; i <= NF; i += 2) { s += $i; k++ }
+		print $1, s, k }'
+}
 for n in rdma_write rdma_read send sm_sweep link_failure incast_hol incast_vl ring_minhop ring_updn fat_tree_permutation qos_weights dragonfly_lash collectives collectives_algos collectives_trees collectives_trees_k8 incast_cc partitions multicast; do
 	has $n '"conservation": {"ok": true}'
+	c=$(causes_sum $n)
+	echo "$c" | awk '{ exit !(NF == 3 && $1 == $2 && $3 == 9) }' && ok ||
+		bad "$n: dropped, sum of causes, causes: '$c'"
 done
 
 echo "run_example_scenarios: $pass passed, $fail failed"

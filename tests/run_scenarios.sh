@@ -274,7 +274,7 @@ expect() {
 run_sc vls8 vls8.xml 0
 expect vls8 '^messages: 2 completed, 0 failed$'
 # 64 KiB a message: 16 packets of the MTU, and one ACK each.
-expect vls8 '^packets: 34 sent, 0 dropped$'
+expect vls8 '^packets: 34 sent, 0 dropped, 0 retransmitted$'
 
 # UD traffic: the sender finds the destination's UD QP (one an HCA) and
 # the three SENDs complete (before, the sender waited for ever for a QP

@@ -24,6 +24,7 @@ static const char usage[] =
 	"  perftest TEST         perftest-style latency and bandwidth tests\n"
 	"  validate FILE.xml     check a fabric or scenario file\n"
 	"  compare SCENARIO.xml  all transport models side by side\n"
+	"  sweep GRID.xml        a grid of runs, a CSV row each\n"
 	"\n"
 	"Options: --help, --version. 'ibfsim COMMAND --help' for each command.\n"
 	"Exit status: 0 success, 1 the run failed, 2 bad usage or input.\n";
@@ -59,6 +60,7 @@ static const struct {
 	{"perftest", ibfs_cmd_perftest},
 	{"validate", ibfs_cmd_validate},
 	{"compare", ibfs_cmd_compare},
+	{"sweep", ibfs_cmd_sweep},
 };
 
 int main(int argc, char **argv)

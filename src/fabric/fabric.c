@@ -285,6 +285,40 @@ static uint64_t fabric_port_sends(const struct ibfs_fabric *f)
 	return n;
 }
 
+const char *ibfs__drop_cause_str(enum ibfs_drop_cause c)
+{
+	static const char *const name[IBFS_DROP_CAUSES] = {
+		[IBFS_DROP_LINK_DOWN] = "link_down",
+		[IBFS_DROP_PORT_DOWN] = "port_down",
+		[IBFS_DROP_NO_ROUTE] = "no_route",
+		[IBFS_DROP_PKEY] = "pkey",
+		[IBFS_DROP_SWITCH_BUFFER] = "switch_buffer",
+		[IBFS_DROP_HEADROOM] = "headroom",
+		[IBFS_DROP_VL15] = "vl15_overflow",
+		[IBFS_DROP_NO_RECEIVER] = "no_receiver",
+		[IBFS_DROP_INJECTED] = "injected",
+	};
+
+	return (unsigned)c < IBFS_DROP_CAUSES ? name[c] : "?";
+}
+
+/* Every drop has exactly one cause: the causes sum to pkts_dropped. */
+static int fabric_drops_check(const struct ibfs_fabric *f, char *msg,
+			      size_t len)
+{
+	uint64_t sum = 0;
+
+	for (int c = 0; c < IBFS_DROP_CAUSES; c++)
+		sum += f->drops[c];
+	if (sum == f->pkts_dropped)
+		return 0;
+	snprintf(msg, len,
+		 "packets: the drops by cause sum to %" PRIu64
+		 ", not to dropped %" PRIu64,
+		 sum, f->pkts_dropped);
+	return -1;
+}
+
 int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len)
 {
 	uint64_t on_wire = ibfs__fabric_on_wire(f);
@@ -303,6 +337,8 @@ int ibfs__fabric_check(const struct ibfs_fabric *f, char *msg, size_t len)
 			 on_wire, f->pkts_buffered);
 		return -1;
 	}
+	if (fabric_drops_check(f, msg, len) < 0)
+		return -1;
 	uint64_t sends = fabric_port_sends(f);
 
 	if (sends != f->pkt_sends) {

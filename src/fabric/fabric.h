@@ -43,6 +43,52 @@ struct ibfs_port_listener {
 	struct ibfs_port_listener *next;
 };
 
+/*
+ * Why a packet left the fabric without being delivered: every drop has
+ * one cause, counted in struct ibfs_fabric's drops[] beside pkts_dropped
+ * (the results' packets.dropped_by_cause, docs/results.md).
+ */
+enum ibfs_drop_cause {
+	/* On a wire when its link went down (link_state.c: pkts_lost). */
+	IBFS_DROP_LINK_DOWN,
+	/*
+	 * For an output whose link is down: a switch discards it and counts
+	 * it in that port's PortXmitDiscards (IBA 16.1.3.5), an end node or
+	 * an agent sends it into the dead port.
+	 */
+	IBFS_DROP_PORT_DOWN,
+	/*
+	 * A switch has no usable route: an LFT or MFT entry that is invalid
+	 * or names the input, an SL that maps to no VL there (IBA 18.2.4.3,
+	 * 7.6.6: PortRcvSwitchRelayErrors), or no Ethernet next hop.
+	 */
+	IBFS_DROP_NO_ROUTE,
+	/* A P_Key check failed: a switch port's enforcement (IBA 10.9.4) or
+	 * the destination QP's partition (IBA 10.9.3). */
+	IBFS_DROP_PKEY,
+	/* Ethernet: the shared buffer's dynamic threshold refused a frame of
+	 * a lossy priority (a tail drop). */
+	IBFS_DROP_SWITCH_BUFFER,
+	/* Ethernet: a lossless priority's PFC headroom overflowed. */
+	IBFS_DROP_HEADROOM,
+	/* VL15's input buffer was full (IBA 7.9.4: VL15 is not flow
+	 * controlled, a full buffer discards). */
+	IBFS_DROP_VL15,
+	/*
+	 * It reached a node with nothing to take it: an end port whose LID
+	 * or GID it does not carry, no QP of its number on that port, a
+	 * multicast group without a member there, a switch without its
+	 * management agent, a port without a device.
+	 */
+	IBFS_DROP_NO_RECEIVER,
+	/* A test's loss injection (the HCA's drop_next_* and drop_ppm_*, a
+	 * test's flow control refusing a packet). */
+	IBFS_DROP_INJECTED,
+	IBFS_DROP_CAUSES
+};
+/* The cause's key in the results ("link_down", ...). */
+const char *ibfs__drop_cause_str(enum ibfs_drop_cause c);
+
 struct ibfs_fabric {
 	struct ibfs_eq eq;
 	const struct ibfs_topology *topo;
@@ -98,6 +144,11 @@ struct ibfs_fabric {
 
 	struct ibfs_observer *observers;
 	struct ibfs_port_listener *listeners;
+	/*
+	 * pkts_dropped by cause (they sum to it). Last: a drop is rare, and
+	 * the fields a packet's path reads keep their places.
+	 */
+	uint64_t drops[IBFS_DROP_CAUSES];
 };
 
 /* Builds ports and links for topology t (kept by reference). */
@@ -129,8 +180,9 @@ void ibfs__fabric_observe(struct ibfs_fabric *f, struct ibfs_observer *o);
 /*
  * Faults (link_state.c). Takes the link of node:port down (up 0) or up
  * (up 1), both directions at once, now. Down: the packets on the wire in
- * either direction are lost (counted in pkts_dropped and pkts_lost), the
- * ports stop sending, devices are told. Up: flow control starts afresh
+ * either direction are lost (counted in pkts_dropped, pkts_lost and
+ * drops[IBFS_DROP_LINK_DOWN]), the ports stop sending, devices are told.
+ * Up: flow control starts afresh
  * from the peers' free buffer (IBA 7.9.4.2) and idle transmitters get
  * tx_ready. Returns 1 if the state changed, 0 if the link was already in
  * that state or cannot come up (an end has no device yet: the link comes
@@ -161,8 +213,8 @@ void ibfs__fabric_unlisten(struct ibfs_fabric *f,
 /*
  * Bookkeeping calls for devices. inject: a source device created p and is
  * about to send it (sets p->injected). deliver: p reached its destination
- * device, which frees it afterwards. drop: a device discards p (not for want
- * of buffer on a data VL: InfiniBand never does that). Each of deliver and
+ * device, which frees it afterwards. drop: a device discards p, for `cause`
+ * (never for want of buffer on an InfiniBand data VL). Each of deliver and
  * drop also ends p's stay in an input buffer if it had one. Inline: an end
  * node calls two of them on every packet.
  */
@@ -188,10 +240,12 @@ static inline void ibfs__fabric_deliver(struct ibfs_fabric *f,
 	f->pkts_delivered++;
 }
 static inline void ibfs__fabric_drop(struct ibfs_fabric *f,
-				     struct ibfs_packet *p)
+				     struct ibfs_packet *p,
+				     enum ibfs_drop_cause cause)
 {
 	ibfs__fabric_unhold(f, p);
 	f->pkts_dropped++;
+	f->drops[cause]++;
 }
 /* Stops the run in progress at now (the event queue's horizon). */
 void ibfs__fabric_stop(struct ibfs_fabric *f);
@@ -200,11 +254,11 @@ void ibfs__fabric_stop(struct ibfs_fabric *f);
  * Checks packet and credit conservation; returns 0, or -1 with a sentence
  * in msg (of size len) naming the first quantity that does not add up:
  * injected + replicated = delivered + dropped + retired + on wire +
- * buffered; the packet pool holds at least the packets in flight; and for
- * every connected port and data VL, credits held by the sender + blocks on
- * the wire + blocks occupied in the receiver's buffer + blocks freed but not
- * yet advertised + blocks advertised in flow-control packets on the wire =
- * the receiver's buffer. (An FCP to a sender busy until after it lands
+ * buffered; the drops by cause sum to dropped; the packet pool holds at
+ * least the packets in flight; and for every connected port and data VL,
+ * credits held by the sender + blocks on the wire + blocks occupied in the
+ * receiver's buffer + blocks freed but not yet advertised + blocks
+ * advertised in flow-control packets on the wire = the receiver's buffer. (An FCP to a sender busy until after it lands
  * adds its credits at once, credits.c: they count as held, not on the
  * wire.) The credit sum is checked on the link directions whose flow
  * control keeps credits (struct ibfs_flow_ops, keeps_credits).

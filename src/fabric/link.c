@@ -274,7 +274,9 @@ link_arrive_other(struct ibfs_port *in, struct ibfs_packet *p, int counted)
 	 * port with no device discards everything (its link is never up,
 	 * so only a test that sets `up` by hand sends there, and no credit
 	 * returns), as does a flow control that drops (flow_ops): those
-	 * packets count as taken off the wire only.
+	 * packets count as taken off the wire only. The cause: no receiver
+	 * for a port without a device; VL15's full buffer; else a test's
+	 * flow control (credits refuse VL15 only, PFC nothing).
 	 */
 	if (p->vl == IBFS_VL15) {
 		in->vl15_dropped++;
@@ -284,6 +286,12 @@ link_arrive_other(struct ibfs_port *in, struct ibfs_packet *p, int counted)
 		in->rx_other++;
 	}
 	f->pkts_dropped++;
+	if (!in->dev)
+		f->drops[IBFS_DROP_NO_RECEIVER]++;
+	else if (p->vl == IBFS_VL15)
+		f->drops[IBFS_DROP_VL15]++;
+	else
+		f->drops[IBFS_DROP_INJECTED]++;
 	ibfs__packet_free(f, p);
 }
 

@@ -13,11 +13,12 @@
  *   coming: a simplification (a real cut-through receiver would see the
  *   packet end badly and discard it, IBA 7.8 on bad packet delimiters).
  *   Lost packets are counted in the fabric's pkts_dropped at the fault (and
- *   in pkts_lost), so conservation balances at every instant; their
- *   arrival events free them unseen (port->rx_lost). That relies on
- *   arrivals keeping their order on a link, which holds as long as the
- *   receiver's rx_delay and rx_at_tail do not change while packets are on
- *   the wire (a new packet starts after the old ones' transmitter ends).
+ *   in pkts_lost, their cause link_down), so conservation balances at
+ *   every instant; their arrival events free them unseen (port->rx_lost).
+ *   That relies on arrivals keeping their order on a link, which holds
+ *   as long as the receiver's rx_delay and rx_at_tail do not change while
+ *   packets are on the wire (a new packet starts after the old ones'
+ *   transmitter ends).
  *   The transmitters stop: nothing new starts on a down port
  *   (ibfs__port_can_send checks up); a packet being serialised keeps
  *   its transmitter until its scheduled end, so no event need be found
@@ -50,6 +51,7 @@ static void ls_cut(struct ibfs_port *tx)
 	rx->rx_lost += n;
 	f->pkts_dropped += n;
 	f->pkts_lost += n;
+	f->drops[IBFS_DROP_LINK_DOWN] += n;
 	/*
 	 * Nothing is on the wire any more: the receiver counts as taken off
 	 * what the sender started (link.h). The lost packets' arrivals do

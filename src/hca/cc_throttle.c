@@ -32,6 +32,9 @@
  * after the last one's last byte left the port.
  * Responses (ACKs, READ responses) and CNPs are not delayed. The
  * Trigger_Threshold (a trap to the SM) is not modelled.
+ *
+ * It is one of the HCA's congestion controls (the seam in cc.c): an ops
+ * table whose state begins with struct ibfs_hca_cc.
  */
 #include "hca/hca_int.h"
 
@@ -46,19 +49,20 @@ struct cc_flow {
 	ibfs_time_t at, until;
 };
 
-struct ibfs_hca_cc {
+struct cc_ib {
+	struct ibfs_hca_cc base;
 	struct ibfs_ca_cc set;
 	ibfs_time_t t0;
 	struct cc_flow *sl;   /* per SL flows: [(nports + 1) * 16] */
 };
 
-static int cc_per_sl(const struct ibfs_hca_cc *cc)
+static int cc_per_sl(const struct cc_ib *cc)
 {
 	return cc->set.port_control & 1;
 }
 
 /* The CCTI a flow set to `ccti` at `at` has at `now` (the timer's ticks). */
-static uint16_t cc_ccti_at(const struct ibfs_hca_cc *cc, uint8_t sl,
+static uint16_t cc_ccti_at(const struct cc_ib *cc, uint8_t sl,
 			   uint16_t ccti, ibfs_time_t at, ibfs_time_t now)
 {
 	const struct ibfs_ca_cc_sl *e = &cc->set.sl[sl & 15];
@@ -78,7 +82,7 @@ static uint16_t cc_ccti_at(const struct ibfs_hca_cc *cc, uint8_t sl,
 	return (uint16_t)v;
 }
 
-static struct cc_flow *cc_sl_flow(const struct ibfs_hca_cc *cc, int port,
+static struct cc_flow *cc_sl_flow(const struct cc_ib *cc, int port,
 				  uint8_t sl)
 {
 	return &cc->sl[(size_t)port * 16 + (sl & 15)];
@@ -92,6 +96,16 @@ static uint8_t cc_qp_sl(const struct ibfs_hca_qp *qp)
 	return qp->attr.ah_attr.sl;
 }
 
+static const struct ibfs_hca_cc_ops cc_ib_ops;
+
+/* h's control if it is InfiniBand's, else NULL. */
+static struct cc_ib *cc_ib_of(const struct ibfs_hca *h)
+{
+	if (!h->cc || h->cc->ops != &cc_ib_ops)
+		return NULL;
+	return (struct cc_ib *)h->cc;
+}
+
 int ibfs__hca_set_cc(struct ibfs_hca *h, const struct ibfs_ca_cc *set)
 {
 	ibfs__hca_cc_free(h);
@@ -99,7 +113,7 @@ int ibfs__hca_set_cc(struct ibfs_hca *h, const struct ibfs_ca_cc *set)
 		return 0;
 	if (set->ncct < 0 || set->ncct > IBFS_CCT_MAX)
 		return -1;
-	struct ibfs_hca_cc *cc = calloc(1, sizeof(*cc));
+	struct cc_ib *cc = calloc(1, sizeof(*cc));
 
 	if (!cc)
 		return -1;
@@ -108,6 +122,7 @@ int ibfs__hca_set_cc(struct ibfs_hca *h, const struct ibfs_ca_cc *set)
 		free(cc);
 		return -1;
 	}
+	cc->base.ops = &cc_ib_ops;
 	cc->set.port_control = set->port_control;
 	cc->set.control_map = set->control_map;
 	/* The SLs control_map leaves out keep 0s (A10.4.3.4). */
@@ -117,22 +132,21 @@ int ibfs__hca_set_cc(struct ibfs_hca *h, const struct ibfs_ca_cc *set)
 	cc->set.ncct = set->ncct;
 	memcpy(cc->set.cct, set->cct, sizeof(cc->set.cct));
 	cc->t0 = ibfs__hca_now(h);
-	h->cc = cc;
+	ibfs__hca_cc_install(h, &cc->base);
 	return 0;
 }
 
-void ibfs__hca_cc_free(struct ibfs_hca *h)
+static void cc_ib_free(struct ibfs_hca *h)
 {
-	if (!h->cc)
-		return;
-	free(h->cc->sl);
-	free(h->cc);
-	h->cc = NULL;
+	struct cc_ib *cc = cc_ib_of(h);
+
+	free(cc->sl);
+	free(cc);
 }
 
 uint16_t ibfs__hca_cc_ccti(const struct ibfs_hca_qp *qp, uint8_t sl)
 {
-	const struct ibfs_hca_cc *cc = qp->hca->cc;
+	const struct cc_ib *cc = cc_ib_of(qp->hca);
 	ibfs_time_t now = ibfs__hca_now(qp->hca);
 
 	if (!cc)
@@ -145,12 +159,10 @@ uint16_t ibfs__hca_cc_ccti(const struct ibfs_hca_qp *qp, uint8_t sl)
 	return cc_ccti_at(cc, sl, qp->cc_ccti, qp->cc_at, now);
 }
 
-ibfs_time_t ibfs__cc_until(const struct ibfs_hca_qp *qp)
+static ibfs_time_t cc_ib_until(const struct ibfs_hca_qp *qp)
 {
-	const struct ibfs_hca_cc *cc = qp->hca->cc;
+	const struct cc_ib *cc = cc_ib_of(qp->hca);
 
-	if (!cc)
-		return 0;
 	if (cc_per_sl(cc))
 		return cc_sl_flow(cc, qp->port, cc_qp_sl(qp))->until;
 	return qp->cc_until;
@@ -161,7 +173,7 @@ static void cc_becn(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp,
 		    uint8_t sl)
 {
 	struct ibfs_hca *h = hp->hca;
-	struct ibfs_hca_cc *cc = h->cc;
+	struct cc_ib *cc = cc_ib_of(h);
 	ibfs_time_t now = ibfs__hca_now(h);
 
 	h->st.becn_rx++;
@@ -207,13 +219,7 @@ static void cc_cnp(struct ibfs_hca_port *hp, const struct ibfs_packet *p,
 	 * which sent in that partition, accepts it (IBA 10.9.3). */
 	h->lops->frame(hp, c, p->slid, p->sl,
 		       ibfs__hca_dlid_path_bits(hp, p->dlid), p->pkey);
-	c->next = NULL;
-	if (hp->cnp_tail)
-		hp->cnp_tail->next = c;
-	else
-		hp->cnp_head = c;
-	hp->cnp_tail = c;
-	ibfs__hca_port_run_at(hp, ibfs__hca_now(h));
+	ibfs__cc_cnp_queue(hp, c);
 }
 
 /* A FECN-marked packet p for qp (NULL: none of ours): the answer. */
@@ -236,7 +242,7 @@ static void cc_fecn(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp,
 	cc_cnp(hp, p, src);
 }
 
-int ibfs__cc_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p)
+int ibfs__cc_ib_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 {
 	struct ibfs_hca *h = hp->hca;
 	struct ibfs_hca_qp *qp = NULL;
@@ -258,12 +264,19 @@ int ibfs__cc_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 	return 0;
 }
 
-void ibfs__cc_sent(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp,
-		   const struct ibfs_cc_tx *tx, ibfs_time_t left)
+static int cc_ib_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 {
-	struct ibfs_hca_cc *cc = hp->hca->cc;
+	if (!(p->fecn | p->becn))
+		return 0;
+	return ibfs__cc_ib_rx(hp, p);
+}
 
-	if (!cc || !qp || !tx->request || !cc->set.ncct)
+static void cc_ib_sent(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp,
+		       const struct ibfs_cc_tx *tx, ibfs_time_t left)
+{
+	struct cc_ib *cc = cc_ib_of(hp->hca);
+
+	if (!qp || !tx->request || !cc->set.ncct)
 		return;
 	ibfs_time_t now = ibfs__hca_now(hp->hca);
 	ibfs_time_t *until;
@@ -285,32 +298,10 @@ void ibfs__cc_sent(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp,
 	*until = left + ird;
 }
 
-int ibfs__cc_cnp_tx(struct ibfs_hca_port *hp)
-{
-	struct ibfs_hca *h = hp->hca;
-	struct ibfs_packet *c = hp->cnp_head;
-
-	if (!c || !h->lops->can_send(hp, c))
-		return 0;
-	hp->cnp_head = c->next;
-	if (!hp->cnp_head)
-		hp->cnp_tail = NULL;
-	c->next = NULL;
-	h->st.cnp_tx++;
-	h->st.tx_pkts++;
-	h->lops->send(hp, c);
-	return 1;
-}
-
-void ibfs__cc_cnp_flush(struct ibfs_hca_port *hp)
-{
-	struct ibfs_packet *c = hp->cnp_head;
-
-	while (c) {
-		struct ibfs_packet *next = c->next;
-
-		ibfs__packet_free(hp->hca->dev.fab, c);
-		c = next;
-	}
-	hp->cnp_head = hp->cnp_tail = NULL;
-}
+static const struct ibfs_hca_cc_ops cc_ib_ops = {
+	.name = "ib",
+	.until = cc_ib_until,
+	.sent = cc_ib_sent,
+	.rx = cc_ib_rx,
+	.free = cc_ib_free,
+};

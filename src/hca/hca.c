@@ -376,14 +376,17 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 	h->st.rx_pkts++;
 	if (p->kind == IBFS_PKT_MGMT && ibfs__hca_mgmt_rx(hp, p))
 		return;
-	/* Congestion notification (A10.3): a CNP is consumed there. */
-	if (__builtin_expect(p->fecn | p->becn, 0) && ibfs__cc_rx(hp, p)) {
+	/* Congestion notification (A10.3; the control's, cc.c): a CNP is
+	 * consumed there. */
+	if (__builtin_expect((p->fecn | p->becn) || h->cc, 0) &&
+	    ibfs__cc_rx(hp, p)) {
 		ibfs__fabric_deliver(h->dev.fab, p);
 		ibfs__packet_free(h->dev.fab, p);
 		return;
 	}
 	const struct ibfs_hca_opinfo *oi = ibfs__hca_opinfo(p->opcode);
 	struct ibfs_hca_qp *qp = NULL;
+	enum ibfs_drop_cause cause = IBFS_DROP_NO_RECEIVER;
 	if (p->kind == IBFS_PKT_DATA && oi && h->lops->accept(hp, p))
 		qp = ibfs__qp_lookup(h, p->dest_qp);
 	if (qp && qp->port == hp->num) {
@@ -394,8 +397,10 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 		if (*drop > 0) {
 			(*drop)--;
 			qp = NULL;
+			cause = IBFS_DROP_INJECTED;
 		} else if (ppm && ibfs__rng_below(&h->rng, 1000000) < ppm) {
 			qp = NULL;
+			cause = IBFS_DROP_INJECTED;
 		}
 	}
 	struct ibfs_fabric *f = h->dev.fab;
@@ -407,7 +412,7 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 			return;
 		}
 		h->st.dropped++;
-		ibfs__fabric_drop(f, p);
+		ibfs__fabric_drop(f, p, cause);
 		ibfs__packet_free(f, p);
 		return;
 	}
@@ -420,7 +425,7 @@ static void hca_rx_ev(void *obj, uint64_t arg)
 			     0)) {
 		hp->port->pkey_violations++;
 		h->st.dropped++;
-		ibfs__fabric_drop(f, p);
+		ibfs__fabric_drop(f, p, IBFS_DROP_PKEY);
 		ibfs__packet_free(f, p);
 		return;
 	}

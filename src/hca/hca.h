@@ -208,6 +208,13 @@ struct ibfs_hca_stats {
 	 * BECNs sent in ACKs, CNPs sent, BECNs received (ACKs and CNPs),
 	 * CNPs received. */
 	uint64_t fecn_rx, becn_tx, cnp_tx, becn_rx, cnp_rx;
+	/*
+	 * RC request packets sent again: those a go-back-N rewind puts
+	 * back (IBA 9.7.5.1.3, 9.7.6.1.3; counted at the rewind, sq.c) and
+	 * IRN's selective retransmissions (counted as they are built,
+	 * rc_irn.c). retransmits above counts the events.
+	 */
+	uint64_t retransmitted;
 };
 const struct ibfs_hca_stats *ibfs__hca_stats(const struct ibfs_hca *h);
 

@@ -54,7 +54,7 @@ ibfs_time_t ibfs__hca_port_send(struct ibfs_hca_port *hp,
 	ibfs__fabric_inject(f, p);
 	if (!port->peer || !port->up) {
 		hp->hca->st.dropped++;
-		ibfs__fabric_drop(f, p);
+		ibfs__fabric_drop(f, p, IBFS_DROP_PORT_DOWN);
 		ibfs__packet_free(f, p);
 		return f->eq.now;
 	}

@@ -106,7 +106,7 @@ void ibfs__mcast_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 {
 	struct ibfs_hca *h = hp->hca;
 	struct ibfs_fabric *f = h->dev.fab;
-	int copies = 0;
+	int copies = 0, refused = 0;
 
 	/* The group's MGID is the GRH's DGID (IBA 8.3.1). Each attached QP
 	 * checks the P_Key as for a unicast packet (IBA 10.9.3): a copy it
@@ -121,15 +121,18 @@ void ibfs__mcast_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 				continue;
 			if (!ibfs__pkey_match(p->pkey, ibfs__qp_pkey(m->qp))) {
 				hp->port->pkey_violations++;
+				refused++;
 				continue;
 			}
 			if (!copies++)
 				ibfs__fabric_deliver(f, p);
 			ibfs__ud_rx(m->qp, p);
 		}
+	/* No member took it: for its P_Key if some member refused it. */
 	if (!copies) {
 		h->st.dropped++;
-		ibfs__fabric_drop(f, p);
+		ibfs__fabric_drop(f, p, refused ? IBFS_DROP_PKEY :
+						  IBFS_DROP_NO_RECEIVER);
 	}
 	ibfs__packet_free(f, p);
 }

@@ -128,6 +128,8 @@ struct ibfs_qp *ibfs_create_qp(struct ibfs_pd *pd,
 void ibfs__qp_free(struct ibfs_hca_qp *qp)
 {
 	ibfs__irn_free(qp);
+	if (qp->hca->cc && qp->hca->cc->ops->qp_gone)
+		qp->hca->cc->ops->qp_gone(qp);
 	free(qp->sq);
 	free(qp->own_rq.ring);
 	free(qp->resp);

@@ -269,6 +269,7 @@ void ibfs__irn_built(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 	/* The responder answers a retransmission, so that the cumulative
 	 * acknowledgement moves as soon as a gap fills. */
 	p->ack_req = 1;
+	qp->hca->st.retransmitted++;
 	r->retx_una = 0;
 	r->retx = qp->next_psn;
 	irn_restore(qp);

@@ -236,6 +236,41 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 	return p;
 }
 
+/*
+ * The request packets sent from PSN psn on (psn in WQE i; end: just past
+ * the WQEs begun), which a rewind to psn sends again: one per PSN, but
+ * one for a READ or an atomic whatever its PSNs (a READ's request asks
+ * for all its responses from the PSN it names; IBA 9.7.5.1.3).
+ */
+static uint64_t sq_sent_since(struct ibfs_hca_qp *qp, uint64_t i,
+			      uint64_t end, uint32_t psn)
+{
+	uint64_t n = 0;
+
+	for (; i < end; i++) {
+		const struct ibfs_swqe *w = ibfs__sq_at(qp, i);
+		uint32_t end_psn = ibfs__psn_end(w);
+		uint32_t from = ibfs__psn_cmp(psn, w->first_psn) > 0 ?
+					psn : w->first_psn;
+		uint32_t to = ibfs__psn_cmp(end_psn, qp->next_psn) < 0 ?
+				      end_psn : qp->next_psn;
+
+		if (ibfs__psn_cmp(to, from) <= 0)
+			continue;
+		n += sq_is_rdatomic(w->opcode) ?
+			     1 : (uint32_t)ibfs__psn_cmp(to, from);
+	}
+	return n;
+}
+
+/*
+ * Go-back-N: the send pointer goes back to psn and passes once more over
+ * every packet between, each then sent again; a packet is sent once, plus
+ * once for each rewind that jumped back over it. So the packets are
+ * counted here, at the rewind, and building a packet costs nothing more.
+ * A QP that leaves RTS, or a run that ends, before the pointer is back
+ * where it was leaves the packets not sent again counted all the same.
+ */
 void ibfs__sq_rewind(struct ibfs_hca_qp *qp, uint32_t psn)
 {
 	uint64_t end = qp->sq_next + (qp->tx_off ? 1 : 0);
@@ -247,6 +282,7 @@ void ibfs__sq_rewind(struct ibfs_hca_qp *qp, uint32_t psn)
 		    ibfs__psn_cmp(psn, ibfs__psn_end(w)) >= 0)
 			continue;
 		uint32_t k = (uint32_t)ibfs__psn_cmp(psn, w->first_psn);
+		qp->hca->st.retransmitted += sq_sent_since(qp, i, end, psn);
 		qp->sq_next = i;
 		qp->tx_off = sq_is_rdatomic(w->opcode) &&
 					     w->opcode != IBFS_WR_RDMA_READ ?

@@ -24,10 +24,9 @@
  *
  * Pacing a QP is where congestion control acts: tx_qp_ready asks when the
  * QP's flow may send its next request packet, and tx_send_cc tells the
- * flow what it sent. The IBA congestion control throttle (IBA A10.3,
- * cc_throttle.c) is the limiter there; a per-QP rate limiter for other
- * congestion control (DCQCN and the like) plugs in at the same two
- * points.
+ * flow what it sent: the HCA's congestion control (the ops table of
+ * cc.c: the IBA's throttle, A10.3, cc_throttle.c, or a RoCEv2 rate or
+ * window control) acts at those two points.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -329,6 +328,7 @@ static void tx_send_cc(struct ibfs_hca_port *hp, struct ibfs_hca_qp *from,
 		.request = oi && !(oi->flags & IBFS_OPF_RESP),
 		.sl = p->sl,
 		.wire = p->wire_bytes,
+		.psn = p->psn,
 	};
 	ibfs_time_t left = h->lops->send(hp, p);
 	ibfs__cc_sent(hp, from, &tx, left);

@@ -14,7 +14,7 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/results_csv.c \
 	src/scenario/results_collective.c src/scenario/results_mcast.c \
 	src/scenario/results_mjoin.c src/scenario/results_cc.c \
-	src/scenario/results_eth.c
+	src/scenario/results_eth.c src/scenario/results_packets.c
 # Flows of kind="flows": their sizes, arrivals and completion times.
 libibfs_scenario_la_SOURCES += src/scenario/flow_cdf.h \
 	src/scenario/flow_cdf.c src/scenario/scenario_flows.c \
@@ -210,3 +210,12 @@ EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
 	tests/data/scenario/bad_mjoin_member.xml \
 	tests/data/scenario/bad_mjoin_instant.xml \
 	tests/data/scenario/bad_mjoin_noat.xml
+
+# One model's column of ibfsim compare.
+libibfs_scenario_la_SOURCES += src/scenario/compare.h src/scenario/compare.c
+
+# ibfsim compare, end to end.
+TESTS += tests/compare.sh
+EXTRA_DIST += tests/compare.sh
+TESTS += tests/compare_html.sh
+EXTRA_DIST += tests/compare_html.sh

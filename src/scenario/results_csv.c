@@ -2,9 +2,11 @@
 /*
  * The CSV tables of a run's results (--csv DIR, docs/results.md), one
  * file each: messages.csv (every message record), collectives.csv,
- * flows.csv, links.csv (bytes, busy time and PortXmitWait each way) and
- * ports.csv (every linked port's counters). Times in ps, as the
- * simulator keeps them; fields as RFC 4180 quotes them.
+ * flows.csv, links.csv (bytes, busy time and PortXmitWait each way),
+ * ports.csv (every linked port's counters; under roce its PFC counters
+ * per priority too, results_eth.c) and packets.csv (results_packets.c).
+ * Times in ps, as the simulator keeps them; fields as RFC 4180 quotes
+ * them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -93,7 +95,7 @@ static void csv_port(const struct ibfs_results *r, FILE *o, size_t n, int p)
 	ibfs__results_csv_id(o, t->nodes[tp->peer_node].id, tp->peer_port);
 	fprintf(o,
 		"%llu,%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,"
-		"%llu,%llu,%llu,%llu\n",
+		"%llu,%llu,%llu,%llu",
 		(unsigned long long)pt->cnt.xmit_data,
 		(unsigned long long)pt->cnt.rcv_data,
 		(unsigned long long)pt->cnt.xmit_pkts,
@@ -109,6 +111,9 @@ static void csv_port(const struct ibfs_results *r, FILE *o, size_t n, int p)
 		(unsigned long long)pt->pkey_violations,
 		(unsigned long long)pt->rcv_constraint_errors,
 		(unsigned long long)pt->xmit_constraint_errors);
+	if (r->sc->model == IBFS_MODEL_ROCE)
+		ibfs__results_csv_port_pfc(r, o, n, p);
+	fputc('\n', o);
 }
 
 static void csv_ports(const struct ibfs_results *r, FILE *o)
@@ -118,7 +123,10 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 	fputs("node,port,peer,xmit_data_bytes,rcv_data_bytes,xmit_pkts,"
 	      "rcv_pkts,xmit_wait_ps,busy_ps,peak_buffer_blocks,"
 	      "port_xmit_data,port_rcv_data,fecn_marks,pkey_violations,"
-	      "rcv_constraint_errors,xmit_constraint_errors\n", o);
+	      "rcv_constraint_errors,xmit_constraint_errors", o);
+	if (r->sc->model == IBFS_MODEL_ROCE)
+		ibfs__results_csv_port_pfc_head(o);
+	fputc('\n', o);
 	for (size_t n = 0; n < t->nnodes; n++)
 		for (int p = 1; p <= t->nodes[n].nports; p++)
 			if (t->nodes[n].ports[p].peer_node >= 0)
@@ -155,7 +163,8 @@ int ibfs__results_write_csv(const struct ibfs_results *r, const char *dir)
 		      {"collectives.csv", ibfs__results_csv_colls},
 		      {"flows.csv", csv_flows},
 		      {"links.csv", csv_links},
-		      {"ports.csv", csv_ports}};
+		      {"ports.csv", csv_ports},
+		      {"packets.csv", ibfs__results_csv_packets}};
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		return -1;
 	char path[4096];

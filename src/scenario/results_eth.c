@@ -6,8 +6,8 @@
  * lossy priorities, headroom overflows of lossless ones, frames with no
  * route) and each switch's buffer peak (switch/eth_switch.h); and the
  * scenario's InfiniBand-only settings that the run left aside. Printed,
- * in the JSON and in pfc.csv (per port and priority) only under roce, so
- * InfiniBand results are unchanged.
+ * in the JSON, in pfc.csv (per port and priority) and in columns of
+ * ports.csv only under roce, so InfiniBand results are unchanged.
  */
 #include <stdio.h>
 
@@ -168,4 +168,38 @@ void ibfs__results_csv_pfc(const struct ibfs_results *r, FILE *o)
 					   prio < IBFS_ETH_PRIOS;
 			     prio++)
 				csv_pfc_row(r, o, n, p, prio);
+}
+
+/*
+ * ports.csv under roce: per priority, the pause frames the port sent and
+ * received and the time its transmitter was paused (pfc.csv's figures
+ * of the port, every priority, 0 on a port without PFC).
+ */
+void ibfs__results_csv_port_pfc_head(FILE *o)
+{
+	static const char *const col[] = {"pause_frames_sent",
+					  "pause_frames_received", "paused_ps"};
+
+	for (size_t k = 0; k < sizeof(col) / sizeof(col[0]); k++)
+		for (int prio = 0; prio < IBFS_ETH_PRIOS; prio++)
+			fprintf(o, ",%s_p%d", col[k], prio);
+}
+
+void ibfs__results_csv_port_pfc(const struct ibfs_results *r, FILE *o,
+				size_t node, int port)
+{
+	const struct ibfs_port *pt = &r->fab->ports[node][port];
+	const struct ibfs_pfc_port *pp = ibfs__pfc_of(pt);
+
+	for (int prio = 0; prio < IBFS_ETH_PRIOS; prio++)
+		fprintf(o, ",%llu",
+			pp ? (unsigned long long)pp->st.tx_frames[prio] : 0ULL);
+	for (int prio = 0; prio < IBFS_ETH_PRIOS; prio++)
+		fprintf(o, ",%llu",
+			pp ? (unsigned long long)pp->st.rx_frames[prio] : 0ULL);
+	for (int prio = 0; prio < IBFS_ETH_PRIOS; prio++) {
+		ibfs_time_t t = pp ? ibfs__pfc_paused_time(pt, prio) : 0;
+
+		fprintf(o, ",%llu", (unsigned long long)t);
+	}
 }

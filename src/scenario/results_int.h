@@ -122,6 +122,22 @@ int ibfs__results_eth_peak(const struct ibfs_results *r, size_t node,
 			   uint64_t *peak);
 /* pfc.csv: a row per port and priority whose counters are not all 0. */
 void ibfs__results_csv_pfc(const struct ibfs_results *r, FILE *o);
+/* ports.csv's PFC columns under roce: their names and a port's values,
+ * each with the comma before it. */
+void ibfs__results_csv_port_pfc_head(FILE *o);
+void ibfs__results_csv_port_pfc(const struct ibfs_results *r, FILE *o,
+				size_t node, int port);
+
+/*
+ * results_packets.c: sent, dropped (and by cause), retransmitted: the
+ * text's `packets:` line, the JSON's "packets" member with its trailing
+ * comma, packets.csv.
+ */
+void ibfs__results_print_packets(const struct ibfs_results *r, FILE *out);
+void ibfs__results_json_packets(const struct ibfs_results *r, FILE *o);
+void ibfs__results_csv_packets(const struct ibfs_results *r, FILE *o);
+/* Request packets the HCAs sent again, summed. */
+uint64_t ibfs__results_retransmitted(const struct ibfs_results *r);
 
 /*
  * fct_ideal.c: a WRITE of `bytes` from src to dst alone on the idle

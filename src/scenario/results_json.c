@@ -265,9 +265,7 @@ static void json_outages(const struct ibfs_results *r, FILE *o)
 /* The packets and the verdicts: conservation, deadlock, memory. */
 static void json_tail(const struct ibfs_results *r, FILE *o)
 {
-	fprintf(o, "  \"packets\": {\"sent\": %llu, \"dropped\": %llu},\n",
-		(unsigned long long)r->fab->pkts_injected,
-		(unsigned long long)r->fab->pkts_dropped);
+	ibfs__results_json_packets(r, o);
 	ibfs__results_json_eth(r, o);
 	fprintf(o, "  \"conservation\": {\"ok\": %s",
 		r->conserved ? "true" : "false");

@@ -171,9 +171,7 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 	ibfs__results_print_colls(r, out);
 	fprintf(out, "throughput: %.3f Gb/s aggregate\n",
 		ibfs__results_aggregate_gbps(r));
-	fprintf(out, "packets: %llu sent, %llu dropped\n",
-		(unsigned long long)r->fab->pkts_injected,
-		(unsigned long long)r->fab->pkts_dropped);
+	ibfs__results_print_packets(r, out);
 	ibfs__results_print_cc(r, out);
 	ibfs__results_print_eth(r, out);
 	if (r->deadlock)

@@ -250,6 +250,15 @@ int ibfs__sc_parse_pkey(const char *v, uint16_t *out);
 /* Loads and checks a scenario file; NULL with d filled on any error. */
 struct ibfs_scenario *ibfs__scenario_load(const char *path,
 					  struct ibfs_diag *d);
+/*
+ * The same from a parsed document (libxml2's, which the caller keeps and
+ * may have edited: a sweep's point); path names it in messages and is
+ * where its relative file names start from.
+ */
+struct _xmlDoc;
+struct ibfs_scenario *ibfs__scenario_load_doc(struct _xmlDoc *doc,
+					      const char *path,
+					      struct ibfs_diag *d);
 void ibfs__scenario_free(struct ibfs_scenario *s);
 /* Gives every HCA of s the timing profile name (run --profile); -1 with d
  * filled when there is no such profile. */

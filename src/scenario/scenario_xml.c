@@ -736,6 +736,15 @@ struct ibfs_scenario *ibfs__scenario_load(const char *path,
 	xmlDoc *doc = ibfs__xml_parse_file(path, d);
 	if (!doc)
 		return NULL;
+	struct ibfs_scenario *s = ibfs__scenario_load_doc(doc, path, d);
+	xmlFreeDoc(doc);
+	return s;
+}
+
+struct ibfs_scenario *ibfs__scenario_load_doc(struct _xmlDoc *doc,
+					      const char *path,
+					      struct ibfs_diag *d)
+{
 	xmlNode *root = xmlDocGetRootElement(doc);
 	struct ibfs_scenario *s = NULL;
 	if (!root || strcmp((const char *)root->name, "scenario")) {
@@ -771,6 +780,5 @@ struct ibfs_scenario *ibfs__scenario_load(const char *path,
 		s = NULL;
 	}
 out:
-	xmlFreeDoc(doc);
 	return s;
 }

@@ -84,7 +84,7 @@ static void sma_sw_kick(struct sma_node *n, int port)
 		p->next = NULL;
 		ibfs__fabric_inject(f, p);
 		if (dead) {
-			ibfs__fabric_drop(f, p);
+			ibfs__fabric_drop(f, p, IBFS_DROP_PORT_DOWN);
 			sma_discard(n, p);
 			continue;
 		}

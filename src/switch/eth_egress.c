@@ -185,7 +185,7 @@ void ibfs__eth_flush(struct ibfs_eth_switch *sw, int out)
 			ibfs__eth_buf_release(sw, p->in_port, c, bytes);
 			ibfs__port_consume(&sw->dev.ports[p->in_port], p);
 			sw->dev.ports[out].xmit_discards++;
-			ibfs__fabric_drop(f, p);
+			ibfs__fabric_drop(f, p, IBFS_DROP_PORT_DOWN);
 			ibfs__packet_free(f, p);
 		}
 		q->tail = NULL;

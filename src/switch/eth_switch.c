@@ -101,12 +101,12 @@ static int eth_route(struct ibfs_eth_switch *sw, const struct ibfs_packet *p)
 }
 
 static void eth_drop(struct ibfs_eth_switch *sw, struct ibfs_port *in,
-		     struct ibfs_packet *p)
+		     struct ibfs_packet *p, enum ibfs_drop_cause cause)
 {
 	struct ibfs_fabric *f = sw->dev.fab;
 
 	ibfs__port_consume(in, p);
-	ibfs__fabric_drop(f, p);
+	ibfs__fabric_drop(f, p, cause);
 	ibfs__packet_free(f, p);
 }
 
@@ -126,11 +126,15 @@ static void eth_receive(struct ibfs_device *dev, struct ibfs_port *in,
 			st->no_route++;
 		else
 			dev->ports[-2 - out].xmit_discards++;
-		eth_drop(sw, in, p);
+		eth_drop(sw, in, p, out == -1 ? IBFS_DROP_NO_ROUTE :
+						IBFS_DROP_PORT_DOWN);
 		return;
 	}
+	/* A lossless priority drops only when its headroom overflows. */
 	if (ibfs__eth_buf_admit(sw, i, c, out, ibfs__eth_frame_bytes(p)) < 0) {
-		eth_drop(sw, in, p);
+		eth_drop(sw, in, p, (sw->prof.lossless >> c) & 1 ?
+					    IBFS_DROP_HEADROOM :
+					    IBFS_DROP_SWITCH_BUFFER);
 		return;
 	}
 	ibfs__eth_enqueue(sw, out, p);

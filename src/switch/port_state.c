@@ -38,7 +38,7 @@ static void ps_discard_ev(void *obj, uint64_t arg)
 		sw->dev.fab->pkts_retired++;
 		ibfs__packet_free(sw->dev.fab, orig);
 	}
-	ibfs__fabric_drop(sw->dev.fab, p);
+	ibfs__fabric_drop(sw->dev.fab, p, IBFS_DROP_PORT_DOWN);
 	ibfs__packet_free(sw->dev.fab, p);
 }
 

@@ -27,14 +27,30 @@
 #include <string.h>
 
 /* Releases p's input buffer space: it will never be forwarded. */
-static void sw_discard_ev(void *obj, uint64_t arg)
+static void sw_discard(struct ibfs_switch *sw, uint64_t arg,
+		       enum ibfs_drop_cause cause)
 {
-	struct ibfs_switch *sw = obj;
 	struct ibfs_packet *p = (struct ibfs_packet *)(uintptr_t)arg;
 
 	ibfs__port_consume(&sw->dev.ports[p->in_port], p);
-	ibfs__fabric_drop(sw->dev.fab, p);
+	ibfs__fabric_drop(sw->dev.fab, p, cause);
 	ibfs__packet_free(sw->dev.fab, p);
+}
+
+/* The discard's event, one for each cause the switch may have. */
+static void sw_no_route_ev(void *obj, uint64_t arg)
+{
+	sw_discard(obj, arg, IBFS_DROP_NO_ROUTE);
+}
+
+static void sw_port_down_ev(void *obj, uint64_t arg)
+{
+	sw_discard(obj, arg, IBFS_DROP_PORT_DOWN);
+}
+
+static void sw_pkey_ev(void *obj, uint64_t arg)
+{
+	sw_discard(obj, arg, IBFS_DROP_PKEY);
 }
 
 /* A packet for the switch itself, its tail now in. */
@@ -45,7 +61,7 @@ static void sw_local_ev(void *obj, uint64_t arg)
 
 	ibfs__port_consume(&sw->dev.ports[p->in_port], p);
 	if (!sw->local) {
-		ibfs__fabric_drop(sw->dev.fab, p);
+		ibfs__fabric_drop(sw->dev.fab, p, IBFS_DROP_NO_RECEIVER);
 		ibfs__packet_free(sw->dev.fab, p);
 		return;
 	}
@@ -62,18 +78,22 @@ static ibfs_time_t sw_tail_time(const struct ibfs_switch *sw,
 	return p->tail_at > now ? p->tail_at : now;
 }
 
-/* Drops p once its tail is in, so its buffer blocks are really held. */
-static void sw_drop_at_tail(struct ibfs_switch *sw, struct ibfs_packet *p)
+/*
+ * Drops p once its tail is in, so its buffer blocks are really held; `ev`
+ * says why (sw_no_route_ev, sw_port_down_ev, sw_pkey_ev).
+ */
+static void sw_drop_at_tail(struct ibfs_switch *sw, struct ibfs_packet *p,
+			    ibfs_event_fn ev)
 {
-	ibfs__eq_schedule(&sw->dev.fab->eq, sw_tail_time(sw, p), sw_discard_ev,
-			  sw, (uint64_t)(uintptr_t)p);
+	ibfs__eq_schedule(&sw->dev.fab->eq, sw_tail_time(sw, p), ev, sw,
+			  (uint64_t)(uintptr_t)p);
 }
 
 /* p cannot be routed (PortRcvSwitchRelayErrors). */
-static void sw_discard(struct ibfs_switch *sw, struct ibfs_packet *p)
+static void sw_unroutable(struct ibfs_switch *sw, struct ibfs_packet *p)
 {
 	sw->relay_errors++;
-	sw_drop_at_tail(sw, p);
+	sw_drop_at_tail(sw, p, sw_no_route_ev);
 }
 
 /*
@@ -165,7 +185,7 @@ static void sw_multicast(struct ibfs_switch *sw, int in,
 		copies[k++] = c;
 	}
 	if (!k) {
-		sw_discard(sw, p);
+		sw_unroutable(sw, p);
 		return;
 	}
 	/* The original stays aside until every copy has left. */
@@ -191,7 +211,7 @@ static inline __attribute__((always_inline)) void
 sw_forward(struct ibfs_switch *sw, int in, struct ibfs_packet *p, uint8_t out)
 {
 	if (sw_map_vl(sw, p, in, out) < 0) {
-		sw_discard(sw, p);
+		sw_unroutable(sw, p);
 		return;
 	}
 	p->out_port = out;
@@ -222,7 +242,7 @@ sw_receive_mcast(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 	const uint64_t *mask = ibfs__sw_mft_get(sw, dlid);
 
 	if (!mask)
-		sw_discard(sw, p);
+		sw_unroutable(sw, p);
 	else
 		sw_multicast(sw, in, p, mask);
 }
@@ -240,11 +260,11 @@ sw_receive_bad(struct ibfs_switch *sw, int in, struct ibfs_packet *p,
 {
 	if ((unsigned)out - 1 >= sw->route_max || out == in ||
 	    sw_map_vl(sw, p, in, out) < 0) {
-		sw_discard(sw, p);
+		sw_unroutable(sw, p);
 		return;
 	}
 	sw->dev.ports[out].xmit_discards++;
-	sw_drop_at_tail(sw, p);
+	sw_drop_at_tail(sw, p, sw_port_down_ev);
 }
 
 /*
@@ -281,7 +301,7 @@ sw_receive_enforced(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 
 	if (!pass && !sw_pkey_pass(inp, IBFS_PKEY_ENF_IN, p)) {
 		inp->rcv_constraint_errors++;
-		sw_drop_at_tail(sw, p);
+		sw_drop_at_tail(sw, p, sw_pkey_ev);
 		return;
 	}
 	if (ibfs__sw_own_lid(sw, dlid)) {
@@ -300,7 +320,7 @@ sw_receive_enforced(struct ibfs_switch *sw, int in, struct ibfs_packet *p)
 	}
 	if (!pass && !sw_pkey_pass(&sw->dev.ports[out], IBFS_PKEY_ENF_OUT, p)) {
 		sw->dev.ports[out].xmit_constraint_errors++;
-		sw_drop_at_tail(sw, p);
+		sw_drop_at_tail(sw, p, sw_pkey_ev);
 		return;
 	}
 	sw_forward(sw, in, p, out);

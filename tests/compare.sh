@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# ibfsim compare as a user runs it (docs/results.md, "ibfsim compare"):
+# - examples/roce_incast.xml under ib and roce: each column equals what
+#   `ibfsim run --model M --json` reports for the same seed (latency p50,
+#   p99 and max, aggregate, packets sent and dropped, the slowest flow
+#   and Jain's index from the run's flows, the stall: PortXmitWait summed
+#   over the links' two directions under ib, PFC pause time under roce),
+#   and the equipment is the fabric's (6 switches, 8 NICs, 16 cables,
+#   24 cabled switch ports);
+# - --seeds 2: four lines in compare.csv with seeds 1 and 2, and the same
+#   figures (but the wall time) with --jobs 1 as with --jobs 2;
+# - a run that deadlocks (examples/roce_ring_deadlock.xml) is a result:
+#   the table is printed, says so, and the exit status is 1;
+# - bad usage and bad input exit 2 with nothing on stdout: an unknown
+#   model, a model not built, --seeds 0, an unknown option, a missing
+#   scenario, a scenario with a fault in it (FILE:LINE), a scenario that
+#   roce refuses (multicast), an output that cannot be written.
+# Needs python3 to read the JSON (skips, 77, without it).
+: "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: needs python3"; exit 77; }
+ex="$top_srcdir/examples"
+out=$(mktemp -d) || exit 99
+trap 'rm -rf "$out"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+inc="$ex/roce_incast.xml"
+if "$IBFSIM" compare "$inc" --json "$out/c.json" --csv "$out" \
+	>"$out/c.txt" 2>&1; then ok; else bad "compare: $(cat "$out/c.txt")"; fi
+for m in ib roce; do
+	"$IBFSIM" run "$inc" --model $m --quiet --json "$out/$m.json" \
+		>/dev/null 2>&1 || bad "run --model $m"
+done
+# The figures of model m in the comparison against its own run's JSON.
+if python3 - "$out" <<'PY'
+import json, sys
+d = sys.argv[1]
+c = json.load(open(d + "/c.json"))
+bad = []
+def eq(m, key, want):
+    got = f[key]["mean"]
+    if got is None or abs(got - want) > 1e-6 * max(1, abs(want)):
+        bad.append("%s %s: %s, run says %s" % (m, key, got, want))
+for col in c["models"]:
+    m = col["model"]
+    f = col["figures"]
+    j = json.load(open("%s/%s.json" % (d, m)))
+    lat = j["messages"]["latency_ns"]
+    eq(m, "latency_p50_us", lat["p50"] / 1000)
+    eq(m, "latency_p99_us", lat["p99"] / 1000)
+    eq(m, "latency_max_us", lat["max"] / 1000)
+    eq(m, "aggregate_gbps", j["throughput_gbps"]["aggregate"])
+    eq(m, "packets_sent", j["packets"]["sent"])
+    eq(m, "packets_dropped", j["packets"]["dropped"])
+    eq(m, "packets_retransmitted", j["packets"]["retransmitted"])
+    eq(m, "messages", j["messages"]["completed"])
+    g = [x["gbps"] for x in j["flows"]]
+    eq(m, "flow_min_gbps", min(g))
+    eq(m, "jain", sum(g) ** 2 / (len(g) * sum(x * x for x in g)))
+    if m == "ib":
+        eq(m, "stall_us", sum(l["xmit_wait_ns_ab"] + l["xmit_wait_ns_ba"]
+                              for l in j["links"]) / 1000)
+    else:
+        eq(m, "stall_us", j["pfc"]["paused_ns"] / 1000)
+    for k, v in (("switches", 6), ("nics", 8), ("cables", 16),
+                 ("switch_ports", 24)):
+        eq(m, k, v)
+    if f["cpu_s"]["mean"] is not None:
+        bad.append(m + " cpu_s measured without a host CPU model")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+then ok; else bad "compare's figures differ from run's"; fi
+grep -q "^  configured  *SM, minhop routing  *PFC 0x01 (DSCP), ECMP" \
+	"$out/c.txt" && ok || bad "management row: $(grep configured "$out/c.txt")"
+[ "$(wc -l <"$out/compare.csv")" -eq 3 ] && ok || bad "compare.csv lines"
+
+# --seeds 2, with one and two jobs: the same figures but the wall time.
+for j in 1 2; do
+	mkdir -p "$out/j$j"
+	"$IBFSIM" compare "$inc" --seeds 2 --jobs $j --csv "$out/j$j" \
+		>/dev/null 2>&1 || bad "--seeds 2 --jobs $j"
+	python3 -c "import csv,sys
+r = list(csv.DictReader(open(sys.argv[1])))
+for x in r: del x['wall_s']
+print(r)" "$out/j$j/compare.csv" >"$out/j$j.rows"
+done
+cmp -s "$out/j1.rows" "$out/j2.rows" && ok || bad "--jobs 1 and 2 differ"
+[ "$(cut -d, -f1,2 "$out/j1/compare.csv" | tr '\n' ' ')" = \
+	"model,seed ib,1 ib,2 roce,1 roce,2 " ] && ok ||
+	bad "seeds: $(cut -d, -f1,2 "$out/j1/compare.csv")"
+
+# A deadlock is a result: the table, the line, exit 1.
+"$IBFSIM" compare "$ex/roce_ring_deadlock.xml" --models roce >"$out/d.txt" 2>&1
+rc=$?
+[ $rc -eq 1 ] && ok || bad "deadlock: exit $rc"
+grep -q "^  deadlock  *yes" "$out/d.txt" && ok || bad "deadlock row"
+grep -q "^roce, seed 1: the run failed (deadlock)" "$out/d.txt" && ok ||
+	bad "deadlock line: $(tail -2 "$out/d.txt")"
+
+# refused ARGS... PATTERN: exit 2, PATTERN on stderr, nothing on stdout.
+refused() {
+	pat=$1
+	shift
+	"$IBFSIM" compare "$@" >"$out/r.out" 2>"$out/r.err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$out/r.out" ] &&
+		grep -q "$pat" "$out/r.err"; then
+		ok
+	else
+		bad "compare $*: exit $rc, $(cat "$out/r.err" "$out/r.out")"
+	fi
+}
+refused "'foo' is not one of ib, roce, iwarp, tcp" "$inc" --models ib,foo
+refused "model tcp is not built yet" "$inc" --models tcp
+refused "ib twice" "$inc" --models ib,ib
+refused "seeds takes a whole number from 1 to 1000" "$inc" --seeds 0
+refused "unknown option '--bogus'" "$inc" --bogus
+refused "which scenario" --models ib
+refused "no-such.xml" "$out/no-such.xml"
+refused "bad_fault.xml:[0-9]*:" "$top_srcdir/tests/data/scenario/bad_fault.xml"
+refused "under roce: .*multicast" "$ex/multicast.xml"
+refused "cannot write" "$inc" --json "$out/no/such/dir/c.json"
+
+echo "compare: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
