@@ -112,7 +112,7 @@ for r in ports:
             want=q[c] if q else '0'
             assert r['%s_p%d' % (c, p)] == want, (r['node'], r['port'], p, c)
             n += int(want)
-assert n > 0 and len(ports[0]) == 16 + 24
+assert n > 0 and len(ports[0]) == 16 + 24 + 1  # and ecn_marks
 " "$out/incast_csv" 2>"$out/py.err"; then ok; else
 	bad "incast: ports.csv's PFC columns: $(cat "$out/py.err")"; fi
 

@@ -53,6 +53,20 @@ TESTS += tests/run_example_scenarios.sh
 # ftree, what roce refuses, and its capture.
 TESTS += tests/roce_scenarios.sh
 EXTRA_DIST += tests/roce_scenarios.sh
+# ECN marking at the switches (<ecn> in <transport>: scenario_ecn.c,
+# results_ecn.c) under roce.
+libibfs_scenario_la_SOURCES += src/scenario/scenario_ecn.c \
+	src/scenario/results_ecn.c
+TESTS += tests/roce_ecn.sh
+EXTRA_DIST += tests/roce_ecn.sh examples/roce_ecn.xml
+# Time series of a run on request (--sample, <sample>: sampler.c).
+libibfs_scenario_la_SOURCES += src/scenario/sampler.h src/scenario/sampler.c
+TESTS += tests/samples.sh
+EXTRA_DIST += tests/samples.sh
+check_PROGRAMS += tests/check_sampler
+tests_check_sampler_SOURCES = tests/check_sampler.c tests/eth_star.h
+tests_check_sampler_CFLAGS = $(TEST_CFLAGS)
+tests_check_sampler_LDADD = libibfsim.la $(TEST_LIBS)
 TESTS += tests/collectives.sh tests/collectives_algos.sh \
 	tests/collectives_trees.sh
 # Flow workloads: the size CDFs, their errors, the arrivals' load; runs

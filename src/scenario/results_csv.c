@@ -111,8 +111,12 @@ static void csv_port(const struct ibfs_results *r, FILE *o, size_t n, int p)
 		(unsigned long long)pt->pkey_violations,
 		(unsigned long long)pt->rcv_constraint_errors,
 		(unsigned long long)pt->xmit_constraint_errors);
-	if (r->sc->model == IBFS_MODEL_ROCE)
+	if (r->sc->model == IBFS_MODEL_ROCE) {
 		ibfs__results_csv_port_pfc(r, o, n, p);
+		/* The frames the port marked CE (results_ecn.c). */
+		fprintf(o, ",%llu", (unsigned long long)
+			ibfs__results_ecn_marks(r, (int)n, p));
+	}
 	fputc('\n', o);
 }
 
@@ -124,8 +128,10 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 	      "rcv_pkts,xmit_wait_ps,busy_ps,peak_buffer_blocks,"
 	      "port_xmit_data,port_rcv_data,fecn_marks,pkey_violations,"
 	      "rcv_constraint_errors,xmit_constraint_errors", o);
-	if (r->sc->model == IBFS_MODEL_ROCE)
+	if (r->sc->model == IBFS_MODEL_ROCE) {
 		ibfs__results_csv_port_pfc_head(o);
+		fputs(",ecn_marks", o);
+	}
 	fputc('\n', o);
 	for (size_t n = 0; n < t->nnodes; n++)
 		for (int p = 1; p <= t->nodes[n].nports; p++)
@@ -181,5 +187,8 @@ int ibfs__results_write_csv(const struct ibfs_results *r, const char *dir)
 	if (r->sc->model != IBFS_MODEL_ROCE)
 		return 0;
 	snprintf(path, sizeof(path), "%s/pfc.csv", dir);
-	return ibfs__results_write_whole(path, ibfs__results_csv_pfc, r);
+	if (ibfs__results_write_whole(path, ibfs__results_csv_pfc, r) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/ecn.csv", dir);
+	return ibfs__results_write_whole(path, ibfs__results_csv_ecn, r);
 }

@@ -155,6 +155,15 @@ int ibfs__results_has_fct(const struct ibfs_results *r);
 void ibfs__results_print_fct(const struct ibfs_results *r, FILE *out);
 void ibfs__results_json_fct(const struct ibfs_results *r, FILE *o);
 void ibfs__results_csv_fct(const struct ibfs_results *r, FILE *o);
+/*
+ * results_ecn.c: the switches' ECN marks; the text line when the scenario
+ * has <ecn>, the JSON member (with its comma) and ecn.csv under roce.
+ */
+uint64_t ibfs__results_ecn_marks(const struct ibfs_results *r, int node,
+				 int port);
+void ibfs__results_print_ecn(const struct ibfs_results *r, FILE *out);
+void ibfs__results_json_ecn(const struct ibfs_results *r, FILE *o);
+void ibfs__results_csv_ecn(const struct ibfs_results *r, FILE *o);
 
 /* A node id (":PORT" after it when port > 0) as a CSV field and a comma
  * (results_csv.c). */

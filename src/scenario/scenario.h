@@ -50,6 +50,18 @@ enum ibfs_sc_model { IBFS_MODEL_IB, IBFS_MODEL_ROCE, IBFS_MODEL_IWARP,
 		     IBFS_MODEL_TCP };
 
 /*
+ * <ecn> in <transport>: RED-style ECN marking at the Ethernet switches'
+ * egress queues (switch/eth_ecn.h). line 0: no <ecn>, no marking.
+ */
+struct ibfs_sc_ecn {
+	long line;
+	uint64_t kmin, kmax;  /* bytes */
+	double pmax;
+	int enqueue;          /* 1: mark="enqueue"; 0: "dequeue" */
+	uint8_t prios;        /* priorities="...", a bit each; all eight */
+};
+
+/*
  * <transport>'s Ethernet settings, read whatever the model and used under
  * roce (docs/scenario-format.md): PFC on every priority or none, the
  * priority carried in DSCP or in an 802.1Q tag's PCP, IPv4 or IPv6, the
@@ -75,6 +87,8 @@ struct ibfs_sc_eth {
 	 * (0: no cap). */
 	int irn;
 	ibfs_time_t irn_rtt;
+	/* <ecn> (scenario_ecn.c): the switches' ECN marking. */
+	struct ibfs_sc_ecn ecn;
 };
 
 /* One <message>: `count` messages of `size` bytes from src to dst. */
@@ -222,6 +236,7 @@ struct ibfs_scenario {
 	struct ibfs_sc_fault *faults;
 	size_t nfaults;
 	ibfs_time_t stop_at;   /* IBFS_TIME_NEVER when absent */
+	ibfs_time_t sample_interval; /* <sample interval>: 0 when absent */
 	/*
 	 * <multicast-group>s in file order, MLIDs from 0xC000 in that order
 	 * (scenario_mcast.c): the members written, then each sender that is

@@ -52,6 +52,7 @@ static const struct {
 			    "qos-high-limit", "partitions", SX_CC}},
 	{"transport", {"model", "pfc", "priority-source", "ip",
 		       "loss-recovery", "ecmp", "switch-profile", "irn-rtt"}},
+	{"ecn", {"kmin", "kmax", "pmax", "mark", "priorities"}},
 	{"traffic", {NULL}},
 	{"message", {"src", "dst", SX_COMMON}},
 	{"pattern", {"kind", "dst", "shift", SX_COMMON, "sizes", "load",
@@ -60,6 +61,7 @@ static const struct {
 			"start", "sl", "algorithm", "chunks", "reduce-rate"}},
 	{"fault", {"at", "link", "switch", "action"}},
 	{"stop", {"at"}},
+	{"sample", {"interval"}},
 	{"multicast-group", {"id", "mgid", "members"}},
 	{"multicast", {"group", "src", "op", "size", "count", "start", "sl",
 		       "rate"}},
@@ -77,11 +79,13 @@ static const struct {
 	const char *const attrs[3];
 } sx_required[] = {
 	{"transport", {"model"}},
+	{"ecn", {"kmin", "kmax", "pmax"}},
 	{"message", {"src", "dst"}},
 	{"pattern", {"kind"}},
 	{"collective", {"kind", "size"}},
 	{"fault", {"at", "action"}},
 	{"stop", {"at"}},
+	{"sample", {"interval"}},
 	{"multicast-group", {"id", "mgid", "members"}},
 	{"multicast", {"group", "src"}},
 	{"multicast-join", {"at", "node", "group"}},
@@ -155,9 +159,10 @@ static int sx_check_structure(xmlNode *root, const char *path,
 					  "transport", "traffic", "fault",
 					  "stop", "multicast-group",
 					  "multicast-join", "multicast-leave",
-					  NULL};
+					  "sample", NULL};
 	static const char *const traffic[] = {"message", "pattern",
 					      "collective", "multicast", NULL};
+	static const char *const transport[] = {"ecn", NULL};
 
 	if (sx_check_content(root, top, path, d) < 0)
 		return -1;
@@ -167,10 +172,13 @@ static int sx_check_structure(xmlNode *root, const char *path,
 		     !xmlHasProp(n, (const xmlChar *)"file")))
 			continue;
 		int tr = !strcmp((const char *)n->name, "traffic");
+		int tp = !strcmp((const char *)n->name, "transport");
 
-		if (sx_check_content(n, tr ? traffic : NULL, path, d) < 0)
+		if (sx_check_content(n, tr ? traffic : tp ? transport : NULL,
+				     path, d) < 0)
 			return -1;
-		for (xmlNode *m = tr ? n->children : NULL; m; m = m->next)
+		for (xmlNode *m = tr || tp ? n->children : NULL; m;
+		     m = m->next)
 			if (m->type == XML_ELEMENT_NODE &&
 			    sx_check_content(m, NULL, path, d) < 0)
 				return -1;
@@ -186,13 +194,14 @@ static int sx_check_once(xmlNode *root, const char *path,
 			 struct ibfs_diag *d)
 {
 	static const char *const once[] = {"fabric", "subnet-manager",
-					   "transport", "traffic", "stop"};
-	long first[5] = {0};
+					   "transport", "traffic", "stop",
+					   "sample"};
+	long first[6] = {0};
 
 	for (xmlNode *n = root->children; n; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
-		for (int i = 0; i < 5; i++) {
+		for (int i = 0; i < 6; i++) {
 			if (strcmp((const char *)n->name, once[i]))
 				continue;
 			if (first[i])

@@ -71,6 +71,8 @@ int ibfs__sx_mjoin_finish(struct sx *x);
  * dst already read); the flows-only attribute n carries, or NULL. */
 int ibfs__sx_read_flows(struct sx *x, xmlNode *n, struct ibfs_sc_pattern *p);
 const char *ibfs__sx_flows_attr(xmlNode *n);
+/* scenario_ecn.c: the <ecn> in <transport>, if any. */
+int ibfs__sx_read_ecn(struct sx *x, xmlNode *transport);
 
 /* scenario_collective.c: <collective>. */
 int ibfs__sx_read_collective(struct sx *x, xmlNode *n);
