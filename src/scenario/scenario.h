@@ -18,6 +18,8 @@
 #include "subnet_manager/mcast.h"
 #include "subnet_manager/qos.h"
 
+struct ibfs_flow_cdf;
+
 /* Operations, by their names in docs/scenario-format.md (libibverbs'
  * IBV_WR_* in meaning). */
 enum ibfs_sc_op {
@@ -40,6 +42,7 @@ enum ibfs_sc_pattern_kind {
 	IBFS_PAT_INCAST,
 	IBFS_PAT_SHIFT,
 	IBFS_PAT_BISECTION,
+	IBFS_PAT_FLOWS,         /* Poisson flows of a size CDF (traffic_flows.c) */
 	IBFS_PAT_COUNT
 };
 
@@ -120,6 +123,13 @@ struct ibfs_sc_pattern {
 	uint64_t rate;
 	uint16_t pkey;
 	long line;
+	/* kind="flows" (scenario_flows.c): sizes drawn from cdf, arrivals
+	 * Poisson at `load` of each sender's link rate for `duration` from
+	 * start, to every other HCA or (incast) to dst. */
+	struct ibfs_flow_cdf *cdf;
+	double load;
+	int incast;
+	ibfs_time_t duration;
 };
 
 /* Collectives (<collective kind=>), as MPI and NCCL run them. */

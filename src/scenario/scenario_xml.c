@@ -18,6 +18,7 @@
 #include "fabric/units.h"
 #include "fabric/xml_fabric.h"
 #include "hca/hca.h"
+#include "scenario/flow_cdf.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_check.h"
 #include "scenario/scenario_xml_int.h"
@@ -29,7 +30,7 @@ static const char *const op_names[IBFS_SC_OP_COUNT] = {
 static const char *const qp_names[] = {"rc", "uc", "ud"};
 static const char *const pattern_names[IBFS_PAT_COUNT] = {
 	"permutation", "uniform", "all-to-all", "incast", "shift",
-	"bisection"};
+	"bisection", "flows"};
 static const char *const model_names[] = {"ib", "roce", "iwarp", "tcp"};
 
 const char *ibfs__sc_op_str(enum ibfs_sc_op op)
@@ -372,10 +373,16 @@ static int read_pattern(struct sx *x, xmlNode *n)
 	p.kind = kind;
 	p.op = op;
 	p.qp = qp;
+	const char *fa = ibfs__sx_flows_attr(n);
+
+	if (p.kind != IBFS_PAT_FLOWS && fa)
+		return ibfs__diag(x->d, x->file, p.line,
+				  "%s applies only to kind=\"flows\"", fa);
 	if (p.kind == IBFS_PAT_INCAST && p.dst < 0)
 		return ibfs__diag(x->d, x->file, p.line,
 				  "an incast pattern needs dst");
-	if (p.kind != IBFS_PAT_INCAST && p.dst >= 0)
+	if (p.kind != IBFS_PAT_INCAST && p.kind != IBFS_PAT_FLOWS &&
+	    p.dst >= 0)
 		return ibfs__diag(x->d, x->file, p.line,
 				  "dst applies only to kind=\"incast\"");
 	if (ibfs__topo_count(x->s->topo, IBFS_NODE_HCA) < 2)
@@ -383,10 +390,15 @@ static int read_pattern(struct sx *x, xmlNode *n)
 				  "a pattern needs at least two HCAs");
 	if (check_op(x, p.line, p.op, p.qp, &p.size, size_given) < 0)
 		return -1;
+	/* Last: what fails after the CDF is read frees it. */
+	if (p.kind == IBFS_PAT_FLOWS && ibfs__sx_read_flows(x, n, &p) < 0)
+		return -1;
 	struct ibfs_sc_pattern *v =
 		realloc(x->s->pats, (x->s->npats + 1) * sizeof(*v));
-	if (!v)
+	if (!v) {
+		ibfs__flow_cdf_free(p.cdf);
 		return ibfs__diag(x->d, x->file, p.line, "out of memory");
+	}
 	x->s->pats = v;
 	v[x->s->npats++] = p;
 	return 0;
@@ -700,6 +712,8 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 	free(s->hca_profile);
 	ibfs__partitions_free(s->partitions);
 	free(s->msgs);
+	for (size_t i = 0; i < s->npats; i++)
+		ibfs__flow_cdf_free(s->pats[i].cdf);
 	free(s->pats);
 	for (size_t i = 0; i < s->ncolls; i++)
 		free(s->colls[i].members);
