@@ -141,6 +141,20 @@ static double *fct_compute(const struct ibfs_results *r, struct fct_stats *s)
 	return sd;
 }
 
+size_t ibfs__results_fct_slowdown(const struct ibfs_results *r, double *p50,
+				  double *p99)
+{
+	struct fct_stats s;
+	double *sd = ibfs__results_has_fct(r) ? fct_compute(r, &s) : NULL;
+
+	free(sd);
+	if (!sd || !s.all.n)
+		return 0;
+	*p50 = s.all.p50;
+	*p99 = s.all.p99;
+	return s.all.n;
+}
+
 static void print_row(FILE *out, const char *name, const struct fct_pcts *p)
 {
 	if (p->n)

@@ -155,6 +155,10 @@ int ibfs__results_has_fct(const struct ibfs_results *r);
 void ibfs__results_print_fct(const struct ibfs_results *r, FILE *out);
 void ibfs__results_json_fct(const struct ibfs_results *r, FILE *o);
 void ibfs__results_csv_fct(const struct ibfs_results *r, FILE *o);
+/* The finished flows' slowdown p50 and p99: how many (0: none, p50 and
+ * p99 untouched). */
+size_t ibfs__results_fct_slowdown(const struct ibfs_results *r, double *p50,
+				  double *p99);
 /*
  * results_ecn.c: the switches' ECN marks; the text line when the scenario
  * has <ecn>, the JSON member (with its comma) and ecn.csv under roce.
