@@ -401,6 +401,18 @@ static const struct ibfs_hca_cc_ops dq_ops = {
 	.free = dq_free,
 };
 
+int ibfs__cc_dcqcn_state(const struct ibfs_hca_qp *qp,
+			 struct ibfs_dcqcn_state *out)
+{
+	const struct dq_qp *s = qp->cc_qp;
+
+	if (!qp->hca->cc || qp->hca->cc->ops != &dq_ops || !s)
+		return -1;
+	*out = (struct ibfs_dcqcn_state){s->active, s->rc, s->rt, s->alpha,
+					 s->t_cnt, s->b_cnt};
+	return 0;
+}
+
 struct ibfs_hca_cc *ibfs__cc_dcqcn_create(struct ibfs_hca *h, const double *v)
 {
 	struct dq *cc = calloc(1, sizeof(*cc));

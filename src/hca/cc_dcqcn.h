@@ -7,6 +7,8 @@
 #ifndef IBFS_HCA_CC_DCQCN_H
 #define IBFS_HCA_CC_DCQCN_H
 
+#include <stdint.h>
+
 struct ibfs_hca;
 struct ibfs_hca_cc;
 
@@ -29,5 +31,17 @@ enum ibfs_dcqcn_param {
 };
 
 struct ibfs_hca_cc *ibfs__cc_dcqcn_create(struct ibfs_hca *h, const double *v);
+
+/* A QP's reaction point as it stands (tests, reports). */
+struct ibfs_dcqcn_state {
+	int active;            /* below line rate, timers running */
+	uint64_t rc, rt;       /* bit/s */
+	double alpha;
+	uint32_t t_cnt, b_cnt; /* increase events since the last decrease */
+};
+struct ibfs_hca_qp;
+/* 0 and *out filled if qp's HCA runs DCQCN and qp has state, else -1. */
+int ibfs__cc_dcqcn_state(const struct ibfs_hca_qp *qp,
+			 struct ibfs_dcqcn_state *out);
 
 #endif

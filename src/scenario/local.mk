@@ -193,3 +193,5 @@ EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
 	tests/data/scenario/bad_mjoin_member.xml \
 	tests/data/scenario/bad_mjoin_instant.xml \
 	tests/data/scenario/bad_mjoin_noat.xml
+# The RNICs' congestion control of a scenario (<transport cc=>, --cc).
+libibfs_scenario_la_SOURCES += src/scenario/scenario_cc.c
