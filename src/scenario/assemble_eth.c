@@ -18,6 +18,7 @@
 #include "hca/cc_roce.h"
 #include "hca/hca.h"
 #include "scenario/assemble.h"
+#include "switch/eth_ecn.h"
 
 /*
  * Frames held in the switches and none starting on any link for this long
@@ -96,6 +97,24 @@ static int eth_switch(struct ibfs_assembly *a, int i,
 			  why.msg);
 }
 
+/* <ecn>: switch i marks as the scenario says, from its own stream. */
+static void eth_ecn(struct ibfs_assembly *a, int i,
+		    const struct ibfs_assembly_opts *o)
+{
+	const struct ibfs_sc_ecn *s = o->eth ? &o->eth->ecn : NULL;
+
+	if (!s || !s->line)
+		return;
+	struct ibfs_eth_ecn e = {
+		.kmin = s->kmin, .kmax = s->kmax, .pmax = s->pmax,
+		.at = s->enqueue ? IBFS_ETH_ECN_ENQUEUE : IBFS_ETH_ECN_DEQUEUE,
+		.prios = s->prios,
+	};
+
+	ibfs__eth_switch_set_ecn(ibfs__eth_switch_of(a->fab->devices[i]), &e,
+				 o->seed);
+}
+
 static int eth_switches(struct ibfs_assembly *a,
 			const struct ibfs_assembly_opts *o,
 			const struct ibfs_eth_profile *prof,
@@ -114,9 +133,11 @@ static int eth_switches(struct ibfs_assembly *a,
 		return -1;
 	}
 	for (size_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].type == IBFS_NODE_SWITCH &&
-		    eth_switch(a, (int)i, prof, d) < 0)
-			return -1;
+		if (t->nodes[i].type == IBFS_NODE_SWITCH) {
+			if (eth_switch(a, (int)i, prof, d) < 0)
+				return -1;
+			eth_ecn(a, (int)i, o);
+		}
 	return 0;
 }
 

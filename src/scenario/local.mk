@@ -195,3 +195,9 @@ EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
 	tests/data/scenario/bad_mjoin_noat.xml
 # The RNICs' congestion control of a scenario (<transport cc=>, --cc).
 libibfs_scenario_la_SOURCES += src/scenario/scenario_cc.c
+
+# <ecn> in <transport>: the switches' ECN marking (scenario_ecn.c).
+libibfs_scenario_la_SOURCES += src/scenario/scenario_ecn.c
+libibfs_scenario_la_SOURCES += src/scenario/results_ecn.c
+TESTS += tests/roce_ecn.sh
+EXTRA_DIST += tests/roce_ecn.sh examples/roce_ecn.xml

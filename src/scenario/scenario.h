@@ -48,6 +48,18 @@ enum ibfs_sc_model { IBFS_MODEL_IB, IBFS_MODEL_ROCE, IBFS_MODEL_IWARP,
 		     IBFS_MODEL_TCP };
 
 /*
+ * <ecn> in <transport>: RED-style ECN marking at the Ethernet switches'
+ * egress queues (switch/eth_ecn.h). line 0: no <ecn>, no marking.
+ */
+struct ibfs_sc_ecn {
+	long line;
+	uint64_t kmin, kmax;  /* bytes */
+	double pmax;
+	int enqueue;          /* 1: mark="enqueue"; 0: "dequeue" */
+	uint8_t prios;        /* priorities="...", a bit each; all eight */
+};
+
+/*
  * <transport>'s Ethernet settings, read whatever the model and used under
  * roce (docs/scenario-format.md): PFC on every priority or none, the
  * priority carried in DSCP or in an 802.1Q tag's PCP, IPv4 or IPv6, the
@@ -87,6 +99,8 @@ struct ibfs_sc_eth {
 	int ncc_params;
 	long cc_line;
 	struct ibfs_cc_cfg cc;
+	/* <ecn> (scenario_ecn.c): the switches' ECN marking. */
+	struct ibfs_sc_ecn ecn;
 };
 
 /* One <message>: `count` messages of `size` bytes from src to dst. */

@@ -54,6 +54,7 @@ static const struct {
 		       "loss-recovery", "ecmp", "switch-profile", "irn-rtt",
 		       "cc", "cc-params"}},
 	{"cc", {"param", "value"}},
+	{"ecn", {"kmin", "kmax", "pmax", "mark", "priorities"}},
 	{"traffic", {NULL}},
 	{"message", {"src", "dst", SX_COMMON}},
 	{"pattern", {"kind", "dst", "shift", SX_COMMON}},
@@ -79,6 +80,7 @@ static const struct {
 } sx_required[] = {
 	{"transport", {"model"}},
 	{"cc", {"param", "value"}},
+	{"ecn", {"kmin", "kmax", "pmax"}},
 	{"message", {"src", "dst"}},
 	{"pattern", {"kind"}},
 	{"collective", {"kind", "size"}},
@@ -160,7 +162,7 @@ static int sx_check_structure(xmlNode *root, const char *path,
 					  NULL};
 	static const char *const traffic[] = {"message", "pattern",
 					      "collective", "multicast", NULL};
-	static const char *const transport[] = {"cc", NULL};
+	static const char *const transport[] = {"cc", "ecn", NULL};
 
 	if (sx_check_content(root, top, path, d) < 0)
 		return -1;
@@ -171,11 +173,12 @@ static int sx_check_structure(xmlNode *root, const char *path,
 			continue;
 		int tr = !strcmp((const char *)n->name, "traffic");
 		int tp = !strcmp((const char *)n->name, "transport");
-		const char *const *kids = tr ? traffic : tp ? transport : NULL;
 
-		if (sx_check_content(n, kids, path, d) < 0)
+		if (sx_check_content(n, tr ? traffic : tp ? transport : NULL,
+				     path, d) < 0)
 			return -1;
-		for (xmlNode *m = kids ? n->children : NULL; m; m = m->next)
+		for (xmlNode *m = tr || tp ? n->children : NULL; m;
+		     m = m->next)
 			if (m->type == XML_ELEMENT_NODE &&
 			    sx_check_content(m, NULL, path, d) < 0)
 				return -1;

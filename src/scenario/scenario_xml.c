@@ -212,7 +212,8 @@ static int read_transport_cc(struct sx *x, xmlNode *n)
 	    keep_attr(x, n, "cc-params", &e->cc_set) < 0)
 		return -1;
 	for (xmlNode *c = n->children; c; c = c->next) {
-		if (c->type != XML_ELEMENT_NODE)
+		if (c->type != XML_ELEMENT_NODE ||
+		    strcmp((const char *)c->name, "cc"))
 			continue;
 		struct ibfs_sc_cc_param *p = realloc(
 			e->cc_params, (size_t)(e->ncc_params + 1) * sizeof(*p));
@@ -662,6 +663,8 @@ static int read_scenario(struct sx *x, xmlNode *root)
 			x->s->model = model;
 			if (!rc)
 				rc = read_transport_eth(x, n);
+			if (!rc)
+				rc = ibfs__sx_read_ecn(x, n);
 			if (!rc)
 				rc = read_transport_cc(x, n);
 		} else if (!strcmp(name, "traffic")) {
