@@ -172,10 +172,14 @@ static void dq_reuntil(struct dq_qp *s)
 {
 	unsigned __int128 bits = (unsigned __int128)s->last_wire * 8 *
 				 1000000000000ull;
+	ibfs_time_t was = s->until;
 
-	if (s->last_wire)
-		s->until = s->last_start +
-			   (ibfs_time_t)((bits + s->rc - 1) / s->rc);
+	if (!s->last_wire)
+		return;
+	s->until = s->last_start + (ibfs_time_t)((bits + s->rc - 1) / s->rc);
+	/* Sooner than the QP's timer was set for: it may go then. */
+	if (s->until < was)
+		ibfs__hca_qp_wake(s->qp);
 }
 
 /* Paper 3.1, one increase event (by_timer: the rate timer's). */
@@ -194,10 +198,12 @@ static void dq_increase(struct dq_qp *s, int by_timer)
 		s->t_cnt++;
 	else
 		s->b_cnt++;
-	if (s->rc >= s->line)
+	if (s->rc >= s->line) {
 		dq_idle(s);
-	else
+		ibfs__hca_qp_wake(s->qp); /* no wait at line rate */
+	} else {
 		dq_reuntil(s);
+	}
 }
 
 /* Paper 3.1, the cut on a CNP. */
@@ -385,6 +391,7 @@ static void dq_sent(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp,
 	cc = s->cc;
 	s->last_start = ibfs__hca_now(hp->hca);
 	s->last_wire = tx->wire;
+	s->until = 0;
 	dq_reuntil(s);
 	if (!cc->byte_counter)
 		return;
