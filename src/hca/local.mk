@@ -114,3 +114,8 @@ check_PROGRAMS += tests/check_roce_irn
 tests_check_roce_irn_SOURCES = tests/check_roce_irn.c tests/roce_pair.h
 tests_check_roce_irn_CFLAGS = $(TEST_CFLAGS)
 tests_check_roce_irn_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+# RoCEv2 congestion controls: HPCC (window from in-band telemetry) and
+# TIMELY (rate from the RTT gradient).
+libibfs_hca_la_SOURCES += src/hca/cc_hpcc.h src/hca/cc_hpcc.c \
+	src/hca/cc_timely.h src/hca/cc_timely.c

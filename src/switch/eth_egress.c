@@ -145,6 +145,8 @@ void ibfs__eth_kick(struct ibfs_eth_switch *sw, int out)
 	};
 	sp->st[c].tx_frames++;
 	sp->st[c].tx_bytes += p->wire_bytes;
+	if (sw->int_busy)
+		ibfs__eth_int_tx(sw, out, p);
 	ibfs__port_send(op, p);
 }
 

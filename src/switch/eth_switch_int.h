@@ -52,6 +52,9 @@ struct ibfs_eth_switch {
 	uint64_t used, peak;       /* all bytes held */
 	uint32_t *spray;           /* round-robin pointer per host */
 	struct ibfs_rng rng;
+	/* Telemetry (eth_int.c): each port's serialization time so far,
+	 * ps; NULL when the switch stamps none. */
+	uint64_t *int_busy;
 };
 
 /* eth_buffer.c */
@@ -70,5 +73,9 @@ void ibfs__eth_kick(struct ibfs_eth_switch *sw, int out);
 void ibfs__eth_tx_done(struct ibfs_eth_switch *sw, int out);
 /* Output `out` went down: its queued frames are discarded. */
 void ibfs__eth_flush(struct ibfs_eth_switch *sw, int out);
+
+/* eth_int.c: frame p is dequeued for `out` (called with int_busy set). */
+void ibfs__eth_int_tx(struct ibfs_eth_switch *sw, int out,
+		      struct ibfs_packet *p);
 
 #endif
