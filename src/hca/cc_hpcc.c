@@ -113,11 +113,12 @@ static struct hpcc_qp *hpcc_qp(const struct ibfs_hca_qp *cqp)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	double t = (double)cc->cfg.base_rtt * 1e-12;
+	/* B T in bytes (T in ps: / 8 x 10^12); R_AI = bw x 10 / 25 Mb/s,
+	 * i.e. B / 2,500. */
+	double bt = hpcc_bps(qp) * (double)cc->cfg.base_rtt;
 
-	/* B T in bytes; R_AI = bw x 10 / 25 Mb/s, i.e. B / 2500. */
-	s->wmax = hpcc_bps(qp) * t / 8;
-	s->wai = cc->cfg.wai > 0 ? cc->cfg.wai : hpcc_bps(qp) / 2500 * t / 8;
+	s->wmax = bt / 8e12;
+	s->wai = cc->cfg.wai > 0 ? cc->cfg.wai : bt / 2500 / 8e12;
 	s->w = s->wc = s->wmax;
 	s->u = 1;
 	s->acked_psn = ibfs__psn_add(qp->next_psn, 0xffffff);

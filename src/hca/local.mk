@@ -119,3 +119,11 @@ tests_check_roce_irn_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
 # TIMELY (rate from the RTT gradient).
 libibfs_hca_la_SOURCES += src/hca/cc_hpcc.h src/hca/cc_hpcc.c \
 	src/hca/cc_timely.h src/hca/cc_timely.c
+check_PROGRAMS += tests/check_cc_hpcc
+tests_check_cc_hpcc_SOURCES = tests/check_cc_hpcc.c tests/roce_pair.h
+tests_check_cc_hpcc_CFLAGS = $(TEST_CFLAGS)
+tests_check_cc_hpcc_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+check_PROGRAMS += tests/check_cc_timely
+tests_check_cc_timely_SOURCES = tests/check_cc_timely.c tests/roce_pair.h
+tests_check_cc_timely_CFLAGS = $(TEST_CFLAGS)
+tests_check_cc_timely_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
