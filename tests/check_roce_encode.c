@@ -15,7 +15,7 @@
 #include "fabric/packet_encode.h"
 
 /* RC RDMA WRITE Only, 30 bytes (pad 2), from host 5 to host 0x0102 on
- * priority 3. */
+ * priority 3, marked CE by a switch (fecn, fabric/eth.h). */
 static struct ibfs_packet write_only(void)
 {
 	static uint8_t data[30];
@@ -105,7 +105,9 @@ static uint32_t icrc_ref(const uint8_t *ip, size_t len, size_t iph)
 /*
  * IPv4, no tag: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + RETH 16 + 30 +
  * pad 2 + ICRC 4 + FCS 4 = 110 bytes; the IP total length 92, the UDP
- * length 72; DSCP 24 (CS3) and ECT(0): TOS 0x62.
+ * length 72; DSCP 24 (CS3) and CE (3, RFC 3168 5): TOS 0x63. The BTH's
+ * FECN bit is sent 0 (RoCEv2 carries the mark in IP); the same packet
+ * unmarked is ECT(0), TOS 0x62, with the same ICRC (both fields masked).
  */
 START_TEST(roce_ipv4_frame)
 {
@@ -119,7 +121,7 @@ START_TEST(roce_ipv4_frame)
 	ck_assert_mem_eq(f, eth, 14);
 	const uint8_t *ip = f + 14;
 	static const uint8_t ip4[20] = {
-		0x45, 0x62, 0, 92, 0, 0, 0x40, 0, 64, 17, 0, 0,
+		0x45, 0x63, 0, 92, 0, 0, 0x40, 0, 64, 17, 0, 0,
 		10, 0, 0, 5, 10, 0, 1, 2,
 	};
 	ck_assert_mem_eq(ip, ip4, 10);
@@ -137,8 +139,10 @@ START_TEST(roce_ipv4_frame)
 	 * its LRH (8 bytes), up to its ICRC. */
 	ck_assert_uint_eq(ibfs__packet_encode(&p, ib, sizeof(ib)),
 			  8 + 12 + 16 + 32 + 4 + 2);
-	ck_assert_mem_eq(udp + 8, ib + 8, 12 + 16 + 32);
-	ck_assert_uint_eq(udp[8 + 4], 0x80); /* FECN */
+	ck_assert_mem_eq(udp + 8, ib + 8, 4);
+	ck_assert_uint_eq(ib[8 + 4], 0x80); /* InfiniBand's FECN */
+	ck_assert_uint_eq(udp[8 + 4], 0);   /* RoCEv2's: 0 */
+	ck_assert_mem_eq(udp + 8 + 5, ib + 8 + 5, 12 + 16 + 32 - 5);
 	/* ICRC and FCS, least significant byte first. */
 	ck_assert_uint_eq(le32(f + 102), icrc_ref(ip, 88, 20));
 	ck_assert_uint_eq(le32(f + 102), ibfs__roce_icrc(ip, 88, 0));
@@ -156,6 +160,14 @@ START_TEST(roce_ipv4_frame)
 	/* ... and a field it covers changes it: the PSN's last byte. */
 	g[42 + 11] ^= 1;
 	ck_assert_uint_ne(ibfs__roce_icrc(g + 14, 88, 0), le32(f + 102));
+	/* Unmarked: ECT(0), its own header checksum, the same ICRC. */
+	p.fecn = 0;
+	ck_assert_uint_eq(ibfs__roce_encode(&p, 0, 0, g, sizeof(g)), 110);
+	ck_assert_uint_eq(g[14 + 1], 0x62);
+	ck_assert_uint_eq(sum16(0, g + 14, 20), 0xFFFF);
+	ck_assert_uint_eq(be16(g + 14 + 10), be16(ip + 10) + 1);
+	ck_assert_uint_eq(le32(g + 102), le32(f + 102));
+	p.fecn = 1;
 	/* A buffer one byte short is refused, as a raw packet is. */
 	ck_assert_uint_eq(ibfs__roce_encode(&p, 0, 0, f, 109), 0);
 	p.lnh = 0;
@@ -181,8 +193,8 @@ START_TEST(roce_vlan_frame)
 END_TEST
 
 /*
- * IPv6: 14 + 40 + 72 + 4 = 130 bytes; version 6 and traffic class 0x62
- * (0x66 0x20 ...), payload length 72, next header UDP, hop limit 64,
+ * IPv6: 14 + 40 + 72 + 4 = 130 bytes; version 6 and traffic class 0x63
+ * (CS3 and CE: 0x66 0x30 ...), payload length 72, next header UDP, hop limit 64,
  * fd00::10.0.0.5 to fd00::10.0.1.2; the UDP checksum is set and sums with
  * the pseudo-header to all ones.
  */
@@ -196,7 +208,7 @@ START_TEST(roce_ipv6_frame)
 	ck_assert_uint_eq(be16(f + 12), 0x86DD);
 	const uint8_t *ip = f + 14, *udp = ip + 40;
 	static const uint8_t ip6[40] = {
-		0x66, 0x20, 0, 0, 0, 72, 17, 64,
+		0x66, 0x30, 0, 0, 0, 72, 17, 64,
 		0xFD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 0, 5,
 		0xFD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 1, 2,
 	};

@@ -48,6 +48,7 @@ struct es_flow {
 	uint32_t frame;   /* bytes, destination MAC to FCS */
 	uint32_t qp;      /* flow entropy: the UDP source port's input */
 	uint64_t count, sent;
+	uint8_t ect;      /* 1: sent as ECN-capable transport packets */
 };
 
 struct es_host {
@@ -61,6 +62,8 @@ struct es_host {
 	uint64_t rx_prio[IBFS_ETH_PRIOS];
 	ibfs_time_t first_tail, last_tail;
 	ibfs_time_t log_tail[ES_LOG];
+	/* ECN: frames that arrived CE, and the first one's place in order. */
+	uint64_t rx_ce, first_ce;
 	ibfs_time_t tx_last_end;
 };
 
@@ -86,7 +89,7 @@ static void es_pump(struct es_host *h)
 		struct ibfs_packet *p = ibfs__packet_new_raw(f);
 
 		ck_assert_ptr_nonnull(p);
-		p->kind = IBFS_PKT_RAW;
+		p->kind = fl->ect ? IBFS_PKT_DATA : IBFS_PKT_RAW;
 		p->dlid = fl->dlid;
 		p->slid = h->id;
 		p->sl = p->vl = fl->prio;
@@ -124,6 +127,8 @@ static void es_receive(struct ibfs_device *dev, struct ibfs_port *in,
 	if (p->slid <= ES_MAX_HOSTS)
 		h->rx_from[p->slid]++;
 	h->rx_prio[p->vl & 7]++;
+	if (p->fecn && !h->rx_ce++)
+		h->first_ce = h->rx_frames - 1;
 	ibfs__port_consume(in, p);
 	ibfs__fabric_deliver(f, p);
 	ibfs__packet_free(f, p);

@@ -17,7 +17,12 @@
  *   numbered as InfiniBand numbers LIDs), from which the IPv4 and MAC
  *   addresses follow (ibfs__eth_ipv4, ibfs__eth_mac);
  * - the BTH and extension headers as for InfiniBand; the UDP source port
- *   is not stored but derived (ibfs__roce_udp_sport).
+ *   is not stored but derived (ibfs__roce_udp_sport);
+ * - fecn: the IP header's ECN field, 1 for Congestion Experienced (CE,
+ *   RFC 3168 5) as a marking switch leaves it (switch/eth_ecn.h), 0 for
+ *   ECT(0), what RoCEv2 transport packets are sent with. RoCEv2 carries
+ *   congestion in IP, not in the BTH, whose FECN bit the captures write
+ *   0 (ibfs__roce_encode).
  */
 #ifndef IBFS_FABRIC_ETH_H
 #define IBFS_FABRIC_ETH_H

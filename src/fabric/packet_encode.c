@@ -252,6 +252,9 @@ size_t ibfs__packet_encode(const struct ibfs_packet *p, uint8_t *buf,
 /* RFC 3168 5: ECN-Capable Transport ECT(0), what RoCEv2 NICs send so that
  * switches can mark congestion (DCQCN). */
 #define ECN_ECT0 0x2
+/* RFC 3168 5: Congestion Experienced, what a marking switch writes; held
+ * in p->fecn under the Ethernet link kind (fabric/eth.h). */
+#define ECN_CE 0x3
 #define IP_TTL 64
 #define IP_PROTO_UDP 17
 
@@ -346,7 +349,8 @@ static uint8_t *put_ip(uint8_t *b, const struct ibfs_packet *p, int ipv6,
 		       uint32_t l4)
 {
 	/* DSCP: the class selector of the priority (RFC 2474 4.2.2.1). */
-	uint8_t tos = (uint8_t)((p->vl & 7) << 5 | ECN_ECT0);
+	uint8_t tos = (uint8_t)((p->vl & 7) << 5 |
+				(p->fecn ? ECN_CE : ECN_ECT0));
 
 	if (ipv6) {
 		b = put32(b, 6u << 28 | (uint32_t)tos << 20);
@@ -413,7 +417,12 @@ size_t ibfs__roce_encode(const struct ibfs_packet *p, int vlan, int ipv6,
 	b = put16(b, IBFS_ROCE_UDP_PORT);
 	b = put16(b, l4);
 	b = put16(b, 0); /* none over IPv4 (RoCEv2 allows it, RFC 768) */
+	uint8_t *bth = b;
+
 	b = put_bth(b, p, pad);
+	/* RoCEv2 signals congestion in IP's ECN field (IBA Annex A17's
+	 * congestion management); the BTH's FECN bit goes out 0. */
+	bth[4] &= 0x7F;
 	b = put_payload(b, p, pad);
 	uint32_t icrc = ibfs__roce_icrc(ip, (size_t)(b - ip), ipv6);
 

@@ -8,7 +8,7 @@
  * Each request carries an empty telemetry field (fabric/eth.h sizes it);
  * the responder keeps the telemetry of the last request of each QP and
  * copies it into the next ACK (stamp), and the requester asks for an ACK
- * on every packet (ack_every 1). On an ACK the sender compares each hop's
+ * on every packet (AckReq on each request it stamps). On an ACK the sender compares each hop's
  * record with the one of the previous ACK (Algorithm 1, MeasureInflight):
  *
  *   u_i = min(qLen, qLen') / (B T) + txRate / B,
@@ -55,7 +55,6 @@
 struct hpcc_cc {
 	struct ibfs_hca_cc base;
 	struct ibfs_hpcc_cfg cfg;
-	uint32_t ack_every;   /* the HCA's, given back when removed */
 };
 
 struct hpcc_qp {
@@ -126,20 +125,40 @@ static struct hpcc_qp *hpcc_qp(const struct ibfs_hca_qp *cqp)
 	return s;
 }
 
-int ibfs__hca_set_hpcc(struct ibfs_hca *h, const struct ibfs_hpcc_cfg *c)
+struct ibfs_hca_cc *ibfs__cc_hpcc_new(const struct ibfs_hpcc_cfg *c)
 {
 	if (!c->base_rtt || !(c->eta > 0 && c->eta <= 1) || c->wai < 0)
-		return -1;
+		return NULL;
 	struct hpcc_cc *cc = calloc(1, sizeof(*cc));
 
 	if (!cc)
-		return -1;
+		return NULL;
 	cc->base.ops = &hpcc_ops;
 	cc->cfg = *c;
-	ibfs__hca_cc_install(h, &cc->base);
-	cc->ack_every = h->ack_every;
-	h->ack_every = 1;
+	return &cc->base;
+}
+
+int ibfs__hca_set_hpcc(struct ibfs_hca *h, const struct ibfs_hpcc_cfg *c)
+{
+	struct ibfs_hca_cc *cc = ibfs__cc_hpcc_new(c);
+
+	if (!cc)
+		return -1;
+	ibfs__hca_cc_install(h, cc);
 	return 0;
+}
+
+struct ibfs_hca_cc *ibfs__cc_hpcc_create(struct ibfs_hca *h, const double *v)
+{
+	struct ibfs_hpcc_cfg c = {
+		.base_rtt = (ibfs_time_t)v[IBFS_HPCC_BASE_RTT],
+		.eta = v[IBFS_HPCC_ETA],
+		.max_stage = (uint32_t)v[IBFS_HPCC_MAX_STAGE],
+		.wai = v[IBFS_HPCC_WAI],
+	};
+
+	(void)h;
+	return ibfs__cc_hpcc_new(&c);
 }
 
 static void hpcc_free(struct ibfs_hca *h)
@@ -152,7 +171,6 @@ static void hpcc_free(struct ibfs_hca *h)
 			h->qps[i]->cc_qp = NULL;
 		}
 	}
-	h->ack_every = cc->ack_every;
 	free(cc);
 }
 
@@ -318,8 +336,10 @@ static void hpcc_stamp(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 		return; /* its AtomicETH holds the field's bytes */
 	p->xh |= IBFS_XH_INT;
 	p->intr.nhop = 0;
-	if (p->opcode != IBFS_OP_ACK)
+	if (p->opcode != IBFS_OP_ACK) {
+		p->ack_req = 1;
 		return;
+	}
 	const struct hpcc_qp *s = hpcc_qp(qp);
 
 	p->intr.nhop = IBFS_INT_ECHO;

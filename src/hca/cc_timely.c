@@ -102,20 +102,48 @@ static struct timely_qp *timely_qp(const struct ibfs_hca_qp *cqp)
 	return s;
 }
 
-int ibfs__hca_set_timely(struct ibfs_hca *h, const struct ibfs_timely_cfg *c)
+struct ibfs_hca_cc *ibfs__cc_timely_new(const struct ibfs_timely_cfg *c)
 {
 	if (!(c->alpha > 0 && c->alpha <= 1) || !(c->beta > 0 && c->beta <= 1) ||
 	    !c->min_rtt || c->t_low > c->t_high || c->delta_bps < 0 ||
 	    c->min_bps < 0)
-		return -1;
+		return NULL;
 	struct timely_cc *cc = calloc(1, sizeof(*cc));
 
 	if (!cc)
-		return -1;
+		return NULL;
 	cc->base.ops = &timely_ops;
 	cc->cfg = *c;
-	ibfs__hca_cc_install(h, &cc->base);
+	return &cc->base;
+}
+
+int ibfs__hca_set_timely(struct ibfs_hca *h, const struct ibfs_timely_cfg *c)
+{
+	struct ibfs_hca_cc *cc = ibfs__cc_timely_new(c);
+
+	if (!cc)
+		return -1;
+	ibfs__hca_cc_install(h, cc);
 	return 0;
+}
+
+struct ibfs_hca_cc *ibfs__cc_timely_create(struct ibfs_hca *h,
+					   const double *v)
+{
+	struct ibfs_timely_cfg c = {
+		.alpha = v[IBFS_TIMELY_ALPHA],
+		.beta = v[IBFS_TIMELY_BETA],
+		.t_low = (ibfs_time_t)v[IBFS_TIMELY_T_LOW],
+		.t_high = (ibfs_time_t)v[IBFS_TIMELY_T_HIGH],
+		.min_rtt = (ibfs_time_t)v[IBFS_TIMELY_MIN_RTT],
+		.delta_bps = v[IBFS_TIMELY_DELTA],
+		.hai_after = (uint32_t)v[IBFS_TIMELY_HAI_AFTER],
+		.hai_n = (uint32_t)v[IBFS_TIMELY_HAI_N],
+		.min_bps = v[IBFS_TIMELY_MIN_RATE],
+	};
+
+	(void)h;
+	return ibfs__cc_timely_new(&c);
 }
 
 static void timely_free(struct ibfs_hca *h)

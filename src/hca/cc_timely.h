@@ -11,7 +11,22 @@
 #include "fabric/time.h"
 
 struct ibfs_hca;
+struct ibfs_hca_cc;
 struct ibfs_hca_qp;
+
+/* The registry's parameters (cc_timely_params.c), in this order. */
+enum ibfs_timely_param {
+	IBFS_TIMELY_ALPHA,
+	IBFS_TIMELY_BETA,
+	IBFS_TIMELY_T_LOW,
+	IBFS_TIMELY_T_HIGH,
+	IBFS_TIMELY_MIN_RTT,
+	IBFS_TIMELY_DELTA,
+	IBFS_TIMELY_HAI_AFTER,
+	IBFS_TIMELY_HAI_N,
+	IBFS_TIMELY_MIN_RATE,
+	IBFS_TIMELY_NPARAMS
+};
 
 struct ibfs_timely_cfg {
 	double alpha;          /* EWMA weight of the newest RTT difference */
@@ -25,8 +40,12 @@ struct ibfs_timely_cfg {
 
 /* The paper's settings (cc_timely.c has the sources). */
 void ibfs__timely_defaults(struct ibfs_timely_cfg *c);
-/* Makes TIMELY h's control (every RC QP): 0, or -1 on a bad setting or
- * out of memory. */
+/* TIMELY with settings c: NULL on a bad setting or out of memory. */
+struct ibfs_hca_cc *ibfs__cc_timely_new(const struct ibfs_timely_cfg *c);
+/* The same from the registry's values (cc_roce.h's create). */
+struct ibfs_hca_cc *ibfs__cc_timely_create(struct ibfs_hca *h,
+					   const double *v);
+/* Makes TIMELY h's control (every RC QP): 0, or -1. */
 int ibfs__hca_set_timely(struct ibfs_hca *h, const struct ibfs_timely_cfg *c);
 /* qp's rate in bit/s (before any sample: its port's); -1 when h's
  * control is not TIMELY. */

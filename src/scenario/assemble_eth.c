@@ -15,8 +15,13 @@
 #include <string.h>
 
 #include "fabric/pfc.h"
+#include "hca/cc_hpcc.h"
+#include "hca/cc_roce.h"
 #include "hca/hca.h"
 #include "scenario/assemble.h"
+#include "scenario/eth_base_rtt.h"
+#include "switch/eth_ecn.h"
+#include "switch/eth_int.h"
 
 /*
  * Frames held in the switches and none starting on any link for this long
@@ -95,6 +100,24 @@ static int eth_switch(struct ibfs_assembly *a, int i,
 			  why.msg);
 }
 
+/* <ecn>: switch i marks as the scenario says, from its own stream. */
+static void eth_ecn(struct ibfs_assembly *a, int i,
+		    const struct ibfs_assembly_opts *o)
+{
+	const struct ibfs_sc_ecn *s = o->eth ? &o->eth->ecn : NULL;
+
+	if (!s || !s->line)
+		return;
+	struct ibfs_eth_ecn e = {
+		.kmin = s->kmin, .kmax = s->kmax, .pmax = s->pmax,
+		.at = s->enqueue ? IBFS_ETH_ECN_ENQUEUE : IBFS_ETH_ECN_DEQUEUE,
+		.prios = s->prios,
+	};
+
+	ibfs__eth_switch_set_ecn(ibfs__eth_switch_of(a->fab->devices[i]), &e,
+				 o->seed);
+}
+
 static int eth_switches(struct ibfs_assembly *a,
 			const struct ibfs_assembly_opts *o,
 			const struct ibfs_eth_profile *prof,
@@ -113,15 +136,24 @@ static int eth_switches(struct ibfs_assembly *a,
 		return -1;
 	}
 	for (size_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].type == IBFS_NODE_SWITCH &&
-		    eth_switch(a, (int)i, prof, d) < 0)
-			return -1;
+		if (t->nodes[i].type == IBFS_NODE_SWITCH) {
+			if (eth_switch(a, (int)i, prof, d) < 0)
+				return -1;
+			eth_ecn(a, (int)i, o);
+			/* HPCC reads the switches' telemetry (eth_int.c). */
+			if (o->eth && o->eth->cc.algo == &ibfs__cc_hpcc &&
+			    ibfs__eth_switch_set_int(ibfs__eth_switch_of(
+					a->fab->devices[i]), 1) < 0)
+				return ibfs__diag(d, t->file, 0,
+						  "out of memory");
+		}
 	return 0;
 }
 
 /* Each RNIC port: its host id, and PFC on its link as the switch's. */
 static int eth_rnic(struct ibfs_assembly *a, struct ibfs_hca *h, int node,
-		    const struct ibfs_assembly_opts *o, uint8_t lossless,
+		    const struct ibfs_assembly_opts *o,
+		    const struct ibfs_cc_cfg *cc, uint8_t lossless,
 		    struct ibfs_diag *d)
 {
 	const struct ibfs_topology *t = a->topo;
@@ -143,6 +175,11 @@ static int eth_rnic(struct ibfs_assembly *a, struct ibfs_hca *h, int node,
 					  "set IRN loss recovery",
 					  t->nodes[node].id);
 	}
+	/* Its congestion control (hca/cc_roce.h; none: no control). */
+	if (o->eth && ibfs__hca_cc_roce_install(h, cc) < 0)
+		return ibfs__diag(d, t->file, 0, "HCA '%s': cannot install "
+				  "congestion control '%s'", t->nodes[node].id,
+				  o->eth->cc.algo->name);
 	for (int p = 1; p <= t->nodes[node].nports; p++) {
 		uint32_t id = ibfs__eth_host_id(&a->eth_hosts, t, node, p);
 		struct ibfs_port *port = &a->fab->ports[node][p];
@@ -170,6 +207,13 @@ int ibfs__assemble_eth(struct ibfs_assembly *a,
 	    ibfs__eth_hosts_init(&a->eth_hosts, t, d) < 0 ||
 	    eth_switches(a, o, &prof, d) < 0)
 		return -1;
+	struct ibfs_cc_cfg cc = {0};
+
+	if (o->eth)
+		cc = o->eth->cc;
+	/* HPCC's base-rtt 0: the fabric's longest path's (eth_base_rtt.c). */
+	if (o->eth && cc.algo == &ibfs__cc_hpcc && !cc.v[IBFS_HPCC_BASE_RTT])
+		cc.v[IBFS_HPCC_BASE_RTT] = (double)ibfs__eth_base_rtt(t, &prof);
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct ibfs_topo_node *n = &t->nodes[i];
 		struct ibfs_hca *h;
@@ -177,7 +221,7 @@ int ibfs__assemble_eth(struct ibfs_assembly *a,
 		if (n->type == IBFS_NODE_SWITCH)
 			continue;
 		h = ibfs__hca_create(a->fab, (int)i, n->profile, exec, d);
-		if (!h || eth_rnic(a, h, (int)i, o, prof.lossless, d) < 0)
+		if (!h || eth_rnic(a, h, (int)i, o, &cc, prof.lossless, d) < 0)
 			return -1;
 	}
 	a->eth_monitor = ibfs__eth_deadlock_monitor_new(

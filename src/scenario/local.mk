@@ -18,6 +18,7 @@ libibfs_scenario_la_SOURCES = \
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
 	src/scenario/assemble.h src/scenario/assemble.c src/scenario/assemble_eth.c \
+	src/scenario/eth_base_rtt.h src/scenario/eth_base_rtt.c \
 	src/scenario/simulation.c \
 	src/scenario/routes.h src/scenario/routes.c \
 	src/scenario/traffic.h src/scenario/traffic_int.h \
@@ -193,3 +194,11 @@ EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
 	tests/data/scenario/bad_mjoin_member.xml \
 	tests/data/scenario/bad_mjoin_instant.xml \
 	tests/data/scenario/bad_mjoin_noat.xml
+# The RNICs' congestion control of a scenario (<transport cc=>, --cc).
+libibfs_scenario_la_SOURCES += src/scenario/scenario_cc.c
+
+# <ecn> in <transport>: the switches' ECN marking (scenario_ecn.c).
+libibfs_scenario_la_SOURCES += src/scenario/scenario_ecn.c
+libibfs_scenario_la_SOURCES += src/scenario/results_ecn.c
+TESTS += tests/roce_ecn.sh
+EXTRA_DIST += tests/roce_ecn.sh examples/roce_ecn.xml

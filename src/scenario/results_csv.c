@@ -93,7 +93,7 @@ static void csv_port(const struct ibfs_results *r, FILE *o, size_t n, int p)
 	ibfs__results_csv_id(o, t->nodes[tp->peer_node].id, tp->peer_port);
 	fprintf(o,
 		"%llu,%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,"
-		"%llu,%llu,%llu,%llu\n",
+		"%llu,%llu,%llu,%llu",
 		(unsigned long long)pt->cnt.xmit_data,
 		(unsigned long long)pt->cnt.rcv_data,
 		(unsigned long long)pt->cnt.xmit_pkts,
@@ -109,6 +109,11 @@ static void csv_port(const struct ibfs_results *r, FILE *o, size_t n, int p)
 		(unsigned long long)pt->pkey_violations,
 		(unsigned long long)pt->rcv_constraint_errors,
 		(unsigned long long)pt->xmit_constraint_errors);
+	/* Under roce, the frames the port marked CE (results_ecn.c). */
+	if (r->sc->model == IBFS_MODEL_ROCE)
+		fprintf(o, ",%llu", (unsigned long long)
+			ibfs__results_ecn_marks(r, (int)n, p));
+	fputc('\n', o);
 }
 
 static void csv_ports(const struct ibfs_results *r, FILE *o)
@@ -118,7 +123,8 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 	fputs("node,port,peer,xmit_data_bytes,rcv_data_bytes,xmit_pkts,"
 	      "rcv_pkts,xmit_wait_ps,busy_ps,peak_buffer_blocks,"
 	      "port_xmit_data,port_rcv_data,fecn_marks,pkey_violations,"
-	      "rcv_constraint_errors,xmit_constraint_errors\n", o);
+	      "rcv_constraint_errors,xmit_constraint_errors", o);
+	fputs(r->sc->model == IBFS_MODEL_ROCE ? ",ecn_marks\n" : "\n", o);
 	for (size_t n = 0; n < t->nnodes; n++)
 		for (int p = 1; p <= t->nodes[n].nports; p++)
 			if (t->nodes[n].ports[p].peer_node >= 0)
@@ -168,5 +174,8 @@ int ibfs__results_write_csv(const struct ibfs_results *r, const char *dir)
 	if (r->sc->model != IBFS_MODEL_ROCE)
 		return 0;
 	snprintf(path, sizeof(path), "%s/pfc.csv", dir);
-	return ibfs__results_write_whole(path, ibfs__results_csv_pfc, r);
+	if (ibfs__results_write_whole(path, ibfs__results_csv_pfc, r) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/ecn.csv", dir);
+	return ibfs__results_write_whole(path, ibfs__results_csv_ecn, r);
 }

@@ -81,8 +81,10 @@ void ibfs__results_print_eth(const struct ibfs_results *r, FILE *out)
 	uint64_t peak = 0;
 	size_t at = 0;
 
-	if (!eth_on(r))
+	if (!eth_on(r)) {
+		ibfs__results_print_ecn(r, out);
 		return;
+	}
 	eth_sum(r, &s);
 	for (size_t n = 0; n < t->nnodes; n++)
 		if (eth_sw(r, n) && ibfs__eth_switch_peak(eth_sw(r, n)) > peak) {
@@ -100,6 +102,7 @@ void ibfs__results_print_eth(const struct ibfs_results *r, FILE *out)
 		(unsigned long long)s.tail, (unsigned long long)s.headroom,
 		(unsigned long long)s.no_route, (unsigned long long)peak,
 		peak ? res_id(r, (int)at) : "-");
+	ibfs__results_print_ecn(r, out);
 	if (r->eth_ignored[0])
 		fprintf(out, "ignored under roce (InfiniBand only): %s\n",
 			r->eth_ignored);
@@ -122,6 +125,7 @@ void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o)
 		"\"no_route\": %llu},\n",
 		(unsigned long long)s.tail, (unsigned long long)s.headroom,
 		(unsigned long long)s.no_route);
+	ibfs__results_json_ecn(r, o);
 	if (r->eth_ignored[0]) {
 		fputs("  \"ignored\": ", o);
 		ibfs__results_json_str(o, r->eth_ignored);

@@ -123,6 +123,16 @@ int ibfs__results_eth_peak(const struct ibfs_results *r, size_t node,
 /* pfc.csv: a row per port and priority whose counters are not all 0. */
 void ibfs__results_csv_pfc(const struct ibfs_results *r, FILE *o);
 
+/*
+ * results_ecn.c: the switches' ECN marks; the text line when the scenario
+ * has <ecn>, the JSON member (with its comma) and ecn.csv under roce.
+ */
+uint64_t ibfs__results_ecn_marks(const struct ibfs_results *r, int node,
+				 int port);
+void ibfs__results_print_ecn(const struct ibfs_results *r, FILE *out);
+void ibfs__results_json_ecn(const struct ibfs_results *r, FILE *o);
+void ibfs__results_csv_ecn(const struct ibfs_results *r, FILE *o);
+
 /* A node id (":PORT" after it when port > 0) as a CSV field and a comma
  * (results_csv.c). */
 void ibfs__results_csv_id(FILE *o, const char *id, int port);

@@ -14,6 +14,7 @@
 #include "fabric/diag.h"
 #include "fabric/time.h"
 #include "fabric/topology.h"
+#include "hca/cc_roce.h"
 #include "subnet_manager/cc_config.h"
 #include "subnet_manager/mcast.h"
 #include "subnet_manager/qos.h"
@@ -47,6 +48,18 @@ enum ibfs_sc_model { IBFS_MODEL_IB, IBFS_MODEL_ROCE, IBFS_MODEL_IWARP,
 		     IBFS_MODEL_TCP };
 
 /*
+ * <ecn> in <transport>: RED-style ECN marking at the Ethernet switches'
+ * egress queues (switch/eth_ecn.h). line 0: no <ecn>, no marking.
+ */
+struct ibfs_sc_ecn {
+	long line;
+	uint64_t kmin, kmax;  /* bytes */
+	double pmax;
+	int enqueue;          /* 1: mark="enqueue"; 0: "dequeue" */
+	uint8_t prios;        /* priorities="...", a bit each; all eight */
+};
+
+/*
  * <transport>'s Ethernet settings, read whatever the model and used under
  * roce (docs/scenario-format.md): PFC on every priority or none, the
  * priority carried in DSCP or in an 802.1Q tag's PCP, IPv4 or IPv6, the
@@ -72,6 +85,22 @@ struct ibfs_sc_eth {
 	 * (0: no cap). */
 	int irn;
 	ibfs_time_t irn_rtt;
+	/*
+	 * The RNICs' congestion control (scenario_cc.c): cc="NAME" and
+	 * cc-params="SET" of <transport> (NULL: none, the control's
+	 * defaults), its <cc param= value=/> children over the set, and
+	 * what they resolve to (cc.algo NULL: none). cc_line: <transport>'s.
+	 */
+	char *cc_name, *cc_set;
+	struct ibfs_sc_cc_param {
+		char *param, *value;
+		long line;
+	} *cc_params;
+	int ncc_params;
+	long cc_line;
+	struct ibfs_cc_cfg cc;
+	/* <ecn> (scenario_ecn.c): the switches' ECN marking. */
+	struct ibfs_sc_ecn ecn;
 };
 
 /* One <message>: `count` messages of `size` bytes from src to dst. */
@@ -255,5 +284,18 @@ enum ibfs_sc_coll_algo ibfs__sc_coll_algo(enum ibfs_sc_coll_kind k);
 /* An algorithm's name as algorithm= takes it ("ring", ...). */
 const char *ibfs__sc_algo_str(enum ibfs_sc_coll_algo a);
 const char *ibfs__sc_model_str(enum ibfs_sc_model m);
+/*
+ * The RNICs' congestion control (scenario_cc.c). resolve: e->cc from the
+ * name, set and parameters the scenario gave (errors FILE:LINE, a
+ * parameter's at its <cc>'s line). override: --cc NAME[:SET] in place of
+ * the scenario's name and set (its <cc> parameters kept for the same
+ * control, dropped for another). check_model: under ib, only none.
+ */
+int ibfs__sc_cc_resolve(struct ibfs_scenario *s, struct ibfs_diag *d);
+int ibfs__sc_cc_override(struct ibfs_scenario *s, const char *arg,
+			 struct ibfs_diag *d);
+int ibfs__sc_cc_check_model(const struct ibfs_scenario *s, const char *who,
+			    struct ibfs_diag *d);
+void ibfs__sc_cc_free(struct ibfs_sc_eth *e);
 
 #endif

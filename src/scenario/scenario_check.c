@@ -51,7 +51,10 @@ static const struct {
 			    "qos-sl2vl", "qos-vlarb-high", "qos-vlarb-low",
 			    "qos-high-limit", "partitions", SX_CC}},
 	{"transport", {"model", "pfc", "priority-source", "ip",
-		       "loss-recovery", "ecmp", "switch-profile", "irn-rtt"}},
+		       "loss-recovery", "ecmp", "switch-profile", "irn-rtt",
+		       "cc", "cc-params"}},
+	{"cc", {"param", "value"}},
+	{"ecn", {"kmin", "kmax", "pmax", "mark", "priorities"}},
 	{"traffic", {NULL}},
 	{"message", {"src", "dst", SX_COMMON}},
 	{"pattern", {"kind", "dst", "shift", SX_COMMON}},
@@ -76,6 +79,8 @@ static const struct {
 	const char *const attrs[3];
 } sx_required[] = {
 	{"transport", {"model"}},
+	{"cc", {"param", "value"}},
+	{"ecn", {"kmin", "kmax", "pmax"}},
 	{"message", {"src", "dst"}},
 	{"pattern", {"kind"}},
 	{"collective", {"kind", "size"}},
@@ -157,6 +162,7 @@ static int sx_check_structure(xmlNode *root, const char *path,
 					  NULL};
 	static const char *const traffic[] = {"message", "pattern",
 					      "collective", "multicast", NULL};
+	static const char *const transport[] = {"cc", "ecn", NULL};
 
 	if (sx_check_content(root, top, path, d) < 0)
 		return -1;
@@ -166,10 +172,13 @@ static int sx_check_structure(xmlNode *root, const char *path,
 		     !xmlHasProp(n, (const xmlChar *)"file")))
 			continue;
 		int tr = !strcmp((const char *)n->name, "traffic");
+		int tp = !strcmp((const char *)n->name, "transport");
 
-		if (sx_check_content(n, tr ? traffic : NULL, path, d) < 0)
+		if (sx_check_content(n, tr ? traffic : tp ? transport : NULL,
+				     path, d) < 0)
 			return -1;
-		for (xmlNode *m = tr ? n->children : NULL; m; m = m->next)
+		for (xmlNode *m = tr || tp ? n->children : NULL; m;
+		     m = m->next)
 			if (m->type == XML_ELEMENT_NODE &&
 			    sx_check_content(m, NULL, path, d) < 0)
 				return -1;

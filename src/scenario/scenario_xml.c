@@ -185,6 +185,54 @@ static int read_transport_eth(struct sx *x, xmlNode *n)
 	return 0;
 }
 
+/* Keeps a copy of attribute `name` of n in *out (NULL when absent). */
+static int keep_attr(struct sx *x, xmlNode *n, const char *name, char **out)
+{
+	char *v = attr(n, name);
+
+	free(*out);
+	*out = v ? strdup(v) : NULL;
+	xmlFree(v);
+	if (v && !*out)
+		return ibfs__diag(x->d, x->file, line_of(n), "out of memory");
+	return 0;
+}
+
+/*
+ * <transport>'s cc="NAME" and cc-params="SET", and its <cc param="P"
+ * value="V"/> children, one parameter each (scenario_cc.c resolves
+ * them); under model="ib" only cc="none".
+ */
+static int read_transport_cc(struct sx *x, xmlNode *n)
+{
+	struct ibfs_sc_eth *e = &x->s->eth;
+
+	e->cc_line = line_of(n);
+	if (keep_attr(x, n, "cc", &e->cc_name) < 0 ||
+	    keep_attr(x, n, "cc-params", &e->cc_set) < 0)
+		return -1;
+	for (xmlNode *c = n->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE ||
+		    strcmp((const char *)c->name, "cc"))
+			continue;
+		struct ibfs_sc_cc_param *p = realloc(
+			e->cc_params, (size_t)(e->ncc_params + 1) * sizeof(*p));
+
+		if (!p)
+			return ibfs__diag(x->d, x->file, line_of(c),
+					  "out of memory");
+		e->cc_params = p;
+		p = &p[e->ncc_params++];
+		*p = (struct ibfs_sc_cc_param){NULL, NULL, line_of(c)};
+		if (keep_attr(x, c, "param", &p->param) < 0 ||
+		    keep_attr(x, c, "value", &p->value) < 0)
+			return -1;
+	}
+	if (ibfs__sc_cc_resolve(x->s, x->d) < 0)
+		return -1;
+	return ibfs__sc_cc_check_model(x->s, NULL, x->d);
+}
+
 /* sl="N": a service level, 0 to 15 (IBA 7.6.5); VL15 has no SL. */
 static int sl_attr(struct sx *x, xmlNode *n, uint8_t *out, uint8_t *given)
 {
@@ -615,6 +663,10 @@ static int read_scenario(struct sx *x, xmlNode *root)
 			x->s->model = model;
 			if (!rc)
 				rc = read_transport_eth(x, n);
+			if (!rc)
+				rc = ibfs__sx_read_ecn(x, n);
+			if (!rc)
+				rc = read_transport_cc(x, n);
 		} else if (!strcmp(name, "traffic")) {
 			rc = read_children(x, n);
 		} else if (!strcmp(name, "fault")) {
@@ -678,6 +730,7 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 	free(s->file);
 	free(s->routing);
 	free(s->eth.switch_profile);
+	ibfs__sc_cc_free(&s->eth);
 	free(s->lfts);
 	free(s->hca_profile);
 	ibfs__partitions_free(s->partitions);

@@ -67,6 +67,9 @@ int ibfs__sx_read_mjoin(struct sx *x, xmlNode *n, int leave);
 /* After every element: the checks that need all of them. */
 int ibfs__sx_mjoin_finish(struct sx *x);
 
+/* scenario_ecn.c: the <ecn> in <transport>, if any. */
+int ibfs__sx_read_ecn(struct sx *x, xmlNode *transport);
+
 /* scenario_collective.c: <collective>. */
 int ibfs__sx_read_collective(struct sx *x, xmlNode *n);
 

@@ -11,6 +11,9 @@
  * may not start a frame that would finish before its tail has arrived)
  * and its priority is not paused by PFC (the port's flow control).
  * The frame leaves the buffer when its last byte has left the output.
+ * ECN marking (eth_ecn.c) looks at the queue a frame joins, without the
+ * frame, or at the queue it leaves, without the frame: q->bytes counts
+ * the frame from its enqueue to the end of its sending.
  */
 #include "switch/eth_switch_int.h"
 
@@ -46,6 +49,7 @@ void ibfs__eth_enqueue(struct ibfs_eth_switch *sw, int out,
 	else
 		q->head = p;
 	q->tail = p;
+	ibfs__eth_ecn_at(sw, out, p, q->bytes, IBFS_ETH_ECN_ENQUEUE);
 	q->bytes += ibfs__eth_frame_bytes(p);
 	ibfs__eth_kick(sw, out);
 }
@@ -145,6 +149,8 @@ void ibfs__eth_kick(struct ibfs_eth_switch *sw, int out)
 	};
 	sp->st[c].tx_frames++;
 	sp->st[c].tx_bytes += p->wire_bytes;
+	ibfs__eth_ecn_at(sw, out, p, q->bytes - sp->cur.bytes,
+			 IBFS_ETH_ECN_DEQUEUE);
 	if (sw->int_busy)
 		ibfs__eth_int_tx(sw, out, p);
 	ibfs__port_send(op, p);

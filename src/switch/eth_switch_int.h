@@ -2,13 +2,14 @@
 /*
  * The Ethernet switch's state, shared by its files: eth_switch.c (device,
  * forwarding), eth_buffer.c (admission and PFC thresholds), eth_egress.c
- * (queues and scheduler).
+ * (queues and scheduler), eth_ecn.c (ECN marking at the queues).
  */
 #ifndef IBFS_SWITCH_ETH_SWITCH_INT_H
 #define IBFS_SWITCH_ETH_SWITCH_INT_H
 
 #include "fabric/pfc.h"
 #include "fabric/rng.h"
+#include "switch/eth_ecn.h"
 #include "switch/eth_switch.h"
 
 /* One egress queue: a FIFO of frames linked by p->next. */
@@ -40,6 +41,7 @@ struct eth_sw_port {
 	uint8_t xoff;             /* priorities we hold at the peer */
 	uint32_t pipe;
 	struct ibfs_eth_prio_stats st[IBFS_ETH_PRIOS];
+	uint64_t ecn_marks[IBFS_ETH_PRIOS]; /* frames this port made CE */
 };
 
 struct ibfs_eth_switch {
@@ -52,6 +54,8 @@ struct ibfs_eth_switch {
 	uint64_t used, peak;       /* all bytes held */
 	uint32_t *spray;           /* round-robin pointer per host */
 	struct ibfs_rng rng;
+	struct ibfs_eth_ecn ecn;   /* marking (eth_ecn.c); prios 0: none */
+	struct ibfs_rng ecn_rng;
 	/* Telemetry (eth_int.c): each port's serialization time so far,
 	 * ps; NULL when the switch stamps none. */
 	uint64_t *int_busy;
@@ -65,6 +69,19 @@ int ibfs__eth_buf_admit(struct ibfs_eth_switch *sw, int in, int prio,
 			int out, uint32_t bytes);
 void ibfs__eth_buf_release(struct ibfs_eth_switch *sw, int in, int prio,
 			   uint32_t bytes);
+
+/* eth_ecn.c: frame p of output `out` sees q bytes of its queue. */
+void ibfs__eth_ecn_mark(struct ibfs_eth_switch *sw, int out,
+			struct ibfs_packet *p, uint64_t q);
+
+/* Marks p when its priority is marked and the queue is looked at `at`. */
+static inline void ibfs__eth_ecn_at(struct ibfs_eth_switch *sw, int out,
+				    struct ibfs_packet *p, uint64_t q,
+				    enum ibfs_eth_ecn_at at)
+{
+	if ((sw->ecn.prios >> (p->vl & 7) & 1) && sw->ecn.at == at)
+		ibfs__eth_ecn_mark(sw, out, p, q);
+}
 
 /* eth_egress.c */
 void ibfs__eth_enqueue(struct ibfs_eth_switch *sw, int out,

@@ -91,3 +91,11 @@ tests_check_eth_deadlock_SOURCES = tests/check_eth_deadlock.c \
 tests_check_eth_deadlock_CFLAGS = $(TEST_CFLAGS)
 tests_check_eth_deadlock_LDADD = libibfs_switch.la libibfs_fabric.la \
 	$(TEST_LIBS)
+
+# ECN marking at the Ethernet switch's egress queues (eth_ecn.c).
+libibfs_switch_la_SOURCES += src/switch/eth_ecn.h src/switch/eth_ecn.c
+check_PROGRAMS += tests/check_eth_ecn
+tests_check_eth_ecn_SOURCES = tests/check_eth_ecn.c tests/eth_star.h
+tests_check_eth_ecn_CFLAGS = $(TEST_CFLAGS)
+tests_check_eth_ecn_LDADD = libibfs_switch.la libibfs_fabric.la \
+	$(TEST_LIBS)
