@@ -4,4 +4,4 @@
 platformsdir = $(pkgdatadir)/platforms
 dist_platforms_DATA = platforms/fabric.rng platforms/scenario.rng \
 	platforms/two-hca.xml \
-	platforms/star.xml platforms/skeleton.xml
+	platforms/star.xml platforms/star-17.xml platforms/skeleton.xml

@@ -203,7 +203,7 @@ START_TEST(timely_settings_refused)
 	c.min_rtt = 0;
 	ck_assert_int_eq(ibfs__hca_set_timely(P.h[0], &c), -1);
 	c = d;
-	c.t_low = c.t_high + 1;
+	c.delta_bps = -1;
 	ck_assert_int_eq(ibfs__hca_set_timely(P.h[0], &c), -1);
 	ck_assert_ptr_null(P.h[0]->cc);
 	ck_assert_double_eq(rate(), -1);

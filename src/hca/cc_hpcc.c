@@ -55,6 +55,7 @@
 struct hpcc_cc {
 	struct ibfs_hca_cc base;
 	struct ibfs_hpcc_cfg cfg;
+	double w_min;         /* the smallest W set on any QP, 0: none */
 };
 
 struct hpcc_qp {
@@ -269,7 +270,7 @@ static double hpcc_wind(const struct hpcc_cc *cc, struct hpcc_qp *s,
 /* An ACK of qp with telemetry a: the window's accounting, then NewAck. */
 static void hpcc_ack(struct ibfs_hca_qp *qp, const struct ibfs_packet *p)
 {
-	const struct hpcc_cc *cc = hpcc_of(qp->hca);
+	struct hpcc_cc *cc = hpcc_of(qp->hca);
 	struct hpcc_qp *s = hpcc_qp(qp);
 	ibfs_time_t now = ibfs__hca_now(qp->hca);
 
@@ -293,6 +294,8 @@ static void hpcc_ack(struct ibfs_hca_qp *qp, const struct ibfs_packet *p)
 			double u = hpcc_measure(cc, s, &p->intr, n);
 
 			s->w = hpcc_wind(cc, s, u, update);
+			if (!cc->w_min || s->w < cc->w_min)
+				cc->w_min = s->w;
 			if (update)
 				s->last_update_psn = hpcc_next_psn(qp);
 		}
@@ -359,6 +362,13 @@ static uint64_t hpcc_rate(const struct ibfs_hca_qp *qp)
 	return (uint64_t)(s->w * 8 * 1e12 / (double)cc->cfg.base_rtt);
 }
 
+static uint64_t hpcc_rate_min(const struct ibfs_hca *h)
+{
+	const struct hpcc_cc *cc = hpcc_of(h);
+
+	return (uint64_t)(cc->w_min * 8 * 1e12 / (double)cc->cfg.base_rtt);
+}
+
 double ibfs__hpcc_window(const struct ibfs_hca_qp *qp)
 {
 	if (!hpcc_of(qp->hca))
@@ -392,6 +402,7 @@ static const struct ibfs_hca_cc_ops hpcc_ops = {
 	.sent = hpcc_sent,
 	.rx = hpcc_rx,
 	.rate = hpcc_rate,
+	.rate_min = hpcc_rate_min,
 	.qp_gone = hpcc_qp_gone,
 	.stamp = hpcc_stamp,
 	.free = hpcc_free,

@@ -340,6 +340,13 @@ int ibfs__hca_cc_roce_install(struct ibfs_hca *h, const struct ibfs_cc_cfg *c)
 	return 0;
 }
 
+uint64_t ibfs__hca_cc_rate_min(const struct ibfs_hca *h)
+{
+	if (!h->cc || !h->cc->ops->rate_min)
+		return 0;
+	return h->cc->ops->rate_min(h);
+}
+
 const char *ibfs__hca_cc_name(const struct ibfs_hca *h)
 {
 	return h->cc ? h->cc->ops->name : "none";

@@ -21,10 +21,12 @@
  *
  * The first sample has no predecessor: it counts as its own (a
  * difference of 0). HAI's count is of consecutive samples that take the
- * gradient branch with a gradient <= 0; any other branch resets it. The
- * rate stays between min_bps and the port's rate and starts at the
- * port's. A rate limiter per QP applies it: a request packet of n bytes
- * that starts at t lets the next start at t + 8 n / rate.
+ * gradient branch with a gradient <= 0; any other branch resets it.
+ * T_low is tested first: with T_low above T_high, an RTT between them
+ * counts as low. The rate stays between min_bps and the port's rate and
+ * starts at the port's. A rate limiter per QP applies it: a request
+ * packet of n bytes that starts at t lets the next start at t + 8 n /
+ * rate.
  *
  * Parameters: alpha 0.875, beta 0.8, T_low 50 us, T_high 500 us, minRTT
  * 20 us, delta 10 Mb/s on the paper's 10 Gb/s NICs (its evaluation), as
@@ -45,6 +47,7 @@
 struct timely_cc {
 	struct ibfs_hca_cc base;
 	struct ibfs_timely_cfg cfg;
+	double rate_min;           /* the lowest rate set on any QP, 0: none */
 };
 
 struct timely_qp {
@@ -105,7 +108,7 @@ static struct timely_qp *timely_qp(const struct ibfs_hca_qp *cqp)
 struct ibfs_hca_cc *ibfs__cc_timely_new(const struct ibfs_timely_cfg *c)
 {
 	if (!(c->alpha > 0 && c->alpha <= 1) || !(c->beta > 0 && c->beta <= 1) ||
-	    !c->min_rtt || c->t_low > c->t_high || c->delta_bps < 0 ||
+	    !c->min_rtt || c->delta_bps < 0 ||
 	    c->min_bps < 0)
 		return NULL;
 	struct timely_cc *cc = calloc(1, sizeof(*cc));
@@ -234,7 +237,11 @@ static int timely_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 
 	if (s->ring[slot].psn != p->psn || s->ring[slot].left > now)
 		return 0;
-	timely_sample(&timely_of(h)->cfg, s, now - s->ring[slot].left);
+	struct timely_cc *cc = timely_of(h);
+
+	timely_sample(&cc->cfg, s, now - s->ring[slot].left);
+	if (!cc->rate_min || s->rate < cc->rate_min)
+		cc->rate_min = s->rate;
 	return 0;
 }
 
@@ -243,6 +250,11 @@ static uint64_t timely_rate(const struct ibfs_hca_qp *qp)
 	const struct timely_qp *s = qp->cc_qp;
 
 	return s && timely_of(qp->hca) ? (uint64_t)s->rate : 0;
+}
+
+static uint64_t timely_rate_min(const struct ibfs_hca *h)
+{
+	return (uint64_t)timely_of(h)->rate_min;
 }
 
 double ibfs__timely_rate(const struct ibfs_hca_qp *qp)
@@ -274,6 +286,7 @@ static const struct ibfs_hca_cc_ops timely_ops = {
 	.sent = timely_sent,
 	.rx = timely_rx,
 	.rate = timely_rate,
+	.rate_min = timely_rate_min,
 	.qp_gone = timely_qp_gone,
 	.free = timely_free,
 };

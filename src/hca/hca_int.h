@@ -779,6 +779,9 @@ struct ibfs_hca_cc_ops {
 	uint64_t (*rate)(const struct ibfs_hca_qp *qp);
 	/* qp is destroyed: drop its state (NULL: none kept). */
 	void (*qp_gone)(struct ibfs_hca_qp *qp);
+	/* The lowest rate the control has set on any QP since it was
+	 * installed, bit/s (reports); NULL or 0: none kept. */
+	uint64_t (*rate_min)(const struct ibfs_hca *h);
 	/* qp built p, an RC request or an ACK, and frames it next: the
 	 * control may add a header of its own (HPCC: an empty telemetry
 	 * field on a request, the last request's telemetry echoed on an

@@ -202,3 +202,8 @@ libibfs_scenario_la_SOURCES += src/scenario/scenario_ecn.c
 libibfs_scenario_la_SOURCES += src/scenario/results_ecn.c
 TESTS += tests/roce_ecn.sh
 EXTRA_DIST += tests/roce_ecn.sh examples/roce_ecn.xml
+
+# HPCC and TIMELY end to end: a 16:1 incast under each, against PFC alone.
+TESTS += tests/roce_cc.sh
+EXTRA_DIST += tests/roce_cc.sh examples/roce_incast_hpcc.xml \
+	examples/roce_incast_timely.xml
