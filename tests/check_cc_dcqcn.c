@@ -422,6 +422,39 @@ START_TEST(idle_at_line_rate)
 END_TEST
 
 /*
+ * The limiter's wait follows R_C: g = 1/2 holds alpha at 1, so CNPs at
+ * 1, 2, ..., 20 ns halve R_C down to min-rate, 1 Mb/s (from the 17th);
+ * clamp-target off with no increase between them leaves R_T at 100 G.
+ * A's 3-packet WRITE: packet 0 at 0 (before the first CNP, unpaced);
+ * packet 1 when the link frees, 4,194 x 80 = 335,520, sets the wait to
+ * 335,520 + 4,178 x 8 / 1 Mb/s = 33,424,335,520 ps. The rate timer
+ * (10 us after the last cut, at 10,020,000) brings R_C to (100 G + 1 M)
+ * / 2 = 50,000,500,000: the wait becomes 335,520 + ceil(4,178 x 8 /
+ * 50,000,500,000 s) = 335,520 + 668,474 = 1,003,994, already past, and
+ * packet 2 leaves at once, 10,020,000.
+ */
+START_TEST(limiter_follows_rate)
+{
+	static const char *const nv[] = {
+		"g=1/2", "alpha-init=1", "clamp-target=off", "rate-timer=10us",
+		"alpha-timer=100us", "min-rate=1Mbps", "byte-counter=0B",
+		"fr-steps=5", NULL};
+	struct ibfs_wc wc;
+
+	dq_setup("paper", nv);
+	for (int i = 1; i <= 20; i++)
+		dq_at((ibfs_time_t)i * 1000, dq_inject);
+	post(&A, 1, IBFS_WR_RDMA_WRITE, 0, 12288, &B, 0);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(M.ntx[0], 3);
+	ck_assert_uint_eq(M.tx[0][0], 0);
+	ck_assert_uint_eq(M.tx[0][1], 335520);
+	ck_assert_uint_eq(M.tx[0][2], 10020000);
+	teardown();
+}
+END_TEST
+
+/*
  * READ responses are paced at the responder: A reads 64 KiB from B; the
  * first READ response reaching A is CE-marked, A's CNP goes to B's QP,
  * whose rate falls to 75 G (alpha-init 1/2). B's 4,178-byte Middle
@@ -460,6 +493,7 @@ static Suite *cc_dcqcn_suite(void)
 	tcase_add_test(tc, reaction_point_step_by_step);
 	tcase_add_test(tc, min_rate);
 	tcase_add_test(tc, idle_at_line_rate);
+	tcase_add_test(tc, limiter_follows_rate);
 	tcase_add_test(tc, read_responses_paced);
 	suite_add_tcase(s, tc);
 	return s;

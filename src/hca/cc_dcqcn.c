@@ -16,8 +16,9 @@
  *
  * Reaction point (RP, the sending RNIC, paper 3.1), per QP, rates in
  * bit/s: the current rate R_C and the target R_T start at the port's
- * line rate. On a CNP: R_T = R_C (clamp-target on, or a timer increase
- * came since the last decrease), R_C = R_C (1 - alpha / 2) rounded down
+ * line rate. On a CNP: R_T = R_C (clamp-target on, or an increase event
+ * came since the last decrease: ConnectX's CLAMP_TGT_RATE 0 with
+ * CLAMP_TGT_RATE_AFTER_TIME_INC 1), R_C = R_C (1 - alpha / 2) rounded down
  * (no lower than min-dec-fac x R_C nor than min-rate), then alpha =
  * (1 - g) alpha + g; the rate timer and the byte counter restart. Alpha
  * decays, alpha = (1 - g) alpha, each alpha-timer period that passes
@@ -33,7 +34,8 @@
  *
  * The rate limiter: a QP below line rate sends its next request or READ
  * response packet no earlier than the last one's start plus its wire
- * bytes x 8 / R_C (rounded up to the picosecond). The timers are events
+ * bytes x 8 / R_C (rounded up to the picosecond), at the R_C of the
+ * moment: a change of rate moves the wait. The timers are events
  * on the fabric's queue, started by a QP's first CNP and cancelled when
  * it is destroyed or R_C is back at the line rate; a QP at line rate has
  * no state beyond the NP's last CNP time, so an idle fabric has no timer
@@ -69,6 +71,10 @@ struct dq_qp {
 	uint32_t t_cnt, b_cnt;
 	uint64_t bytes;
 	ibfs_time_t last_dec, until;
+	/* The last paced packet: its start and wire bytes (the limiter's
+	 * gap follows R_C when it changes). */
+	ibfs_time_t last_start;
+	uint32_t last_wire;
 	struct ibfs_event *alpha_ev, *rate_ev, *dec_ev;
 };
 
@@ -155,6 +161,27 @@ static void dq_unlink(struct dq_qp *s)
 	free(s);
 }
 
+/*
+ * The limiter after the last paced packet, at the current R_C: its start
+ * plus wire x 8 bits at R_C, in ps, rounded up. A rate that changes while
+ * the QP waits moves the wait with it, as a hardware rate limiter's next
+ * send time does (a QP cut to a crawl that recovers is not held by the
+ * crawl's gap).
+ */
+static void dq_reuntil(struct dq_qp *s)
+{
+	unsigned __int128 bits = (unsigned __int128)s->last_wire * 8 *
+				 1000000000000ull;
+	ibfs_time_t was = s->until;
+
+	if (!s->last_wire)
+		return;
+	s->until = s->last_start + (ibfs_time_t)((bits + s->rc - 1) / s->rc);
+	/* Sooner than the QP's timer was set for: it may go then. */
+	if (s->until < was)
+		ibfs__hca_qp_wake(s->qp);
+}
+
 /* Paper 3.1, one increase event (by_timer: the rate timer's). */
 static void dq_increase(struct dq_qp *s, int by_timer)
 {
@@ -171,8 +198,12 @@ static void dq_increase(struct dq_qp *s, int by_timer)
 		s->t_cnt++;
 	else
 		s->b_cnt++;
-	if (s->rc >= s->line)
+	if (s->rc >= s->line) {
 		dq_idle(s);
+		ibfs__hca_qp_wake(s->qp); /* no wait at line rate */
+	} else {
+		dq_reuntil(s);
+	}
 }
 
 /* Paper 3.1, the cut on a CNP. */
@@ -183,7 +214,9 @@ static void dq_decrease(struct dq_qp *s)
 	uint64_t rc = (uint64_t)floor((double)s->rc * (1 - s->alpha / 2));
 	uint64_t floor_dec = (uint64_t)ceil((double)s->rc * cc->min_dec);
 
-	if (cc->clamp || s->t_cnt)
+	/* Without clamp-target, R_T stays where it was unless the rate
+	 * rose since the last cut (by the timer or the byte counter). */
+	if (cc->clamp || s->t_cnt || s->b_cnt)
 		s->rt = s->rc;
 	if (rc < floor_dec)
 		rc = floor_dec;
@@ -195,6 +228,7 @@ static void dq_decrease(struct dq_qp *s)
 	s->bytes = 0;
 	s->last_dec = now;
 	s->dec_pending = 0;
+	dq_reuntil(s);
 	dq_arm(s, &s->rate_ev, now + cc->rate_timer, DQ_EV_RATE);
 }
 
@@ -219,6 +253,7 @@ static void dq_cnp_rx(struct ibfs_hca_qp *qp)
 		s->t_cnt = s->b_cnt = 0;
 		s->bytes = 0;
 		s->until = 0;
+		s->last_wire = 0;
 	} else if (cc->dec_interval &&
 		   now < s->last_dec + cc->dec_interval) {
 		s->cnp_in_period = 1;
@@ -354,11 +389,10 @@ static void dq_sent(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp,
 			     op > IBFS_OP_READ_RESP_ONLY))
 		return;
 	cc = s->cc;
-	/* wire x 8 bits at R_C, in ps, rounded up. */
-	unsigned __int128 bits = (unsigned __int128)tx->wire * 8 * 1000000000000ull;
-
-	s->until = ibfs__hca_now(hp->hca) +
-		   (ibfs_time_t)((bits + s->rc - 1) / s->rc);
+	s->last_start = ibfs__hca_now(hp->hca);
+	s->last_wire = tx->wire;
+	s->until = 0;
+	dq_reuntil(s);
 	if (!cc->byte_counter)
 		return;
 	s->bytes += tx->wire;

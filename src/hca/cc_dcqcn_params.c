@@ -44,8 +44,8 @@ static const struct ibfs_cc_param dcqcn_params[IBFS_DCQCN_NPARAMS] = {
 	{"rate-dec-interval", IBFS_CC_TIME, 0, PS_S,
 	 "least time between two decreases of one QP, 0 at each CNP"},
 	{"clamp-target", IBFS_CC_BOOL, 0, 1,
-	 "on: every decrease sets R_T = R_C; off: only the first after "
-	 "a timer increase"},
+	 "on: every decrease sets R_T = R_C; off: only one after an "
+	 "increase event"},
 };
 
 /*

@@ -26,7 +26,9 @@
  * QP's flow may send its next request packet, and tx_send_cc tells the
  * flow what it sent: the HCA's congestion control (the ops table of
  * cc.c: the IBA's throttle, A10.3, cc_throttle.c, or a RoCEv2 rate or
- * window control) acts at those two points.
+ * window control) acts at those two points. A control that paces
+ * responses too (ops->responses: DCQCN, cc_dcqcn.c) holds a READ
+ * response the same way.
  */
 #include <stddef.h>
 #include <stdint.h>

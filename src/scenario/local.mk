@@ -194,8 +194,10 @@ EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
 	tests/data/scenario/bad_mjoin_member.xml \
 	tests/data/scenario/bad_mjoin_instant.xml \
 	tests/data/scenario/bad_mjoin_noat.xml
-# The RNICs' congestion control of a scenario (<transport cc=>, --cc).
+# The RNICs' congestion control of a scenario (<transport cc=>, --cc),
+# and DCQCN's examples (tests/roce_scenarios.sh).
 libibfs_scenario_la_SOURCES += src/scenario/scenario_cc.c
+EXTRA_DIST += examples/roce_incast_dcqcn.xml examples/roce_dcqcn_fairness.xml
 
 # <ecn> in <transport>: the switches' ECN marking (scenario_ecn.c).
 libibfs_scenario_la_SOURCES += src/scenario/scenario_ecn.c
