@@ -74,10 +74,10 @@ START_TEST(hpcc_window_one_packet)
 	set_hpcc(P.h[1], 200 * IBFS_NS);
 	post(&A, 2, IBFS_WR_RDMA_WRITE, 1000, 65536, &B, 3000);
 	wait1(A.scq, &wc);
-	ck_assert_uint_eq(now(), ser(rwire(16 + INT_BYTES, 4096)) +
-					 15 * ser(rwire(INT_BYTES, 4096)) +
-					 16 * (PROP + ser(ACK_WIRE + INT_BYTES) +
-					       PROP));
+	ck_assert_uint_eq(now(),
+			  ser(rwire(16 + INT_BYTES, 4096)) +
+				  15 * ser(rwire(INT_BYTES, 4096)) +
+				  16 * (2 * PROP + ser(ACK_WIRE + INT_BYTES)));
 	ck_assert_uint_eq(now(), 5886720);
 	ck_assert_uint_eq(eth.inflight_max, 1);
 	ck_assert_uint_eq(P.h[1]->st.acks, 16);

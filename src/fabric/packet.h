@@ -179,8 +179,10 @@ struct ibfs_packet {
 				uint64_t swap_add;
 				uint64_t compare;
 			} atomic;
-			uint64_t atomic_ack; /* AtomicAckETH: the original remote data */
-			uint8_t dgid[16];    /* GRH DGID when xh has IBFS_XH_DGID */
+			/* AtomicAckETH: the original remote data */
+			uint64_t atomic_ack;
+			/* GRH DGID when xh has IBFS_XH_DGID */
+			uint8_t dgid[16];
 		};
 		struct ibfs_int intr;
 	};

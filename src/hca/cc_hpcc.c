@@ -8,7 +8,8 @@
  * Each request carries an empty telemetry field (fabric/eth.h sizes it);
  * the responder keeps the telemetry of the last request of each QP and
  * copies it into the next ACK (stamp), and the requester asks for an ACK
- * on every packet (AckReq on each request it stamps). On an ACK the sender compares each hop's
+ * on every packet (AckReq on each request it stamps). On an ACK the
+ * sender compares each hop's
  * record with the one of the previous ACK (Algorithm 1, MeasureInflight):
  *
  *   u_i = min(qLen, qLen') / (B T) + txRate / B,
@@ -203,7 +204,12 @@ static ibfs_time_t hpcc_until(const struct ibfs_hca_qp *qp)
 static void hpcc_sent(struct ibfs_hca_port *hp, struct ibfs_hca_qp *qp,
 		      const struct ibfs_cc_tx *tx, ibfs_time_t left)
 {
-	if (!qp || !tx->request || qp->pub.qp_type != IBFS_QPT_RC)
+	const struct ibfs_hca_opinfo *oi = ibfs__hca_opinfo(tx->opcode);
+
+	/* The window holds what ACKs acknowledge: SENDs and WRITEs (a
+	 * READ's responses, an atomic's ACK answer the others). */
+	if (!qp || !tx->request || qp->pub.qp_type != IBFS_QPT_RC || !oi ||
+	    !(oi->flags & (IBFS_OPF_SEND | IBFS_OPF_WRITE)))
 		return;
 	const struct hpcc_cc *cc = hpcc_of(hp->hca);
 	struct hpcc_qp *s = hpcc_qp(qp);
@@ -282,7 +288,7 @@ static void hpcc_ack(struct ibfs_hca_qp *qp, const struct ibfs_packet *p)
 		s->acked = s->ring[slot].snd;
 	if (ibfs__psn_cmp(p->psn, s->acked_psn) > 0)
 		s->acked_psn = p->psn;
-	int n = p->intr.nhop & ~IBFS_INT_ECHO;
+	int n = p->xh & IBFS_XH_INT ? p->intr.nhop & ~IBFS_INT_ECHO : 0;
 
 	if (n > 0 && n <= IBFS_INT_MAX_HOPS) {
 		if (!s->have_ref || s->ref.nhop != p->intr.nhop ||
@@ -313,17 +319,20 @@ static int hpcc_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 {
 	struct ibfs_hca *h = hp->hca;
 
-	if (!(p->xh & IBFS_XH_INT) || p->kind != IBFS_PKT_DATA ||
-	    !h->lops->accept(hp, p))
+	if (p->kind != IBFS_PKT_DATA || !h->lops->accept(hp, p))
 		return 0;
 	struct ibfs_hca_qp *qp = ibfs__qp_lookup(h, p->dest_qp);
 
 	if (!qp || qp->port != hp->num || qp->pub.qp_type != IBFS_QPT_RC)
 		return 0;
+	/* Every ACK frees its bytes of the window, telemetry or not (a
+	 * peer without HPCC sends none). */
 	if (p->opcode == IBFS_OP_ACK) {
 		hpcc_ack(qp, p);
 		return 0;
 	}
+	if (!(p->xh & IBFS_XH_INT))
+		return 0;
 	struct hpcc_qp *s = hpcc_qp(qp);
 
 	if (s) {

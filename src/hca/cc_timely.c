@@ -107,8 +107,8 @@ static struct timely_qp *timely_qp(const struct ibfs_hca_qp *cqp)
 
 struct ibfs_hca_cc *ibfs__cc_timely_new(const struct ibfs_timely_cfg *c)
 {
-	if (!(c->alpha > 0 && c->alpha <= 1) || !(c->beta > 0 && c->beta <= 1) ||
-	    !c->min_rtt || c->delta_bps < 0 ||
+	if (!(c->alpha > 0 && c->alpha <= 1) ||
+	    !(c->beta > 0 && c->beta <= 1) || !c->min_rtt || c->delta_bps < 0 ||
 	    c->min_bps < 0)
 		return NULL;
 	struct timely_cc *cc = calloc(1, sizeof(*cc));

@@ -151,6 +151,7 @@ ibfs_time_t ibfs__eth_base_rtt(const struct ibfs_topology *t,
 		if (n->type == IBFS_NODE_SWITCH && n->store_forward)
 			sf = 1;
 	}
-	return 2 * ((ibfs_time_t)links * prop + (ibfs_time_t)(links - 1) * lat) +
-	       (sf ? (ibfs_time_t)links : 1) * ser + nic;
+	ibfs_time_t l = (ibfs_time_t)links;
+
+	return 2 * (l * prop + (l - 1) * lat) + (sf ? l : 1) * ser + nic;
 }

@@ -93,7 +93,8 @@ static void cc_roce_print(const struct ibfs_results *r, FILE *out)
 		(unsigned long long)s.fecn_rx);
 	/* HPCC and TIMELY: how far a sender was slowed (W / T, the rate). */
 	if (s.rate_min)
-		fprintf(out, "; lowest rate %.3f Gb/s", (double)s.rate_min / 1e9);
+		fprintf(out, "; lowest rate %.3f Gb/s",
+			(double)s.rate_min / 1e9);
 	fputc('\n', out);
 }
 
