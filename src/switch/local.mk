@@ -99,3 +99,9 @@ tests_check_eth_ecn_SOURCES = tests/check_eth_ecn.c tests/eth_star.h
 tests_check_eth_ecn_CFLAGS = $(TEST_CFLAGS)
 tests_check_eth_ecn_LDADD = libibfs_switch.la libibfs_fabric.la \
 	$(TEST_LIBS)
+
+# In-band telemetry stamped at the egress (eth_int.c), for HPCC.
+check_PROGRAMS += tests/check_eth_int
+tests_check_eth_int_SOURCES = tests/check_eth_int.c tests/eth_star.h
+tests_check_eth_int_CFLAGS = $(TEST_CFLAGS)
+tests_check_eth_int_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
