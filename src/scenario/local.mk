@@ -209,3 +209,7 @@ EXTRA_DIST += tests/roce_ecn.sh examples/roce_ecn.xml
 TESTS += tests/roce_cc.sh
 EXTRA_DIST += tests/roce_cc.sh examples/roce_incast_hpcc.xml \
 	examples/roce_incast_timely.xml
+check_PROGRAMS += tests/check_eth_base_rtt
+tests_check_eth_base_rtt_SOURCES = tests/check_eth_base_rtt.c
+tests_check_eth_base_rtt_CFLAGS = $(TEST_CFLAGS)
+tests_check_eth_base_rtt_LDADD = libibfsim.la $(TEST_LIBS)
