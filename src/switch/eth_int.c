@@ -34,6 +34,13 @@ int ibfs__eth_switch_set_int(struct ibfs_eth_switch *sw, int on)
 	return sw->int_busy ? 0 : -1;
 }
 
+uint64_t ibfs__eth_switch_int_queue(const struct ibfs_eth_switch *sw,
+				    uint64_t *stamps)
+{
+	*stamps = sw->int_stamps;
+	return sw->int_queued;
+}
+
 /* Bytes queued at output `out` behind frame p, which is being dequeued. */
 static uint64_t int_queued(const struct ibfs_eth_switch *sw, int out,
 			   const struct ibfs_packet *p)
@@ -56,8 +63,11 @@ void ibfs__eth_int_tx(struct ibfs_eth_switch *sw, int out,
 	if (!(p->xh & IBFS_XH_INT) || p->intr.nhop >= IBFS_INT_MAX_HOPS)
 		return;
 	struct ibfs_int_hop *h = &p->intr.hop[p->intr.nhop++];
-	ibfs_time_t drain = ibfs__port_ser(op, int_queued(sw, out, p));
+	uint64_t queued = int_queued(sw, out, p);
+	ibfs_time_t drain = ibfs__port_ser(op, queued);
 
+	sw->int_queued += queued;
+	sw->int_stamps++;
 	h->ts = (uint32_t)sw->dev.fab->eq.now;
 	h->busy = (uint32_t)busy;
 	h->qdrain = drain > UINT32_MAX ? UINT32_MAX : (uint32_t)drain;

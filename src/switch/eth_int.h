@@ -11,5 +11,9 @@
 
 /* Turns the stamping on (1) or off (0): 0, or -1 out of memory. */
 int ibfs__eth_switch_set_int(struct ibfs_eth_switch *sw, int on);
+/* The bytes queued behind the frames it stamped, summed, and (stamps)
+ * how many it stamped: their mean is the queue the telemetry saw. */
+uint64_t ibfs__eth_switch_int_queue(const struct ibfs_eth_switch *sw,
+				    uint64_t *stamps);
 
 #endif

@@ -57,8 +57,10 @@ struct ibfs_eth_switch {
 	struct ibfs_eth_ecn ecn;   /* marking (eth_ecn.c); prios 0: none */
 	struct ibfs_rng ecn_rng;
 	/* Telemetry (eth_int.c): each port's serialization time so far,
-	 * ps; NULL when the switch stamps none. */
+	 * ps; NULL when the switch stamps none. The bytes queued behind
+	 * the stamped frames, summed, and their number. */
 	uint64_t *int_busy;
+	uint64_t int_queued, int_stamps;
 };
 
 /* eth_buffer.c */
