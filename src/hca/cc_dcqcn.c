@@ -39,7 +39,7 @@
  * on the fabric's queue, started by a QP's first CNP and cancelled when
  * it is destroyed or R_C is back at the line rate; a QP at line rate has
  * no state beyond the NP's last CNP time, so an idle fabric has no timer
- * events. The next first CNP starts again from alpha-init.
+ * events. A CNP after that starts again from alpha-init.
  */
 #include "hca/cc_dcqcn.h"
 

@@ -19,6 +19,11 @@ int ibfs__sc_cc_resolve(struct ibfs_scenario *s, struct ibfs_diag *d)
 	const char *name = e->cc_name ? e->cc_name : "none";
 	char err[768];
 
+	/* Nothing named: no control, and nothing in the results. */
+	if (!e->cc_name && !e->cc_set && !e->ncc_params) {
+		e->cc = (struct ibfs_cc_cfg){0};
+		return 0;
+	}
 	if (ibfs__cc_cfg_init(&e->cc, name, e->cc_set, err, sizeof(err)) < 0)
 		return ibfs__diag(d, s->file, e->cc_line, "%s", err);
 	for (int i = 0; i < e->ncc_params; i++) {
