@@ -194,9 +194,9 @@ END_TEST
 
 /*
  * IPv6: 14 + 40 + 72 + 4 = 130 bytes; version 6 and traffic class 0x63
- * (CS3 and CE: 0x66 0x30 ...), payload length 72, next header UDP, hop limit 64,
- * fd00::10.0.0.5 to fd00::10.0.1.2; the UDP checksum is set and sums with
- * the pseudo-header to all ones.
+ * (CS3 and CE: 0x66 0x30 ...), payload length 72, next header UDP, hop
+ * limit 64, fd00::10.0.0.5 to fd00::10.0.1.2; the UDP checksum is set and
+ * sums with the pseudo-header to all ones.
  */
 START_TEST(roce_ipv6_frame)
 {

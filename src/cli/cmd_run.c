@@ -42,6 +42,10 @@ static const char run_usage[] =
 	"  --trace FILE    write a timeline (Chrome/Perfetto trace JSON)\n"
 	"  --trace-ports LIST  the ports whose packets and credit stalls the\n"
 	"                  timeline shows (as --pcap-ports; default: all)\n"
+	"  --sample TIME   every TIME of simulated time, sample each port's\n"
+	"                  queued bytes and PFC pauses and each QP's rate\n"
+	"                  into samples_ports.csv and samples_qps.csv in the\n"
+	"                  --csv DIR, and as counters in the --trace timeline\n"
 	"  --until TIME    stop at this simulated time at the latest (e.g.\n"
 	"                  10ms; the earlier of it and the scenario's <stop>)\n"
 	"  --no-data       do not move real bytes (same timing)\n"
@@ -91,6 +95,18 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			if (err) {
 				ibfs_cli_error("--until %s: %s", v,
 					       ibfs__unit_strerror(-err, "time"));
+				return -1;
+			}
+		} else if (!strcmp(arg, "--sample")) {
+			if (!(v = value(argc, argv, &i)))
+				return -1;
+			int err = ibfs__parse_time(v, &a->o.sample);
+			if (err || !a->o.sample) {
+				ibfs_cli_error("--sample %s: %s", v,
+					       err ? ibfs__unit_strerror(-err,
+									 "time")
+						   : "the interval must be "
+						     "above 0");
 				return -1;
 			}
 		} else if (!strcmp(arg, "--pcap-snaplen")) {
@@ -152,6 +168,13 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		ibfs_cli_error("--trace-ports goes with --trace FILE");
 		return -1;
 	}
+	if (a->o.sample && !a->csv && !a->o.trace) {
+		ibfs_cli_error("--sample goes with --csv DIR (the files "
+			       "samples_ports.csv and samples_qps.csv) or "
+			       "--trace FILE (counters)");
+		return -1;
+	}
+	a->o.sample_dir = a->csv;
 	return 0;
 }
 

@@ -95,6 +95,12 @@ struct ibfs_fabric {
 
 	/* Set by a device or monitor that stops the run (e.g. deadlock). */
 	int stopped;
+	/*
+	 * Pending events that do not keep a run alive (a sampler's, which
+	 * goes on only while something else does): ibfs__fabric_busy leaves
+	 * them out. In the padding after `stopped`: the struct keeps its size.
+	 */
+	uint32_t quiet_events;
 
 	struct ibfs_observer *observers;
 	struct ibfs_port_listener *listeners;
@@ -227,6 +233,17 @@ static inline uint64_t ibfs__fabric_sends(const struct ibfs_fabric *f)
 static inline uint64_t ibfs__fabric_in_flight(const struct ibfs_fabric *f)
 {
 	return ibfs__fabric_on_wire(f) + f->pkts_buffered;
+}
+
+/*
+ * 1 while the run has something left to do: a packet in flight, or an
+ * event pending other than the quiet ones. The periodic monitors go on
+ * only while it is so, lest two of them keep each other alive.
+ */
+static inline int ibfs__fabric_busy(const struct ibfs_fabric *f)
+{
+	return ibfs__eq_size(&f->eq) > f->quiet_events ||
+	       ibfs__fabric_in_flight(f) > 0;
 }
 
 /*

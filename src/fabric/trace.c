@@ -660,3 +660,27 @@ void ibfs__trace_sm_mark(struct ibfs_trace *t, int node, const char *what,
 	TR_LIT(t, "}");
 	t->count++;
 }
+
+void ibfs__trace_counter(struct ibfs_trace *t, int node, const char *name,
+			 ibfs_time_t at, const char *const *keys,
+			 const uint64_t *vals, int n)
+{
+	if (!tr_node_ok(t, node))
+		return;
+	tr_process(t, node);
+	tr_open(t, "C", node, 0);
+	TR_LIT(t, ",\"ts\":");
+	tr_us(t, at);
+	TR_LIT(t, ",\"name\":");
+	tr_str(t, name);
+	TR_LIT(t, ",\"args\":{");
+	for (int i = 0; i < n; i++) {
+		if (i)
+			tr_c(t, ',');
+		tr_str(t, keys[i]);
+		tr_c(t, ':');
+		tr_u64(t, vals[i]);
+	}
+	TR_LIT(t, "}}");
+	t->count++;
+}

@@ -88,6 +88,16 @@ void ibfs__trace_sm_sweep(struct ibfs_trace *t, int node, const char *what,
 void ibfs__trace_sm_mark(struct ibfs_trace *t, int node, const char *what,
 			 ibfs_time_t at);
 
+/*
+ * ibfs__trace_counter: a counter event ("ph":"C") named `name` of node's
+ * process at `at`, with n series keys[i] = vals[i], which the viewers
+ * draw as a chart that holds each value until the next event of that
+ * name (sampled state: src/scenario/sampler.c).
+ */
+void ibfs__trace_counter(struct ibfs_trace *t, int node, const char *name,
+			 ibfs_time_t at, const char *const *keys,
+			 const uint64_t *vals, int n);
+
 /* The name of a transport packet's BTH opcode (IBA 9.2, table 38). */
 const char *ibfs__trace_opcode_name(uint8_t opcode);
 

@@ -15,6 +15,8 @@ libibfs_hca_la_SOURCES = \
 	src/hca/sa_client.h src/hca/sa_client.c \
 	src/hca/mad_hdr.h
 ibfsiminclude_HEADERS += include/ibfsim/verbs.h
+# Each QP's sending rate as its congestion control sets it (samples).
+libibfs_hca_la_SOURCES += src/hca/qp_rate.h src/hca/qp_rate.c
 
 check_PROGRAMS += tests/check_hca
 tests_check_hca_SOURCES = tests/check_hca.c tests/hca_fixture.h

@@ -49,6 +49,20 @@ TESTS += tests/run_example_scenarios.sh
 # ftree, what roce refuses, and its capture.
 TESTS += tests/roce_scenarios.sh
 EXTRA_DIST += tests/roce_scenarios.sh
+# ECN marking at the switches (<ecn> in <transport>: scenario_ecn.c,
+# results_ecn.c) under roce.
+libibfs_scenario_la_SOURCES += src/scenario/scenario_ecn.c \
+	src/scenario/results_ecn.c
+TESTS += tests/roce_ecn.sh
+EXTRA_DIST += tests/roce_ecn.sh examples/roce_ecn.xml
+# Time series of a run on request (--sample, <sample>: sampler.c).
+libibfs_scenario_la_SOURCES += src/scenario/sampler.h src/scenario/sampler.c
+TESTS += tests/samples.sh
+EXTRA_DIST += tests/samples.sh
+check_PROGRAMS += tests/check_sampler
+tests_check_sampler_SOURCES = tests/check_sampler.c tests/eth_star.h
+tests_check_sampler_CFLAGS = $(TEST_CFLAGS)
+tests_check_sampler_LDADD = libibfsim.la $(TEST_LIBS)
 TESTS += tests/collectives.sh tests/collectives_algos.sh \
 	tests/collectives_trees.sh
 # The double binary tree's shapes against NCCL's rule for the children.
@@ -198,12 +212,6 @@ EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
 # and DCQCN's examples (tests/roce_scenarios.sh).
 libibfs_scenario_la_SOURCES += src/scenario/scenario_cc.c
 EXTRA_DIST += examples/roce_incast_dcqcn.xml examples/roce_dcqcn_fairness.xml
-
-# <ecn> in <transport>: the switches' ECN marking (scenario_ecn.c).
-libibfs_scenario_la_SOURCES += src/scenario/scenario_ecn.c
-libibfs_scenario_la_SOURCES += src/scenario/results_ecn.c
-TESTS += tests/roce_ecn.sh
-EXTRA_DIST += tests/roce_ecn.sh examples/roce_ecn.xml
 
 # HPCC and TIMELY end to end: a 16:1 incast under each, against PFC alone.
 TESTS += tests/roce_cc.sh

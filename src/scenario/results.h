@@ -117,6 +117,13 @@ struct ibfs_results {
 	struct ibfs_mc_join_rec *mc_joins;
 	size_t nmc_joins;
 	ibfs_time_t base;
+	/* --sample (sampler.h): the interval (0: no samples), the samples
+	 * written, the directory of their CSV files (NULL: none) and 1 when
+	 * they went to the timeline too. */
+	ibfs_time_t sample_interval;
+	uint64_t samples;
+	const char *sample_dir;
+	int sample_trace;
 	/* Frees what the run kept alive for the results (fabric, devices). */
 	void (*cleanup)(void *arg);
 	void *cleanup_arg;

@@ -151,6 +151,24 @@ static void print_flows(const struct ibfs_results *r, FILE *out)
 	free(f);
 }
 
+/* The samples (--sample) and where they went. */
+static void print_samples(const struct ibfs_results *r, FILE *out)
+{
+	if (!r->sample_interval)
+		return;
+	fprintf(out, "samples: %llu, every %.3f ns:",
+		(unsigned long long)r->samples, res_ns(r->sample_interval));
+	if (r->sample_dir)
+		fprintf(out, " %s/samples_ports.csv, %s/samples_qps.csv",
+			r->sample_dir, r->sample_dir);
+	if (r->sample_trace)
+		fprintf(out, "%s counters in the timeline",
+			r->sample_dir ? "," : "");
+	if (!r->sample_dir && !r->sample_trace)
+		fputs(" not written (no --csv DIR, no --trace FILE)", out);
+	fputc('\n', out);
+}
+
 void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 {
 	fprintf(out, "scenario %s, model %s, seed %llu", r->sc->name,
@@ -175,6 +193,7 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 		(unsigned long long)r->fab->pkts_dropped);
 	ibfs__results_print_cc(r, out);
 	ibfs__results_print_eth(r, out);
+	print_samples(r, out);
 	if (r->deadlock)
 		fprintf(out, "DEADLOCK: %s\n", r->deadlock_cycle);
 	if (r->fab->eq.nomem)

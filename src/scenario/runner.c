@@ -8,8 +8,10 @@
  * application actor has ended, at the stop time, or on a deadlock; results
  * are read from the message records, the port counters and the SM.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +22,7 @@
 #include "scenario/assemble.h"
 #include "scenario/mcast_joins.h"
 #include "scenario/runner.h"
+#include "scenario/sampler.h"
 #include "scenario/traffic.h"
 #include "subnet_manager/sm.h"
 #include "subnet_manager/subnet.h"
@@ -31,6 +34,7 @@ struct run {
 	struct ibfs_traffic *traffic;
 	struct ibfs_capture *cap;
 	struct ibfs_trace *trace;
+	struct ibfs_sampler *sampler; /* --sample, or NULL */
 	struct ibfs_progress *progress;
 	/* In-band start: an actor on the SM's host waits for the fabric. */
 	struct ibfs_exec exec;
@@ -183,6 +187,8 @@ static double wall_seconds(void)
 
 static void run_free(struct run *r)
 {
+	ibfs__sampler_free(r->sampler);
+	r->sampler = NULL;
 	if (r->cap)
 		ibfs__capture_abort(r->cap);
 	if (r->trace)
@@ -311,6 +317,40 @@ static int open_capture(struct run *r, const struct ibfs_run_opts *o)
 	return 0;
 }
 
+/* --sample (or <sample>): into --csv's directory and the timeline. */
+static int start_sampler(struct run *r, const struct ibfs_run_opts *o,
+			 struct ibfs_diag *d)
+{
+	ibfs_time_t every = o->sample ? o->sample : r->sc->sample_interval;
+
+	if (!every)
+		return 0;
+	if (o->sample_dir && mkdir(o->sample_dir, 0777) != 0 &&
+	    errno != EEXIST)
+		return ibfs__diag(d, o->sample_dir, 0, "cannot make the "
+				  "directory: %s", strerror(errno));
+	r->sampler = ibfs__sampler_start(r->fab, every, o->sample_dir,
+					 r->trace, d);
+	return r->sampler ? 0 : -1;
+}
+
+/* The samples up to the run's end, before the timeline closes. */
+static int finish_sampler(struct run *r, const struct ibfs_run_opts *o,
+			  struct ibfs_results *res, struct ibfs_diag *d)
+{
+	if (!r->sampler)
+		return 0;
+	res->sample_interval = o->sample ? o->sample :
+					   r->sc->sample_interval;
+	res->sample_dir = o->sample_dir;
+	res->sample_trace = r->trace != NULL;
+	if (ibfs__sampler_finish(r->sampler, res->sim_time) < 0)
+		return ibfs__diag(d, o->sample_dir, 0, "cannot write the "
+				  "samples: %s", strerror(errno));
+	res->samples = ibfs__sampler_count(r->sampler);
+	return 0;
+}
+
 static int setup(struct run *r, const struct ibfs_run_opts *o,
 		 struct ibfs_diag *d)
 {
@@ -378,6 +418,8 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 					  "cannot write the timeline");
 		ibfs__traffic_set_trace(r->traffic, r->trace);
 	}
+	if (start_sampler(r, o, d) < 0)
+		return -1;
 	r->stop = sc->stop_at < o->until ? sc->stop_at : o->until;
 	/* The progress line: only for a person watching a terminal. */
 	r->progress = ibfs__progress_new(stderr, !o->quiet && isatty(2),
@@ -458,13 +500,6 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 			return ibfs__diag(d, o->pcap, 0,
 					  "cannot write the capture");
 	}
-	if (r->trace) {
-		struct ibfs_trace *t = r->trace;
-		r->trace = NULL;
-		if (ibfs__trace_close(t) < 0)
-			return ibfs__diag(d, o->trace, 0,
-					  "cannot write the timeline");
-	}
 	static const struct ibfs_deadlock none;
 	const struct ibfs_deadlock *v =
 		r->as.monitor ? ibfs__deadlock_verdict(r->as.monitor) : &none;
@@ -487,6 +522,15 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 			if (res->msgs[i].status >= 0 &&
 			    res->msgs[i].done > res->sim_time)
 				res->sim_time = res->msgs[i].done;
+	}
+	if (finish_sampler(r, o, res, d) < 0)
+		return -1;
+	if (r->trace) {
+		struct ibfs_trace *t = r->trace;
+		r->trace = NULL;
+		if (ibfs__trace_close(t) < 0)
+			return ibfs__diag(d, o->trace, 0,
+					  "cannot write the timeline");
 	}
 	/* IBA: packets injected = delivered + in flight; credits balance. */
 	res->conserved = ibfs__fabric_check(r->fab, res->conservation,

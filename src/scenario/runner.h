@@ -20,6 +20,10 @@ struct ibfs_run_opts {
 	struct ibfs_capture_opts pcap_opts; /* --pcap-ports, --pcap-snaplen */
 	const char *trace;      /* --trace FILE or NULL */
 	const struct ibfs_port_set *trace_ports; /* --trace-ports, or NULL */
+	/* --sample: the interval (0: the scenario's <sample>, if any) and
+	 * the directory of its CSV files (--csv, or NULL). */
+	ibfs_time_t sample;
+	const char *sample_dir;
 };
 
 /*

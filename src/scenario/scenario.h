@@ -241,6 +241,7 @@ struct ibfs_scenario {
 	struct ibfs_sc_fault *faults;
 	size_t nfaults;
 	ibfs_time_t stop_at;   /* IBFS_TIME_NEVER when absent */
+	ibfs_time_t sample_interval; /* <sample interval>: 0 when absent */
 	/*
 	 * <multicast-group>s in file order, MLIDs from 0xC000 in that order
 	 * (scenario_mcast.c): the members written, then each sender that is

@@ -62,6 +62,7 @@ static const struct {
 			"start", "sl", "algorithm", "chunks", "reduce-rate"}},
 	{"fault", {"at", "link", "switch", "action"}},
 	{"stop", {"at"}},
+	{"sample", {"interval"}},
 	{"multicast-group", {"id", "mgid", "members"}},
 	{"multicast", {"group", "src", "op", "size", "count", "start", "sl",
 		       "rate"}},
@@ -86,6 +87,7 @@ static const struct {
 	{"collective", {"kind", "size"}},
 	{"fault", {"at", "action"}},
 	{"stop", {"at"}},
+	{"sample", {"interval"}},
 	{"multicast-group", {"id", "mgid", "members"}},
 	{"multicast", {"group", "src"}},
 	{"multicast-join", {"at", "node", "group"}},
@@ -159,7 +161,7 @@ static int sx_check_structure(xmlNode *root, const char *path,
 					  "transport", "traffic", "fault",
 					  "stop", "multicast-group",
 					  "multicast-join", "multicast-leave",
-					  NULL};
+					  "sample", NULL};
 	static const char *const traffic[] = {"message", "pattern",
 					      "collective", "multicast", NULL};
 	static const char *const transport[] = {"cc", "ecn", NULL};
@@ -194,13 +196,14 @@ static int sx_check_once(xmlNode *root, const char *path,
 			 struct ibfs_diag *d)
 {
 	static const char *const once[] = {"fabric", "subnet-manager",
-					   "transport", "traffic", "stop"};
-	long first[5] = {0};
+					   "transport", "traffic", "stop",
+					   "sample"};
+	long first[6] = {0};
 
 	for (xmlNode *n = root->children; n; n = n->next) {
 		if (n->type != XML_ELEMENT_NODE)
 			continue;
-		for (int i = 0; i < 5; i++) {
+		for (int i = 0; i < 6; i++) {
 			if (strcmp((const char *)n->name, once[i]))
 				continue;
 			if (first[i])

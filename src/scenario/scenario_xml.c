@@ -628,6 +628,20 @@ static int read_children(struct sx *x, xmlNode *parent)
 	return 0;
 }
 
+/* <sample interval>: the run's samples (scenario/sampler.h), above 0. */
+static int read_sample(struct sx *x, xmlNode *n)
+{
+	uint64_t v;
+
+	if (unit_attr(x, n, "interval", ibfs__parse_time, "time", 0, &v) < 0)
+		return -1;
+	if (!v)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "<sample> interval must be above 0");
+	x->s->sample_interval = v;
+	return 0;
+}
+
 static int read_scenario(struct sx *x, xmlNode *root)
 {
 	/* The fabric first: every other element refers to its nodes. */
@@ -678,6 +692,8 @@ static int read_scenario(struct sx *x, xmlNode *root)
 		} else if (!strcmp(name, "stop")) {
 			rc = unit_attr(x, n, "at", ibfs__parse_time, "time",
 				       IBFS_TIME_NEVER, &x->s->stop_at);
+		} else if (!strcmp(name, "sample")) {
+			rc = read_sample(x, n);
 		} else {
 			rc = ibfs__diag(x->d, x->file, line_of(n),
 					"unknown element <%s>", name);

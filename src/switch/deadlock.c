@@ -152,7 +152,7 @@ static void dl_check(void *obj, uint64_t arg)
 	if (sends != m->last_sends || !held) {
 		m->last_sends = sends;
 		/* Keep watching while the run has anything left to do. */
-		if (ibfs__eq_size(&f->eq) > 0 || ibfs__fabric_in_flight(f))
+		if (ibfs__fabric_busy(f))
 			dl_arm(m);
 		return;
 	}

@@ -293,7 +293,7 @@ static void ed_check(void *obj, uint64_t arg)
 			held += ibfs__eth_switch_used(ed_sw(f, n));
 	if (sends != m->last_sends || !held) {
 		m->last_sends = sends;
-		if (ibfs__eq_size(&f->eq) > 0 || ibfs__fabric_in_flight(f))
+		if (ibfs__fabric_busy(f))
 			ed_arm(m);
 		return;
 	}

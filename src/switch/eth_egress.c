@@ -200,3 +200,9 @@ void ibfs__eth_flush(struct ibfs_eth_switch *sw, int out)
 		q->deficit = 0;
 	}
 }
+
+uint64_t ibfs__eth_switch_queue(const struct ibfs_eth_switch *sw, int port,
+				int prio)
+{
+	return sw->port[port].q[prio & (IBFS_ETH_PRIOS - 1)].bytes;
+}

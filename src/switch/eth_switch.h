@@ -93,6 +93,10 @@ ibfs__eth_switch_stats(const struct ibfs_eth_switch *sw, int port, int prio);
 /* Pause frames sent and received by a port, per priority (pfc.h). */
 const struct ibfs_pfc_stats *
 ibfs__eth_switch_pfc_stats(const struct ibfs_eth_switch *sw, int port);
+/* Bytes in the egress queue of (port, prio) now, the frame on the wire
+ * included (eth_egress.c). */
+uint64_t ibfs__eth_switch_queue(const struct ibfs_eth_switch *sw, int port,
+				int prio);
 /* Bytes of the buffer in use now, and the most so far. */
 uint64_t ibfs__eth_switch_used(const struct ibfs_eth_switch *sw);
 uint64_t ibfs__eth_switch_peak(const struct ibfs_eth_switch *sw);

@@ -81,6 +81,13 @@ tests_check_eth_switch_SOURCES = tests/check_eth_switch.c tests/eth_star.h
 tests_check_eth_switch_CFLAGS = $(TEST_CFLAGS)
 tests_check_eth_switch_LDADD = libibfs_switch.la libibfs_fabric.la \
 	$(TEST_LIBS)
+# ECN marking at the Ethernet switch's egress queues (eth_ecn.c).
+libibfs_switch_la_SOURCES += src/switch/eth_ecn.h src/switch/eth_ecn.c
+check_PROGRAMS += tests/check_eth_ecn
+tests_check_eth_ecn_SOURCES = tests/check_eth_ecn.c tests/eth_star.h
+tests_check_eth_ecn_CFLAGS = $(TEST_CFLAGS)
+tests_check_eth_ecn_LDADD = libibfs_switch.la libibfs_fabric.la \
+	$(TEST_LIBS)
 
 # PFC deadlocks: cycles of paused lossless buffers (eth_deadlock.c).
 libibfs_switch_la_SOURCES += src/switch/eth_deadlock.h \
@@ -90,14 +97,6 @@ tests_check_eth_deadlock_SOURCES = tests/check_eth_deadlock.c \
 	tests/eth_star.h
 tests_check_eth_deadlock_CFLAGS = $(TEST_CFLAGS)
 tests_check_eth_deadlock_LDADD = libibfs_switch.la libibfs_fabric.la \
-	$(TEST_LIBS)
-
-# ECN marking at the Ethernet switch's egress queues (eth_ecn.c).
-libibfs_switch_la_SOURCES += src/switch/eth_ecn.h src/switch/eth_ecn.c
-check_PROGRAMS += tests/check_eth_ecn
-tests_check_eth_ecn_SOURCES = tests/check_eth_ecn.c tests/eth_star.h
-tests_check_eth_ecn_CFLAGS = $(TEST_CFLAGS)
-tests_check_eth_ecn_LDADD = libibfs_switch.la libibfs_fabric.la \
 	$(TEST_LIBS)
 
 # In-band telemetry stamped at the egress (eth_int.c), for HPCC.
