@@ -56,7 +56,7 @@ enum ibfs_xh {
 	/* Not a header: the GRH's DGID is dgid below (an HCA's, from its
 	 * address handle: a multicast group's MGID), not the DLID's. */
 	IBFS_XH_DGID = 1 << 8,
-	/* RoCEv2 only: the packet carries in-band network telemetry (int
+	/* RoCEv2 only: the packet carries in-band network telemetry (intr
 	 * below; fabric/eth.h sizes it, switch/eth_int.c stamps it). */
 	IBFS_XH_INT = 1 << 9,
 };
@@ -71,8 +71,6 @@ enum ibfs_xh {
  * the bytes queued behind the frame take at B (qdrain: qLen / B). Time
  * stands in for bytes so that U is exact in integers and needs no rate
  * field; the bytes it occupies on the wire are the paper's (eth.h).
- */
-/*
  * nhop counts the records; IBFS_INT_ECHO set in it marks a copy a
  * receiver echoes back (in an ACK), which switches leave alone.
  */
