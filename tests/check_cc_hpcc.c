@@ -25,6 +25,50 @@ static void set_hpcc(struct ibfs_hca *h, ibfs_time_t t)
 	ck_assert_int_eq(ibfs__hca_set_hpcc(h, &c), 0);
 }
 
+/*
+ * The window counts what ACKs acknowledge: a READ (answered by its
+ * responses) or an atomic (by its atomic ACK) counted in it would hold a
+ * small window shut, no ACK coming to free it. T = 5 ns makes W = 10^11
+ * x 5 x 10^-9 / 8 = 62.5 bytes, less than a READ request (82 + 16 + 42
+ * = 140 bytes): a READ of 8 KiB, then a fetch-and-add, then a 4 KiB
+ * WRITE, each posted once the one before completed, all complete.
+ */
+static void post_fadd(uint64_t id, uint32_t off, uint32_t roff)
+{
+	struct ibfs_sge sg = {.addr = raddr(&A, off), .length = 8,
+			      .lkey = A.mr->lkey};
+	struct ibfs_send_wr wr = {.wr_id = id, .sg_list = &sg, .num_sge = 1,
+				  .opcode = IBFS_WR_ATOMIC_FETCH_AND_ADD,
+				  .send_flags = IBFS_SEND_SIGNALED};
+	struct ibfs_send_wr *bad = NULL;
+
+	wr.wr.atomic.remote_addr = raddr(&B, roff);
+	wr.wr.atomic.rkey = B.mr->rkey;
+	wr.wr.atomic.compare_add = 1;
+	ck_assert_int_eq(ibfs_post_send(A.qp, &wr, &bad), 0);
+}
+
+START_TEST(hpcc_read_and_atomic_leave_no_window)
+{
+	struct ibfs_wc wc;
+
+	setup(0);
+	set_hpcc(P.h[0], 5 * IBFS_NS);
+	set_hpcc(P.h[1], 5 * IBFS_NS);
+	post(&A, 1, IBFS_WR_RDMA_READ, 100000, 8192, &B, 0);
+	wait1(A.scq, &wc);
+	post_fadd(2, 120000, 16384);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 2);
+	post(&A, 3, IBFS_WR_RDMA_WRITE, 0, 4096, &B, 20000);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(wc.wr_id, 3);
+	ck_assert_mem_eq(A.buf + 100000, B.buf, 8192);
+	ck_assert_mem_eq(B.buf + 20000, A.buf, 4096);
+	teardown();
+}
+END_TEST
+
 /* The rate h's control reports for e's QP (its rate op). */
 static uint64_t qp_rate(int h, struct ibfs_hca_end *e)
 {
@@ -245,6 +289,7 @@ static Suite *cc_hpcc_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, hpcc_int_bytes_on_the_wire);
 	tcase_add_test(tc, hpcc_window_one_packet);
+	tcase_add_test(tc, hpcc_read_and_atomic_leave_no_window);
 	tcase_add_test(tc, hpcc_u_and_w_closed_form);
 	tcase_add_test(tc, hpcc_max_stage);
 	tcase_add_test(tc, hpcc_settings_refused);
