@@ -393,6 +393,35 @@ START_TEST(min_rate)
 END_TEST
 
 /*
+ * rate-dec-interval 4 us: CNPs at 1, 2 and 3 us; the first cuts at once
+ * (R_C = 50 G, alpha = 1 with g = 1/2), the other two wait for the
+ * interval's end and make one cut at 5 us (R_C = 25 G); at 4.5 us R_C is
+ * still 50 G. A CNP at 10 us, past the interval, cuts at once (12.5 G).
+ */
+START_TEST(decrease_interval)
+{
+	static const char *const nv[] = {"g=1/2", "rate-dec-interval=4us",
+					 NULL};
+
+	dq_setup("paper", nv);
+	NS = 0;
+	dq_at(1 * US, dq_inject);
+	dq_at(2 * US, dq_inject);
+	dq_at(3 * US, dq_inject);
+	dq_at(10 * US, dq_inject);
+	dq_at(4 * US + 500000, dq_sample);
+	dq_at(5 * US + 500000, dq_sample);
+	dq_at(10 * US + 500000, dq_sample);
+	ibfs__eq_run(&P.f->eq, 11 * US);
+	ck_assert_uint_eq(NS, 3);
+	ck_assert_uint_eq(S[0].rc, 50 * G);
+	ck_assert_uint_eq(S[1].rc, 25 * G);
+	ck_assert_uint_eq(S[2].rc, 12500000000ull);
+	teardown();
+}
+END_TEST
+
+/*
  * Back at line rate the timers stop: one CNP at 1 us (R_C = 50 G, R_T =
  * 100 G), rate-timer 10 us; each event leaves R_T - R_C halved, rounded
  * down (R_C rounds up): 50 G needs 36 halvings to reach 0 (2^35 < 5 x
@@ -455,6 +484,50 @@ START_TEST(limiter_follows_rate)
 END_TEST
 
 /*
+ * The byte counter: B = 8,356 bytes, two 4,178-byte packets. After the
+ * first cut (alpha-init 1: R_C = 50 G, R_T = 100 G; the CNP reaches A
+ * during packet 1, as above) the paced packets 2 to 15 count, and every
+ * second one (3, 5, ..., 15) is an increase event: events 1-5 fast
+ * recovery (t = 0 timer events, so max(t, b) < F = 5 until b = 5), 6 and
+ * 7 additive (min(t, b) = 0 is not > F), R_T held at the line rate, so
+ * after event j R_C = 100 G - 50 G / 2^j. The gap after a packet is
+ * ceil(4,178 x 8 / R_C): 668,480 ps at 50 G, then 445,654 (75 G),
+ * 381,989 (87.5 G), 356,523 (93.75 G), 345,022 (96.875 G), 339,546
+ * (98.4375 G) and 336,872 (99.21875 G), the rate changing with the
+ * packet that makes the event: packets 2 to 15 leave at 669,760,
+ * 1,338,240, 1,783,894, 2,229,548, 2,611,537, 2,993,526, 3,350,049,
+ * 3,706,572, 4,051,594, 4,396,616, 4,736,162, 5,075,708, 5,412,580,
+ * 5,749,452; at the end b = 7 and R_C = 99,609,375,000.
+ */
+START_TEST(byte_counter_increases)
+{
+	static const char *const nv[] = {"byte-counter=8356B", "fr-steps=5",
+					 NULL};
+	static const ibfs_time_t want[16] = {
+		0, 335520, 669760, 1338240, 1783894, 2229548, 2611537,
+		2993526, 3350049, 3706572, 4051594, 4396616, 4736162,
+		5075708, 5412580, 5749452};
+	struct ibfs_wc wc;
+
+	dq_setup("paper", nv);
+	M.mark = MARK_NTH;
+	M.nth = 1;
+	post(&A, 1, IBFS_WR_RDMA_WRITE, 0, 65536, &B, 0);
+	wait1(A.scq, &wc);
+	ck_assert_uint_eq(M.ntx[0], 16);
+	for (int k = 0; k < 16; k++)
+		ck_assert_uint_eq(M.tx[0][k] - M.tx[0][0], want[k]);
+	struct ibfs_dcqcn_state st = dq_st(&A);
+
+	ck_assert_uint_eq(st.b_cnt, 7);
+	ck_assert_uint_eq(st.t_cnt, 0);
+	ck_assert_uint_eq(st.rt, LINE);
+	ck_assert_uint_eq(st.rc, 99609375000ull);
+	teardown();
+}
+END_TEST
+
+/*
  * READ responses are paced at the responder: A reads 64 KiB from B; the
  * first READ response reaching A is CE-marked, A's CNP goes to B's QP,
  * whose rate falls to 75 G (alpha-init 1/2). B's 4,178-byte Middle
@@ -492,8 +565,10 @@ static Suite *cc_dcqcn_suite(void)
 	tcase_add_test(tc, cnp_spacing_per_qp);
 	tcase_add_test(tc, reaction_point_step_by_step);
 	tcase_add_test(tc, min_rate);
+	tcase_add_test(tc, decrease_interval);
 	tcase_add_test(tc, idle_at_line_rate);
 	tcase_add_test(tc, limiter_follows_rate);
+	tcase_add_test(tc, byte_counter_increases);
 	tcase_add_test(tc, read_responses_paced);
 	suite_add_tcase(s, tc);
 	return s;

@@ -127,8 +127,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				return -1;
 		} else if (!strcmp(arg, "--json") || !strcmp(arg, "--csv") ||
 			   !strcmp(arg, "--pcap") || !strcmp(arg, "--trace") ||
-			   !strcmp(arg, "--model") || !strcmp(arg, "--profile") ||
-			   !strcmp(arg, "--cc")) {
+			   !strcmp(arg, "--model") ||
+			   !strcmp(arg, "--profile") || !strcmp(arg, "--cc")) {
 			if (!(v = value(argc, argv, &i)))
 				return -1;
 			if (!strcmp(arg, "--json"))
