@@ -409,8 +409,7 @@ refuse_cc "$out/cc6.xml:54: cc=\"dcqcn\" is a RoCEv2 congestion control; \
 under model=\"ib\" cc must be none" "$out/cc6.xml"
 sed 's|<ecn |<cc value="5"/><ecn |' "$dq" >"$out/cc7.xml"
 refuse_cc "$out/cc7.xml:55: <cc> needs" "$out/cc7.xml"
-refuse_cc "--cc: hpcc: congestion control 'hpcc' is not built in this \
-simulator yet; expected one of none, dcqcn" "$dq" --cc hpcc
+refuse_cc "--cc: hpcc:x: hpcc has no parameter set 'x'" "$dq" --cc hpcc:x
 refuse_cc "--cc: dcqcn:x: dcqcn has no parameter set 'x'" "$dq" --cc dcqcn:x
 refuse_cc "--model: cc=\"dcqcn\" is a RoCEv2 congestion control" "$dq" \
 	--model ib
