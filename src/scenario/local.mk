@@ -247,3 +247,7 @@ check_PROGRAMS += tests/check_eth_base_rtt
 tests_check_eth_base_rtt_SOURCES = tests/check_eth_base_rtt.c
 tests_check_eth_base_rtt_CFLAGS = $(TEST_CFLAGS)
 tests_check_eth_base_rtt_LDADD = libibfsim.la $(TEST_LIBS)
+
+# The web search workload under each RoCEv2 congestion control.
+TESTS += tests/websearch_cc.sh
+EXTRA_DIST += tests/websearch_cc.sh examples/websearch_k8_cc.xml
