@@ -19,6 +19,7 @@ int ibfs_cmd_perftest(int argc, char **argv);
 int ibfs_cmd_validate(int argc, char **argv);
 int ibfs_cmd_compare(int argc, char **argv);
 int ibfs_cmd_sweep(int argc, char **argv);
+int ibfs_cmd_explain(int argc, char **argv);
 
 /* Prints "ibfsim: msg" to stderr (printf format). */
 void ibfs_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

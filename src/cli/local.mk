@@ -5,7 +5,7 @@ ibfsim_SOURCES = src/cli/commands.h src/cli/main.c src/cli/cmd_run.c \
 	src/cli/cmd_perftest.c src/cli/cmd_compare.c src/cli/compare_int.h \
 	src/cli/compare_html.c src/cli/runs.h src/cli/runs.c src/cli/outputs.c \
 	src/cli/sweep.h src/cli/sweep_grid.c src/cli/cmd_sweep.c \
-	src/cli/sweep_mpi.h src/cli/sweep_mpi.c \
+	src/cli/sweep_mpi.h src/cli/sweep_mpi.c src/cli/cmd_explain.c \
 	src/cli/route_mcast.c
 # The program links the layers' convenience libraries rather than the shared
 # libibfsim: calls between layers are then direct, not through the PLT (about
@@ -42,3 +42,7 @@ tests_check_route_cli_LDADD = $(TEST_LIBS)
 TESTS += tests/sweep.sh
 EXTRA_DIST += tests/sweep.sh examples/sweep_fat_tree.xml \
 	examples/sweep_permutation.xml
+
+# ibfsim explain: one message's steps from a run.
+TESTS += tests/explain.sh
+EXTRA_DIST += tests/explain.sh

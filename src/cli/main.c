@@ -25,6 +25,7 @@ static const char usage[] =
 	"  validate FILE.xml     check a fabric or scenario file\n"
 	"  compare SCENARIO.xml  all transport models side by side\n"
 	"  sweep GRID.xml        a grid of runs, a CSV row each\n"
+	"  explain               one message's life, step by step\n"
 	"\n"
 	"Options: --help, --version. 'ibfsim COMMAND --help' for each command.\n"
 	"Exit status: 0 success, 1 the run failed, 2 bad usage or input.\n";
@@ -61,6 +62,7 @@ static const struct {
 	{"validate", ibfs_cmd_validate},
 	{"compare", ibfs_cmd_compare},
 	{"sweep", ibfs_cmd_sweep},
+	{"explain", ibfs_cmd_explain},
 };
 
 int main(int argc, char **argv)

@@ -96,6 +96,8 @@ void ibfs__cq_push_after(struct ibfs_hca_cq *cq, const struct ibfs_wc *wc,
 			  h->prof->cqe;
 	if (vis < not_before)
 		vis = not_before;
+	ibfs__hca_step(h, IBFS_STEP_CQE, ibfs__hca_now(h) > not_before ?
+		       ibfs__hca_now(h) : not_before, vis, NULL);
 	if (vis < cq->last_vis)
 		vis = cq->last_vis;
 	if (cq->count == cq->cap) {

@@ -347,6 +347,12 @@ ibfs_time_t ibfs__hca_pcie_ser(const struct ibfs_hca *h, uint64_t len)
 	return ibfs__rate_ser_time(h->pcie, len);
 }
 
+void ibfs__hca_set_steps(struct ibfs_hca *h, ibfs_hca_step_fn fn, void *arg)
+{
+	h->steps = fn;
+	h->steps_arg = arg;
+}
+
 ibfs_time_t ibfs__hca_dma_write(struct ibfs_hca *h, ibfs_time_t t,
 				uint64_t len)
 {
@@ -458,6 +464,7 @@ static void hca_receive(struct ibfs_device *dev, struct ibfs_port *in,
 {
 	struct ibfs_hca *h = (struct ibfs_hca *)dev;
 	ibfs_time_t t = p->tail_at + h->prof->rx_pkt;
+	ibfs__hca_step(h, IBFS_STEP_RX_PIPE, p->tail_at, t, p);
 	ibfs__eq_schedule(&dev->fab->eq, t, hca_rx_ev, &h->hp[in->num],
 			  (uint64_t)(uintptr_t)p);
 }

@@ -195,6 +195,29 @@ struct ibfs_ca_cc {
 	int ncct;                /* CCT entries; CCTI_Limit = ncct - 1 */
 	uint16_t cct[IBFS_CCT_MAX]; /* CCT_Shift << 14 | CCT_Multiplier */
 };
+/*
+ * The steps of the HCA's pipeline a message goes through (the profile's
+ * stages, src/hca/profile.c), for `ibfsim explain`: each is told with
+ * its start and end, and the packet it is for where there is one.
+ */
+enum ibfs_hca_step {
+	IBFS_STEP_DOORBELL,   /* post_send until the HCA holds the WQE */
+	IBFS_STEP_DMA_READ,   /* the payload read from host memory (PCIe) */
+	IBFS_STEP_TX_PIPE,    /* the send pipeline, to the wire */
+	IBFS_STEP_RX_PIPE,    /* the receive pipeline, from the last byte */
+	IBFS_STEP_XLATE,      /* rkey check and address translation */
+	IBFS_STEP_DMA_WRITE,  /* the payload written to host memory (PCIe) */
+	IBFS_STEP_ACK_GEN,    /* the ACK built */
+	IBFS_STEP_READ_RESP,  /* a READ's response set up and its data read */
+	IBFS_STEP_CQE,        /* the completion written and polled */
+};
+struct ibfs_packet;
+typedef void (*ibfs_hca_step_fn)(void *arg, int node, enum ibfs_hca_step step,
+				 ibfs_time_t start, ibfs_time_t end,
+				 const struct ibfs_packet *p);
+/* Tells fn(arg, ...) of every step of h from now on (NULL: none). */
+void ibfs__hca_set_steps(struct ibfs_hca *h, ibfs_hca_step_fn fn, void *arg);
+
 /* Programs CC (cc NULL: off). 0, or -1 out of memory or a bad table. */
 int ibfs__hca_set_cc(struct ibfs_hca *h, const struct ibfs_ca_cc *cc);
 

@@ -696,6 +696,10 @@ struct ibfs_hca {
 	/* IRN loss recovery of its RC QPs (rc_irn.c); NULL: go-back-N.
 	 * Set with ibfs__hca_set_recovery. */
 	struct ibfs_hca_irn_cfg *irn;
+	/* ibfsim explain's listener of the steps (ibfs__hca_set_steps);
+	 * NULL in every other run. */
+	ibfs_hca_step_fn steps;
+	void *steps_arg;
 };
 
 /* QP numbers: 0 and 1 are the SMI and GSI QPs (IBA 3.5.1, 9.6); data
@@ -715,6 +719,18 @@ static inline uint16_t ibfs__qp_pkey(const struct ibfs_hca_qp *qp)
 	return ibfs__port_pkey_at(qp->hca->hp[qp->port].port,
 				  qp->attr.pkey_index);
 }
+
+/*
+ * A step of the HCA's pipeline, told to explain's listener if any. A
+ * macro so that its times are computed only when someone listens: the
+ * hot paths pay one predictable branch.
+ */
+#define ibfs__hca_step(h, step, start, end, p)                              \
+	do {                                                                \
+		if (__builtin_expect((h)->steps != NULL, 0))                \
+			(h)->steps((h)->steps_arg, (h)->dev.node, (step),   \
+				   (start), (end), (p));                    \
+	} while (0)
 
 static inline ibfs_time_t ibfs__hca_now(const struct ibfs_hca *h)
 {

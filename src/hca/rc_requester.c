@@ -132,6 +132,8 @@ static void rq_read_resp(struct ibfs_hca_qp *qp, struct ibfs_packet *p,
 			ibfs__sgl_scatter(w->sge, w->num_sge, off, p->payload,
 					  p->payload_len);
 		qp->last_data_vis = ibfs__hca_dma_write(h, now, p->payload_len);
+		ibfs__hca_step(h, IBFS_STEP_DMA_WRITE, now, qp->last_data_vis,
+			       p);
 	}
 	rq_progress(qp, ibfs__psn_add(p->psn, 1));
 	if (last) {

@@ -41,8 +41,11 @@ void ibfs__rc_queue_ack(struct ibfs_hca_qp *qp, uint8_t syn, uint32_t psn)
 	if (qp->ack_pending && (qp->ack_syn & 0xe0) != IBFS_AETH_ACK &&
 	    (syn & 0xe0) == IBFS_AETH_ACK)
 		return;
-	if (!qp->ack_pending)
+	if (!qp->ack_pending) {
 		qp->ack_ready = ibfs__hca_now(qp->hca) + qp->hca->prof->ack_gen;
+		ibfs__hca_step(qp->hca, IBFS_STEP_ACK_GEN,
+			       ibfs__hca_now(qp->hca), qp->ack_ready, NULL);
+	}
 	qp->ack_pending = 1;
 	qp->ack_syn = syn;
 	qp->ack_psn = psn;
@@ -102,6 +105,8 @@ static void rs_next_ready(struct ibfs_hca_qp *qp, struct ibfs_resp *e,
 	e->dma_end = ds + ibfs__hca_pcie_ser(h, plen);
 	h->pcie_rd_free = e->dma_end;
 	e->ready = e->dma_end + h->prof->tx_pkt;
+	ibfs__hca_step(h, IBFS_STEP_DMA_READ, ds, e->dma_end, NULL);
+	ibfs__hca_step(h, IBFS_STEP_TX_PIPE, e->dma_end, e->ready, NULL);
 }
 
 struct ibfs_packet *ibfs__rc_resp_build(struct ibfs_hca_qp *qp)
@@ -212,6 +217,7 @@ static int rs_read(struct ibfs_hca_qp *qp, struct ibfs_packet *p)
 	}
 	ibfs_time_t base = ibfs__hca_now(h) + h->prof->mem_xlate +
 			   h->prof->read_resp + h->prof->dma_read;
+	ibfs__hca_step(h, IBFS_STEP_READ_RESP, ibfs__hca_now(h), base, p);
 	uint32_t n = p->reth.dma_len ? (p->reth.dma_len + qp->mtu - 1) / qp->mtu
 				     : 1;
 	e->psn = p->psn;
@@ -399,6 +405,8 @@ static int rs_write(struct ibfs_hca_qp *qp, struct ibfs_packet *p,
 		qp->w_va = p->reth.va;
 		qp->w_rkey = p->reth.rkey;
 		qp->w_left = p->reth.dma_len;
+		ibfs__hca_step(h, IBFS_STEP_XLATE, t, t + h->prof->mem_xlate,
+			       p);
 		t += h->prof->mem_xlate;
 	} else if (!qp->in_write) {
 		rs_error(qp, IBFS_NAK_INV_REQ, p->psn);
@@ -412,6 +420,7 @@ static int rs_write(struct ibfs_hca_qp *qp, struct ibfs_packet *p,
 	if (p->payload && p->payload_len)
 		memcpy((void *)(uintptr_t)qp->w_va, p->payload, p->payload_len);
 	ibfs_time_t vis = ibfs__hca_dma_write(h, t, p->payload_len);
+	ibfs__hca_step(h, IBFS_STEP_DMA_WRITE, t, vis, p);
 	qp->last_data_vis = vis;
 	if (h->write_hook && p->payload_len)
 		h->write_hook(h->write_hook_arg, qp, qp->w_va, p->payload_len,

@@ -78,11 +78,15 @@ void ibfs__sq_prepare(struct ibfs_hca_qp *qp)
 					 qp->dma_end;
 		if (ds < h->pcie_rd_free)
 			ds = h->pcie_rd_free;
+		ibfs__hca_step(h, IBFS_STEP_DMA_READ, qp->fresh ? now :
+			       start ? begin : qp->dma_end,
+			       ds + ibfs__hca_pcie_ser(h, plen), NULL);
 		qp->dma_end = ds + ibfs__hca_pcie_ser(h, plen);
 		h->pcie_rd_free = qp->dma_end;
 		t = qp->dma_end;
 	}
 	qp->req_ready = t + h->prof->tx_pkt;
+	ibfs__hca_step(h, IBFS_STEP_TX_PIPE, t, qp->req_ready, NULL);
 	qp->req_ready_valid = 1;
 	qp->fresh = 0;
 }

@@ -247,6 +247,7 @@ static int verbs_post_one(struct ibfs_hca_qp *qp, struct ibfs_send_wr *wr,
 		ibfs__sgl_gather(w->sge, w->num_sge, 0, dst, (uint32_t)len);
 	}
 	w->ready_at = now + h->prof->doorbell;
+	ibfs__hca_step(h, IBFS_STEP_DOORBELL, now, w->ready_at, NULL);
 	qp->sq_tail++;
 	return 0;
 }

@@ -420,6 +420,8 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 	}
 	if (start_sampler(r, o, d) < 0)
 		return -1;
+	if (o->assembled)
+		o->assembled(o->assembled_arg, r->fab);
 	r->stop = sc->stop_at < o->until ? sc->stop_at : o->until;
 	/* The progress line: only for a person watching a terminal. */
 	r->progress = ibfs__progress_new(stderr, !o->quiet && isatty(2),

@@ -20,6 +20,10 @@ struct ibfs_run_opts {
 	struct ibfs_capture_opts pcap_opts; /* --pcap-ports, --pcap-snaplen */
 	const char *trace;      /* --trace FILE or NULL */
 	const struct ibfs_port_set *trace_ports; /* --trace-ports, or NULL */
+	/* Called once the fabric is assembled, before anything moves, to
+	 * listen to it (ibfsim explain); NULL: nothing. */
+	void (*assembled)(void *arg, struct ibfs_fabric *f);
+	void *assembled_arg;
 	/* --sample: the interval (0: the scenario's <sample>, if any) and
 	 * the directory of its CSV files (--csv, or NULL). */
 	ibfs_time_t sample;
