@@ -20,7 +20,7 @@ static const char run_usage[] =
 	"\n"
 	"Options:\n"
 	"  --model ib|roce|iwarp|tcp  transport model (default: the scenario's;\n"
-	"                  ib and roce are built)\n"
+	"                  ib, roce and tcp are built)\n"
 	"  --profile NAME  every HCA's timing profile (ideal, connectx-4-edr,\n"
 	"                  connectx-6-hdr, connectx-7-ndr) instead of the\n"
 	"                  fabric's\n"
@@ -172,7 +172,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-/* --model overrides the scenario's; ib and roce are built so far. */
+/* --model overrides the scenario's; ib, roce and tcp are built so far. */
 static int apply_model(struct ibfs_scenario *sc, const char *model)
 {
 	static const char *const names[] = {"ib", "roce", "iwarp", "tcp"};
@@ -188,8 +188,9 @@ static int apply_model(struct ibfs_scenario *sc, const char *model)
 		}
 		sc->model = found;
 	}
-	if (sc->model != IBFS_MODEL_IB && sc->model != IBFS_MODEL_ROCE) {
-		ibfs_cli_error("model %s is not built yet (only ib and roce)",
+	if (sc->model == IBFS_MODEL_IWARP) {
+		ibfs_cli_error("model %s is not built yet (only ib, roce and "
+			       "tcp)",
 			       ibfs__sc_model_str(sc->model));
 		return -1;
 	}

@@ -216,3 +216,8 @@ TESTS += tests/compare.sh
 EXTRA_DIST += tests/compare.sh
 TESTS += tests/compare_html.sh
 EXTRA_DIST += tests/compare_html.sh
+
+# --model tcp: the traffic as writes on kernel TCP connections between the
+# hosts of src/host, driven from the fabric's event queue.
+libibfs_scenario_la_SOURCES += src/scenario/traffic_tcp.c
+libibfs_scenario_la_LIBADD = libibfs_host.la

@@ -149,6 +149,29 @@ static int enum_attr(struct sx *x, xmlNode *n, const char *name,
  * et al. (SIGCOMM 2018), with PFC or without (the paper evaluates both);
  * irn-rtt, the base RTT its BDP cap is computed from, goes with irn only.
  */
+/* Under tcp: cc="cubic|newreno|dctcp", mtu="1500|9000", rto-min="". */
+static int read_transport_tcp(struct sx *x, xmlNode *n)
+{
+	static const char *const ccs[] = {"cubic", "newreno", "dctcp"};
+	static const char *const mtus[] = {"1500", "9000"};
+	struct ibfs_sc_eth *e = &x->s->eth;
+	int mtu;
+	uint64_t rto;
+
+	if (enum_attr(x, n, "cc", ccs, 3, 0, &e->tcp_cc) < 0 ||
+	    enum_attr(x, n, "mtu", mtus, 2, 0, &mtu) < 0 ||
+	    unit_attr(x, n, "rto-min", ibfs__parse_time, "time",
+		      200 * IBFS_MS, &rto) < 0)
+		return -1;
+	if (!rto)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "rto-min must be above 0 (e.g. \"200ms\", "
+				  "Linux's TCP_RTO_MIN)");
+	e->tcp_mtu = mtu ? 9000 : 1500;
+	e->tcp_rto_min = (ibfs_time_t)rto;
+	return 0;
+}
+
 static int read_transport_eth(struct sx *x, xmlNode *n)
 {
 	static const char *const onoff[] = {"off", "on"};
@@ -162,6 +185,14 @@ static int read_transport_eth(struct sx *x, xmlNode *n)
 	int prof;
 	uint64_t rtt;
 	char *given = attr(n, "irn-rtt");
+	char *pfc = attr(n, "pfc");
+
+	e->pfc_given = pfc != NULL;
+	xmlFree(pfc);
+	if (read_transport_tcp(x, n) < 0) {
+		xmlFree(given);
+		return -1;
+	}
 
 	if (enum_attr(x, n, "pfc", onoff, 2, 1, &e->pfc) < 0 ||
 	    enum_attr(x, n, "priority-source", source, 2, 0, &e->pcp) < 0 ||
