@@ -50,7 +50,28 @@ struct ibfs_tcp_traffic {
 	struct ibfs_tcp_config cfg;
 	struct tt_conn *c;
 	size_t nc;
+	int opened;
 };
+
+static int tt_connections(struct ibfs_tcp_traffic *tt);
+
+/* Every connection opens at time 0, in an event of its own so that the
+ * SYNs are seen by the captures (opened after the set-up); a post at
+ * time 0 that comes first opens them itself. */
+static int tt_open_all(struct ibfs_tcp_traffic *tt)
+{
+	if (tt->opened)
+		return 0;
+	tt->opened = 1;
+	return tt_connections(tt);
+}
+
+static void tt_open_ev(void *obj, uint64_t arg)
+{
+	(void)arg;
+	if (tt_open_all(obj) < 0)
+		ibfs__fabric_nomem(((struct ibfs_tcp_traffic *)obj)->f);
+}
 
 const char *ibfs__tcp_traffic_refuse(const struct ibfs_scenario *sc)
 {
@@ -152,6 +173,10 @@ static void tt_post(void *obj, uint64_t arg)
 	uint64_t bytes = m->op == IBFS_SC_READ ? TT_READ_REQ : m->size;
 
 	r->post = ibfs__fabric_now(tt->f);
+	if (tt_open_all(tt) < 0) {
+		ibfs__fabric_nomem(tt->f);
+		return;
+	}
 	if (!m->size) {
 		r->done = r->post;
 		r->status = 0;
@@ -222,7 +247,7 @@ int ibfs__tcp_traffic_start(struct ibfs_tcp_traffic *tt,
 
 	tt->f = f;
 	tt_config(t->sc, &tt->cfg);
-	if (tt_connections(tt) < 0)
+	if (!ibfs__eq_schedule(&f->eq, 0, tt_open_ev, tt, 0))
 		return ibfs__diag(d, t->sc->file, 0, "out of memory opening "
 				  "the TCP connections");
 	for (size_t i = 0; i < t->nrecs; i++)
