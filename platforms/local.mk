@@ -5,4 +5,5 @@ platformsdir = $(pkgdatadir)/platforms
 dist_platforms_DATA = platforms/fabric.rng platforms/scenario.rng \
 	platforms/sweep.rng \
 	platforms/two-hca.xml \
-	platforms/star.xml platforms/skeleton.xml
+	platforms/star.xml platforms/skeleton.xml \
+	platforms/star-33-sdr.xml
