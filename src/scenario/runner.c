@@ -264,14 +264,15 @@ static int roce_check(struct ibfs_scenario *sc, struct ibfs_diag *d)
 				   NULL;
 
 	const char *model = ibfs__sc_model_str(sc->model);
+	long line = 0;
 
 	if (what)
 		return ibfs__diag(d, sc->file, 0, "%s not modelled under %s "
 				  "(InfiniBand only); run it with --model ib",
 				  what, model);
 	if (sc->model == IBFS_MODEL_TCP &&
-	    (what = ibfs__tcp_traffic_refuse(sc)))
-		return ibfs__diag(d, sc->file, 0, "%s not modelled under tcp "
+	    (what = ibfs__tcp_traffic_refuse(sc, &line)))
+		return ibfs__diag(d, sc->file, line, "%s not modelled under tcp "
 				  "(verbs only); run it with --model ib or "
 				  "roce", what);
 	/* Under tcp the switches drop unless pfc="on" says otherwise. */

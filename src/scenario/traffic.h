@@ -76,7 +76,9 @@ extern const struct ibfs_tcp_app_ops ibfs__tcp_traffic_app;
 int ibfs__tcp_traffic_start(struct ibfs_tcp_traffic *tt,
 			    struct ibfs_fabric *f, struct ibfs_diag *d);
 void ibfs__tcp_traffic_free(struct ibfs_tcp_traffic *tt);
-/* What refuses a scenario under tcp (collectives, multicast), or NULL. */
-const char *ibfs__tcp_traffic_refuse(const struct ibfs_scenario *sc);
+/* What refuses a scenario under tcp (collectives, multicast), or NULL;
+ * *line is the first such element's. */
+const char *ibfs__tcp_traffic_refuse(const struct ibfs_scenario *sc,
+				     long *line);
 
 #endif

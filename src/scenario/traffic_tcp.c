@@ -73,10 +73,18 @@ static void tt_open_ev(void *obj, uint64_t arg)
 		ibfs__fabric_nomem(((struct ibfs_tcp_traffic *)obj)->f);
 }
 
-const char *ibfs__tcp_traffic_refuse(const struct ibfs_scenario *sc)
+const char *ibfs__tcp_traffic_refuse(const struct ibfs_scenario *sc,
+				     long *line)
 {
-	return sc->ncolls ? "collectives are" :
-	       sc->nmcasts ? "multicast sends are" : NULL;
+	if (sc->ncolls) {
+		*line = sc->colls[0].line;
+		return "collectives are";
+	}
+	if (sc->nmcasts) {
+		*line = sc->mcasts[0].line;
+		return "multicast sends are";
+	}
+	return NULL;
 }
 
 struct ibfs_tcp_traffic *ibfs__tcp_traffic_new(struct ibfs_traffic *t)
