@@ -5,3 +5,10 @@ noinst_LTLIBRARIES += libibfs_host.la
 libibfs_host_la_SOURCES = src/host/tcp_host.h src/host/tcp_host.c \
 	src/fabric/tcp_frame.h
 libibfs_host_la_LIBADD = libibfs_transport.la
+
+# --model tcp as a user runs it: the one-way latency to the ps, bulk
+# goodput, incast with two RTO floors, DCTCP's queue, every example,
+# captures under tshark.
+TESTS += tests/tcp_scenarios.sh
+EXTRA_DIST += tests/tcp_scenarios.sh examples/tcp_incast.xml \
+	examples/tcp_incast_rto1ms.xml
