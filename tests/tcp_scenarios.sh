@@ -36,7 +36,8 @@
 # - every example under --model tcp completes (exit 0), or is refused
 #   with exit 2 and a message saying it is not modelled under tcp, or is
 #   the PFC deadlock of roce_ring_deadlock.xml (exit 1, deadlock true);
-#   a refusal names the file and the element's line;
+#   a refusal names the file and the element's line, and so does one of
+#   the settings the hosts do not have (ip="v6");
 # - tshark (skipped without it): a capture at the hosts' ports of the
 #   1 ms incast has valid IPv4 and TCP checksums on every frame, the SYN's
 #   options (MSS 1460, SACK-permitted, timestamps, window scale), SACK
@@ -198,6 +199,11 @@ sed 's/model="tcp"/model="tcp" rto-min="0ms"/' "$out/lat.xml" >"$out/badrto.xml"
 rc=$?
 [ $rc -eq 2 ] && grep -q "badrto.xml:4: rto-min must be above 0" "$out/r.txt" &&
 	ok || bad "rto-min=0: exit $rc: $(cat "$out/r.txt")"
+sed 's/model="tcp"/model="tcp" ip="v6"/' "$out/lat.xml" >"$out/v6.xml"
+"$IBFSIM" run "$out/v6.xml" >"$out/r.txt" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q 'v6.xml:4: ip="v6" is not modelled under tcp' \
+	"$out/r.txt" && ok || bad "ip=v6 under tcp: exit $rc: $(cat "$out/r.txt")"
 
 if command -v tshark >/dev/null 2>&1; then
 	ports=server

@@ -275,6 +275,15 @@ static int roce_check(struct ibfs_scenario *sc, struct ibfs_diag *d)
 		return ibfs__diag(d, sc->file, line, "%s not modelled under tcp "
 				  "(verbs only); run it with --model ib or "
 				  "roce", what);
+	/* The hosts' frames are IPv4 without a tag; TCP recovers losses. */
+	what = sc->eth.ipv6 ? "ip=\"v6\"" :
+	       sc->eth.pcp ? "priority-source=\"pcp\"" :
+	       sc->eth.irn ? "loss-recovery=\"irn\"" : NULL;
+	if (sc->model == IBFS_MODEL_TCP && what)
+		return ibfs__diag(d, sc->file, sc->eth.line, "%s is not "
+				  "modelled under tcp (the hosts send IPv4 "
+				  "frames without an 802.1Q tag and TCP "
+				  "recovers its own losses)", what);
 	/* Under tcp the switches drop unless pfc="on" says otherwise. */
 	if (sc->model == IBFS_MODEL_TCP && !sc->eth.pfc_given)
 		sc->eth.pfc = 0;

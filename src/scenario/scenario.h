@@ -88,6 +88,7 @@ struct ibfs_sc_eth {
 	struct ibfs_sc_ecn ecn;
 	/* pfc="" was written (under tcp PFC is off unless it says on). */
 	int pfc_given;
+	long line;            /* <transport>'s, 0 without one */
 	/* Under tcp: the congestion control (enum ibfs_sc_tcp_cc), the
 	 * MTU (1500 or 9000) and the RTO's floor. */
 	int tcp_cc;

@@ -188,6 +188,7 @@ static int read_transport_eth(struct sx *x, xmlNode *n)
 	char *pfc = attr(n, "pfc");
 
 	e->pfc_given = pfc != NULL;
+	e->line = line_of(n);
 	xmlFree(pfc);
 	if (read_transport_tcp(x, n) < 0) {
 		xmlFree(given);
