@@ -17,6 +17,8 @@
 #   = 859,280, waits for segment 2, ends at 879,120 + 103,200 = 982,320
 #   and reaches the host 10,000 ps later: its application reads the last
 #   byte 992,320 ps after the post, a latency of 992.320 ns;
+# - a dead path: the connection given up after 15 backed-off timeouts, the
+#   message failed (below);
 # - goodput: 64 MiB on the same pair take the link at 100 x 1,448 /
 #   1,538 = 94.148 Gb/s (slow start's few microseconds aside): the
 #   message's rate within 0.5% of it;
@@ -106,6 +108,21 @@ check lat "j['model'] == 'tcp' and j['messages']['completed'] == 1"
 check lat "j['messages']['latency_ns']['min'] == 992.32 and \
 j['messages']['latency_ns']['max'] == 992.32"
 check lat "j['packets']['dropped'] == 0 and j['packets']['retransmitted'] == 0"
+
+# The path dies (sw1:2 down at 500 us, for good) before the message: its
+# segment is sent again on every timeout, RTO = SRTT + 200 ms doubling up
+# to 120 s, and the 16th timeout gives the connection up (Linux's
+# tcp_retries2 = 15): 1,023 x (200 ms + SRTT) + 6 x 120 s, Linux's 924.6 s
+# and SRTT's thousand-fold of a microsecond, after the post at 1 ms. The
+# message fails as an RC QP's with its retries exhausted (status 12), and
+# the run exits 1.
+sed 's|</traffic>|</traffic>\
+  <fault at="500us" link="sw1:2" action="down"/>|' "$out/lat.xml" >"$out/dead.xml"
+"$IBFSIM" run "$out/dead.xml" --quiet --json "$out/dead.json" >"$out/dead.txt" 2>&1
+rc=$?
+[ $rc -eq 1 ] && ok || bad "dead path: exit $rc, want 1: $(cat "$out/dead.txt")"
+check dead "j['messages']['failed'] == 1 and j['tcp']['timeouts'] == 16 and \
+924.601e9 < j['sim_time_ns'] < 924.61e9"
 
 msg bulk 64MiB
 run bulk "$out/bulk.xml"

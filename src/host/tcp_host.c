@@ -14,6 +14,13 @@
 /* Linux's default ip_local_port_range starts here (32768-60999). */
 #define TCP_EPHEMERAL_FIRST 32768u
 #define TCP_EPHEMERAL_LAST 60999u
+/*
+ * Linux's tcp_retries2 (15): a connection whose retransmission timer has
+ * backed off this many times in a row is given up (RFC 1122 4.2.3.5's R2),
+ * its timers stopped and its frames ignored, so that a run with a dead
+ * path ends rather than probing forever.
+ */
+#define TCP_RETRIES2 15
 
 struct ibfs_tcp_sock {
 	struct ibfs_tcp_host *host;
@@ -23,6 +30,7 @@ struct ibfs_tcp_sock {
 	struct ibfs_event *timer[IBFS_TCP_T_COUNT];
 	uint64_t backlog;       /* written, not yet in the send buffer */
 	uint64_t user;
+	int dead;               /* given up after TCP_RETRIES2 */
 };
 
 struct ibfs_tcp_host {
@@ -221,6 +229,8 @@ static void sock_send(void *host, const struct ibfs_tcp_seg *seg)
 	struct ibfs_tcp_sock *s = host;
 	uint32_t n = ibfs__tcp_tso_count(seg);
 
+	if (s->dead)
+		return;
 	for (uint32_t i = 0; i < n; i++) {
 		struct ibfs_tcp_seg piece;
 
@@ -244,7 +254,7 @@ static void host_receive(struct ibfs_device *dev, struct ibfs_port *in,
 		ibfs__tcp_frame_get(p, &fr);
 		s = sock_find(h, p->slid, fr.dport, fr.sport);
 	}
-	if (!s) {
+	if (!s || s->dead) {
 		ibfs__fabric_drop(f, p, IBFS_DROP_NO_RECEIVER);
 		ibfs__packet_free(f, p);
 		return;
@@ -261,12 +271,32 @@ static ibfs_time_t sock_now(void *host)
 	return ibfs__fabric_now(((struct ibfs_tcp_sock *)host)->host->dev.fab);
 }
 
+static void sock_give_up(struct ibfs_tcp_sock *s)
+{
+	struct ibfs_tcp_host *h = s->host;
+
+	s->dead = 1;
+	for (int k = 0; k < IBFS_TCP_T_COUNT; k++)
+		if (s->timer[k]) {
+			ibfs__eq_cancel(&h->dev.fab->eq, s->timer[k]);
+			s->timer[k] = NULL;
+		}
+	if (h->app && h->app->aborted)
+		h->app->aborted(h->app_ctx, s);
+}
+
 static void sock_timer_ev(void *obj, uint64_t arg)
 {
 	struct ibfs_tcp_sock *s = obj;
+	struct ibfs_tcp_info in;
 
 	s->timer[arg] = NULL;
 	ibfs__tcp_timer_fired(s->tcp, (enum ibfs_tcp_timer)arg);
+	if (arg != IBFS_TCP_T_RTO)
+		return;
+	ibfs__tcp_get_info(s->tcp, &in);
+	if (in.backoff > TCP_RETRIES2)
+		sock_give_up(s);
 }
 
 static void sock_timer_cancel(void *host, enum ibfs_tcp_timer k)
@@ -284,6 +314,8 @@ static void sock_timer_set(void *host, enum ibfs_tcp_timer k, ibfs_time_t at)
 	struct ibfs_fabric *f = s->host->dev.fab;
 
 	sock_timer_cancel(host, k);
+	if (s->dead)
+		return;
 	if (at < f->eq.now)
 		at = f->eq.now;
 	s->timer[k] = ibfs__eq_schedule(&f->eq, at, sock_timer_ev, s,

@@ -28,9 +28,11 @@
 struct ibfs_tcp_host;
 struct ibfs_tcp_sock;
 
-/* The application above: bytes became readable on s, and were read. */
+/* The application above: bytes became readable on s, and were read;
+ * s was given up (its peer unreachable: tcp_host.c's TCP_RETRIES2). */
 struct ibfs_tcp_app_ops {
 	void (*delivered)(void *ctx, struct ibfs_tcp_sock *s, uint64_t bytes);
+	void (*aborted)(void *ctx, struct ibfs_tcp_sock *s);
 };
 
 /* The connections' counters summed over a host. */

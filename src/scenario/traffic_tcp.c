@@ -42,6 +42,7 @@ struct tt_conn {
 	struct tt_pend *q;      /* written, not yet read, in order */
 	size_t head, n, cap;
 	size_t rev;             /* the response connection, or TR_NONE */
+	int dead;               /* given up by its host */
 };
 
 struct ibfs_tcp_traffic {
@@ -51,6 +52,7 @@ struct ibfs_tcp_traffic {
 	struct tt_conn *c;
 	size_t nc;
 	int opened;
+	size_t left;            /* records not yet complete */
 };
 
 static int tt_connections(struct ibfs_tcp_traffic *tt);
@@ -142,8 +144,28 @@ static int tt_open(struct ibfs_tcp_traffic *tt, size_t k, int src, int dst)
 				      &c->srv);
 }
 
-static int tt_push(struct tt_conn *c, uint64_t bytes, size_t rec, int req)
+/*
+ * Record rec is complete now (status 0), or failed. The last one ends
+ * the run, as the last application actor's end does under ib and roce:
+ * what is still on the wires (the last ACKs) stays there, in flight.
+ */
+static void tt_end(struct ibfs_tcp_traffic *tt, size_t rec, int status)
 {
+	struct ibfs_msg_record *r = &tt->t->recs[rec];
+
+	r->done = ibfs__fabric_now(tt->f);
+	r->status = status;
+	if (!--tt->left)
+		ibfs__eq_limit(&tt->f->eq, r->done);
+}
+
+static int tt_push(struct ibfs_tcp_traffic *tt, struct tt_conn *c,
+		   uint64_t bytes, size_t rec, int req)
+{
+	if (c->dead) {
+		tt_end(tt, rec, IBFS_WC_RETRY_EXC_ERR);
+		return 0;
+	}
 	if (c->head + c->n == c->cap) {
 		if (c->head) {
 			memmove(c->q, c->q + c->head, c->n * sizeof(*c->q));
@@ -186,11 +208,10 @@ static void tt_post(void *obj, uint64_t arg)
 		return;
 	}
 	if (!m->size) {
-		r->done = r->post;
-		r->status = 0;
+		tt_end(tt, rec, 0);
 		return;
 	}
-	if (tt_push(&tt->c[m->conn], bytes, rec, tt_is_exchange(m->op)) < 0)
+	if (tt_push(tt, &tt->c[m->conn], bytes, rec, tt_is_exchange(m->op)) < 0)
 		ibfs__fabric_nomem(tt->f);
 }
 
@@ -199,27 +220,42 @@ static void tt_delivered(void *ctx, struct ibfs_tcp_sock *s, uint64_t bytes)
 {
 	struct ibfs_tcp_traffic *tt = ctx;
 	struct tt_conn *c = &tt->c[ibfs__tcp_sock_user(s)];
-	ibfs_time_t now = ibfs__fabric_now(tt->f);
 
 	c->got += bytes;
 	while (c->n && c->q[c->head].end <= c->got) {
 		struct tt_pend e = c->q[c->head];
-		struct ibfs_msg_record *r = &tt->t->recs[e.rec];
 
 		c->head++;
 		c->n--;
-		if (e.request) {
-			if (tt_push(&tt->c[c->rev], r->bytes, e.rec, 0) < 0)
-				ibfs__fabric_nomem(tt->f);
-			continue;
-		}
-		r->done = now;
-		r->status = 0;
+		if (!e.request)
+			tt_end(tt, e.rec, 0);
+		else if (tt_push(tt, &tt->c[c->rev], tt->t->recs[e.rec].bytes,
+				 e.rec, 0) < 0)
+			ibfs__fabric_nomem(tt->f);
+	}
+}
+
+/*
+ * s's host gave the connection up: its messages not yet read fail as an
+ * RC QP's do when its retries are exhausted (IBA 9.7.6.1.3), at the same
+ * status; so do later writes on it, which nothing will carry.
+ */
+static void tt_aborted(void *ctx, struct ibfs_tcp_sock *s)
+{
+	struct ibfs_tcp_traffic *tt = ctx;
+	struct tt_conn *c = &tt->c[ibfs__tcp_sock_user(s)];
+
+	c->dead = 1;
+	while (c->n) {
+		tt_end(tt, c->q[c->head].rec, IBFS_WC_RETRY_EXC_ERR);
+		c->head++;
+		c->n--;
 	}
 }
 
 const struct ibfs_tcp_app_ops ibfs__tcp_traffic_app = {
 	.delivered = tt_delivered,
+	.aborted = tt_aborted,
 };
 
 /* Connections: the plan's, then a response connection for each that
@@ -254,6 +290,7 @@ int ibfs__tcp_traffic_start(struct ibfs_tcp_traffic *tt,
 	struct ibfs_traffic *t = tt->t;
 
 	tt->f = f;
+	tt->left = t->nrecs;
 	tt_config(t->sc, &tt->cfg);
 	if (!ibfs__eq_schedule(&f->eq, 0, tt_open_ev, tt, 0))
 		return ibfs__diag(d, t->sc->file, 0, "out of memory opening "
