@@ -8,9 +8,9 @@
  * and every HCA a RoCEv2 RNIC (hca/hca.h, ibfs__hca_set_link) that keeps
  * its timing profile and is addressed by its host id, or under tcp a host
  * with a kernel TCP/IP stack (host/tcp_host.h) addressed the same way. A
- * PFC deadlock
- * monitor (switch/eth_deadlock.h) watches it as InfiniBand's credit-loop
- * monitor watches an InfiniBand fabric; the runner reports its verdict.
+ * PFC deadlock monitor (switch/eth_deadlock.h) watches it as InfiniBand's
+ * credit-loop monitor watches an InfiniBand fabric; the runner reports its
+ * verdict.
  */
 #include <stdio.h>
 #include <stdlib.h>
