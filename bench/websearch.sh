@@ -39,12 +39,12 @@ python3 - "$tmp/ws.json" "$(tail -n 1 "$tmp/time" | cut -d' ' -f1)" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 wall = float(sys.argv[2])
-f = j.get("fct", {})
+f = j.get("fct", {}).get("flows", {})
+s = j.get("fct", {}).get("fct_slowdown", {})
 print("simulated %.3f ms, %d events, %.2f M events per wall second"
       % (j["sim_time_ns"] / 1e6, j["events"], j["events"] / wall / 1e6))
-print("flows:", {k: f[k] for k in ("started", "finished", "unfinished")
-                 if k in f})
-s = f.get("slowdown", {})
+print("flows: %s started, %s finished, %s unfinished"
+      % (f.get("started"), f.get("finished"), f.get("unfinished")))
 print("FCT slowdown p50 %s, p95 %s, p99 %s" % (s.get("p50"), s.get("p95"),
                                                s.get("p99")))
 PY

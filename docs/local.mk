@@ -18,3 +18,5 @@ EXTRA_DIST += tests/docs_formats.sh tests/man_page.sh
 # The tree speaks of itself alone and every document it cites is in it.
 TESTS += tests/docs_check.sh
 EXTRA_DIST += tests/docs_check.sh
+# RoCEv2 congestion control: DCQCN's model, parameters and their sources.
+dist_doc_DATA += docs/congestion-control.md

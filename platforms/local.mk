@@ -7,3 +7,7 @@ dist_platforms_DATA = platforms/fabric.rng platforms/scenario.rng \
 	platforms/two-hca.xml \
 	platforms/star.xml platforms/skeleton.xml \
 	platforms/star-33-sdr.xml
+# Flow-size CDFs of <pattern kind="flows" sizes="websearch|hadoop">.
+workloadsdir = $(pkgdatadir)/platforms/workloads
+dist_workloads_DATA = platforms/workloads/websearch.cdf \
+	platforms/workloads/hadoop.cdf

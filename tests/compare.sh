@@ -8,6 +8,8 @@
 #   over the links' two directions under ib, PFC pause time under roce),
 #   and the equipment is the fabric's (6 switches, 8 NICs, 16 cables,
 #   24 cabled switch ports);
+# - examples/websearch_k8.xml: the FCT slowdown p50 and p99 of each
+#   column are the run's, and a run without flows has none;
 # - --seeds 2: four lines in compare.csv with seeds 1 and 2, and the same
 #   figures (but the wall time) with --jobs 1 as with --jobs 2;
 # - a run that deadlocks (examples/roce_ring_deadlock.xml) is a result:
@@ -73,9 +75,28 @@ print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
 then ok; else bad "compare's figures differ from run's"; fi
-grep -q "^  configured  *SM, minhop routing  *PFC 0x01 (DSCP), ECMP" \
+grep -q "^  configured  *SM, minhop routing  *PFC 0x01 (DSCP) *$" \
 	"$out/c.txt" && ok || bad "management row: $(grep configured "$out/c.txt")"
 [ "$(wc -l <"$out/compare.csv")" -eq 3 ] && ok || bad "compare.csv lines"
+
+# A flow workload: the FCT slowdown rows are the run's "fct" figures.
+ws="$ex/websearch_k8.xml"
+"$IBFSIM" compare "$ws" --json "$out/w.json" >/dev/null 2>&1 || bad "compare $ws"
+for m in ib roce; do
+	"$IBFSIM" run "$ws" --model $m --quiet --json "$out/w$m.json" \
+		>/dev/null 2>&1 || bad "run $ws --model $m"
+done
+python3 - "$out" <<'PY' && ok || bad "FCT slowdown rows differ from the runs'"
+import json, sys
+d = sys.argv[1]
+for col in json.load(open(d + "/w.json"))["models"]:
+    s = json.load(open("%s/w%s.json" % (d, col["model"])))["fct"]["fct_slowdown"]
+    for p in ("p50", "p99"):
+        got = col["figures"]["fct_slowdown_" + p]["mean"]
+        assert abs(got - s[p]) < 1e-6, (col["model"], p, got, s[p])
+PY
+grep -q '"fct_slowdown_p50": {"mean": null' "$out/c.json" && ok ||
+	bad "no flows, yet an FCT slowdown"
 
 # --seeds 2, with one and two jobs: the same figures but the wall time.
 for j in 1 2; do

@@ -4,7 +4,9 @@
 # the comparison's table (a row per figure of compare.csv, the same cells
 # as the text table) and both plots gnuplot drew (the latency and flow
 # throughput CDFs, each an inline SVG with a curve and a legend entry
-# per model), and refers to nothing outside itself; without gnuplot
+# per model), and refers to nothing outside itself; with a flow workload
+# (examples/websearch_k8.xml) a third plot, FCT slowdown by flow size,
+# which a run without flows does not have; without gnuplot
 # --html is refused (exit 2, nothing on stdout) before any run.
 # Skips (77) without gnuplot, Chromium or python3 (scripts/setup.sh
 # --tests installs them).
@@ -94,6 +96,20 @@ print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
 then ok; else bad "the page's DOM"; fi
+
+# With a flow workload, a third plot: each flow's slowdown by its size.
+"$IBFSIM" compare "$top_srcdir/examples/websearch_k8.xml" \
+	--html "$out/w.html" >/dev/null 2>&1 || bad "compare --html websearch"
+python3 - "$out" <<'PY' && ok || bad "the FCT plot"
+import re, sys
+d = sys.argv[1]
+w = open(d + "/w.html").read()
+c = open(d + "/c.html").read()
+f = re.search(r'<figure id="plot-fct-slowdown">(.*?)</figure>', w, re.S)
+assert f and f.group(1).count("<svg") == 1, "no FCT plot with flows"
+assert ">ib<" in f.group(1) and ">roce<" in f.group(1), "legend"
+assert "plot-fct-slowdown" not in c, "an FCT plot without flows"
+PY
 
 # Without gnuplot: refused before any run.
 mkdir "$out/bin"

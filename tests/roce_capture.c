@@ -7,9 +7,12 @@
  * of 6,000 bytes (First with RETH, Last), a SEND of 100 bytes, an RDMA
  * READ of 5,000 bytes (Request with RETH; Response First and Last with
  * AETH), each acknowledged; then one PFC frame from host 1's port
- * (priorities 0 and 3 paused for 0xFFFF and 0x1234 quanta).
+ * (priorities 0 and 3 paused for 0xFFFF and 0x1234 quanta). With cnp,
+ * both RNICs run DCQCN (src/hca/cc_dcqcn.c, the paper's set) and the
+ * WRITE's first packet reaches host 2 CE-marked, which answers with a
+ * RoCEv2 CNP (opcode 0x81) to host 1's QP on priority 6.
  *
- *   roce_capture FILE [vlan] [ipv6]
+ *   roce_capture FILE [vlan] [ipv6] [cnp]
  *
  * Exit status 0, or 1 with a message.
  */
@@ -18,6 +21,7 @@
 #include <string.h>
 
 #include "fabric/capture.h"
+#include "hca/cc_roce.h"
 #include "hca/pair.h"
 #include "ibfsim/verbs.h"
 
@@ -34,10 +38,15 @@ static void on_send(struct ibfs_port *out, const struct ibfs_packet *p)
 	(void)p;
 }
 
+/* cnp: the port whose first arrival is CE-marked (NULL: none). */
+static struct ibfs_port *mark_at;
+
 static int on_arrive(struct ibfs_port *in, const struct ibfs_packet *p)
 {
-	(void)in;
-	(void)p;
+	if (in == mark_at) {
+		((struct ibfs_packet *)(uintptr_t)p)->fecn = 1;
+		mark_at = NULL;
+	}
 	return 0;
 }
 
@@ -129,13 +138,19 @@ int main(int argc, char **argv)
 	struct ibfs_hca_pair x;
 	struct ibfs_capture *c;
 	struct ibfs_diag d;
+	struct ibfs_cc_cfg cc = {0};
+	char err[256];
+	int cnp = 0;
 
 	if (argc < 2)
-		return fail("usage: roce_capture FILE [vlan] [ipv6]");
+		return fail("usage: roce_capture FILE [vlan] [ipv6] [cnp]");
 	for (int i = 2; i < argc; i++) {
 		o.vlan |= !strcmp(argv[i], "vlan");
 		o.ipv6 |= !strcmp(argv[i], "ipv6");
+		cnp |= !strcmp(argv[i], "cnp");
 	}
+	if (cnp && ibfs__cc_cfg_init(&cc, "dcqcn", NULL, err, sizeof(err)))
+		return fail(err);
 	if (ibfs__hca_pair_new(&x, &cfg, &d))
 		return fail("no pair");
 	for (int i = 0; i < 2; i++) {
@@ -144,7 +159,11 @@ int main(int argc, char **argv)
 		    ibfs__hca_set_host_id(x.h[i], 1, (uint16_t)(i + 1)))
 			return fail("set_link");
 		ibfs__fabric_port(x.f, i, 1)->flow = &lossless;
+		if (cnp && ibfs__hca_cc_roce_install(x.h[i], &cc))
+			return fail("cannot install DCQCN");
 	}
+	if (cnp)
+		mark_at = ibfs__fabric_port(x.f, 1, 1);
 	c = ibfs__capture_open(x.f, argv[1], &o);
 	if (!c)
 		return fail("cannot open the capture");

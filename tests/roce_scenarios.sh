@@ -46,6 +46,13 @@
 #   dropped, no message completed, the packets conserved, the run's time
 #   the monitor's decision (a multiple of its 50 us); with pfc="off" the
 #   same traffic is tail-dropped instead and completes, no deadlock.
+# - examples/roce_incast_dcqcn.xml, a 16:1 incast with PFC and DCQCN:
+#   every message completes, nothing dropped, CNPs sent and received, and
+#   the pause time under a tenth of the same run with --cc none (PFC
+#   alone); examples/roce_dcqcn_fairness.xml, two flows into one port,
+#   the second from 1 ms: between 5 and 20 ms each carries within 10% of
+#   half their bytes; the cc attribute's and <cc>'s refusals, FILE:LINE
+#   and exit 2, and --cc's.
 # - in every run, the drops by cause sum to dropped.
 # Needs python3 to read the JSON (skips, 77, without it).
 : "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
@@ -346,6 +353,74 @@ check ring_off "j['deadlock'] is False and 'deadlock_cycle' not in j and \
 j['messages']['completed'] == 10 and j['conservation']['ok']"
 check ring_off "j['packets']['dropped'] > 0 and \
 j['packets']['dropped'] == j['switch_drops']['tail']"
+# DCQCN: the incast against PFC alone.
+run dcqcn "$ex/roce_incast_dcqcn.xml"
+run dcqcn_off "$ex/roce_incast_dcqcn.xml" --cc none
+check dcqcn "j['messages']['completed'] == 16 and \
+j['packets']['dropped'] == 0 and j['conservation']['ok']"
+check dcqcn "j['cc']['control'] == 'dcqcn' and \
+j['cc']['params'] == 'hpcc-ns3' and j['cc']['cnp_sent'] > 0 and \
+j['cc']['cnp_sent'] == j['cc']['cnp_received']"
+check dcqcn_off "j['messages']['completed'] == 16 and \
+j['packets']['dropped'] == 0 and j['cc']['control'] == 'none' and \
+j['cc']['params'] is None and j['cc']['cnp_sent'] == 0"
+check dcqcn "10 * j['pfc']['paused_ns'] <= \
+json.load(open('$out/dcqcn_off.json'))['pfc']['paused_ns']"
+grep -q "^cc: dcqcn (hpcc-ns3): [1-9][0-9]* CNPs sent" "$out/dcqcn.txt" &&
+	ok || bad "dcqcn: no cc line: $(cat "$out/dcqcn.txt")"
+# Fairness: each flow's bytes between 5 and 20 ms, of their sum.
+run fair5 "$ex/roce_dcqcn_fairness.xml" --until 5ms
+run fair20 "$ex/roce_dcqcn_fairness.xml" --until 20ms
+check fair20 "(lambda a, b: all(abs(x / sum(b[k] - a[k] for k in b) - 0.5) \
+<= 0.05 for x in (b[k] - a[k] for k in b)))(\
+{f['src']: f['bytes'] for f in json.load(open('$out/fair5.json'))['flows']}, \
+{f['src']: f['bytes'] for f in j['flows']})"
+# Refusals: FILE:LINE (the <transport>'s, 54; a <cc>'s, 55), exit 2.
+refuse_cc() {
+	want=$1
+	shift
+	"$IBFSIM" run "$@" --quiet >"$out/r.txt" 2>&1
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF -- "$want" "$out/r.txt"; then
+		ok
+	else
+		bad "exit $rc, want 2 and '$want': $(cat "$out/r.txt")"
+	fi
+}
+dq=$ex/roce_incast_dcqcn.xml
+sed 's/cc="dcqcn"/cc="reno"/' "$dq" >"$out/cc1.xml"
+refuse_cc "$out/cc1.xml:54: no congestion control 'reno'; expected one \
+of none, dcqcn, hpcc, timely" "$out/cc1.xml"
+sed 's/cc-params="hpcc-ns3"/cc-params="fast"/' "$dq" >"$out/cc2.xml"
+refuse_cc "$out/cc2.xml:54: dcqcn has no parameter set 'fast'; expected \
+one of paper, hpcc-ns3, connectx" "$out/cc2.xml"
+sed 's|<ecn |<cc param="g" value="2"/><cc param="x" value="1"/><ecn |' \
+	"$dq" >"$out/cc3.xml"
+refuse_cc "$out/cc3.xml:55: <cc>: g=\"2\" is out of range: expected 0 to 1" \
+	"$out/cc3.xml"
+sed 's|<ecn |<cc param="rate-ai" value="5"/><ecn |' "$dq" >"$out/cc4.xml"
+refuse_cc "$out/cc4.xml:55: <cc>: rate-ai=\"5\": expected a rate such as \
+40Mbps" "$out/cc4.xml"
+sed 's|<ecn |<cc param="k" value="5"/><ecn |' "$dq" >"$out/cc5.xml"
+refuse_cc "$out/cc5.xml:55: <cc>: dcqcn has no parameter 'k'; expected \
+one of cnp-interval," "$out/cc5.xml"
+sed 's/model="roce"/model="ib"/' "$dq" >"$out/cc6.xml"
+refuse_cc "$out/cc6.xml:54: cc=\"dcqcn\" is a RoCEv2 congestion control; \
+under model=\"ib\" cc must be none" "$out/cc6.xml"
+sed 's|<ecn |<cc value="5"/><ecn |' "$dq" >"$out/cc7.xml"
+refuse_cc "$out/cc7.xml:55: <cc> needs" "$out/cc7.xml"
+refuse_cc "--cc: hpcc: congestion control 'hpcc' is not built in this \
+simulator yet; expected one of none, dcqcn" "$dq" --cc hpcc
+refuse_cc "--cc: dcqcn:x: dcqcn has no parameter set 'x'" "$dq" --cc dcqcn:x
+refuse_cc "--model: cc=\"dcqcn\" is a RoCEv2 congestion control" "$dq" \
+	--model ib
+refuse_cc "--cc: cc=\"dcqcn\" is a RoCEv2 congestion control" \
+	"$ex/incast_hol.xml" --cc dcqcn
+# --cc with a set over the scenario's: the set is named in the results.
+run dcqcn_cx "$ex/roce_incast_dcqcn.xml" --cc dcqcn:connectx
+check dcqcn_cx "j['cc']['params'] == 'connectx' and \
+j['messages']['completed'] == 16 and j['packets']['dropped'] == 0"
+
 # Every drop has one cause: in every run above the causes sum to dropped.
 for f in "$out"/*.json; do
 	n=$(basename "$f" .json)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # An Ethernet capture of a RoCEv2 run (tests/roce_capture.c: an RDMA WRITE
 # of 6,000 bytes, a SEND of 100, an RDMA READ of 5,000, PSNs from 100, then
-# one PFC frame) as tshark dissects it: the BTH, RETH and AETH of every
+# one PFC frame; again under DCQCN with the WRITE's first packet CE-marked,
+# which adds a CNP) as tshark dissects it: the BTH, RETH and AETH of every
 # frame to UDP port 4791, the IPv4 header checksum, ECN and TTL, the FCS,
 # and the PFC frame as a MAC control frame; the same run with an 802.1Q
 # tag and IPv6. Python's zlib recomputes each frame's FCS and ICRC (IBA
@@ -35,6 +36,7 @@ f() {
 
 "$ROCE_CAPTURE" "$out/r.pcap" || bad "IPv4 run"
 "$ROCE_CAPTURE" "$out/v.pcap" vlan ipv6 || bad "802.1Q and IPv6 run"
+"$ROCE_CAPTURE" "$out/c.pcap" cnp || bad "DCQCN run"
 # pcap link type 1, LINKTYPE_ETHERNET: the 4 bytes at offset 20.
 lt=$(od -An -tu4 -j20 -N4 "$out/r.pcap" | tr -d ' ')
 [ "$lt" = 1 ] && ok || bad "link type: $lt"
@@ -94,6 +96,22 @@ want="6,100,fd00::a00:1 8,101,fd00::a00:1 17,101,fd00::a00:2 \
 13,103,fd00::a00:2 15,104,fd00::a00:2 "
 [ "$got" = "$want" ] && ok || bad "IPv6 BTH: $got"
 
+# DCQCN's CNP (IBA A17.9.3), host 2's answer to the CE-marked WRITE
+# First, leaving as the WRITE Last ends (4,194 x 80 + 10,000 ps after
+# t0): 14 + 20 + 8 + 12 (BTH) + 16 reserved + 4 (ICRC) + 4 (FCS) = 78
+# bytes, to host 1's MAC from 10.0.0.2, DSCP 48 (priority 6, CS6),
+# opcode 129 (0x81), DestQP 0x11, PSN 0, the BTH's byte 4 0x40 (BECN),
+# then 16 zero bytes and the ICRC, which this tshark shows as vendor
+# data; the frames around it as in r.pcap.
+got=$(f "$out/c.pcap" 'infiniband.bth.opcode == 129' -e frame.len \
+	-e eth.dst -e ip.src -e ip.dsfield.dscp -e infiniband.bth.destqp \
+	-e infiniband.bth.psn -e infiniband.reserved -e infiniband.vendor)
+want="78,02:00:00:00:00:01,10.0.0.2,48,0x000011,0,40,00000000,\
+00000000000000000000000000000000dcdb858e "
+[ "$got" = "$want" ] && ok || bad "CNP: $got"
+got=$(f "$out/c.pcap" 'udp.dstport == 4791' -e infiniband.bth.opcode)
+[ "$got" = "6 8 129 17 4 17 12 13 15 " ] && ok || bad "with a CNP: $got"
+
 # ECN: the marked run.
 cat >"$out/ecn.xml" <<EOF
 <?xml version="1.0"?>
@@ -119,8 +137,9 @@ got=$(f "$out/e.pcap" 'udp.dstport == 4791 && ip.dsfield.ecn != 3' \
 total=$(f "$out/e.pcap" 'udp.dstport == 4791' -e frame.number | wc -w)
 
 if command -v python3 >/dev/null 2>&1; then
-	python3 - "$((16 + total))" "$out/r.pcap" "$out/v.pcap" "$out/e.pcap" \
-		<<'PY' && ok || bad "FCS/ICRC/FECN"
+	set -- "$((25 + total))" "$out/r.pcap" "$out/v.pcap" "$out/c.pcap" \
+		"$out/e.pcap"
+	python3 - "$@" <<'PY' && ok || bad "FCS/ICRC/FECN"
 import struct, sys, zlib
 
 n = 0

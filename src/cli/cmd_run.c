@@ -21,6 +21,9 @@ static const char run_usage[] =
 	"Options:\n"
 	"  --model ib|roce|iwarp|tcp  transport model (default: the scenario's;\n"
 	"                  ib, roce and tcp are built)\n"
+	"  --cc NAME[:SET] the RNICs' congestion control under roce (none,\n"
+	"                  dcqcn, hpcc, timely) and its parameter set, in\n"
+	"                  place of the scenario's (e.g. dcqcn:connectx)\n"
 	"  --profile NAME  every HCA's timing profile (ideal, connectx-4-edr,\n"
 	"                  connectx-6-hdr, connectx-7-ndr) instead of the\n"
 	"                  fabric's\n"
@@ -54,7 +57,7 @@ static const char run_usage[] =
 
 struct run_args {
 	const char *scenario, *json, *csv, *model, *pcap_ports, *trace_ports;
-	const char *profile;
+	const char *profile, *cc;
 	struct ibfs_run_opts o;
 };
 
@@ -125,7 +128,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				return -1;
 		} else if (!strcmp(arg, "--json") || !strcmp(arg, "--csv") ||
 			   !strcmp(arg, "--pcap") || !strcmp(arg, "--trace") ||
-			   !strcmp(arg, "--model") || !strcmp(arg, "--profile")) {
+			   !strcmp(arg, "--model") ||
+			   !strcmp(arg, "--profile") || !strcmp(arg, "--cc")) {
 			if (!(v = value(argc, argv, &i)))
 				return -1;
 			if (!strcmp(arg, "--json"))
@@ -138,6 +142,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				a->o.trace = v;
 			else if (!strcmp(arg, "--profile"))
 				a->profile = v;
+			else if (!strcmp(arg, "--cc"))
+				a->cc = v;
 			else
 				a->model = v;
 		} else if (arg[0] == '-' && arg[1]) {
@@ -193,6 +199,24 @@ static int apply_model(struct ibfs_scenario *sc, const char *model)
 		ibfs_cli_error("model %s is not built yet (only ib, roce and "
 			       "tcp)",
 			       ibfs__sc_model_str(sc->model));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --cc overrides the scenario's congestion control; either way a RoCEv2
+ * control under ib is refused (the check the scenario's own model had).
+ */
+static int apply_cc(struct ibfs_scenario *sc, const struct run_args *a)
+{
+	struct ibfs_diag d;
+
+	if ((a->cc && ibfs__sc_cc_override(sc, a->cc, &d) < 0) ||
+	    ibfs__sc_cc_check_model(sc, a->cc ? "--cc" : a->model ? "--model"
+								 : NULL,
+				    &d) < 0) {
+		ibfs_cli_error("%s", d.msg);
 		return -1;
 	}
 	return 0;
@@ -271,6 +295,10 @@ int ibfs_cmd_run(int argc, char **argv)
 		return IBFS_EXIT_USAGE;
 	}
 	if (apply_model(sc, a.model) < 0) {
+		ibfs__scenario_free(sc);
+		return IBFS_EXIT_USAGE;
+	}
+	if (apply_cc(sc, &a) < 0) {
 		ibfs__scenario_free(sc);
 		return IBFS_EXIT_USAGE;
 	}

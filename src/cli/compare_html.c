@@ -7,7 +7,8 @@
  * each model's first run writes its CSV tables (the files of ibfsim run
  * --csv, docs/results.md) and gnuplot reads them by column name, so the
  * page shows what those files hold. Plots: the messages' latency and the
- * flows' throughput, each as a CDF with a line per model.
+ * flows' throughput, each as a CDF with a line per model, and with flow
+ * workloads each flow's FCT slowdown against its size.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,17 +20,28 @@
 #include "cli/commands.h"
 #include "cli/compare_int.h"
 
-/* A plot: its id in the page, title, axis labels, table and x column. */
+/*
+ * A plot: its id in the page, title, axis labels, table, and gnuplot's
+ * `using` of its curves: a CDF of one column (y empty), or one column
+ * against another as points on a logarithmic x. An optional plot is
+ * drawn only when the first model's run wrote its table (fct.csv: flow
+ * workloads only).
+ */
 struct cmp_plot {
-	const char *id, *title, *xlabel, *file, *using;
+	const char *id, *title, *xlabel, *ylabel, *file, *using;
+	int scatter, optional;
 };
 
 static const struct cmp_plot cmp_plots[] = {
 	{ "plot-latency-cdf", "Message latency", "latency (us)",
-	  "messages.csv",
-	  "(column(\"status\") == 0 ? column(\"latency_ps\") / 1e6 : NaN)" },
+	  "fraction (CDF)", "messages.csv",
+	  "(column(\"status\") == 0 ? column(\"latency_ps\") / 1e6 : NaN)",
+	  0, 0 },
 	{ "plot-flow-throughput", "Flow throughput", "throughput (Gb/s)",
-	  "flows.csv", "(column(\"gbps\"))" },
+	  "fraction (CDF)", "flows.csv", "(column(\"gbps\"))", 0, 0 },
+	{ "plot-fct-slowdown", "FCT slowdown by flow size",
+	  "flow size (bytes)", "FCT slowdown", "fct.csv",
+	  "(column(\"size\")):(column(\"slowdown\"))", 1, 1 },
 };
 
 #define NPLOTS (sizeof(cmp_plots) / sizeof(cmp_plots[0]))
@@ -43,20 +55,34 @@ int ibfs_cli_gnuplot_found(void)
 static void plot_script(FILE *g, const struct cmp_args *a,
 			const struct cmp_plot *p, const char *out)
 {
-	fprintf(g, "set terminal svg size 640,400 font 'sans,11' noenhanced\n"
+	fprintf(g, "reset\n"
+		   "set terminal svg size 640,400 font 'sans,11' noenhanced\n"
 		   "set output '%s'\n"
 		   "set datafile separator comma\n"
-		   "set key bottom right\nset grid\n"
-		   "set title '%s'\nset xlabel '%s'\n"
-		   "set ylabel 'fraction (CDF)'\nset yrange [0:1]\n"
-		   "plot ", out, p->title, p->xlabel);
+		   "set key %s\nset grid\n"
+		   "set title '%s'\nset xlabel '%s'\nset ylabel '%s'\n%s"
+		   "plot ", out, p->scatter ? "top left" : "bottom right",
+		p->title, p->xlabel, p->ylabel,
+		p->scatter ? "set logscale x\n" : "set yrange [0:1]\n");
 	for (int m = 0; m < a->nmodels; m++)
-		fprintf(g, "%s'%s/%s/%s' using %s:(1) smooth cnormal "
-			   "with steps lw 2 title '%s'",
+		fprintf(g, "%s'%s/%s/%s' using %s%s title '%s'",
 			m ? ", \\\n     " : "", a->tmp,
 			ibfs_cli_cmp_models[a->models[m]], p->file, p->using,
+			p->scatter ? " with points pt 7 ps 0.5" :
+				     ":(1) smooth cnormal with steps lw 2",
 			ibfs_cli_cmp_models[a->models[m]]);
 	fputs("\n", g);
+}
+
+/* Whether plot p is drawn: not optional, or its table was written. */
+static int plot_drawn(const struct cmp_args *a, const struct cmp_plot *p)
+{
+	char path[600];
+	if (!p->optional)
+		return 1;
+	snprintf(path, sizeof(path), "%s/%s/%s", a->tmp,
+		 ibfs_cli_cmp_models[a->models[0]], p->file);
+	return access(path, R_OK) == 0;
 }
 
 /* Runs gnuplot over every plot; 0, or -1 after a message. */
@@ -71,6 +97,8 @@ static int plots_draw(const struct cmp_args *a)
 	}
 	for (size_t i = 0; i < NPLOTS; i++) {
 		char out[512];
+		if (!plot_drawn(a, &cmp_plots[i]))
+			continue;
 		snprintf(out, sizeof(out), "%s/%s.svg", a->tmp, cmp_plots[i].id);
 		plot_script(g, a, &cmp_plots[i], out);
 	}
@@ -181,6 +209,8 @@ static int html_body(FILE *o, const struct cmp_args *a,
 	html_table(o, a, runs);
 	for (size_t i = 0; i < NPLOTS; i++) {
 		char path[512];
+		if (!plot_drawn(a, &cmp_plots[i]))
+			continue;
 		snprintf(path, sizeof(path), "%s/%s.svg", a->tmp,
 			 cmp_plots[i].id);
 		fprintf(o, "<figure id=\"%s\">\n", cmp_plots[i].id);

@@ -32,6 +32,16 @@ int ibfs__cc_rx(struct ibfs_hca_port *hp, struct ibfs_packet *p)
 
 	if (cc)
 		return cc->ops->rx(hp, p);
+	/* An RNIC without a control counts CE marks and CNPs, and sends
+	 * none (InfiniBand's BECN and CNP are not RoCEv2's). */
+	if (hp->hca->lops == &ibfs__roce_link_ops) {
+		if (p->opcode == IBFS_OP_ROCE_CNP) {
+			hp->hca->st.cnp_rx++;
+			return 1;
+		}
+		hp->hca->st.fecn_rx += p->fecn;
+		return 0;
+	}
 	return ibfs__cc_ib_rx(hp, p);
 }
 

@@ -54,6 +54,9 @@ enum {
 	/* Congestion Notification Packet (IBA A10.2.2.1): the full opcode,
 	 * LRH, BTH with BECN set, ICRC and no payload. */
 	IBFS_OP_CNP = 0x80,
+	/* RoCEv2's CNP (IBA A17.9.3): BTH with BECN set, 16 reserved
+	 * bytes, ICRC (cc_dcqcn.c). */
+	IBFS_OP_ROCE_CNP = 0x81,
 };
 
 /* What an opcode is (opcodes.c). */
@@ -752,11 +755,15 @@ struct ibfs_hca_cc;
 /* What a control learns of a packet sent, taken before the send frees it. */
 struct ibfs_cc_tx {
 	uint8_t request, sl;
+	uint8_t opcode;
 	uint32_t wire;
 	uint32_t psn;
 };
 struct ibfs_hca_cc_ops {
 	const char *name;
+	/* 1: READ responses wait for until too (a RoCEv2 rate control
+	 * paces the responder's QP, whose data they are). */
+	uint8_t responses;
 	/* When qp's next request packet may go: 0 now; IBFS_TIME_NEVER
 	 * until the control calls ibfs__hca_qp_wake (a window is full). */
 	ibfs_time_t (*until)(const struct ibfs_hca_qp *qp);

@@ -116,3 +116,14 @@ check_PROGRAMS += tests/check_roce_irn
 tests_check_roce_irn_SOURCES = tests/check_roce_irn.c tests/roce_pair.h
 tests_check_roce_irn_CFLAGS = $(TEST_CFLAGS)
 tests_check_roce_irn_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+# RoCEv2 congestion controls: the registry (cc_roce.h, cc_params.c) and
+# DCQCN (cc_dcqcn.c, its parameters in cc_dcqcn_params.c).
+libibfs_hca_la_SOURCES += src/hca/cc_roce.h src/hca/cc_params.c \
+	src/hca/cc_dcqcn.h src/hca/cc_dcqcn.c src/hca/cc_dcqcn_params.c
+
+# DCQCN on the back-to-back RNIC pair, and the registry's parse.
+check_PROGRAMS += tests/check_cc_dcqcn
+tests_check_cc_dcqcn_SOURCES = tests/check_cc_dcqcn.c tests/roce_pair.h
+tests_check_cc_dcqcn_CFLAGS = $(TEST_CFLAGS)
+tests_check_cc_dcqcn_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)

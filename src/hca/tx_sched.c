@@ -26,7 +26,9 @@
  * QP's flow may send its next request packet, and tx_send_cc tells the
  * flow what it sent: the HCA's congestion control (the ops table of
  * cc.c: the IBA's throttle, A10.3, cc_throttle.c, or a RoCEv2 rate or
- * window control) acts at those two points.
+ * window control) acts at those two points. A control that paces
+ * responses too (ops->responses: DCQCN, cc_dcqcn.c) holds a READ
+ * response the same way.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +39,25 @@ _Static_assert(offsetof(struct ibfs_hca_port, fifo) == 64,
 	       "what tx_run reads per packet in line 0 (hca_int.h)");
 
 /*
+ * A pending response due at r under a control that paces responses: a
+ * READ response at the head (the response due first) waits for the QP's
+ * rate as its requests do.
+ */
+static ibfs_time_t tx_resp_paced(struct ibfs_hca_qp *qp, ibfs_time_t r)
+{
+	const struct ibfs_resp *e = &qp->resp[qp->resp_head];
+
+	if (qp->hca->cc->ops->responses && qp->resp_count && !e->atomic &&
+	    e->ready == r) {
+		ibfs_time_t u = ibfs__cc_until(qp);
+
+		if (u > r)
+			r = u;
+	}
+	return r;
+}
+
+/*
  * When qp's next packet may go: a pending response's time, or its next
  * request's (after the RNR wait and the congestion control's injection
  * rate delay); IBFS_TIME_NEVER when it has nothing to send.
@@ -45,7 +66,8 @@ static ibfs_time_t tx_qp_ready(struct ibfs_hca_qp *qp)
 {
 	ibfs_time_t t = IBFS_TIME_NEVER, r;
 	if (ibfs__rc_resp_pending(qp, &r))
-		t = r;
+		t = __builtin_expect(qp->hca->cc != NULL, 0) ?
+			    tx_resp_paced(qp, r) : r;
 	if (qp->req_ready_valid && qp->req_ready < t) {
 		r = qp->req_ready > qp->hold_until ? qp->req_ready :
 						     qp->hold_until;
@@ -327,6 +349,7 @@ static void tx_send_cc(struct ibfs_hca_port *hp, struct ibfs_hca_qp *from,
 	struct ibfs_cc_tx tx = {
 		.request = oi && !(oi->flags & IBFS_OPF_RESP),
 		.sl = p->sl,
+		.opcode = p->opcode,
 		.wire = p->wire_bytes,
 		.psn = p->psn,
 	};

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fabric/pfc.h"
+#include "hca/cc_roce.h"
 #include "hca/hca.h"
 #include "scenario/assemble.h"
 #include "switch/eth_ecn.h"
@@ -166,6 +167,11 @@ static int eth_rnic(struct ibfs_assembly *a, struct ibfs_hca *h, int node,
 					  "set IRN loss recovery",
 					  t->nodes[node].id);
 	}
+	/* Its congestion control (hca/cc_roce.h; none: no control). */
+	if (o->eth && ibfs__hca_cc_roce_install(h, &o->eth->cc) < 0)
+		return ibfs__diag(d, t->file, 0, "HCA '%s': cannot install "
+				  "congestion control '%s'", t->nodes[node].id,
+				  o->eth->cc.algo->name);
 	for (int p = 1; p <= t->nodes[node].nports; p++) {
 		uint32_t id = ibfs__eth_host_id(&a->eth_hosts, t, node, p);
 		struct ibfs_port *port = &a->fab->ports[node][p];

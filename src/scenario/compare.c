@@ -87,9 +87,10 @@ static double cmp_stall(const struct ibfs_results *r, int eth)
 
 /*
  * What the fabric needs configured under the run's model, in a table
- * cell: the subnet manager's routing engine, or the lossless priorities
+ * cell: the subnet manager's routing engine; or the lossless priorities
  * (PFC) and where the priority travels, or lossy Ethernet's loss
- * recovery; Ethernet's routes are ECMP's, computed at start-up.
+ * recovery, with the switches' ECN marking and the RNICs' congestion
+ * control when set (Ethernet's routes are ECMP's, computed at start-up).
  */
 static void cmp_management(const struct ibfs_results *r,
 			   struct ibfs_cmp_figs *f)
@@ -103,13 +104,20 @@ static void cmp_management(const struct ibfs_results *r,
 			 r->routing ? r->routing : "no");
 		if (r->sm_inband && r->sm.state > 0)
 			f->bringup_ns = res_ns(r->sm_first_sweep);
-	} else if (sc->eth.pfc) {
-		snprintf(f->management, n, "PFC 0x%02x (%s), ECMP",
-			 sc->eth.lossless, sc->eth.pcp ? "PCP" : "DSCP");
-	} else {
-		snprintf(f->management, n, "lossy, %s, ECMP",
-			 sc->eth.irn ? "IRN" : "go-back-N");
+		return;
 	}
+	const struct ibfs_cc_algo *cc = sc->eth.cc.algo;
+	const char *ccn = cc && strcmp(cc->name, "none") ? cc->name : "";
+	const char *ecn = sc->eth.ecn.line ? ", ECN" : "";
+
+	if (sc->eth.pfc)
+		snprintf(f->management, n, "PFC 0x%02x (%s)%s%s%s",
+			 sc->eth.lossless, sc->eth.pcp ? "PCP" : "DSCP", ecn,
+			 *ccn ? ", " : "", ccn);
+	else
+		snprintf(f->management, n, "lossy, %s%s%s%s",
+			 sc->eth.irn ? "IRN" : "go-back-N", ecn,
+			 *ccn ? ", " : "", ccn);
 }
 
 static void cmp_equipment(const struct ibfs_topology *t,
@@ -140,6 +148,8 @@ void ibfs__cmp_figures(const struct ibfs_results *r, struct ibfs_cmp_figs *f)
 	cmp_latency(r, f);
 	cmp_flows(r, f);
 	cmp_colls(r, f);
+	f->fct_p50 = f->fct_p99 = IBFS_CMP_NONE;
+	ibfs__results_fct_slowdown(r, &f->fct_p50, &f->fct_p99);
 	f->cpu_s = IBFS_CMP_NONE;
 	f->pkts_sent = r->fab->pkts_injected;
 	f->pkts_dropped = r->fab->pkts_dropped;

@@ -28,6 +28,8 @@ struct ibfs_cmp_figs {
 	double flow_min_gbps;    /* the slowest flow's throughput */
 	double jain;             /* Jain's index over the flows' throughputs */
 	double coll_ns;          /* the longest collective, or NONE */
+	/* Flow workloads (kind="flows"): FCT slowdown p50 and p99, or NONE. */
+	double fct_p50, fct_p99;
 	/* Host cost: no host CPU model yet, so NONE. */
 	double cpu_s;
 	/* Stability. */

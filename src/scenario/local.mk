@@ -15,6 +15,11 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/results_collective.c src/scenario/results_mcast.c \
 	src/scenario/results_mjoin.c src/scenario/results_cc.c \
 	src/scenario/results_eth.c src/scenario/results_packets.c
+# Flows of kind="flows": their sizes, arrivals and completion times.
+libibfs_scenario_la_SOURCES += src/scenario/flow_cdf.h \
+	src/scenario/flow_cdf.c src/scenario/scenario_flows.c \
+	src/scenario/traffic_flows.c src/scenario/fct_ideal.c \
+	src/scenario/results_flows.c
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
 	src/scenario/assemble.h src/scenario/assemble.c src/scenario/assemble_eth.c \
@@ -64,6 +69,18 @@ tests_check_sampler_CFLAGS = $(TEST_CFLAGS)
 tests_check_sampler_LDADD = libibfsim.la $(TEST_LIBS)
 TESTS += tests/collectives.sh tests/collectives_algos.sh \
 	tests/collectives_trees.sh
+# Flow workloads: the size CDFs, their errors, the arrivals' load; runs
+# of examples/websearch_k8.xml and lone flows under ib and roce.
+TESTS += tests/flows_scenarios.sh
+EXTRA_DIST += tests/flows_scenarios.sh examples/websearch_k8.xml \
+	tests/data/flows/fixed64k.cdf tests/data/flows/lone_skeleton.xml \
+	tests/data/flows/lone_k8.xml tests/data/flows/load_websearch.xml \
+	tests/data/flows/load_hadoop.xml
+check_PROGRAMS += tests/check_flows
+tests_check_flows_SOURCES = tests/check_flows.c
+tests_check_flows_CFLAGS = $(TEST_CFLAGS)
+tests_check_flows_LDADD = libibfs_scenario.la libibfs_bridge.la \
+	$(SM_INBAND_LIBS)
 # The double binary tree's shapes against NCCL's rule for the children.
 check_PROGRAMS += tests/check_coll_trees
 tests_check_coll_trees_SOURCES = tests/check_coll_trees.c
@@ -207,6 +224,10 @@ EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
 	tests/data/scenario/bad_mjoin_member.xml \
 	tests/data/scenario/bad_mjoin_instant.xml \
 	tests/data/scenario/bad_mjoin_noat.xml
+# The RNICs' congestion control of a scenario (<transport cc=>, --cc),
+# and DCQCN's examples (tests/roce_scenarios.sh).
+libibfs_scenario_la_SOURCES += src/scenario/scenario_cc.c
+EXTRA_DIST += examples/roce_incast_dcqcn.xml examples/roce_dcqcn_fairness.xml
 
 # One model's column of ibfsim compare.
 libibfs_scenario_la_SOURCES += src/scenario/compare.h src/scenario/compare.c

@@ -38,6 +38,9 @@ void ibfs__results_free(struct ibfs_results *r)
 	free(r->mc_dels);
 	free(r->mc_joins);
 	r->mc_joins = NULL;
+	free(r->fct);
+	r->fct = NULL;
+	r->nfct = 0;
 	r->nmc_joins = 0;
 	r->mc_sends = NULL;
 	r->mc_dels = NULL;

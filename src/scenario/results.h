@@ -73,6 +73,17 @@ struct ibfs_mc_join_rec {
 	ibfs_time_t processed, resp, mft;
 };
 
+/*
+ * A flow of a <pattern kind="flows"> (results_flows.c): its message
+ * record (msgs[msg]: src, dst, bytes, completion), its arrival in
+ * scenario time (from when the fabric was up) and its pattern's index.
+ */
+struct ibfs_fct_flow {
+	size_t msg;
+	ibfs_time_t arrival;
+	uint32_t pattern;
+};
+
 struct ibfs_results {
 	const struct ibfs_scenario *sc;
 	const struct ibfs_fabric *fab;
@@ -121,6 +132,9 @@ struct ibfs_results {
 	struct ibfs_mc_join_rec *mc_joins;
 	size_t nmc_joins;
 	ibfs_time_t base;
+	/* kind="flows" patterns' flows, or NULL. */
+	struct ibfs_fct_flow *fct;
+	size_t nfct;
 	/* --sample (sampler.h): the interval (0: no samples), the samples
 	 * written, the directory of their CSV files (NULL: none) and 1 when
 	 * they went to the timeline too. */

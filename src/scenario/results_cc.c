@@ -7,6 +7,12 @@
  * text summary and the JSON only when the scenario turns CC on, so that
  * the results of other runs do not change; ports.csv always has the
  * fecn_marks column (0 without CC).
+ *
+ * Under roce, a scenario that names a RoCEv2 control (<transport cc=>,
+ * --cc) has its name and parameter set reported, with the CNPs the
+ * RNICs sent and received (cc.cnp_sent, cc.cnp_received) and the
+ * CE-marked packets they received (cc.ce_received), in the text summary
+ * and the JSON's "cc" object.
  */
 #include "scenario/results_int.h"
 
@@ -58,10 +64,54 @@ static void cc_sum(const struct ibfs_results *r, struct cc_sums *s)
 	}
 }
 
+/* A RoCEv2 control named by the scenario or --cc (none included). */
+static const struct ibfs_cc_cfg *cc_roce(const struct ibfs_results *r)
+{
+	const struct ibfs_cc_cfg *c = &r->sc->eth.cc;
+
+	return r->sc->model == IBFS_MODEL_ROCE && c->algo ? c : NULL;
+}
+
+static void cc_roce_print(const struct ibfs_results *r, FILE *out)
+{
+	const struct ibfs_cc_cfg *c = cc_roce(r);
+	struct cc_sums s;
+
+	if (!c)
+		return;
+	cc_sum(r, &s);
+	fprintf(out, "cc: %s%s%s%s: %llu CNPs sent, %llu received; %llu "
+		"CE-marked packets received\n", c->algo->name,
+		c->set ? " (" : "", c->set ? c->set : "", c->set ? ")" : "",
+		(unsigned long long)s.cnp_tx, (unsigned long long)s.cnp_rx,
+		(unsigned long long)s.fecn_rx);
+}
+
+static void cc_roce_json(const struct ibfs_results *r, FILE *o)
+{
+	const struct ibfs_cc_cfg *c = cc_roce(r);
+	struct cc_sums s;
+
+	if (!c)
+		return;
+	cc_sum(r, &s);
+	fputs("  \"cc\": {\"control\": ", o);
+	ibfs__results_json_str(o, c->algo->name);
+	fputs(", \"params\": ", o);
+	if (c->set)
+		ibfs__results_json_str(o, c->set);
+	else
+		fputs("null", o);
+	fprintf(o, ", \"cnp_sent\": %llu, \"cnp_received\": %llu, "
+		"\"ce_received\": %llu},\n", (unsigned long long)s.cnp_tx,
+		(unsigned long long)s.cnp_rx, (unsigned long long)s.fecn_rx);
+}
+
 void ibfs__results_print_cc(const struct ibfs_results *r, FILE *out)
 {
 	struct cc_sums s;
 
+	cc_roce_print(r, out);
 	if (!cc_on(r))
 		return;
 	cc_sum(r, &s);
@@ -90,6 +140,7 @@ void ibfs__results_json_cc(const struct ibfs_results *r, FILE *o)
 	struct cc_sums s;
 	int first = 1;
 
+	cc_roce_json(r, o);
 	if (!cc_on(r))
 		return;
 	cc_sum(r, &s);

@@ -180,6 +180,10 @@ int ibfs__results_write_csv(const struct ibfs_results *r, const char *dir)
 		if (ibfs__results_write_whole(path, tables[i].body, r) < 0)
 			return -1;
 	}
+	snprintf(path, sizeof(path), "%s/fct.csv", dir);
+	if (ibfs__results_has_fct(r) &&
+	    ibfs__results_write_whole(path, ibfs__results_csv_fct, r) < 0)
+		return -1;
 	if (r->sc->model == IBFS_MODEL_IB)
 		return 0;
 	snprintf(path, sizeof(path), "%s/pfc.csv", dir);

@@ -140,6 +140,26 @@ void ibfs__results_csv_packets(const struct ibfs_results *r, FILE *o);
 uint64_t ibfs__results_retransmitted(const struct ibfs_results *r);
 
 /*
+ * fct_ideal.c: a WRITE of `bytes` from src to dst alone on the idle
+ * fabric, from its post to its completion at src, in ps (0 when no path
+ * joins them).
+ */
+ibfs_time_t ibfs__fct_ideal(const struct ibfs_results *r, int src, int dst,
+			    uint64_t bytes);
+/*
+ * results_flows.c: the flows of kind="flows" patterns, printed, in the
+ * JSON (its "fct" member with its trailing comma) and fct.csv; nothing
+ * when the scenario has no such pattern.
+ */
+int ibfs__results_has_fct(const struct ibfs_results *r);
+void ibfs__results_print_fct(const struct ibfs_results *r, FILE *out);
+void ibfs__results_json_fct(const struct ibfs_results *r, FILE *o);
+void ibfs__results_csv_fct(const struct ibfs_results *r, FILE *o);
+/* The finished flows' slowdown p50 and p99: how many (0: none, p50 and
+ * p99 untouched). */
+size_t ibfs__results_fct_slowdown(const struct ibfs_results *r, double *p50,
+				  double *p99);
+/*
  * results_ecn.c: the switches' ECN marks; the text line when the scenario
  * has <ecn>, the JSON member (with its comma) and ecn.csv under roce.
  */

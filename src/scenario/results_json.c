@@ -292,6 +292,7 @@ static void json_body(const struct ibfs_results *r, FILE *o)
 	fprintf(o, "  \"throughput_gbps\": {\"aggregate\": %.6f},\n",
 		ibfs__results_aggregate_gbps(r));
 	ibfs__results_json_colls(r, o);
+	ibfs__results_json_fct(r, o);
 	json_flows(r, o);
 	json_links(r, o);
 	json_switches(r, o);

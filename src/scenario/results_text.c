@@ -185,6 +185,7 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 	print_messages(r, out);
 	ibfs__results_print_mcast(r, out);
 	print_flows(r, out);
+	ibfs__results_print_fct(r, out);
 	ibfs__results_print_colls(r, out);
 	fprintf(out, "throughput: %.3f Gb/s aggregate\n",
 		ibfs__results_aggregate_gbps(r));

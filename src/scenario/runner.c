@@ -284,6 +284,12 @@ static int roce_check(struct ibfs_scenario *sc, struct ibfs_diag *d)
 				  "modelled under tcp (the hosts send IPv4 "
 				  "frames without an 802.1Q tag and TCP "
 				  "recovers its own losses)", what);
+	if (sc->model == IBFS_MODEL_TCP && sc->eth.cc.algo &&
+	    sc->eth.cc.algo != &ibfs__cc_none)
+		return ibfs__diag(d, sc->file, sc->eth.cc_line, "cc=\"%s\" is "
+				  "a RoCEv2 congestion control; under tcp cc "
+				  "is cubic, newreno or dctcp",
+				  sc->eth.cc.algo->name);
 	/* Under tcp the switches drop unless pfc="on" says otherwise. */
 	if (sc->model == IBFS_MODEL_TCP && !sc->eth.pfc_given)
 		sc->eth.pfc = 0;

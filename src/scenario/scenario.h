@@ -14,9 +14,12 @@
 #include "fabric/diag.h"
 #include "fabric/time.h"
 #include "fabric/topology.h"
+#include "hca/cc_roce.h"
 #include "subnet_manager/cc_config.h"
 #include "subnet_manager/mcast.h"
 #include "subnet_manager/qos.h"
+
+struct ibfs_flow_cdf;
 
 /* Operations, by their names in docs/scenario-format.md (libibverbs'
  * IBV_WR_* in meaning). */
@@ -40,6 +43,7 @@ enum ibfs_sc_pattern_kind {
 	IBFS_PAT_INCAST,
 	IBFS_PAT_SHIFT,
 	IBFS_PAT_BISECTION,
+	IBFS_PAT_FLOWS,         /* Poisson flows of a size CDF (traffic_flows.c) */
 	IBFS_PAT_COUNT
 };
 
@@ -84,6 +88,20 @@ struct ibfs_sc_eth {
 	 * (0: no cap). */
 	int irn;
 	ibfs_time_t irn_rtt;
+	/*
+	 * The RNICs' congestion control (scenario_cc.c): cc="NAME" and
+	 * cc-params="SET" of <transport> (NULL: none, the control's
+	 * defaults), its <cc param= value=/> children over the set, and
+	 * what they resolve to (cc.algo NULL: none). cc_line: <transport>'s.
+	 */
+	char *cc_name, *cc_set;
+	struct ibfs_sc_cc_param {
+		char *param, *value;
+		long line;
+	} *cc_params;
+	int ncc_params;
+	long cc_line;
+	struct ibfs_cc_cfg cc;
 	/* <ecn> (scenario_ecn.c): the switches' ECN marking. */
 	struct ibfs_sc_ecn ecn;
 	/* pfc="" was written (under tcp PFC is off unless it says on). */
@@ -131,6 +149,13 @@ struct ibfs_sc_pattern {
 	uint64_t rate;
 	uint16_t pkey;
 	long line;
+	/* kind="flows" (scenario_flows.c): sizes drawn from cdf, arrivals
+	 * Poisson at `load` of each sender's link rate for `duration` from
+	 * start, to every other HCA or (incast) to dst. */
+	struct ibfs_flow_cdf *cdf;
+	double load;
+	int incast;
+	ibfs_time_t duration;
 };
 
 /* Collectives (<collective kind=>), as MPI and NCCL run them. */
@@ -290,5 +315,18 @@ enum ibfs_sc_coll_algo ibfs__sc_coll_algo(enum ibfs_sc_coll_kind k);
 /* An algorithm's name as algorithm= takes it ("ring", ...). */
 const char *ibfs__sc_algo_str(enum ibfs_sc_coll_algo a);
 const char *ibfs__sc_model_str(enum ibfs_sc_model m);
+/*
+ * The RNICs' congestion control (scenario_cc.c). resolve: e->cc from the
+ * name, set and parameters the scenario gave (errors FILE:LINE, a
+ * parameter's at its <cc>'s line). override: --cc NAME[:SET] in place of
+ * the scenario's name and set (its <cc> parameters kept for the same
+ * control, dropped for another). check_model: under ib, only none.
+ */
+int ibfs__sc_cc_resolve(struct ibfs_scenario *s, struct ibfs_diag *d);
+int ibfs__sc_cc_override(struct ibfs_scenario *s, const char *arg,
+			 struct ibfs_diag *d);
+int ibfs__sc_cc_check_model(const struct ibfs_scenario *s, const char *who,
+			    struct ibfs_diag *d);
+void ibfs__sc_cc_free(struct ibfs_sc_eth *e);
 
 #endif

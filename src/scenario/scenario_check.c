@@ -52,11 +52,13 @@ static const struct {
 			    "qos-high-limit", "partitions", SX_CC}},
 	{"transport", {"model", "pfc", "priority-source", "ip",
 		       "loss-recovery", "ecmp", "switch-profile", "irn-rtt",
-		       "cc", "mtu", "rto-min"}},
+		       "cc", "cc-params", "mtu", "rto-min"}},
+	{"cc", {"param", "value"}},
 	{"ecn", {"kmin", "kmax", "pmax", "mark", "priorities"}},
 	{"traffic", {NULL}},
 	{"message", {"src", "dst", SX_COMMON}},
-	{"pattern", {"kind", "dst", "shift", SX_COMMON}},
+	{"pattern", {"kind", "dst", "shift", SX_COMMON, "sizes", "load",
+		     "placement", "duration"}},
 	{"collective", {"kind", "hcas", "root", "op", "qp", "size", "count",
 			"start", "sl", "algorithm", "chunks", "reduce-rate"}},
 	{"fault", {"at", "link", "switch", "action"}},
@@ -79,6 +81,7 @@ static const struct {
 	const char *const attrs[3];
 } sx_required[] = {
 	{"transport", {"model"}},
+	{"cc", {"param", "value"}},
 	{"ecn", {"kmin", "kmax", "pmax"}},
 	{"message", {"src", "dst"}},
 	{"pattern", {"kind"}},
@@ -162,7 +165,7 @@ static int sx_check_structure(xmlNode *root, const char *path,
 					  "sample", NULL};
 	static const char *const traffic[] = {"message", "pattern",
 					      "collective", "multicast", NULL};
-	static const char *const transport[] = {"ecn", NULL};
+	static const char *const transport[] = {"cc", "ecn", NULL};
 
 	if (sx_check_content(root, top, path, d) < 0)
 		return -1;

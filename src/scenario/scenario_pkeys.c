@@ -149,7 +149,8 @@ static int pk_pattern(struct pk *c, const struct ibfs_sc_pattern *p)
 	for (size_t n = 0; n < t->nnodes; n++)
 		if (t->nodes[n].type == IBFS_NODE_HCA)
 			hca[nh++] = (int)n;
-	if (p->kind == IBFS_PAT_INCAST) {
+	if (p->kind == IBFS_PAT_INCAST ||
+	    (p->kind == IBFS_PAT_FLOWS && p->incast)) {
 		for (size_t i = 0; i < nh && !rc; i++)
 			if (hca[i] != p->dst)
 				rc = pk_pair(c, p->line, hca[i], p->dst, lanes,

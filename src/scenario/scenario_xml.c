@@ -18,6 +18,7 @@
 #include "fabric/units.h"
 #include "fabric/xml_fabric.h"
 #include "hca/hca.h"
+#include "scenario/flow_cdf.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_check.h"
 #include "scenario/scenario_xml_int.h"
@@ -29,7 +30,7 @@ static const char *const op_names[IBFS_SC_OP_COUNT] = {
 static const char *const qp_names[] = {"rc", "uc", "ud"};
 static const char *const pattern_names[IBFS_PAT_COUNT] = {
 	"permutation", "uniform", "all-to-all", "incast", "shift",
-	"bisection"};
+	"bisection", "flows"};
 static const char *const model_names[] = {"ib", "roce", "iwarp", "tcp"};
 
 const char *ibfs__sc_op_str(enum ibfs_sc_op op)
@@ -144,12 +145,10 @@ static int enum_attr(struct sx *x, xmlNode *n, const char *name,
 }
 
 /*
- * <transport>'s Ethernet attributes (struct ibfs_sc_eth). loss-recovery
- * takes gbn, the IBA's go-back-N, or irn, the selective repeat of Mittal
- * et al. (SIGCOMM 2018), with PFC or without (the paper evaluates both);
- * irn-rtt, the base RTT its BDP cap is computed from, goes with irn only.
+ * Under tcp: cc="cubic|newreno|dctcp" (the hosts' TCP; under the other
+ * models cc names the RNICs' control, read_transport_cc), mtu="1500|9000",
+ * rto-min="".
  */
-/* Under tcp: cc="cubic|newreno|dctcp", mtu="1500|9000", rto-min="". */
 static int read_transport_tcp(struct sx *x, xmlNode *n)
 {
 	static const char *const ccs[] = {"cubic", "newreno", "dctcp"};
@@ -158,7 +157,8 @@ static int read_transport_tcp(struct sx *x, xmlNode *n)
 	int mtu;
 	uint64_t rto;
 
-	if (enum_attr(x, n, "cc", ccs, 3, 0, &e->tcp_cc) < 0 ||
+	if ((x->s->model == IBFS_MODEL_TCP &&
+	     enum_attr(x, n, "cc", ccs, 3, 0, &e->tcp_cc) < 0) ||
 	    enum_attr(x, n, "mtu", mtus, 2, 0, &mtu) < 0 ||
 	    unit_attr(x, n, "rto-min", ibfs__parse_time, "time",
 		      200 * IBFS_MS, &rto) < 0)
@@ -172,6 +172,12 @@ static int read_transport_tcp(struct sx *x, xmlNode *n)
 	return 0;
 }
 
+/*
+ * <transport>'s Ethernet attributes (struct ibfs_sc_eth). loss-recovery
+ * takes gbn, the IBA's go-back-N, or irn, the selective repeat of Mittal
+ * et al. (SIGCOMM 2018), with PFC or without (the paper evaluates both);
+ * irn-rtt, the base RTT its BDP cap is computed from, goes with irn only.
+ */
 static int read_transport_eth(struct sx *x, xmlNode *n)
 {
 	static const char *const onoff[] = {"off", "on"};
@@ -214,6 +220,72 @@ static int read_transport_eth(struct sx *x, xmlNode *n)
 	e->switch_profile = strdup(profiles[prof]);
 	if (!e->switch_profile)
 		return ibfs__diag(x->d, x->file, line_of(n), "out of memory");
+	return 0;
+}
+
+/* Keeps a copy of attribute `name` of n in *out (NULL when absent). */
+static int keep_attr(struct sx *x, xmlNode *n, const char *name, char **out)
+{
+	char *v = attr(n, name);
+
+	free(*out);
+	*out = v ? strdup(v) : NULL;
+	xmlFree(v);
+	if (v && !*out)
+		return ibfs__diag(x->d, x->file, line_of(n), "out of memory");
+	return 0;
+}
+
+/*
+ * <transport>'s cc="NAME" and cc-params="SET", and its <cc param="P"
+ * value="V"/> children, one parameter each (scenario_cc.c resolves
+ * them); under model="ib" only cc="none".
+ */
+static int read_transport_cc(struct sx *x, xmlNode *n)
+{
+	struct ibfs_sc_eth *e = &x->s->eth;
+
+	e->cc_line = line_of(n);
+	if (keep_attr(x, n, "cc", &e->cc_name) < 0 ||
+	    keep_attr(x, n, "cc-params", &e->cc_set) < 0)
+		return -1;
+	for (xmlNode *c = n->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE ||
+		    strcmp((const char *)c->name, "cc"))
+			continue;
+		struct ibfs_sc_cc_param *p = realloc(
+			e->cc_params, (size_t)(e->ncc_params + 1) * sizeof(*p));
+
+		if (!p)
+			return ibfs__diag(x->d, x->file, line_of(c),
+					  "out of memory");
+		e->cc_params = p;
+		p = &p[e->ncc_params++];
+		*p = (struct ibfs_sc_cc_param){NULL, NULL, line_of(c)};
+		if (keep_attr(x, c, "param", &p->param) < 0 ||
+		    keep_attr(x, c, "value", &p->value) < 0)
+			return -1;
+	}
+	if (ibfs__sc_cc_resolve(x->s, x->d) < 0)
+		return -1;
+	return ibfs__sc_cc_check_model(x->s, NULL, x->d);
+}
+
+/* Under tcp the RNICs' cc-params and <cc> have nothing to set. */
+static int no_rnic_cc(struct sx *x, xmlNode *n)
+{
+	char *set = attr(n, "cc-params");
+	int given = set != NULL;
+
+	xmlFree(set);
+	for (xmlNode *c = n->children; c && !given; c = c->next)
+		given = c->type == XML_ELEMENT_NODE &&
+			!strcmp((const char *)c->name, "cc");
+	if (given)
+		return ibfs__diag(x->d, x->file, line_of(n), "cc-params and "
+				  "<cc> set an RNIC's congestion control; "
+				  "under model=\"tcp\" there is none (cc is "
+				  "cubic, newreno or dctcp)");
 	return 0;
 }
 
@@ -404,10 +476,16 @@ static int read_pattern(struct sx *x, xmlNode *n)
 	p.kind = kind;
 	p.op = op;
 	p.qp = qp;
+	const char *fa = ibfs__sx_flows_attr(n);
+
+	if (p.kind != IBFS_PAT_FLOWS && fa)
+		return ibfs__diag(x->d, x->file, p.line,
+				  "%s applies only to kind=\"flows\"", fa);
 	if (p.kind == IBFS_PAT_INCAST && p.dst < 0)
 		return ibfs__diag(x->d, x->file, p.line,
 				  "an incast pattern needs dst");
-	if (p.kind != IBFS_PAT_INCAST && p.dst >= 0)
+	if (p.kind != IBFS_PAT_INCAST && p.kind != IBFS_PAT_FLOWS &&
+	    p.dst >= 0)
 		return ibfs__diag(x->d, x->file, p.line,
 				  "dst applies only to kind=\"incast\"");
 	if (ibfs__topo_count(x->s->topo, IBFS_NODE_HCA) < 2)
@@ -415,10 +493,15 @@ static int read_pattern(struct sx *x, xmlNode *n)
 				  "a pattern needs at least two HCAs");
 	if (check_op(x, p.line, p.op, p.qp, &p.size, size_given) < 0)
 		return -1;
+	/* Last: what fails after the CDF is read frees it. */
+	if (p.kind == IBFS_PAT_FLOWS && ibfs__sx_read_flows(x, n, &p) < 0)
+		return -1;
 	struct ibfs_sc_pattern *v =
 		realloc(x->s->pats, (x->s->npats + 1) * sizeof(*v));
-	if (!v)
+	if (!v) {
+		ibfs__flow_cdf_free(p.cdf);
 		return ibfs__diag(x->d, x->file, p.line, "out of memory");
+	}
 	x->s->pats = v;
 	v[x->s->npats++] = p;
 	return 0;
@@ -663,6 +746,10 @@ static int read_scenario(struct sx *x, xmlNode *root)
 				rc = read_transport_eth(x, n);
 			if (!rc)
 				rc = ibfs__sx_read_ecn(x, n);
+			if (!rc && model != IBFS_MODEL_TCP)
+				rc = read_transport_cc(x, n);
+			else if (!rc)
+				rc = no_rnic_cc(x, n);
 		} else if (!strcmp(name, "traffic")) {
 			rc = read_children(x, n);
 		} else if (!strcmp(name, "fault")) {
@@ -728,10 +815,13 @@ void ibfs__scenario_free(struct ibfs_scenario *s)
 	free(s->file);
 	free(s->routing);
 	free(s->eth.switch_profile);
+	ibfs__sc_cc_free(&s->eth);
 	free(s->lfts);
 	free(s->hca_profile);
 	ibfs__partitions_free(s->partitions);
 	free(s->msgs);
+	for (size_t i = 0; i < s->npats; i++)
+		ibfs__flow_cdf_free(s->pats[i].cdf);
 	free(s->pats);
 	for (size_t i = 0; i < s->ncolls; i++)
 		free(s->colls[i].members);

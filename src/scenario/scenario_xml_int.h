@@ -67,6 +67,10 @@ int ibfs__sx_read_mjoin(struct sx *x, xmlNode *n, int leave);
 /* After every element: the checks that need all of them. */
 int ibfs__sx_mjoin_finish(struct sx *x);
 
+/* scenario_flows.c: <pattern kind="flows">'s attributes into p (its
+ * dst already read); the flows-only attribute n carries, or NULL. */
+int ibfs__sx_read_flows(struct sx *x, xmlNode *n, struct ibfs_sc_pattern *p);
+const char *ibfs__sx_flows_attr(xmlNode *n);
 /* scenario_ecn.c: the <ecn> in <transport>, if any. */
 int ibfs__sx_read_ecn(struct sx *x, xmlNode *transport);
 

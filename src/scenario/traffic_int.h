@@ -13,6 +13,8 @@
 
 #include "scenario/traffic.h"
 
+struct ibfs_rng;
+
 struct tr_conn {
 	int src, dst;
 	enum ibfs_sc_qp qp;
@@ -161,6 +163,12 @@ struct tr_node {
 	struct tr_cstream cs[TR_STREAMS];
 };
 
+/* A flow of a kind="flows" pattern: its record and its pattern. */
+struct tr_flow {
+	size_t rec;
+	uint32_t pat;
+};
+
 struct ibfs_traffic {
 	const struct ibfs_scenario *sc;
 	struct tr_conn *conns;
@@ -208,9 +216,21 @@ struct ibfs_traffic {
 	size_t nmc_recs;
 	struct ibfs_mc_delivery *mc_dels;
 	size_t nmc_dels, mc_dels_cap;
+	/* kind="flows" patterns' flows, in the order generated. */
+	struct tr_flow *flows;
+	size_t nflows, flows_cap;
 };
 
 enum { TR_SIG_ARRIVAL = 1, TR_SIG_COMPLETION = 2 };
+
+/* traffic_flows.c: <pattern kind="flows"> number `pat` (its index among
+ * the scenario's patterns) into messages, one a flow; -1 no memory. */
+int ibfs__tr_expand_flows(struct ibfs_traffic *t,
+			  const struct ibfs_sc_pattern *p, uint32_t pat,
+			  const int *h, size_t n, struct ibfs_rng *r);
+/* After the run: the flows into r->fct (results_flows.c); -1 no memory. */
+int ibfs__tr_flows_collect(const struct ibfs_traffic *t,
+			   struct ibfs_results *r);
 
 /*
  * One lane (connection) of `count` messages from src to dst, posted from

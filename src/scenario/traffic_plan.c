@@ -11,7 +11,9 @@
  *   incast       every other HCA sends to dst;
  *   shift        HCA i sends to HCA (i + shift) mod N, in topology order;
  *   bisection    a random half of the HCAs paired one to one with the
- *                other half, both directions.
+ *                other half, both directions;
+ *   flows        Poisson flow arrivals with sizes from a CDF
+ *                (traffic_flows.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +198,9 @@ static int expand_pattern(struct ibfs_traffic *t,
 			  const struct ibfs_sc_pattern *p, const int *h,
 			  size_t n, struct ibfs_rng *r)
 {
+	if (p->kind == IBFS_PAT_FLOWS)
+		return ibfs__tr_expand_flows(t, p, (uint32_t)(p - t->sc->pats),
+					     h, n, r);
 	int *v = malloc(n * sizeof(*v));
 	if (!v)
 		return -1;
@@ -409,6 +414,8 @@ int ibfs__traffic_collect(const struct ibfs_traffic *t,
 		if (ibfs__results_add_coll(r, &c) < 0)
 			return -1;
 	}
+	if (ibfs__tr_flows_collect(t, r) < 0)
+		return -1;
 	return t->sc->nmcasts ? ibfs__tr_mc_collect(t, r) : 0;
 }
 
@@ -438,5 +445,6 @@ void ibfs__traffic_free(struct ibfs_traffic *t)
 	free(t->coll_red);
 	free(t->colls);
 	free(t->conn_index);
+	free(t->flows);
 	free(t);
 }
