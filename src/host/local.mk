@@ -12,3 +12,9 @@ libibfs_host_la_LIBADD = libibfs_transport.la
 TESTS += tests/tcp_scenarios.sh
 EXTRA_DIST += tests/tcp_scenarios.sh examples/tcp_incast.xml \
 	examples/tcp_incast_rto1ms.xml
+
+# A TCP frame as the captures encode it and the ECMP hash sees it.
+check_PROGRAMS += tests/check_tcp_frame
+tests_check_tcp_frame_SOURCES = tests/check_tcp_frame.c
+tests_check_tcp_frame_CFLAGS = $(TEST_CFLAGS)
+tests_check_tcp_frame_LDADD = $(TCP_TEST_LIBS)
