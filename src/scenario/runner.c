@@ -301,7 +301,8 @@ static int roce_check(struct ibfs_scenario *sc, struct ibfs_diag *d)
 		sc->eth.lossless |= (uint8_t)(1u << (sc->pats[i].sl & 7));
 	for (size_t i = 0; i < sc->ncolls; i++)
 		sc->eth.lossless |= (uint8_t)(1u << (sc->colls[i].sl & 7));
-	if (!sc->eth.lossless)
+	/* The TCP hosts send on priority 0 whatever the traffic's SLs. */
+	if (!sc->eth.lossless || sc->model == IBFS_MODEL_TCP)
 		sc->eth.lossless = 1;
 	return 0;
 }
