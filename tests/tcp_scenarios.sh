@@ -21,7 +21,8 @@
 #   message failed (below);
 # - goodput: 64 MiB on the same pair take the link at 100 x 1,448 /
 #   1,538 = 94.148 Gb/s (slow start's few microseconds aside): the
-#   message's rate within 0.5% of it;
+#   message's rate within 0.5% of it; with mtu="9000", 100 x 8,948 /
+#   9,038 = 99.004 Gb/s; a READ, a request and a response (below);
 # - incast (examples/tcp_incast.xml, tcp_incast_rto1ms.xml): 32 x 64 KiB
 #   into one server through a shallow switch, 2 Gb/s links. Every block
 #   completes; with Linux's 200 ms minimum RTO the timeouts make the
@@ -129,6 +130,20 @@ msg bulk 64MiB
 run bulk "$out/bulk.xml"
 check bulk "abs(j['throughput_gbps']['aggregate'] - 100 * 1448 / 1538) \
 < 0.005 * 100 * 1448 / 1538"
+# mtu="9000": 8,948-byte segments in 9,038 bytes on the wire.
+sed 's/model="tcp"/model="tcp" mtu="9000"/' "$out/bulk.xml" >"$out/bulk9k.xml"
+run bulk9k "$out/bulk9k.xml"
+check bulk9k "abs(j['throughput_gbps']['aggregate'] - 100 * 8948 / 9038) \
+< 0.005 * 100 * 8948 / 9038"
+
+# A 4 KiB READ: the 64-byte request (154 bytes on the wire, 12,320 ps)
+# reaches b at 12,320 + 10,000 + 500,000 + 12,320 + 10,000 = 544,640 ps;
+# b's application answers at once on its connection back to a, whose
+# 4 KiB arrive 992,320 ps later, as the SEND's above: 1,536,960 ps.
+sed 's/op="send"/op="read"/' "$out/lat.xml" >"$out/read.xml"
+run read "$out/read.xml"
+check read "j['messages']['latency_ns']['min'] == 1536.96 and \
+j['messages']['completed'] == 1"
 
 run incast "$ex/tcp_incast.xml"
 run incast1 "$ex/tcp_incast_rto1ms.xml"
