@@ -10,9 +10,9 @@
  * time, when the receiver has read its last byte (the stream's bytes are
  * counted, and the messages of a connection end in the order written).
  *
- * Operations without a TCP counterpart become an exchange: a READ a
- * request of 64 bytes (the READ request's RETH and BTH, rounded up) on
- * the connection, then, when the responder has read it, a response of
+ * Operations without a TCP counterpart become an exchange, as an RPC over
+ * TCP does it: a READ a request of 64 bytes (a small request message; an
+ * RDMA READ request's BTH and RETH are 28) on the connection, then, when the responder has read it, a response of
  * the message's size on a second connection from the destination back
  * to the source; an atomic the same with its operands' bytes both ways.
  * Its completion is when the requester has read the response's last
