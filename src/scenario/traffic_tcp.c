@@ -12,9 +12,10 @@
  *
  * Operations without a TCP counterpart become an exchange, as an RPC over
  * TCP does it: a READ a request of 64 bytes (a small request message; an
- * RDMA READ request's BTH and RETH are 28) on the connection, then, when the responder has read it, a response of
- * the message's size on a second connection from the destination back
- * to the source; an atomic the same with its operands' bytes both ways.
+ * RDMA READ request's BTH and RETH are 28) on the connection, then, when
+ * the responder has read it, a response of the message's size on a
+ * second connection from the destination back to the source; an atomic
+ * the same with its operands' bytes both ways.
  * Its completion is when the requester has read the response's last
  * byte. A message of 0 bytes completes when posted.
  */
