@@ -10,4 +10,5 @@ BENCH_RUN += bench/bench_fabric
 CLEANFILES += bench/bench_fabric$(EXEEXT)
 # A/B timing of two bench_fabric builds, and the scale check
 # (docs/performance.md, the method).
-EXTRA_DIST += bench/ab.sh bench/scale.sh bench/models.sh bench/identity.sh
+EXTRA_DIST += bench/ab.sh bench/scale.sh bench/models.sh bench/identity.sh \
+	bench/websearch.sh

@@ -51,8 +51,9 @@
 #   the pause time under a tenth of the same run with --cc none (PFC
 #   alone); examples/roce_dcqcn_fairness.xml, two flows into one port,
 #   the second from 1 ms: between 5 and 20 ms each carries within 10% of
-#   half their bytes; the cc attribute's and <cc>'s refusals, FILE:LINE
-#   and exit 2, and --cc's.
+#   half their bytes, and the queue toward node1 stays under Kmax and
+#   averages under Kmin; the cc attribute's and <cc>'s refusals,
+#   FILE:LINE and exit 2, and --cc's.
 # - in every run, the drops by cause sum to dropped.
 # Needs python3 to read the JSON (skips, 77, without it).
 : "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
@@ -375,6 +376,16 @@ check fair20 "(lambda a, b: all(abs(x / sum(b[k] - a[k] for k in b) - 0.5) \
 <= 0.05 for x in (b[k] - a[k] for k in b)))(\
 {f['src']: f['bytes'] for f in json.load(open('$out/fair5.json'))['flows']}, \
 {f['src']: f['bytes'] for f in j['flows']})"
+# The queue toward node1 (sw1:1) once both flows run, sampled every 10 us
+# from 5 to 20 ms: never above Kmax (1,600,000 B: above it every frame
+# is marked and each sender cuts its rate on the CNP), and on average no
+# more than Kmin (400,000 B), where marking starts.
+run fairq "$ex/roce_dcqcn_fairness.xml" --until 20ms --sample 10us \
+	--csv "$out/fairq"
+check fairq "(lambda q: len(q) == 1501 and max(q) <= 1600000 and \
+sum(q) / len(q) <= 400000)([int(r['bytes_0']) for r in \
+__import__('csv').DictReader(open('$out/fairq/samples_ports.csv')) \
+if r['node'] == 'sw1' and r['port'] == '1' and float(r['time_ns']) >= 5e6])"
 # Refusals: FILE:LINE (the <transport>'s, 54; a <cc>'s, 55), exit 2.
 refuse_cc() {
 	want=$1
@@ -409,8 +420,7 @@ refuse_cc "$out/cc6.xml:54: cc=\"dcqcn\" is a RoCEv2 congestion control; \
 under model=\"ib\" cc must be none" "$out/cc6.xml"
 sed 's|<ecn |<cc value="5"/><ecn |' "$dq" >"$out/cc7.xml"
 refuse_cc "$out/cc7.xml:55: <cc> needs" "$out/cc7.xml"
-refuse_cc "--cc: hpcc: congestion control 'hpcc' is not built in this \
-simulator yet; expected one of none, dcqcn" "$dq" --cc hpcc
+refuse_cc "--cc: hpcc:x: hpcc has no parameter set 'x'" "$dq" --cc hpcc:x
 refuse_cc "--cc: dcqcn:x: dcqcn has no parameter set 'x'" "$dq" --cc dcqcn:x
 refuse_cc "--model: cc=\"dcqcn\" is a RoCEv2 congestion control" "$dq" \
 	--model ib

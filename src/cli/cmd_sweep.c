@@ -713,7 +713,10 @@ int ibfs_cmd_sweep(int argc, char **argv)
 	if (parse_args(argc, argv, &s.a) < 0 || ibfs_cli_mpi_open(&s.mpi) < 0)
 		return IBFS_EXIT_USAGE;
 	int status = IBFS_EXIT_OK;
-	if (sweep_open_quiet(&s) < 0) {
+	int rc = sweep_open_quiet(&s);
+	/* Every rank has read the CSV before rank 0 appends to it. */
+	ibfs_cli_mpi_barrier(&s.mpi);
+	if (rc < 0) {
 		status = IBFS_EXIT_USAGE;
 	} else {
 		/* Every rank gathers, even one whose runs could not start,

@@ -53,6 +53,7 @@ int ibfs_cli_mpi_open(struct ibfs_cli_mpi *m)
 	    mpi_sym(m, "MPI_Comm_size", &size) ||
 	    mpi_sym(m, "MPI_Gather", (void **)&m->gather) ||
 	    mpi_sym(m, "MPI_Gatherv", (void **)&m->gatherv) ||
+	    mpi_sym(m, "MPI_Barrier", (void **)&m->barrier) ||
 	    mpi_sym(m, "MPI_Finalize", (void **)&m->finalize) ||
 	    mpi_sym(m, "ompi_mpi_comm_world", &m->world) ||
 	    mpi_sym(m, "ompi_mpi_int", &m->mpi_int) ||
@@ -102,6 +103,12 @@ char *ibfs_cli_mpi_gather(struct ibfs_cli_mpi *m, const char *mine,
 		*len = total;
 	}
 	return all;
+}
+
+void ibfs_cli_mpi_barrier(struct ibfs_cli_mpi *m)
+{
+	if (m->lib)
+		m->barrier(m->world);
 }
 
 void ibfs_cli_mpi_close(struct ibfs_cli_mpi *m)

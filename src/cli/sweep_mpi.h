@@ -15,6 +15,7 @@ struct ibfs_cli_mpi {
 		      void *);
 	int (*gatherv)(const void *, int, void *, void *, const int *,
 		       const int *, void *, int, void *);
+	int (*barrier)(void *);
 	int (*finalize)(void);
 	void *world, *mpi_int, *mpi_char;
 };
@@ -30,6 +31,8 @@ int ibfs_cli_mpi_open(struct ibfs_cli_mpi *m);
  */
 char *ibfs_cli_mpi_gather(struct ibfs_cli_mpi *m, const char *mine,
 			  size_t n, size_t *len);
+/* Waits until every rank has come here (none when alone). */
+void ibfs_cli_mpi_barrier(struct ibfs_cli_mpi *m);
 void ibfs_cli_mpi_close(struct ibfs_cli_mpi *m);
 
 #endif

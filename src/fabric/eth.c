@@ -16,6 +16,9 @@ void ibfs__roce_finish(struct ibfs_packet *p, int vlan, int ipv6)
 			 ibfs__packet_ext_bytes(p->xh) + p->payload_len + pad +
 			 IBFS_ICRC_BYTES + IBFS_ETH_FCS;
 
+	if (p->xh & IBFS_XH_INT)
+		frame += IBFS_INT_BYTES;
+
 	p->pad = (uint8_t)pad;
 	p->wire_bytes = ibfs__eth_wire_bytes(frame);
 	p->blocks = (uint16_t)((ibfs__eth_frame_bytes(p) +

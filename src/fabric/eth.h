@@ -54,6 +54,13 @@ enum {
 	IBFS_PFC_OPCODE = 0x0101,
 	/* A pause quantum is 512 bit times (802.3 annex 31B). */
 	IBFS_PFC_QUANTUM_BITS = 512,
+	/* In-band telemetry (IBFS_XH_INT, packet.h): HPCC's 8 bytes per
+	 * hop (Li et al., SIGCOMM 2019) for IBFS_INT_MAX_HOPS hops and a
+	 * 2-byte hop count, reserved in full by the sender as HPCC's
+	 * public simulator does (int-header.h: IntHop of 8 bytes, maxHop
+	 * 5, nhop 16 bits), so that a frame keeps one size on its path. */
+	IBFS_INT_HOP_BYTES = 8,
+	IBFS_INT_BYTES = IBFS_INT_HOP_BYTES * IBFS_INT_MAX_HOPS + 2,
 };
 
 /* Bytes a frame of `frame` bytes (destination MAC to FCS, before padding)
@@ -68,8 +75,9 @@ static inline uint32_t ibfs__eth_wire_bytes(uint32_t frame)
 /*
  * Sets p->wire_bytes (and p->pad, p->blocks) for p as a RoCEv2 frame:
  * Ethernet (with an 802.1Q tag when vlan), IPv4 or IPv6, UDP, BTH and the
- * extension headers p->xh names, the payload padded to 4 bytes, ICRC and
- * FCS, then ibfs__eth_wire_bytes. p->blocks counts 64-byte units of the
+ * extension headers p->xh names (with IBFS_XH_INT, the telemetry's
+ * IBFS_INT_BYTES), the payload padded to 4 bytes, ICRC and FCS, then
+ * ibfs__eth_wire_bytes. p->blocks counts 64-byte units of the
  * frame from destination MAC to FCS, as a switch buffer holds it.
  */
 void ibfs__roce_finish(struct ibfs_packet *p, int vlan, int ipv6);

@@ -56,6 +56,31 @@ enum ibfs_xh {
 	/* Not a header: the GRH's DGID is dgid below (an HCA's, from its
 	 * address handle: a multicast group's MGID), not the DLID's. */
 	IBFS_XH_DGID = 1 << 8,
+	/* RoCEv2 only: the packet carries in-band network telemetry (intr
+	 * below; fabric/eth.h sizes it, switch/eth_int.c stamps it). */
+	IBFS_XH_INT = 1 << 9,
+};
+
+/*
+ * In-band network telemetry as HPCC uses it (Li et al., SIGCOMM 2019,
+ * section 3): each switch on the path appends a record for the egress
+ * port at the frame's dequeue, up to IBFS_INT_MAX_HOPS. A record holds
+ * what the sender's utilization needs, in picoseconds modulo 2^32: when
+ * the frame left (ts), the time the port has spent serializing frames
+ * so far (busy: the paper's txBytes over the link rate B) and the time
+ * the bytes queued behind the frame take at B (qdrain: qLen / B). Time
+ * stands in for bytes so that U is exact in integers and needs no rate
+ * field; the bytes it occupies on the wire are the paper's (eth.h).
+ * nhop counts the records; IBFS_INT_ECHO set in it marks a copy a
+ * receiver echoes back (in an ACK), which switches leave alone.
+ */
+enum { IBFS_INT_MAX_HOPS = 5, IBFS_INT_ECHO = 0x80 };
+struct ibfs_int_hop {
+	uint32_t ts, busy, qdrain;
+};
+struct ibfs_int {
+	uint8_t nhop;
+	struct ibfs_int_hop hop[IBFS_INT_MAX_HOPS];
 };
 
 /* What a packet is for, so devices and observers can tell them apart. */
@@ -135,18 +160,30 @@ struct ibfs_packet {
 		uint8_t syndrome;
 		uint32_t msn; /* 24 bits */
 	} aeth;
-	struct {
-		uint32_t qkey;
-		uint32_t src_qp;
-	} deth;
-	struct {
-		uint64_t va;
-		uint32_t rkey;
-		uint64_t swap_add;
-		uint64_t compare;
-	} atomic;
-	uint64_t atomic_ack; /* AtomicAckETH: the original remote data */
-	uint8_t dgid[16];    /* GRH DGID when xh has IBFS_XH_DGID */
+	/*
+	 * An RC request without AtomicETH, or an ACK, never carries the
+	 * DETH, AtomicETH, AtomicAckETH or a DGID: under RoCEv2 those bytes
+	 * hold its telemetry instead when xh has IBFS_XH_INT.
+	 */
+	union {
+		struct {
+			struct {
+				uint32_t qkey;
+				uint32_t src_qp;
+			} deth;
+			struct {
+				uint64_t va;
+				uint32_t rkey;
+				uint64_t swap_add;
+				uint64_t compare;
+			} atomic;
+			/* AtomicAckETH: the original remote data */
+			uint64_t atomic_ack;
+			/* GRH DGID when xh has IBFS_XH_DGID */
+			uint8_t dgid[16];
+		};
+		struct ibfs_int intr;
+	};
 };
 
 /*
@@ -159,6 +196,12 @@ _Static_assert(offsetof(struct ibfs_packet, opcode) == 64 &&
 			       IBFS_PKT_HOT_BYTES &&
 		       offsetof(struct ibfs_packet, reth) == IBFS_PKT_HOT_BYTES,
 	       "struct ibfs_packet: lines 0 and 1 as above");
+_Static_assert(sizeof(struct ibfs_int) <= 64 &&
+		       offsetof(struct ibfs_packet, dgid) + 16 ==
+			       sizeof(struct ibfs_packet) &&
+		       sizeof(struct ibfs_packet) == 216,
+	       "struct ibfs_packet: the telemetry shares the bytes of the "
+	       "DETH, AtomicETH, AtomicAckETH and DGID");
 
 /* Bytes of headers after the LRH/GRH and BTH, per the xh flags. */
 uint32_t ibfs__packet_ext_bytes(uint16_t xh);

@@ -19,23 +19,12 @@ const struct ibfs_cc_algo ibfs__cc_none = {
 	.what = "no congestion control: PFC alone, or loss",
 };
 
-/* Placeholders of the controls not built yet: they are named, so that a
- * scenario asking for one is told so rather than "unknown". */
-static const struct ibfs_cc_algo cc_hpcc_unbuilt = {
-	.name = "hpcc",
-	.what = "HPCC (Li et al., SIGCOMM 2019): not built",
-};
-static const struct ibfs_cc_algo cc_timely_unbuilt = {
-	.name = "timely",
-	.what = "TIMELY (Mittal et al., SIGCOMM 2015): not built",
-};
-
 /* The controls; adding one is one entry (cc_roce.h). */
 static const struct ibfs_cc_algo *const cc_algos[] = {
 	&ibfs__cc_none,
 	&ibfs__cc_dcqcn,
-	&cc_hpcc_unbuilt,
-	&cc_timely_unbuilt,
+	&ibfs__cc_hpcc,
+	&ibfs__cc_timely,
 };
 
 #define CC_NALGOS ((int)(sizeof(cc_algos) / sizeof(cc_algos[0])))
@@ -349,6 +338,13 @@ int ibfs__hca_cc_roce_install(struct ibfs_hca *h, const struct ibfs_cc_cfg *c)
 		return -1;
 	ibfs__hca_cc_install(h, cc);
 	return 0;
+}
+
+uint64_t ibfs__hca_cc_rate_min(const struct ibfs_hca *h)
+{
+	if (!h->cc || !h->cc->ops->rate_min)
+		return 0;
+	return h->cc->ops->rate_min(h);
 }
 
 const char *ibfs__hca_cc_name(const struct ibfs_hca *h)

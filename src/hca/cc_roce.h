@@ -85,6 +85,8 @@ struct ibfs_cc_cfg {
 /* The controls, as in the table of cc_params.c. */
 extern const struct ibfs_cc_algo ibfs__cc_none;
 extern const struct ibfs_cc_algo ibfs__cc_dcqcn;
+extern const struct ibfs_cc_algo ibfs__cc_hpcc;
+extern const struct ibfs_cc_algo ibfs__cc_timely;
 
 /* The i-th control of the table (none, dcqcn, hpcc, timely), NULL past
  * the end; the control named `name`, NULL if none is. */
@@ -118,6 +120,9 @@ double ibfs__cc_cfg_get(const struct ibfs_cc_cfg *c, const char *name);
  * it had: -1 when the control is not built or memory runs out.
  */
 int ibfs__hca_cc_roce_install(struct ibfs_hca *h, const struct ibfs_cc_cfg *c);
+/* The lowest rate h's control has set on any QP, bit/s; 0 when it keeps
+ * none (HPCC's W / T and TIMELY's rate do). */
+uint64_t ibfs__hca_cc_rate_min(const struct ibfs_hca *h);
 /* The name of h's control ("none" without one). */
 const char *ibfs__hca_cc_name(const struct ibfs_hca *h);
 

@@ -144,6 +144,9 @@ void ibfs__hca_free(struct ibfs_hca *h)
 		if (h->qps[i])
 			ibfs__qp_free(h->qps[i]);
 	free(h->qps);
+	/* The control freed below looks for QPs' state: there are none. */
+	h->qps = NULL;
+	h->nqps = 0;
 	ibfs__srq_free_all(h);
 	ibfs__mcast_free(h);
 	ibfs__mr_free_all(h);

@@ -779,6 +779,14 @@ struct ibfs_hca_cc_ops {
 	uint64_t (*rate)(const struct ibfs_hca_qp *qp);
 	/* qp is destroyed: drop its state (NULL: none kept). */
 	void (*qp_gone)(struct ibfs_hca_qp *qp);
+	/* The lowest rate the control has set on any QP since it was
+	 * installed, bit/s (reports); NULL or 0: none kept. */
+	uint64_t (*rate_min)(const struct ibfs_hca *h);
+	/* qp built p, an RC request or an ACK, and frames it next: the
+	 * control may add a header of its own (HPCC: an empty telemetry
+	 * field on a request, the last request's telemetry echoed on an
+	 * ACK). NULL: none. */
+	void (*stamp)(struct ibfs_hca_qp *qp, struct ibfs_packet *p);
 	/* Frees the control (h->cc) and what it keeps in the QPs (cc_qp). */
 	void (*free)(struct ibfs_hca *h);
 };
@@ -786,6 +794,15 @@ struct ibfs_hca_cc_ops {
 struct ibfs_hca_cc {
 	const struct ibfs_hca_cc_ops *ops;
 };
+/* Lets h's control, if it has a stamp, add its header to p (qp's). */
+static inline void ibfs__cc_stamp(struct ibfs_hca_qp *qp,
+				  struct ibfs_packet *p)
+{
+	const struct ibfs_hca_cc *cc = qp->hca->cc;
+
+	if (__builtin_expect(cc != NULL, 0) && cc->ops->stamp)
+		cc->ops->stamp(qp, p);
+}
 /* Installs cc (NULL: none) in place of h's control, which is freed. */
 void ibfs__hca_cc_install(struct ibfs_hca *h, struct ibfs_hca_cc *cc);
 void ibfs__hca_cc_free(struct ibfs_hca *h);

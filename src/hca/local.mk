@@ -127,3 +127,17 @@ check_PROGRAMS += tests/check_cc_dcqcn
 tests_check_cc_dcqcn_SOURCES = tests/check_cc_dcqcn.c tests/roce_pair.h
 tests_check_cc_dcqcn_CFLAGS = $(TEST_CFLAGS)
 tests_check_cc_dcqcn_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+
+# RoCEv2 congestion controls: HPCC (window from in-band telemetry) and
+# TIMELY (rate from the RTT gradient).
+libibfs_hca_la_SOURCES += src/hca/cc_hpcc.h src/hca/cc_hpcc.c \
+	src/hca/cc_hpcc_params.c src/hca/cc_timely.h src/hca/cc_timely.c \
+	src/hca/cc_timely_params.c
+check_PROGRAMS += tests/check_cc_hpcc
+tests_check_cc_hpcc_SOURCES = tests/check_cc_hpcc.c tests/roce_pair.h
+tests_check_cc_hpcc_CFLAGS = $(TEST_CFLAGS)
+tests_check_cc_hpcc_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)
+check_PROGRAMS += tests/check_cc_timely
+tests_check_cc_timely_SOURCES = tests/check_cc_timely.c tests/roce_pair.h
+tests_check_cc_timely_CFLAGS = $(TEST_CFLAGS)
+tests_check_cc_timely_LDADD = libibfs_hca.la libibfs_fabric.la $(TEST_LIBS)

@@ -123,6 +123,7 @@ struct ibfs_packet *ibfs__rc_resp_build(struct ibfs_hca_qp *qp)
 			qp->cc_becn = 0;
 			qp->hca->st.becn_tx++;
 		}
+		ibfs__cc_stamp(qp, p);
 		rs_frame(qp, p);
 		if (qp->err_pending && (qp->ack_syn & 0xe0) == IBFS_AETH_NAK) {
 			qp->err_pending = 0;

@@ -209,6 +209,8 @@ struct ibfs_packet *ibfs__sq_build(struct ibfs_hca_qp *qp)
 		if (w->opcode == IBFS_WR_RDMA_READ)
 			qp->tx_off = w->len;
 	}
+	if (type == IBFS_QPT_RC)
+		ibfs__cc_stamp(qp, p);
 	h->lops->frame(&h->hp[qp->port], p, dlid, sl, path_bits,
 		       ibfs__qp_pkey(qp));
 	if (sq_has_payload(w->opcode))

@@ -17,10 +17,13 @@
 #include <string.h>
 
 #include "fabric/pfc.h"
+#include "hca/cc_hpcc.h"
 #include "hca/cc_roce.h"
 #include "hca/hca.h"
 #include "scenario/assemble.h"
+#include "scenario/eth_base_rtt.h"
 #include "switch/eth_ecn.h"
+#include "switch/eth_int.h"
 
 /*
  * Frames held in the switches and none starting on any link for this long
@@ -139,13 +142,20 @@ static int eth_switches(struct ibfs_assembly *a,
 			if (eth_switch(a, (int)i, prof, d) < 0)
 				return -1;
 			eth_ecn(a, (int)i, o);
+			/* HPCC reads the switches' telemetry (eth_int.c). */
+			if (o->eth && o->eth->cc.algo == &ibfs__cc_hpcc &&
+			    ibfs__eth_switch_set_int(ibfs__eth_switch_of(
+					a->fab->devices[i]), 1) < 0)
+				return ibfs__diag(d, t->file, 0,
+						  "out of memory");
 		}
 	return 0;
 }
 
 /* Each RNIC port: its host id, and PFC on its link as the switch's. */
 static int eth_rnic(struct ibfs_assembly *a, struct ibfs_hca *h, int node,
-		    const struct ibfs_assembly_opts *o, uint8_t lossless,
+		    const struct ibfs_assembly_opts *o,
+		    const struct ibfs_cc_cfg *cc, uint8_t lossless,
 		    struct ibfs_diag *d)
 {
 	const struct ibfs_topology *t = a->topo;
@@ -168,7 +178,7 @@ static int eth_rnic(struct ibfs_assembly *a, struct ibfs_hca *h, int node,
 					  t->nodes[node].id);
 	}
 	/* Its congestion control (hca/cc_roce.h; none: no control). */
-	if (o->eth && ibfs__hca_cc_roce_install(h, &o->eth->cc) < 0)
+	if (o->eth && ibfs__hca_cc_roce_install(h, cc) < 0)
 		return ibfs__diag(d, t->file, 0, "HCA '%s': cannot install "
 				  "congestion control '%s'", t->nodes[node].id,
 				  o->eth->cc.algo->name);
@@ -227,6 +237,13 @@ int ibfs__assemble_eth(struct ibfs_assembly *a,
 	    ibfs__eth_hosts_init(&a->eth_hosts, t, d) < 0 ||
 	    eth_switches(a, o, &prof, d) < 0)
 		return -1;
+	struct ibfs_cc_cfg cc = {0};
+
+	if (o->eth)
+		cc = o->eth->cc;
+	/* HPCC's base-rtt 0: the fabric's longest path's (eth_base_rtt.c). */
+	if (o->eth && cc.algo == &ibfs__cc_hpcc && !cc.v[IBFS_HPCC_BASE_RTT])
+		cc.v[IBFS_HPCC_BASE_RTT] = (double)ibfs__eth_base_rtt(t, &prof);
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const struct ibfs_topo_node *n = &t->nodes[i];
 		struct ibfs_hca *h;
@@ -239,7 +256,7 @@ int ibfs__assemble_eth(struct ibfs_assembly *a,
 			continue;
 		}
 		h = ibfs__hca_create(a->fab, (int)i, n->profile, exec, d);
-		if (!h || eth_rnic(a, h, (int)i, o, prof.lossless, d) < 0)
+		if (!h || eth_rnic(a, h, (int)i, o, &cc, prof.lossless, d) < 0)
 			return -1;
 	}
 	a->eth_monitor = ibfs__eth_deadlock_monitor_new(

@@ -23,6 +23,7 @@ libibfs_scenario_la_SOURCES += src/scenario/flow_cdf.h \
 libibfs_scenario_la_SOURCES += \
 	src/scenario/runner.h src/scenario/runner.c \
 	src/scenario/assemble.h src/scenario/assemble.c src/scenario/assemble_eth.c \
+	src/scenario/eth_base_rtt.h src/scenario/eth_base_rtt.c \
 	src/scenario/simulation.c \
 	src/scenario/routes.h src/scenario/routes.c \
 	src/scenario/traffic.h src/scenario/traffic_int.h \
@@ -237,6 +238,19 @@ TESTS += tests/compare.sh
 EXTRA_DIST += tests/compare.sh
 TESTS += tests/compare_html.sh
 EXTRA_DIST += tests/compare_html.sh
+
+# HPCC and TIMELY end to end: a 16:1 incast under each, against PFC alone.
+TESTS += tests/roce_cc.sh
+EXTRA_DIST += tests/roce_cc.sh examples/roce_incast_hpcc.xml \
+	examples/roce_incast_timely.xml
+check_PROGRAMS += tests/check_eth_base_rtt
+tests_check_eth_base_rtt_SOURCES = tests/check_eth_base_rtt.c
+tests_check_eth_base_rtt_CFLAGS = $(TEST_CFLAGS)
+tests_check_eth_base_rtt_LDADD = libibfsim.la $(TEST_LIBS)
+
+# The web search workload under each RoCEv2 congestion control.
+TESTS += tests/websearch_cc.sh
+EXTRA_DIST += tests/websearch_cc.sh examples/websearch_k8_cc.xml
 
 # --model tcp: the traffic as writes on kernel TCP connections between the
 # hosts of src/host, driven from the fabric's event queue.

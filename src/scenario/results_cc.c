@@ -16,6 +16,7 @@
  */
 #include "scenario/results_int.h"
 
+#include "hca/cc_roce.h"
 #include "hca/hca.h"
 #include "switch/switch.h"
 
@@ -42,6 +43,7 @@ static const struct ibfs_hca *cc_hca(const struct ibfs_results *r, int node)
 
 struct cc_sums {
 	uint64_t marks, fecn_rx, becn_tx, cnp_tx, becn_rx, cnp_rx;
+	uint64_t rate_min; /* the lowest any RNIC's control set, 0: none */
 };
 
 static void cc_sum(const struct ibfs_results *r, struct cc_sums *s)
@@ -61,6 +63,10 @@ static void cc_sum(const struct ibfs_results *r, struct cc_sums *s)
 		s->cnp_tx += ibfs__hca_stats(h)->cnp_tx;
 		s->becn_rx += ibfs__hca_stats(h)->becn_rx;
 		s->cnp_rx += ibfs__hca_stats(h)->cnp_rx;
+		uint64_t m = ibfs__hca_cc_rate_min(h);
+
+		if (m && (!s->rate_min || m < s->rate_min))
+			s->rate_min = m;
 	}
 }
 
@@ -81,10 +87,15 @@ static void cc_roce_print(const struct ibfs_results *r, FILE *out)
 		return;
 	cc_sum(r, &s);
 	fprintf(out, "cc: %s%s%s%s: %llu CNPs sent, %llu received; %llu "
-		"CE-marked packets received\n", c->algo->name,
+		"CE-marked packets received", c->algo->name,
 		c->set ? " (" : "", c->set ? c->set : "", c->set ? ")" : "",
 		(unsigned long long)s.cnp_tx, (unsigned long long)s.cnp_rx,
 		(unsigned long long)s.fecn_rx);
+	/* HPCC and TIMELY: how far a sender was slowed (W / T, the rate). */
+	if (s.rate_min)
+		fprintf(out, "; lowest rate %.3f Gb/s",
+			(double)s.rate_min / 1e9);
+	fputc('\n', out);
 }
 
 static void cc_roce_json(const struct ibfs_results *r, FILE *o)
@@ -103,8 +114,12 @@ static void cc_roce_json(const struct ibfs_results *r, FILE *o)
 	else
 		fputs("null", o);
 	fprintf(o, ", \"cnp_sent\": %llu, \"cnp_received\": %llu, "
-		"\"ce_received\": %llu},\n", (unsigned long long)s.cnp_tx,
+		"\"ce_received\": %llu", (unsigned long long)s.cnp_tx,
 		(unsigned long long)s.cnp_rx, (unsigned long long)s.fecn_rx);
+	if (s.rate_min)
+		fprintf(o, ", \"rate_min_bps\": %llu",
+			(unsigned long long)s.rate_min);
+	fputs("},\n", o);
 }
 
 void ibfs__results_print_cc(const struct ibfs_results *r, FILE *out)

@@ -13,6 +13,7 @@
 
 #include "fabric/pfc.h"
 #include "scenario/results_int.h"
+#include "switch/eth_int.h"
 #include "switch/eth_switch.h"
 
 struct eth_sums {
@@ -67,6 +68,17 @@ int ibfs__results_eth_peak(const struct ibfs_results *r, size_t node,
 	if (sw)
 		*peak = ibfs__eth_switch_peak(sw);
 	return sw != NULL;
+}
+
+void ibfs__results_eth_int(const struct ibfs_results *r, size_t node,
+			   FILE *o)
+{
+	const struct ibfs_eth_switch *sw = eth_sw(r, node);
+	uint64_t n = 0, q = sw ? ibfs__eth_switch_int_queue(sw, &n) : 0;
+
+	if (n)
+		fprintf(o, ", \"int_queue_mean_bytes\": %.1f",
+			(double)q / (double)n);
 }
 
 static int eth_on(const struct ibfs_results *r)

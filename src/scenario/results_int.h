@@ -118,6 +118,10 @@ void ibfs__results_print_eth(const struct ibfs_results *r, FILE *out);
 void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o);
 /* 1 and the shared buffer's peak in bytes when node is an Ethernet
  * switch; 0 otherwise. */
+/* Under HPCC, a switch's mean queue behind the frames it stamped (JSON:
+ * int_queue_mean_bytes); nothing when it stamped none. */
+void ibfs__results_eth_int(const struct ibfs_results *r, size_t node,
+			   FILE *o);
 int ibfs__results_eth_peak(const struct ibfs_results *r, size_t node,
 			   uint64_t *peak);
 /* pfc.csv: a row per port and priority whose counters are not all 0. */

@@ -98,8 +98,10 @@ static void json_switches(const struct ibfs_results *r, FILE *o)
 		ibfs__results_eth_peak(r, n, &peak);
 		fprintf(o, "%s\n    {\"id\": ", first ? "" : ",");
 		ibfs__results_json_str(o, t->nodes[n].id);
-		fprintf(o, ", \"buffer_peak_bytes\": %llu}",
+		fprintf(o, ", \"buffer_peak_bytes\": %llu",
 			(unsigned long long)peak);
+		ibfs__results_eth_int(r, n, o);
+		fputc('}', o);
 		first = 0;
 	}
 	fputs(first ? "],\n" : "\n  ],\n", o);

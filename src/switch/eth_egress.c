@@ -151,6 +151,8 @@ void ibfs__eth_kick(struct ibfs_eth_switch *sw, int out)
 	sp->st[c].tx_bytes += p->wire_bytes;
 	ibfs__eth_ecn_at(sw, out, p, q->bytes - sp->cur.bytes,
 			 IBFS_ETH_ECN_DEQUEUE);
+	if (sw->int_busy)
+		ibfs__eth_int_tx(sw, out, p);
 	ibfs__port_send(op, p);
 }
 

@@ -231,6 +231,7 @@ void ibfs__eth_switch_destroy(struct ibfs_eth_switch *sw)
 		ibfs__pfc_detach(&sw->dev.ports[i]);
 	free(sw->pipe_used);
 	free(sw->spray);
+	free(sw->int_busy);
 	free(sw->port);
 	free(sw);
 }

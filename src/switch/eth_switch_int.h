@@ -56,6 +56,11 @@ struct ibfs_eth_switch {
 	struct ibfs_rng rng;
 	struct ibfs_eth_ecn ecn;   /* marking (eth_ecn.c); prios 0: none */
 	struct ibfs_rng ecn_rng;
+	/* Telemetry (eth_int.c): each port's serialization time so far,
+	 * ps; NULL when the switch stamps none. The bytes queued behind
+	 * the stamped frames, summed, and their number. */
+	uint64_t *int_busy;
+	uint64_t int_queued, int_stamps;
 };
 
 /* eth_buffer.c */
@@ -87,5 +92,9 @@ void ibfs__eth_kick(struct ibfs_eth_switch *sw, int out);
 void ibfs__eth_tx_done(struct ibfs_eth_switch *sw, int out);
 /* Output `out` went down: its queued frames are discarded. */
 void ibfs__eth_flush(struct ibfs_eth_switch *sw, int out);
+
+/* eth_int.c: frame p is dequeued for `out` (called with int_busy set). */
+void ibfs__eth_int_tx(struct ibfs_eth_switch *sw, int out,
+		      struct ibfs_packet *p);
 
 #endif

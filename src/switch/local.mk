@@ -74,7 +74,8 @@ tests_check_eth_routes_LDADD = libibfs_switch.la libibfs_fabric.la \
 # The Ethernet switch: shared buffer, PFC, egress scheduling, ECMP.
 libibfs_switch_la_SOURCES += src/switch/eth_switch.h \
 	src/switch/eth_switch_int.h src/switch/eth_switch.c \
-	src/switch/eth_buffer.c src/switch/eth_egress.c
+	src/switch/eth_buffer.c src/switch/eth_egress.c \
+	src/switch/eth_int.h src/switch/eth_int.c
 check_PROGRAMS += tests/check_eth_switch
 tests_check_eth_switch_SOURCES = tests/check_eth_switch.c tests/eth_star.h
 tests_check_eth_switch_CFLAGS = $(TEST_CFLAGS)
@@ -97,3 +98,9 @@ tests_check_eth_deadlock_SOURCES = tests/check_eth_deadlock.c \
 tests_check_eth_deadlock_CFLAGS = $(TEST_CFLAGS)
 tests_check_eth_deadlock_LDADD = libibfs_switch.la libibfs_fabric.la \
 	$(TEST_LIBS)
+
+# In-band telemetry stamped at the egress (eth_int.c), for HPCC.
+check_PROGRAMS += tests/check_eth_int
+tests_check_eth_int_SOURCES = tests/check_eth_int.c tests/eth_star.h
+tests_check_eth_int_CFLAGS = $(TEST_CFLAGS)
+tests_check_eth_int_LDADD = libibfs_switch.la libibfs_fabric.la $(TEST_LIBS)
