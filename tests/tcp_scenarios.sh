@@ -40,6 +40,7 @@
 #   with exit 2 and a message saying it is not modelled under tcp (or
 #   that its cc="dcqcn" is an RNIC's, where tcp's is cubic...), or is
 #   the PFC deadlock of roce_ring_deadlock.xml (exit 1, deadlock true);
+#   every fabric of platforms/ runs a permutation to completion;
 #   a refusal names the file and the element's line, and so does one of
 #   the settings the hosts do not have (ip="v6");
 # - tshark (skipped without it): a capture at the hosts' ports of the
@@ -216,6 +217,24 @@ root element must be <scenario>" "$out/ex.txt"; then ok; else
 		bad "$b under tcp: exit 2: $(cat "$out/ex.txt")"; fi ;;
 	*) bad "$b under tcp: exit $rc: $(cat "$out/ex.txt")" ;;
 	esac
+done
+# Every fabric of platforms/: a permutation of 256 KiB writes completes.
+for f in "$plat"/*.xml; do
+	grep -q '^<fabric' "$f" || continue
+	cat >"$out/pf.xml" <<EOF
+<?xml version="1.0"?>
+<scenario version="1" name="pf">
+  <fabric file="$f"/>
+  <transport model="tcp"/>
+  <traffic>
+    <pattern kind="permutation" op="write" size="256KiB"/>
+  </traffic>
+</scenario>
+EOF
+	"$IBFSIM" run "$out/pf.xml" --quiet --json "$out/pf.json" \
+		>"$out/pf.txt" 2>&1 &&
+		grep -q '"failed": 0, "incomplete": 0' "$out/pf.json" && ok ||
+		bad "$(basename "$f") under tcp: $(cat "$out/pf.txt")"
 done
 "$IBFSIM" run --model tcp "$ex/collectives.xml" >"$out/r.txt" 2>&1
 rc=$?
