@@ -5,7 +5,8 @@ platformsdir = $(pkgdatadir)/platforms
 dist_platforms_DATA = platforms/fabric.rng platforms/scenario.rng \
 	platforms/sweep.rng \
 	platforms/two-hca.xml \
-	platforms/star.xml platforms/star-17.xml platforms/skeleton.xml
+	platforms/star.xml platforms/star-17.xml platforms/skeleton.xml \
+	platforms/star-33-sdr.xml
 # Flow-size CDFs of <pattern kind="flows" sizes="websearch|hadoop">.
 workloadsdir = $(pkgdatadir)/platforms/workloads
 dist_workloads_DATA = platforms/workloads/websearch.cdf \

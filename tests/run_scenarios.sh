@@ -110,7 +110,7 @@ done
 [ $? -eq 2 ] && ok || bad "unknown option"
 "$IBFSIM" run "$data/good_inline.xml" --until 5 >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "--until without unit"
-"$IBFSIM" run "$data/good_inline.xml" --model tcp >/dev/null 2>&1
+"$IBFSIM" run "$data/good_inline.xml" --model iwarp >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "model not built"
 
 # The walking skeleton, in closed form (EDR 4x: 80 ps a byte; 2 m cables:

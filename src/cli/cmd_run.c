@@ -20,7 +20,7 @@ static const char run_usage[] =
 	"\n"
 	"Options:\n"
 	"  --model ib|roce|iwarp|tcp  transport model (default: the scenario's;\n"
-	"                  ib and roce are built)\n"
+	"                  ib, roce and tcp are built)\n"
 	"  --cc NAME[:SET] the RNICs' congestion control under roce (none,\n"
 	"                  dcqcn, hpcc, timely) and its parameter set, in\n"
 	"                  place of the scenario's (e.g. dcqcn:connectx)\n"
@@ -30,9 +30,10 @@ static const char run_usage[] =
 	"  --seed N        seed of every random choice (default 1)\n"
 	"  --json FILE     write the results as JSON\n"
 	"  --csv DIR       write messages, flows, links and ports as CSV (and\n"
-	"                  PFC per port and priority under roce)\n"
+	"                  PFC per port and priority under roce and tcp)\n"
 	"  --pcap FILE     capture packets (pcap: LINKTYPE_ERF records under\n"
-	"                  ib, Ethernet frames with PFC under roce): by default\n"
+	"                  ib, Ethernet frames with PFC under roce, TCP/IPv4\n"
+	"                  under tcp): by default\n"
 	"                  as they leave HCAs and the switch ports facing them\n"
 	"  --pcap-ports LIST  capture what leaves these ports instead:\n"
 	"                  NODE:PORT or NODE (all its ports), comma-separated,\n"
@@ -178,7 +179,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-/* --model overrides the scenario's; ib and roce are built so far. */
+/* --model overrides the scenario's; ib, roce and tcp are built so far. */
 static int apply_model(struct ibfs_scenario *sc, const char *model)
 {
 	static const char *const names[] = {"ib", "roce", "iwarp", "tcp"};
@@ -194,8 +195,9 @@ static int apply_model(struct ibfs_scenario *sc, const char *model)
 		}
 		sc->model = found;
 	}
-	if (sc->model != IBFS_MODEL_IB && sc->model != IBFS_MODEL_ROCE) {
-		ibfs_cli_error("model %s is not built yet (only ib and roce)",
+	if (sc->model == IBFS_MODEL_IWARP) {
+		ibfs_cli_error("model %s is not built yet (only ib, roce and "
+			       "tcp)",
 			       ibfs__sc_model_str(sc->model));
 		return -1;
 	}

@@ -27,17 +27,19 @@
 #include "fabric/capture.h"
 #include "fabric/eth.h"
 #include "fabric/packet_encode.h"
+#include "fabric/tcp_frame.h"
 #include "fabric/partfile.h"
 
 #define ERF_TYPE_INFINIBAND 21
 #define ERF_FLAG_VLEN 0x04
 #define LINKTYPE_ERF 197
 #define LINKTYPE_ETHERNET 1
-/* The larger of an ERF record and an Ethernet frame. */
+/* The largest of an ERF record and an Ethernet frame, RoCE's or TCP's. */
+#define CAPTURE_MAX2(a, b) ((a) > (b) ? (a) : (b))
 #define CAPTURE_BUF                                                     \
-	(16 + IBFS_MAX_WIRE_BYTES > IBFS_MAX_ETH_FRAME                  \
-		 ? 16 + IBFS_MAX_WIRE_BYTES                             \
-		 : IBFS_MAX_ETH_FRAME)
+	CAPTURE_MAX2(CAPTURE_MAX2(16 + IBFS_MAX_WIRE_BYTES,             \
+				  IBFS_MAX_ETH_FRAME),                  \
+		     IBFS_MAX_TCP_FRAME)
 
 struct ibfs_capture {
 	struct ibfs_fabric *fab;
@@ -120,8 +122,11 @@ static void write_frame(struct ibfs_capture *c, size_t len, ibfs_time_t start)
 static void on_tx_eth(struct ibfs_capture *c, const struct ibfs_packet *p,
 		      ibfs_time_t start)
 {
-	size_t len = ibfs__roce_encode(p, c->vlan, c->ipv6, c->buf,
-				       sizeof(c->buf));
+	size_t len = ibfs__is_tcp_frame(p) ?
+			     ibfs__tcp_encode(p, c->vlan, c->buf,
+					      sizeof(c->buf)) :
+			     ibfs__roce_encode(p, c->vlan, c->ipv6, c->buf,
+					       sizeof(c->buf));
 
 	if (len)
 		write_frame(c, len, start);

@@ -5,6 +5,7 @@
  * pause times, host addresses, the UDP source port and the ECMP hash.
  */
 #include "fabric/eth.h"
+#include "fabric/tcp_frame.h"
 
 void ibfs__roce_finish(struct ibfs_packet *p, int vlan, int ipv6)
 {
@@ -63,11 +64,23 @@ uint16_t ibfs__roce_udp_sport(const struct ibfs_packet *p)
 	return (uint16_t)(0xC000u | (h & 0x3FFFu));
 }
 
+/* A TCP frame's 5-tuple: protocol 6 and the connection's ports. */
+static uint32_t eth_tcp_hash(const struct ibfs_packet *p, uint32_t h)
+{
+	struct ibfs_tcp_frame f;
+
+	ibfs__tcp_frame_get(p, &f);
+	h = eth_mix(h ^ IBFS_IPPROTO_TCP);
+	return eth_mix(h ^ ((uint32_t)f.sport << 16 | f.dport));
+}
+
 uint32_t ibfs__eth_flow_hash(const struct ibfs_packet *p, uint32_t seed)
 {
 	uint32_t h = eth_mix(seed ^ ibfs__eth_ipv4(p->slid));
 
 	h = eth_mix(h ^ ibfs__eth_ipv4(p->dlid));
+	if (ibfs__is_tcp_frame(p))
+		return eth_tcp_hash(p, h);
 	h = eth_mix(h ^ 17u); /* IP protocol: UDP */
 	h = eth_mix(h ^ ((uint32_t)ibfs__roce_udp_sport(p) << 16 |
 			 IBFS_ROCE_UDP_PORT));

@@ -115,7 +115,8 @@ uint16_t ibfs__roce_udp_sport(const struct ibfs_packet *p);
 
 /*
  * The hash an ECMP switch computes over a frame's 5-tuple (source and
- * destination IPv4, protocol UDP, source and destination port), mixed
+ * destination IPv4, protocol UDP, source and destination port; for a TCP
+ * frame, fabric/tcp_frame.h, protocol TCP and the connection's ports), mixed
  * with the switch's seed so that two switches do not make the same
  * choice: a 32-bit value to reduce modulo the number of next hops.
  */

@@ -16,6 +16,7 @@
 
 #include "fabric/eth.h"
 #include "fabric/packet_encode.h"
+#include "fabric/tcp_frame.h"
 
 static uint32_t crc32_table[256];
 static uint16_t crc16_table[256];
@@ -430,6 +431,120 @@ size_t ibfs__roce_encode(const struct ibfs_packet *p, int vlan, int ipv6,
 		*b++ = (uint8_t)(icrc >> (8 * i));
 	if (ipv6)
 		put16(udp + 6, udp6_checksum(ip, udp, l4));
+	return put_fcs(buf, b);
+}
+
+/*
+ * The TCP options as Linux writes them (tcp_options_write), in the order
+ * and with the NOPs that ibfs__tcp_opt_bytes counts (RFC 9293 3.2, RFC
+ * 2018, RFC 7323): MSS; SACK-permitted with the timestamps in place of
+ * two NOPs, or NOP NOP timestamps, or NOP NOP SACK-permitted; NOP window
+ * scale; NOP NOP SACK blocks.
+ */
+static uint8_t *put_tcp_opts(uint8_t *b, const struct ibfs_tcp_frame *f)
+{
+	if (f->mss) {
+		*b++ = 2;
+		*b++ = 4;
+		b = put16(b, f->mss);
+	}
+	if (f->ts) {
+		if (f->sack_ok) {
+			*b++ = 4;
+			*b++ = 2;
+		} else {
+			*b++ = 1;
+			*b++ = 1;
+		}
+		*b++ = 8;
+		*b++ = 10;
+		b = put32(b, f->tsval);
+		b = put32(b, f->tsecr);
+	} else if (f->sack_ok) {
+		*b++ = 1;
+		*b++ = 1;
+		*b++ = 4;
+		*b++ = 2;
+	}
+	if (f->wscale >= 0) {
+		*b++ = 1;
+		*b++ = 3;
+		*b++ = 3;
+		*b++ = (uint8_t)f->wscale;
+	}
+	if (f->nsack) {
+		*b++ = 1;
+		*b++ = 1;
+		*b++ = 5;
+		*b++ = (uint8_t)(2 + 8 * f->nsack);
+		for (int i = 0; i < f->nsack && i < 4; i++) {
+			b = put32(b, f->sack[i].left);
+			b = put32(b, f->sack[i].right);
+		}
+	}
+	return b;
+}
+
+static size_t tcp_opt_len(const struct ibfs_tcp_frame *f)
+{
+	return (f->mss ? 4 : 0) + (f->ts ? 12 : f->sack_ok ? 4 : 0) +
+	       (f->wscale >= 0 ? 4 : 0) + (f->nsack ? 4 + 8u * f->nsack : 0);
+}
+
+/* The TCP checksum over the IPv4 pseudo-header (RFC 9293 3.1). */
+static uint16_t tcp4_checksum(const uint8_t *ip, const uint8_t *tcp,
+			      size_t len)
+{
+	uint32_t sum = csum_add(0, ip + 12, 8);
+
+	sum += IBFS_IPPROTO_TCP + (uint32_t)len;
+	return csum_fold(csum_add(sum, tcp, len));
+}
+
+size_t ibfs__tcp_encode(const struct ibfs_packet *p, int vlan, uint8_t *buf,
+			size_t len)
+{
+	struct ibfs_tcp_frame f;
+
+	ibfs__tcp_frame_get(p, &f);
+	size_t opt = tcp_opt_len(&f);
+	size_t l4 = 20 + opt + f.len;
+	size_t total = IBFS_ETH_HDR + (vlan ? IBFS_ETH_VLAN : 0) +
+		       IBFS_IPV4_HDR + l4 + IBFS_ETH_FCS;
+	/* The IP ECN field: CE where a switch marked an ECN-capable frame. */
+	uint8_t ecn = p->fecn && f.ecn ? ECN_CE : f.ecn;
+
+	if (!ibfs__is_tcp_frame(p) || total > len || total < l4)
+		return 0;
+	uint8_t *b = put_eth(buf, p->dlid, p->slid, vlan, p->vl, 0x0800);
+	uint8_t *ip = b;
+
+	*b++ = 0x45; /* version 4, 5 words */
+	*b++ = (uint8_t)((p->vl & 7) << 5 | ecn);
+	b = put16(b, (uint32_t)(IBFS_IPV4_HDR + l4));
+	b = put16(b, 0);      /* Identification: unused with DF (RFC 6864) */
+	b = put16(b, 0x4000); /* DF: path MTU discovery, as Linux */
+	*b++ = IP_TTL;
+	*b++ = IBFS_IPPROTO_TCP;
+	b = put16(b, 0);
+	b = put32(b, ibfs__eth_ipv4(p->slid));
+	b = put32(b, ibfs__eth_ipv4(p->dlid));
+	put16(ip + 10, ibfs__ipv4_checksum(ip, IBFS_IPV4_HDR));
+	uint8_t *tcp = b;
+
+	b = put16(b, f.sport);
+	b = put16(b, f.dport);
+	b = put32(b, f.seq);
+	b = put32(b, f.ack);
+	*b++ = (uint8_t)(((20 + opt) / 4) << 4);
+	*b++ = f.flags;
+	b = put16(b, f.window);
+	b = put16(b, 0); /* checksum, below */
+	b = put16(b, 0); /* urgent pointer */
+	b = put_tcp_opts(b, &f);
+	memset(b, 0, f.len); /* the payload: lengths only */
+	b += f.len;
+	put16(tcp + 16, tcp4_checksum(ip, tcp, l4));
 	return put_fcs(buf, b);
 }
 

@@ -74,6 +74,16 @@ size_t ibfs__pfc_encode(const uint8_t src_mac[6], uint8_t enable,
  * UDP checksum; the BTH's FECN, BECN and Resv6.
  */
 uint32_t ibfs__roce_icrc(const uint8_t *ip, size_t len, int ipv6);
+/*
+ * A TCP frame (fabric/tcp_frame.h) as Ethernet (an 802.1Q tag when vlan),
+ * IPv4 (DF, TTL 64, the priority's class selector and the ECN field) and
+ * TCP with its options and a payload of zeros, the IPv4 and TCP checksums
+ * valid, padded with the FCS. Returns its length, or 0 if buf is shorter
+ * or p is no TCP frame. IBFS_MAX_TCP_FRAME bytes hold any (9,000-byte MTU).
+ */
+#define IBFS_MAX_TCP_FRAME (14 + 4 + 9000 + 4)
+size_t ibfs__tcp_encode(const struct ibfs_packet *p, int vlan, uint8_t *buf,
+			size_t len);
 /* RFC 791's header checksum: 0 over a header whose checksum is right. */
 uint16_t ibfs__ipv4_checksum(const uint8_t *hdr, size_t len);
 

@@ -14,6 +14,7 @@
 #include "subnet_manager/cc_config.h"
 #include "subnet_manager/qos.h"
 #include "scenario/scenario.h"
+#include "host/tcp_host.h"
 #include "switch/eth_deadlock.h"
 #include "switch/eth_routes.h"
 #include "switch/eth_switch.h"
@@ -73,6 +74,14 @@ struct ibfs_assembly_opts {
 	 */
 	int roce;
 	const struct ibfs_sc_eth *eth;
+	/*
+	 * tcp (with roce): every HCA a host with a kernel TCP/IP stack
+	 * (host/tcp_host.h) instead of an RNIC, whose applications are
+	 * tcp_app with tcp_ctx.
+	 */
+	int tcp;
+	const struct ibfs_tcp_app_ops *tcp_app;
+	void *tcp_ctx;
 };
 
 /*

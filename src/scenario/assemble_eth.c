@@ -6,9 +6,11 @@
  * switch (switch/eth_switch.h) forwarding by ECMP over shortest paths
  * computed from the topology (switch/eth_routes.h, no subnet manager),
  * and every HCA a RoCEv2 RNIC (hca/hca.h, ibfs__hca_set_link) that keeps
- * its timing profile and is addressed by its host id. A PFC deadlock
- * monitor (switch/eth_deadlock.h) watches it as InfiniBand's credit-loop
- * monitor watches an InfiniBand fabric; the runner reports its verdict.
+ * its timing profile and is addressed by its host id, or under tcp a host
+ * with a kernel TCP/IP stack (host/tcp_host.h) addressed the same way. A
+ * PFC deadlock monitor (switch/eth_deadlock.h) watches it as InfiniBand's
+ * credit-loop monitor watches an InfiniBand fabric; the runner reports its
+ * verdict.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +197,34 @@ static int eth_rnic(struct ibfs_assembly *a, struct ibfs_hca *h, int node,
 	return 0;
 }
 
+/*
+ * Under tcp: a host with a kernel TCP/IP stack, its NIC on port 1 with
+ * that port's host id, its frames on priority 0, and PFC on its links as
+ * the switch's (off unless the scenario turns it on).
+ */
+static int eth_tcp_host(struct ibfs_assembly *a, int node,
+			const struct ibfs_assembly_opts *o, uint8_t lossless,
+			struct ibfs_diag *d)
+{
+	const struct ibfs_topology *t = a->topo;
+	uint32_t id = ibfs__eth_host_id(&a->eth_hosts, t, node, 1);
+
+	if (id > 0xBFFF)
+		return ibfs__diag(d, t->file, 0, "host '%s': host id %u is "
+				  "beyond this model's range (1-49151)",
+				  t->nodes[node].id, id);
+	if (!ibfs__tcp_host_create(a->fab, node, (uint16_t)id, 0, o->tcp_app,
+				   o->tcp_ctx))
+		return ibfs__diag(d, t->file, 0, "out of memory");
+	for (int p = 1; p <= t->nodes[node].nports; p++) {
+		struct ibfs_port *port = &a->fab->ports[node][p];
+
+		if (port->peer && ibfs__pfc_attach(port, lossless, 0) < 0)
+			return ibfs__diag(d, t->file, 0, "out of memory");
+	}
+	return 0;
+}
+
 int ibfs__assemble_eth(struct ibfs_assembly *a,
 		       const struct ibfs_assembly_opts *o, struct ibfs_diag *d)
 {
@@ -220,6 +250,11 @@ int ibfs__assemble_eth(struct ibfs_assembly *a,
 
 		if (n->type == IBFS_NODE_SWITCH)
 			continue;
+		if (o->tcp) {
+			if (eth_tcp_host(a, (int)i, o, prof.lossless, d) < 0)
+				return -1;
+			continue;
+		}
 		h = ibfs__hca_create(a->fab, (int)i, n->profile, exec, d);
 		if (!h || eth_rnic(a, h, (int)i, o, &cc, prof.lossless, d) < 0)
 			return -1;
@@ -244,6 +279,9 @@ void ibfs__assembly_eth_free(struct ibfs_assembly *a)
 
 		if (dev && t->nodes[i].type == IBFS_NODE_SWITCH)
 			ibfs__eth_switch_destroy(ibfs__eth_switch_of(dev));
+		else if (ibfs__tcp_host_of_node(a->fab, (int)i))
+			ibfs__tcp_host_free(
+				ibfs__tcp_host_of_node(a->fab, (int)i));
 		else if (dev)
 			ibfs__hca_free(ibfs__hca_of_node(a->fab, (int)i));
 		for (int p = 0; a->fab->ports[i] && p <= t->nodes[i].nports;

@@ -251,3 +251,8 @@ tests_check_eth_base_rtt_LDADD = libibfsim.la $(TEST_LIBS)
 # The web search workload under each RoCEv2 congestion control.
 TESTS += tests/websearch_cc.sh
 EXTRA_DIST += tests/websearch_cc.sh examples/websearch_k8_cc.xml
+
+# --model tcp: the traffic as writes on kernel TCP connections between the
+# hosts of src/host, driven from the fabric's event queue.
+libibfs_scenario_la_SOURCES += src/scenario/traffic_tcp.c
+libibfs_scenario_la_LIBADD = libibfs_host.la

@@ -115,6 +115,10 @@ struct ibfs_results {
 	char deadlock_cycle[1024];
 	/* Under roce: the InfiniBand-only settings the run left aside. */
 	char eth_ignored[128];
+	/* Under tcp: the hosts' connections' counters summed (segments
+	 * sent again, retransmission timeouts, fast retransmits). */
+	int tcp;
+	uint64_t tcp_retransmits, tcp_timeouts, tcp_fast_retransmits;
 	/* Packets and credits conserved at the end (ibfs__fabric_check). */
 	int conserved;
 	char conservation[512];  /* what does not balance, when not */

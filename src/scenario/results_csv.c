@@ -111,7 +111,7 @@ static void csv_port(const struct ibfs_results *r, FILE *o, size_t n, int p)
 		(unsigned long long)pt->pkey_violations,
 		(unsigned long long)pt->rcv_constraint_errors,
 		(unsigned long long)pt->xmit_constraint_errors);
-	if (r->sc->model == IBFS_MODEL_ROCE) {
+	if (r->sc->model != IBFS_MODEL_IB) {
 		ibfs__results_csv_port_pfc(r, o, n, p);
 		/* The frames the port marked CE (results_ecn.c). */
 		fprintf(o, ",%llu", (unsigned long long)
@@ -128,7 +128,7 @@ static void csv_ports(const struct ibfs_results *r, FILE *o)
 	      "rcv_pkts,xmit_wait_ps,busy_ps,peak_buffer_blocks,"
 	      "port_xmit_data,port_rcv_data,fecn_marks,pkey_violations,"
 	      "rcv_constraint_errors,xmit_constraint_errors", o);
-	if (r->sc->model == IBFS_MODEL_ROCE) {
+	if (r->sc->model != IBFS_MODEL_IB) {
 		ibfs__results_csv_port_pfc_head(o);
 		fputs(",ecn_marks", o);
 	}
@@ -184,7 +184,7 @@ int ibfs__results_write_csv(const struct ibfs_results *r, const char *dir)
 	if (ibfs__results_has_fct(r) &&
 	    ibfs__results_write_whole(path, ibfs__results_csv_fct, r) < 0)
 		return -1;
-	if (r->sc->model != IBFS_MODEL_ROCE)
+	if (r->sc->model == IBFS_MODEL_IB)
 		return 0;
 	snprintf(path, sizeof(path), "%s/pfc.csv", dir);
 	if (ibfs__results_write_whole(path, ibfs__results_csv_pfc, r) < 0)

@@ -47,7 +47,7 @@ void ibfs__results_print_ecn(const struct ibfs_results *r, FILE *out)
 
 	if (!e->line)
 		return;
-	if (r->sc->model != IBFS_MODEL_ROCE) {
+	if (r->sc->model == IBFS_MODEL_IB) {
 		fprintf(out, "ignored under ib (Ethernet only): <ecn> at line "
 			"%ld\n", e->line);
 		return;
@@ -62,7 +62,7 @@ void ibfs__results_print_ecn(const struct ibfs_results *r, FILE *out)
 
 void ibfs__results_json_ecn(const struct ibfs_results *r, FILE *o)
 {
-	if (r->sc->model != IBFS_MODEL_ROCE)
+	if (r->sc->model == IBFS_MODEL_IB)
 		return;
 	fprintf(o, "  \"ecn\": {\"marked\": %llu},\n",
 		(unsigned long long)ecn_total(r));

@@ -83,7 +83,7 @@ void ibfs__results_eth_int(const struct ibfs_results *r, size_t node,
 
 static int eth_on(const struct ibfs_results *r)
 {
-	return r->sc->model == IBFS_MODEL_ROCE;
+	return r->sc->model != IBFS_MODEL_IB; /* roce, tcp: Ethernet */
 }
 
 void ibfs__results_print_eth(const struct ibfs_results *r, FILE *out)
@@ -115,9 +115,15 @@ void ibfs__results_print_eth(const struct ibfs_results *r, FILE *out)
 		(unsigned long long)s.no_route, (unsigned long long)peak,
 		peak ? res_id(r, (int)at) : "-");
 	ibfs__results_print_ecn(r, out);
+	if (r->tcp)
+		fprintf(out, "tcp: %llu timeouts, %llu fast retransmits, %llu "
+			"segments retransmitted\n",
+			(unsigned long long)r->tcp_timeouts,
+			(unsigned long long)r->tcp_fast_retransmits,
+			(unsigned long long)r->tcp_retransmits);
 	if (r->eth_ignored[0])
-		fprintf(out, "ignored under roce (InfiniBand only): %s\n",
-			r->eth_ignored);
+		fprintf(out, "ignored under %s (InfiniBand only): %s\n",
+			r->tcp ? "tcp" : "roce", r->eth_ignored);
 }
 
 void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o)
@@ -138,6 +144,14 @@ void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o)
 		(unsigned long long)s.tail, (unsigned long long)s.headroom,
 		(unsigned long long)s.no_route);
 	ibfs__results_json_ecn(r, o);
+	if (r->tcp)
+		fprintf(o,
+			"  \"tcp\": {\"timeouts\": %llu, "
+			"\"fast_retransmits\": %llu, \"retransmitted\": "
+			"%llu},\n",
+			(unsigned long long)r->tcp_timeouts,
+			(unsigned long long)r->tcp_fast_retransmits,
+			(unsigned long long)r->tcp_retransmits);
 	if (r->eth_ignored[0]) {
 		fputs("  \"ignored\": ", o);
 		ibfs__results_json_str(o, r->eth_ignored);

@@ -39,6 +39,10 @@ struct fct_stats {
 
 int ibfs__results_has_fct(const struct ibfs_results *r)
 {
+	/* The ideal FCT is in closed form for the verbs' framing only
+	 * (fct_ideal.c): under tcp the flows are messages, without it. */
+	if (r->sc->model == IBFS_MODEL_TCP)
+		return 0;
 	for (size_t i = 0; i < r->sc->npats; i++)
 		if (r->sc->pats[i].kind == IBFS_PAT_FLOWS)
 			return 1;

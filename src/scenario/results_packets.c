@@ -6,7 +6,8 @@
  * causes sum to the total), and how many RC request packets were sent
  * again, summed over the HCAs (struct ibfs_hca_stats' retransmitted:
  * go-back-N's rewinds, IBA 9.7.5.1.3 and 9.7.6.1.3, and IRN's selective
- * retransmissions). The text summary's `packets:` line, the JSON's
+ * retransmissions), or under tcp the segments the hosts' TCP connections
+ * sent again. The text summary's `packets:` line, the JSON's
  * "packets" object and packets.csv say the same.
  */
 #include "scenario/results_int.h"
@@ -16,7 +17,7 @@
 uint64_t ibfs__results_retransmitted(const struct ibfs_results *r)
 {
 	struct ibfs_fabric *f = (struct ibfs_fabric *)(uintptr_t)r->fab;
-	uint64_t n = 0;
+	uint64_t n = r->tcp_retransmits;
 
 	for (size_t i = 0; i < r->sc->topo->nnodes; i++) {
 		const struct ibfs_hca *h = ibfs__hca_of_node(f, (int)i);

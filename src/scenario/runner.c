@@ -52,6 +52,8 @@ struct run {
 	struct ibfs_mcast_group *sm_groups;
 	int nsm_groups;
 	struct ibfs_mjoins *mj;
+	/* --model tcp: the traffic's driver (traffic_tcp.c), or NULL. */
+	struct ibfs_tcp_traffic *tt;
 };
 
 /* The SA's PathRecord answer: the SL the routing engine chose. */
@@ -146,7 +148,10 @@ static void stop_now(void *obj, uint64_t arg)
 	(void)arg;
 	struct run *r = obj;
 	r->stop_ev = NULL;
-	ibfs__bridge_stop(r->as.bridge);
+	if (r->tt)
+		ibfs__fabric_stop(r->fab);
+	else
+		ibfs__bridge_stop(r->as.bridge);
 }
 
 /*
@@ -199,6 +204,8 @@ static void run_free(struct run *r)
 	r->mj = NULL;
 	ibfs__traffic_free(r->traffic);
 	ibfs__assembly_free(&r->as);
+	ibfs__tcp_traffic_free(r->tt);
+	r->tt = NULL;
 	free(r->sm_groups);
 	r->sm_groups = NULL;
 }
@@ -256,10 +263,36 @@ static int roce_check(struct ibfs_scenario *sc, struct ibfs_diag *d)
 				   "default is" :
 				   NULL;
 
+	const char *model = ibfs__sc_model_str(sc->model);
+	long line = 0;
+
 	if (what)
-		return ibfs__diag(d, sc->file, 0, "%s not modelled under roce "
+		return ibfs__diag(d, sc->file, 0, "%s not modelled under %s "
 				  "(InfiniBand only); run it with --model ib",
-				  what);
+				  what, model);
+	if (sc->model == IBFS_MODEL_TCP &&
+	    (what = ibfs__tcp_traffic_refuse(sc, &line)))
+		return ibfs__diag(d, sc->file, line, "%s not modelled under tcp "
+				  "(verbs only); run it with --model ib or "
+				  "roce", what);
+	/* The hosts' frames are IPv4 without a tag; TCP recovers losses. */
+	what = sc->eth.ipv6 ? "ip=\"v6\"" :
+	       sc->eth.pcp ? "priority-source=\"pcp\"" :
+	       sc->eth.irn ? "loss-recovery=\"irn\"" : NULL;
+	if (sc->model == IBFS_MODEL_TCP && what)
+		return ibfs__diag(d, sc->file, sc->eth.line, "%s is not "
+				  "modelled under tcp (the hosts send IPv4 "
+				  "frames without an 802.1Q tag and TCP "
+				  "recovers its own losses)", what);
+	if (sc->model == IBFS_MODEL_TCP && sc->eth.cc.algo &&
+	    sc->eth.cc.algo != &ibfs__cc_none)
+		return ibfs__diag(d, sc->file, sc->eth.cc_line, "cc=\"%s\" is "
+				  "a RoCEv2 congestion control; under tcp cc "
+				  "is cubic, newreno or dctcp",
+				  sc->eth.cc.algo->name);
+	/* Under tcp the switches drop unless pfc="on" says otherwise. */
+	if (sc->model == IBFS_MODEL_TCP && !sc->eth.pfc_given)
+		sc->eth.pfc = 0;
 	sc->instant = 1;
 	sc->eth.lossless = 0;
 	for (size_t i = 0; i < sc->nmsgs; i++)
@@ -268,7 +301,8 @@ static int roce_check(struct ibfs_scenario *sc, struct ibfs_diag *d)
 		sc->eth.lossless |= (uint8_t)(1u << (sc->pats[i].sl & 7));
 	for (size_t i = 0; i < sc->ncolls; i++)
 		sc->eth.lossless |= (uint8_t)(1u << (sc->colls[i].sl & 7));
-	if (!sc->eth.lossless)
+	/* The TCP hosts send on priority 0 whatever the traffic's SLs. */
+	if (!sc->eth.lossless || sc->model == IBFS_MODEL_TCP)
 		sc->eth.lossless = 1;
 	return 0;
 }
@@ -355,7 +389,8 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 		 struct ibfs_diag *d)
 {
 	struct ibfs_scenario *sc = r->sc;
-	int roce = sc->model == IBFS_MODEL_ROCE;
+	int tcp = sc->model == IBFS_MODEL_TCP;
+	int roce = sc->model == IBFS_MODEL_ROCE || tcp;
 
 	if (roce && roce_check(sc, d) < 0)
 		return -1;
@@ -377,16 +412,23 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 					.up = fabric_up,
 					.up_ctx = r,
 					.roce = roce,
-					.eth = &sc->eth};
+					.eth = &sc->eth,
+					.tcp = tcp,
+					.tcp_app = &ibfs__tcp_traffic_app};
 	r->data = o->data;
 	if (bringup_groups(r) < 0)
 		return ibfs__diag(d, sc->file, 0, "out of memory");
 	ao.groups = r->sm_groups;
 	ao.ngroups = r->nsm_groups;
 	r->traffic = ibfs__traffic_plan(sc, o->seed, d);
+	if (r->traffic && tcp &&
+	    !(ao.tcp_ctx = r->tt = ibfs__tcp_traffic_new(r->traffic)))
+		return ibfs__diag(d, sc->file, 0, "out of memory");
 	if (!r->traffic || ibfs__assemble(&r->as, sc->topo, &ao, d) < 0)
 		return -1;
 	r->fab = r->as.fab;
+	if (tcp && ibfs__tcp_traffic_start(r->tt, r->fab, d) < 0)
+		return -1;
 	if (sc->nmjoins && r->as.sm &&
 	    !(r->mj = ibfs__mjoins_new(sc, r->fab, r->as.sm, r->traffic)))
 		return ibfs__diag(d, sc->file, 0, "out of memory");
@@ -396,7 +438,9 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 	ibfs__bridge_set_host_actors(r->as.bridge,
 				     ibfs__traffic_host_actors(r->traffic));
 	g_run = r;
-	if (sc->instant) {
+	if (tcp) {
+		/* The hosts' stacks run on the fabric's events alone. */
+	} else if (sc->instant) {
 		if (ibfs__traffic_spawn(r->traffic, r->as.bridge, o->data, 0,
 					d) < 0)
 			return -1;
@@ -434,6 +478,36 @@ static int setup(struct run *r, const struct ibfs_run_opts *o,
 	return 0;
 }
 
+/*
+ * Under tcp the fabric's event queue runs alone: until nothing is left
+ * (every connection idle, its timers done) or the stop time. 1 when
+ * stopped (a stop time, a deadlock, no memory), as ibfs__bridge_run.
+ */
+static int tcp_run(struct run *r)
+{
+	ibfs__eq_run(&r->fab->eq, IBFS_TIME_NEVER);
+	return r->fab->stopped || r->fab->eq.nomem ? 1 : 0;
+}
+
+/* The hosts' TCP counters summed, for the results. */
+static void tcp_results(struct run *r, struct ibfs_results *res)
+{
+	const struct ibfs_topology *t = r->sc->topo;
+
+	res->tcp = 1;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		struct ibfs_tcp_host *h = ibfs__tcp_host_of_node(r->fab, (int)i);
+		struct ibfs_tcp_host_stats st;
+
+		if (!h)
+			continue;
+		ibfs__tcp_host_stats(h, &st);
+		res->tcp_retransmits += st.retransmits;
+		res->tcp_timeouts += st.timeouts;
+		res->tcp_fast_retransmits += st.fast_retransmits;
+	}
+}
+
 int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 		       struct ibfs_results *res, struct ibfs_diag *d)
 {
@@ -447,7 +521,7 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 		return -1;
 	}
 	double t0 = wall_seconds();
-	int rc = ibfs__bridge_run(r->as.bridge);
+	int rc = r->tt ? tcp_run(r) : ibfs__bridge_run(r->as.bridge);
 	memset(res, 0, sizeof(*res));
 	res->sc = sc;
 	res->fab = r->fab;
@@ -455,6 +529,8 @@ int ibfs__scenario_run(struct ibfs_scenario *sc, const struct ibfs_run_opts *o,
 	res->routing = r->as.engine;
 	if (r->as.eth)
 		roce_ignored(sc, res->eth_ignored, sizeof(res->eth_ignored));
+	if (r->tt)
+		tcp_results(r, res);
 	if (r->as.sn && r->as.sn->fallback[0])
 		res->routing_fallback = r->as.sn->fallback;
 	if (r->as.sm) {

@@ -104,7 +104,18 @@ struct ibfs_sc_eth {
 	struct ibfs_cc_cfg cc;
 	/* <ecn> (scenario_ecn.c): the switches' ECN marking. */
 	struct ibfs_sc_ecn ecn;
+	/* pfc="" was written (under tcp PFC is off unless it says on). */
+	int pfc_given;
+	long line;            /* <transport>'s, 0 without one */
+	/* Under tcp: the congestion control (enum ibfs_sc_tcp_cc), the
+	 * MTU (1500 or 9000) and the RTO's floor. */
+	int tcp_cc;
+	uint32_t tcp_mtu;
+	ibfs_time_t tcp_rto_min;
 };
+
+enum ibfs_sc_tcp_cc { IBFS_SC_TCP_CUBIC, IBFS_SC_TCP_NEWRENO,
+		      IBFS_SC_TCP_DCTCP };
 
 /* One <message>: `count` messages of `size` bytes from src to dst. */
 struct ibfs_sc_message {

@@ -52,7 +52,7 @@ static const struct {
 			    "qos-high-limit", "partitions", SX_CC}},
 	{"transport", {"model", "pfc", "priority-source", "ip",
 		       "loss-recovery", "ecmp", "switch-profile", "irn-rtt",
-		       "cc", "cc-params"}},
+		       "cc", "cc-params", "mtu", "rto-min"}},
 	{"cc", {"param", "value"}},
 	{"ecn", {"kmin", "kmax", "pmax", "mark", "priorities"}},
 	{"traffic", {NULL}},

@@ -145,6 +145,34 @@ static int enum_attr(struct sx *x, xmlNode *n, const char *name,
 }
 
 /*
+ * Under tcp: cc="cubic|newreno|dctcp" (the hosts' TCP; under the other
+ * models cc names the RNICs' control, read_transport_cc), mtu="1500|9000",
+ * rto-min="".
+ */
+static int read_transport_tcp(struct sx *x, xmlNode *n)
+{
+	static const char *const ccs[] = {"cubic", "newreno", "dctcp"};
+	static const char *const mtus[] = {"1500", "9000"};
+	struct ibfs_sc_eth *e = &x->s->eth;
+	int mtu;
+	uint64_t rto;
+
+	if ((x->s->model == IBFS_MODEL_TCP &&
+	     enum_attr(x, n, "cc", ccs, 3, 0, &e->tcp_cc) < 0) ||
+	    enum_attr(x, n, "mtu", mtus, 2, 0, &mtu) < 0 ||
+	    unit_attr(x, n, "rto-min", ibfs__parse_time, "time",
+		      200 * IBFS_MS, &rto) < 0)
+		return -1;
+	if (!rto)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "rto-min must be above 0 (e.g. \"200ms\", "
+				  "Linux's TCP_RTO_MIN)");
+	e->tcp_mtu = mtu ? 9000 : 1500;
+	e->tcp_rto_min = (ibfs_time_t)rto;
+	return 0;
+}
+
+/*
  * <transport>'s Ethernet attributes (struct ibfs_sc_eth). loss-recovery
  * takes gbn, the IBA's go-back-N, or irn, the selective repeat of Mittal
  * et al. (SIGCOMM 2018), with PFC or without (the paper evaluates both);
@@ -163,6 +191,15 @@ static int read_transport_eth(struct sx *x, xmlNode *n)
 	int prof;
 	uint64_t rtt;
 	char *given = attr(n, "irn-rtt");
+	char *pfc = attr(n, "pfc");
+
+	e->pfc_given = pfc != NULL;
+	e->line = line_of(n);
+	xmlFree(pfc);
+	if (read_transport_tcp(x, n) < 0) {
+		xmlFree(given);
+		return -1;
+	}
 
 	if (enum_attr(x, n, "pfc", onoff, 2, 1, &e->pfc) < 0 ||
 	    enum_attr(x, n, "priority-source", source, 2, 0, &e->pcp) < 0 ||
@@ -232,6 +269,24 @@ static int read_transport_cc(struct sx *x, xmlNode *n)
 	if (ibfs__sc_cc_resolve(x->s, x->d) < 0)
 		return -1;
 	return ibfs__sc_cc_check_model(x->s, NULL, x->d);
+}
+
+/* Under tcp the RNICs' cc-params and <cc> have nothing to set. */
+static int no_rnic_cc(struct sx *x, xmlNode *n)
+{
+	char *set = attr(n, "cc-params");
+	int given = set != NULL;
+
+	xmlFree(set);
+	for (xmlNode *c = n->children; c && !given; c = c->next)
+		given = c->type == XML_ELEMENT_NODE &&
+			!strcmp((const char *)c->name, "cc");
+	if (given)
+		return ibfs__diag(x->d, x->file, line_of(n), "cc-params and "
+				  "<cc> set an RNIC's congestion control; "
+				  "under model=\"tcp\" there is none (cc is "
+				  "cubic, newreno or dctcp)");
+	return 0;
 }
 
 /* sl="N": a service level, 0 to 15 (IBA 7.6.5); VL15 has no SL. */
@@ -691,8 +746,10 @@ static int read_scenario(struct sx *x, xmlNode *root)
 				rc = read_transport_eth(x, n);
 			if (!rc)
 				rc = ibfs__sx_read_ecn(x, n);
-			if (!rc)
+			if (!rc && model != IBFS_MODEL_TCP)
 				rc = read_transport_cc(x, n);
+			else if (!rc)
+				rc = no_rnic_cc(x, n);
 		} else if (!strcmp(name, "traffic")) {
 			rc = read_children(x, n);
 		} else if (!strcmp(name, "fault")) {

@@ -59,4 +59,26 @@ void ibfs__traffic_set_path_sl(struct ibfs_traffic *t,
 					     uint16_t dlid),
 			       void *ctx);
 
+/*
+ * --model tcp (traffic_tcp.c): the plan's messages as writes on kernel TCP
+ * connections between the hosts of src/host, posted from the fabric's
+ * event queue at their planned times (no application actors). new: the
+ * driver, whose app ops the hosts are made with (tcp_app); start: with
+ * the hosts on the fabric, every connection opened at time 0 and every
+ * post scheduled. A message completes when its receiver's application
+ * has read its last byte.
+ */
+struct ibfs_tcp_traffic;
+struct ibfs_tcp_app_ops;
+struct ibfs_fabric;
+struct ibfs_tcp_traffic *ibfs__tcp_traffic_new(struct ibfs_traffic *t);
+extern const struct ibfs_tcp_app_ops ibfs__tcp_traffic_app;
+int ibfs__tcp_traffic_start(struct ibfs_tcp_traffic *tt,
+			    struct ibfs_fabric *f, struct ibfs_diag *d);
+void ibfs__tcp_traffic_free(struct ibfs_tcp_traffic *tt);
+/* What refuses a scenario under tcp (collectives, multicast), or NULL;
+ * *line is the first such element's. */
+const char *ibfs__tcp_traffic_refuse(const struct ibfs_scenario *sc,
+				     long *line);
+
 #endif
