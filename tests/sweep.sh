@@ -156,8 +156,8 @@ grid path '<vary name="traffic/burst@size" values="1"/>'
 refused "$out/path.xml" "path.xml:3: vary 'traffic/burst@size': .* has no element traffic/burst"
 grid form '<vary name="size" values="1"/>'
 refused "$out/form.xml" "form.xml:3: vary name 'size': expected model, seed or an attribute path"
-grid model '<vary name="model" values="ib,tcp"/>'
-refused "$out/model.xml" "model.xml:3: vary model: 'tcp' is not a built model"
+grid model '<vary name="model" values="ib,iwarp"/>'
+refused "$out/model.xml" "model.xml:3: vary model: 'iwarp' is not a built model"
 grid seed '<vary name="seed" values="1,x"/>'
 refused "$out/seed.xml" "seed.xml:3: vary seed: 'x' is not a whole number"
 grid twice '<vary name="seed" values="1"/>' '<vary name="seed" values="2"/>'

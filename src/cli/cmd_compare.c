@@ -35,8 +35,8 @@ static const char compare_usage[] =
 	"traffic and seeds, and prints one table with a column per model.\n"
 	"\n"
 	"Options:\n"
-	"  --models LIST   comma-separated models (default: ib,roce, the\n"
-	"                  built ones; iwarp and tcp are not built yet)\n"
+	"  --models LIST   comma-separated models (default: ib,roce,tcp,\n"
+	"                  the built ones; iwarp is not built yet)\n"
 	"  --seed N        the first seed (default 1)\n"
 	"  --seeds N       runs per model, with seeds --seed, --seed + 1, ...:\n"
 	"                  each figure is the mean +- half its range\n"
@@ -72,9 +72,9 @@ static int parse_models(const char *list, struct cmp_args *a)
 				       "iwarp, tcp", s);
 			return -1;
 		}
-		if (m != IBFS_MODEL_IB && m != IBFS_MODEL_ROCE) {
+		if (m == IBFS_MODEL_IWARP) {
 			ibfs_cli_error("--models: model %s is not built yet "
-				       "(ib and roce are)", s);
+				       "(ib, roce and tcp are)", s);
 			return -1;
 		}
 		for (int i = 0; i < a->nmodels; i++)
@@ -144,9 +144,10 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 	a->seed = 1;
 	a->seeds = 1;
 	a->jobs = ncpu > 0 ? (uint64_t)ncpu : 1;
-	a->nmodels = 2;
+	a->nmodels = 3;
 	a->models[0] = IBFS_MODEL_IB;
 	a->models[1] = IBFS_MODEL_ROCE;
+	a->models[2] = IBFS_MODEL_TCP;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		int takes = 0;

@@ -165,6 +165,13 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 	return 0;
 }
 
+/* A model by its name (one the grid's reader accepted). */
+static int sweep_model(const char *v)
+{
+	return !strcmp(v, "ib") ? IBFS_MODEL_IB : !strcmp(v, "roce") ?
+		IBFS_MODEL_ROCE : IBFS_MODEL_TCP;
+}
+
 /* Point p's scenario: the doc with p's attributes, p's model. */
 static struct ibfs_scenario *sweep_scenario(struct sweep *s, size_t p,
 					    struct ibfs_diag *d)
@@ -176,9 +183,8 @@ static struct ibfs_scenario *sweep_scenario(struct sweep *s, size_t p,
 		return NULL;
 	for (size_t k = 0; k < s->g.ndims; k++)
 		if (s->g.dims[k].kind == IBFS_SW_MODEL)
-			sc->model = strcmp(ibfs_cli_sweep_value(&s->g, p, k),
-					   "ib") ? IBFS_MODEL_ROCE :
-						   IBFS_MODEL_IB;
+			sc->model = sweep_model(
+				ibfs_cli_sweep_value(&s->g, p, k));
 	return sc;
 }
 
@@ -461,14 +467,14 @@ static int sweep_plot(struct sweep *s)
 	for (size_t k = 0; k < s->g.ndims; k++)
 		if (s->g.dims[k].kind == IBFS_SW_MODEL)
 			model_dim = (int)k;
-	int used[2] = {0, 0};
+	int used[4] = {0};
 	for (size_t p = 0; p < s->g.npoints; p++) {
 		char **c = s->rows[p];
 		if (!c || !*c[cx] || !*c[cy])
 			continue;
 		const char *m = model_dim >= 0 ? c[1 + model_dim] :
 			ibfs_cli_cmp_models[s->model];
-		used[strcmp(m, "ib") != 0] = 1;
+		used[sweep_model(m)] = 1;
 		fprintf(o, "%s %s %s\n", m, c[cx], c[cy]);
 	}
 	fclose(o);
@@ -481,7 +487,7 @@ static int sweep_plot(struct sweep *s)
 		s->a.svg, s->g.name ? s->g.name : "sweep", s->a.x,
 		s->a.metric);
 	const char *sep = "";
-	for (int m = 0; m < 2; m++) {
+	for (int m = 0; m < 4; m++) {
 		if (!used[m])
 			continue;
 		fprintf(g, "%s'%s' using (strcol(1) eq '%s' ? $2 : NaN):3 "
@@ -570,8 +576,7 @@ static int sweep_run(struct sweep *s)
 			if (s->g.dims[k].kind == IBFS_SW_SEED)
 				ibfs__parse_uint(v, &runs[n].seed);
 			else if (s->g.dims[k].kind == IBFS_SW_MODEL)
-				runs[n].model = strcmp(v, "ib") ?
-					IBFS_MODEL_ROCE : IBFS_MODEL_IB;
+				runs[n].model = sweep_model(v);
 		}
 		n++;
 	}

@@ -119,10 +119,10 @@ static int sw_check_dim(const char *file, struct ibfs_sweep_dim *dm,
 					  "vary '%s': value %zu is empty",
 					  dm->name, i + 1);
 		if (dm->kind == IBFS_SW_MODEL && strcmp(v, "ib") &&
-		    strcmp(v, "roce"))
+		    strcmp(v, "roce") && strcmp(v, "tcp"))
 			return ibfs__diag(d, file, dm->line,
 					  "vary model: '%s' is not a built "
-					  "model (ib, roce)", v);
+					  "model (ib, roce, tcp)", v);
 		if (dm->kind == IBFS_SW_SEED && ibfs__parse_uint(v, &u))
 			return ibfs__diag(d, file, dm->line,
 					  "vary seed: '%s' is not a whole "

@@ -87,7 +87,8 @@ static double cmp_stall(const struct ibfs_results *r, int eth)
 
 /*
  * What the fabric needs configured under the run's model, in a table
- * cell: the subnet manager's routing engine; or the lossless priorities
+ * cell: the subnet manager's routing engine; TCP's congestion control;
+ * or the lossless priorities
  * (PFC) and where the priority travels, or lossy Ethernet's loss
  * recovery, with the switches' ECN marking and the RNICs' congestion
  * control when set (Ethernet's routes are ECMP's, computed at start-up).
@@ -99,6 +100,13 @@ static void cmp_management(const struct ibfs_results *r,
 	size_t n = sizeof(f->management);
 
 	f->bringup_ns = IBFS_CMP_NONE;
+	if (sc->model == IBFS_MODEL_TCP) {
+		static const char *const tcc[] = {"CUBIC", "NewReno", "DCTCP"};
+		snprintf(f->management, n, "TCP %s, %s%s",
+			 tcc[sc->eth.tcp_cc % 3], sc->eth.pfc ? "PFC" : "lossy",
+			 sc->eth.ecn.line ? ", ECN" : "");
+		return;
+	}
 	if (sc->model != IBFS_MODEL_ROCE) {
 		snprintf(f->management, n, "SM, %.14s routing",
 			 r->routing ? r->routing : "no");
@@ -142,7 +150,8 @@ static void cmp_equipment(const struct ibfs_topology *t,
 
 void ibfs__cmp_figures(const struct ibfs_results *r, struct ibfs_cmp_figs *f)
 {
-	int eth = r->sc->model == IBFS_MODEL_ROCE;
+	int eth = r->sc->model == IBFS_MODEL_ROCE ||
+		  r->sc->model == IBFS_MODEL_TCP;
 
 	f->seed = r->seed;
 	cmp_latency(r, f);
