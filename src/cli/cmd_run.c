@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "fabric/units.h"
+#include "host/host_profile.h"
 #include "scenario/runner.h"
 
 static const char run_usage[] =
@@ -27,6 +28,8 @@ static const char run_usage[] =
 	"  --profile NAME  every HCA's timing profile (ideal, connectx-4-edr,\n"
 	"                  connectx-6-hdr, connectx-7-ndr) instead of the\n"
 	"                  fabric's\n"
+	"  --host-profile NAME  the hosts' CPU under tcp (ideal, linux-xeon)\n"
+	"                  instead of the scenario's\n"
 	"  --seed N        seed of every random choice (default 1)\n"
 	"  --json FILE     write the results as JSON\n"
 	"  --csv DIR       write messages, flows, links and ports as CSV (and\n"
@@ -57,7 +60,7 @@ static const char run_usage[] =
 
 struct run_args {
 	const char *scenario, *json, *csv, *model, *pcap_ports, *trace_ports;
-	const char *profile, *cc;
+	const char *profile, *cc, *host_profile;
 	struct ibfs_run_opts o;
 };
 
@@ -129,7 +132,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		} else if (!strcmp(arg, "--json") || !strcmp(arg, "--csv") ||
 			   !strcmp(arg, "--pcap") || !strcmp(arg, "--trace") ||
 			   !strcmp(arg, "--model") ||
-			   !strcmp(arg, "--profile") || !strcmp(arg, "--cc")) {
+			   !strcmp(arg, "--profile") || !strcmp(arg, "--cc") ||
+			   !strcmp(arg, "--host-profile")) {
 			if (!(v = value(argc, argv, &i)))
 				return -1;
 			if (!strcmp(arg, "--json"))
@@ -144,6 +148,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				a->profile = v;
 			else if (!strcmp(arg, "--cc"))
 				a->cc = v;
+			else if (!strcmp(arg, "--host-profile"))
+				a->host_profile = v;
 			else
 				a->model = v;
 		} else if (arg[0] == '-' && arg[1]) {
@@ -202,6 +208,21 @@ static int apply_model(struct ibfs_scenario *sc, const char *model)
 		return -1;
 	}
 	return 0;
+}
+
+/* --host-profile overrides the scenario's host-profile="". */
+static int apply_host_profile(struct ibfs_scenario *sc, const char *name)
+{
+	if (!name)
+		return 0;
+	for (int i = 0; ibfs__host_profile_names[i]; i++)
+		if (!strcmp(name, ibfs__host_profile_names[i])) {
+			sc->eth.tcp_host_profile = i;
+			return 0;
+		}
+	ibfs_cli_error("--host-profile %s: not one of %s", name,
+		       ibfs__host_profile_list());
+	return -1;
 }
 
 /*
@@ -298,7 +319,8 @@ int ibfs_cmd_run(int argc, char **argv)
 		ibfs__scenario_free(sc);
 		return IBFS_EXIT_USAGE;
 	}
-	if (apply_cc(sc, &a) < 0) {
+	if (apply_host_profile(sc, a.host_profile) < 0 ||
+	    apply_cc(sc, &a) < 0) {
 		ibfs__scenario_free(sc);
 		return IBFS_EXIT_USAGE;
 	}

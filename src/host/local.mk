@@ -3,7 +3,9 @@
 # the NIC as a fabric device driving the TCP engine of src/transport.
 noinst_LTLIBRARIES += libibfs_host.la
 libibfs_host_la_SOURCES = src/host/tcp_host.h src/host/tcp_host.c \
-	src/fabric/tcp_frame.h
+	src/fabric/tcp_frame.h src/host/tcp_host_int.h \
+	src/host/host_profile.h src/host/host_profile.c \
+	src/host/host_cpu.h src/host/host_cpu.c src/host/tcp_host_cpu.c
 libibfs_host_la_LIBADD = libibfs_transport.la
 
 # --model tcp as a user runs it: the one-way latency to the ps, bulk

@@ -10,6 +10,7 @@
 #include "fabric/eth.h"
 #include "fabric/tcp_frame.h"
 #include "host/tcp_host.h"
+#include "host/tcp_host_int.h"
 
 /* Linux's default ip_local_port_range starts here (32768-60999). */
 #define TCP_EPHEMERAL_FIRST 32768u
@@ -21,31 +22,6 @@
  * path ends rather than probing forever.
  */
 #define TCP_RETRIES2 15
-
-struct ibfs_tcp_sock {
-	struct ibfs_tcp_host *host;
-	struct ibfs_tcp *tcp;
-	uint16_t peer;          /* the remote host id */
-	uint16_t lport, rport;
-	struct ibfs_event *timer[IBFS_TCP_T_COUNT];
-	uint64_t backlog;       /* written, not yet in the send buffer */
-	uint64_t user;
-	int dead;               /* given up after TCP_RETRIES2 */
-};
-
-struct ibfs_tcp_host {
-	struct ibfs_device dev; /* first: the fabric's view */
-	struct ibfs_port *port;
-	uint16_t id;
-	uint8_t prio;
-	uint16_t next_port;
-	struct ibfs_packet *txq, *txq_tail; /* the NIC's queue, by next */
-	struct ibfs_tcp_sock **socks;       /* open addressing, by 4-tuple */
-	size_t nsocks, cap;
-	const struct ibfs_tcp_app_ops *app;
-	void *app_ctx;
-	uint64_t frames_out, frames_in;
-};
 
 static void host_receive(struct ibfs_device *dev, struct ibfs_port *in,
 			 struct ibfs_packet *p);
@@ -198,15 +174,23 @@ static void seg_of_frame(const struct ibfs_tcp_frame *fr, int ce,
 	g->ts = fr->ts;
 }
 
-/* One frame (a segment, or a piece of a super-segment) to the NIC. */
-static void host_frame(struct ibfs_tcp_sock *s, const struct ibfs_tcp_seg *g)
+struct ibfs_tcp_sock *ibfs__tcp_host_find(const struct ibfs_tcp_host *h,
+					  uint16_t peer, uint16_t lport,
+					  uint16_t rport)
+{
+	return sock_find(h, peer, lport, rport);
+}
+
+/* One frame (a segment, or a piece of a super-segment) for the NIC. */
+static struct ibfs_packet *host_frame(struct ibfs_tcp_sock *s,
+				      const struct ibfs_tcp_seg *g)
 {
 	struct ibfs_tcp_host *h = s->host;
 	struct ibfs_packet *p = ibfs__packet_new_raw(h->dev.fab);
 	struct ibfs_tcp_frame fr;
 
 	if (!p)
-		return;
+		return NULL;
 	frame_of_seg(s, g, &fr);
 	ibfs__tcp_frame_put(p, &fr);
 	p->dlid = s->peer;
@@ -217,27 +201,55 @@ static void host_frame(struct ibfs_tcp_sock *s, const struct ibfs_tcp_seg *g)
 	p->wire_bytes = ibfs__tcp_wire_bytes(g);
 	p->blocks = (uint16_t)((ibfs__eth_frame_bytes(p) +
 				IBFS_CREDIT_BLOCK - 1) / IBFS_CREDIT_BLOCK);
-	if (h->txq_tail)
-		h->txq_tail->next = p;
-	else
-		h->txq = p;
-	h->txq_tail = p;
+	return p;
+}
+
+struct ibfs_packet *ibfs__tcp_host_frames(struct ibfs_tcp_sock *s,
+					  const struct ibfs_tcp_seg *seg)
+{
+	uint32_t n = ibfs__tcp_tso_count(seg);
+	struct ibfs_packet *head = NULL, **tail = &head;
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct ibfs_tcp_seg piece;
+		struct ibfs_packet *p;
+
+		ibfs__tcp_tso_piece(seg, i, &piece);
+		p = host_frame(s, &piece);
+		if (!p)
+			continue;
+		*tail = p;
+		tail = &p->next;
+	}
+	return head;
+}
+
+void ibfs__tcp_host_nic(struct ibfs_tcp_host *h, struct ibfs_packet *frames)
+{
+	while (frames) {
+		struct ibfs_packet *p = frames;
+
+		frames = p->next;
+		p->next = NULL;
+		if (h->txq_tail)
+			h->txq_tail->next = p;
+		else
+			h->txq = p;
+		h->txq_tail = p;
+	}
+	host_kick(h);
 }
 
 static void sock_send(void *host, const struct ibfs_tcp_seg *seg)
 {
 	struct ibfs_tcp_sock *s = host;
-	uint32_t n = ibfs__tcp_tso_count(seg);
 
 	if (s->dead)
 		return;
-	for (uint32_t i = 0; i < n; i++) {
-		struct ibfs_tcp_seg piece;
-
-		ibfs__tcp_tso_piece(seg, i, &piece);
-		host_frame(s, &piece);
-	}
-	host_kick(s->host);
+	if (s->host->prof)
+		ibfs__tcp_cpu_send(s, seg);
+	else
+		ibfs__tcp_host_nic(s->host, ibfs__tcp_host_frames(s, seg));
 }
 
 static void host_receive(struct ibfs_device *dev, struct ibfs_port *in,
@@ -261,9 +273,27 @@ static void host_receive(struct ibfs_device *dev, struct ibfs_port *in,
 	}
 	ibfs__fabric_deliver(f, p);
 	h->frames_in++;
+	if (h->prof) {
+		ibfs__tcp_cpu_arrived(h, p);
+		return;
+	}
 	seg_of_frame(&fr, p->fecn, &g);
 	ibfs__packet_free(f, p);
 	ibfs__tcp_segment_arrived(s->tcp, &g);
+}
+
+void ibfs__tcp_host_segment(struct ibfs_tcp_host *h, struct ibfs_packet *p)
+{
+	struct ibfs_tcp_sock *s;
+	struct ibfs_tcp_frame fr;
+	struct ibfs_tcp_seg g;
+
+	ibfs__tcp_frame_get(p, &fr);
+	s = sock_find(h, p->slid, fr.dport, fr.sport);
+	seg_of_frame(&fr, p->fecn, &g);
+	ibfs__packet_free(h->dev.fab, p);
+	if (s && !s->dead)
+		ibfs__tcp_segment_arrived(s->tcp, &g);
 }
 
 static ibfs_time_t sock_now(void *host)
@@ -327,7 +357,13 @@ static void sock_deliver(void *host, uint64_t bytes)
 {
 	struct ibfs_tcp_sock *s = host;
 	struct ibfs_tcp_host *h = s->host;
-	uint64_t got = ibfs__tcp_app_recv(s->tcp, bytes);
+	uint64_t got;
+
+	if (h->prof) {
+		ibfs__tcp_cpu_deliver(s, bytes);
+		return;
+	}
+	got = ibfs__tcp_app_recv(s->tcp, bytes);
 
 	if (got && h->app && h->app->delivered)
 		h->app->delivered(h->app_ctx, s, got);
@@ -337,8 +373,21 @@ static void sock_writable(void *host)
 {
 	struct ibfs_tcp_sock *s = host;
 
-	if (s->backlog)
+	if (s->host->prof)
+		ibfs__tcp_cpu_writable(s);
+	else if (s->backlog)
 		s->backlog -= ibfs__tcp_app_send(s->tcp, s->backlog);
+}
+
+/* The engine's work, counted (the CPU's time is charged by the steps of
+ * tcp_host_cpu.c, which know when each runs). */
+static void sock_cpu(void *host, enum ibfs_tcp_cpu_work what, uint32_t bytes)
+{
+	struct ibfs_tcp_sock *s = host;
+
+	(void)bytes;
+	if ((unsigned)what < 3)
+		s->host->work[what]++;
 }
 
 static const struct ibfs_tcp_host_ops sock_ops = {
@@ -348,6 +397,7 @@ static const struct ibfs_tcp_host_ops sock_ops = {
 	.timer_cancel = sock_timer_cancel,
 	.deliver = sock_deliver,
 	.writable = sock_writable,
+	.cpu = sock_cpu,
 };
 
 struct ibfs_tcp_host *ibfs__tcp_host_create(struct ibfs_fabric *f, int node,
@@ -367,6 +417,8 @@ struct ibfs_tcp_host *ibfs__tcp_host_create(struct ibfs_fabric *f, int node,
 	h->app_ctx = app_ctx;
 	ibfs__fabric_attach(f, node, &h->dev);
 	h->port = &h->dev.ports[1];
+	ibfs__cpu_core_init(&h->core[0], f);
+	ibfs__cpu_core_init(&h->core[1], f);
 	/* A NIC hands a frame up once its FCS is checked: at its tail. */
 	ibfs__port_set_rx(h->port, 0, 1);
 	return h;
@@ -388,6 +440,7 @@ void ibfs__tcp_host_free(struct ibfs_tcp_host *h)
 	for (size_t i = 0; i < h->cap; i++)
 		if (h->socks[i])
 			sock_free(h->socks[i]);
+	ibfs__tcp_cpu_free(h);
 	free(h->socks);
 	while (h->txq) {
 		struct ibfs_packet *p = h->txq;
@@ -429,6 +482,24 @@ void ibfs__tcp_host_stats(const struct ibfs_tcp_host *h,
 	}
 	st->frames_out = h->frames_out;
 	st->frames_in = h->frames_in;
+	st->cores = h->prof ? h->prof->cores : 0;
+	st->cpu_busy = h->prof ? h->core[0].busy +
+					 (h->prof->cores > 1 ? h->core[1].busy
+							     : 0)
+			       : 0;
+	st->irqs = h->irqs;
+	st->syscalls = h->syscalls;
+	st->wakeups = h->wakeups;
+	st->copied = h->copied;
+}
+
+/* Two cores, the application's and the softirq's, or one for both. */
+void ibfs__tcp_host_set_profile(struct ibfs_tcp_host *h,
+				const struct ibfs_host_profile *prof)
+{
+	h->prof = prof && !prof->ideal ? prof : NULL;
+	h->app_core = &h->core[0];
+	h->net_core = prof && prof->cores > 1 ? &h->core[1] : &h->core[0];
 }
 
 static struct ibfs_tcp_sock *sock_new(struct ibfs_tcp_host *h, uint16_t peer,
@@ -445,6 +516,7 @@ static struct ibfs_tcp_sock *sock_new(struct ibfs_tcp_host *h, uint16_t peer,
 	s->lport = lport;
 	s->rport = rport;
 	s->user = user;
+	s->sndbuf = cfg->sndbuf;
 	s->tcp = ibfs__tcp_create(cfg, &sock_ops, s);
 	if (!s->tcp || sock_add(h, s) < 0) {
 		ibfs__tcp_free(s->tcp);
@@ -481,6 +553,10 @@ int ibfs__tcp_host_connect(struct ibfs_tcp_host *a, struct ibfs_tcp_host *b,
 
 void ibfs__tcp_sock_write(struct ibfs_tcp_sock *s, uint64_t bytes)
 {
+	if (s->host->prof) {
+		ibfs__tcp_cpu_write(s, bytes);
+		return;
+	}
 	s->backlog += bytes;
 	s->backlog -= ibfs__tcp_app_send(s->tcp, s->backlog);
 }

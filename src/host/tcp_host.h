@@ -14,8 +14,11 @@
  * (fabric/tcp_frame.h). An arriving frame is taken whole and handed to
  * the connection its 4-tuple names, at once.
  *
- * The host's CPU costs nothing (the `ideal` host): the engine's cpu hook
- * is left unset, for a host CPU model to charge there.
+ * Its CPU (host_profile.h, tcp_host_cpu.c) runs the kernel's steps on
+ * the host's cores, each for its cost: the send path's system call and
+ * copy, each segment's TCP/IP transmit, the NIC's coalesced interrupts
+ * and the softirq's receive processing, the reader's wake-up, recv()
+ * and copy. Under the `ideal` profile it costs nothing and is not run.
  */
 #ifndef IBFS_HOST_TCP_HOST_H
 #define IBFS_HOST_TCP_HOST_H
@@ -39,7 +42,14 @@ struct ibfs_tcp_app_ops {
 struct ibfs_tcp_host_stats {
 	uint64_t retransmits, timeouts, fast_retransmits;
 	uint64_t segs_out, acks_out, frames_out, frames_in;
+	/* The CPU: its cores (0 under `ideal`), the ps they were busy,
+	 * the interrupts, system calls, wake-ups and bytes copied. */
+	int cores;
+	ibfs_time_t cpu_busy;
+	uint64_t irqs, syscalls, wakeups, copied;
 };
+
+struct ibfs_host_profile;
 
 /*
  * The host on node `node`, its NIC on port 1 answering to host id `id`,
@@ -53,6 +63,9 @@ void ibfs__tcp_host_free(struct ibfs_tcp_host *h);
 /* The host on `node`, or NULL when its device is something else. */
 struct ibfs_tcp_host *ibfs__tcp_host_of_node(struct ibfs_fabric *f, int node);
 uint16_t ibfs__tcp_host_id(const struct ibfs_tcp_host *h);
+/* The CPU profile of h's steps (host_profile.h); `ideal` or NULL: none. */
+void ibfs__tcp_host_set_profile(struct ibfs_tcp_host *h,
+				const struct ibfs_host_profile *prof);
 void ibfs__tcp_host_stats(const struct ibfs_tcp_host *h,
 			  struct ibfs_tcp_host_stats *st);
 

@@ -170,7 +170,8 @@ int ibfs__results_write_csv(const struct ibfs_results *r, const char *dir)
 		      {"flows.csv", csv_flows},
 		      {"links.csv", csv_links},
 		      {"ports.csv", csv_ports},
-		      {"packets.csv", ibfs__results_csv_packets}};
+		      {"packets.csv", ibfs__results_csv_packets},
+		      {"hosts.csv", ibfs__results_csv_hosts}};
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
 		return -1;
 	char path[4096];

@@ -115,6 +115,11 @@ void ibfs__results_json_cc(const struct ibfs_results *r, FILE *o);
  * their trailing commas.
  */
 void ibfs__results_print_eth(const struct ibfs_results *r, FILE *out);
+/* results_cpu.c: the hosts' CPU (0 under ib and roce). */
+double ibfs__results_cpu_seconds(const struct ibfs_results *r);
+void ibfs__results_print_cpu(const struct ibfs_results *r, FILE *out);
+void ibfs__results_json_cpu(const struct ibfs_results *r, FILE *o);
+void ibfs__results_csv_hosts(const struct ibfs_results *r, FILE *o);
 void ibfs__results_json_eth(const struct ibfs_results *r, FILE *o);
 /* 1 and the shared buffer's peak in bytes when node is an Ethernet
  * switch; 0 otherwise. */

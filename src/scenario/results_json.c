@@ -269,6 +269,7 @@ static void json_tail(const struct ibfs_results *r, FILE *o)
 {
 	ibfs__results_json_packets(r, o);
 	ibfs__results_json_eth(r, o);
+	ibfs__results_json_cpu(r, o);
 	fprintf(o, "  \"conservation\": {\"ok\": %s",
 		r->conserved ? "true" : "false");
 	if (!r->conserved) {

@@ -192,6 +192,7 @@ void ibfs__results_print(const struct ibfs_results *r, FILE *out)
 	ibfs__results_print_packets(r, out);
 	ibfs__results_print_cc(r, out);
 	ibfs__results_print_eth(r, out);
+	ibfs__results_print_cpu(r, out);
 	print_samples(r, out);
 	if (r->deadlock)
 		fprintf(out, "DEADLOCK: %s\n", r->deadlock_cycle);

@@ -112,6 +112,8 @@ struct ibfs_sc_eth {
 	int tcp_cc;
 	uint32_t tcp_mtu;
 	ibfs_time_t tcp_rto_min;
+	/* The hosts' CPU: an index in ibfs__host_profile_names. */
+	int tcp_host_profile;
 };
 
 enum ibfs_sc_tcp_cc { IBFS_SC_TCP_CUBIC, IBFS_SC_TCP_NEWRENO,

@@ -18,6 +18,7 @@
 #include "fabric/units.h"
 #include "fabric/xml_fabric.h"
 #include "hca/hca.h"
+#include "host/host_profile.h"
 #include "scenario/flow_cdf.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_check.h"
@@ -147,7 +148,7 @@ static int enum_attr(struct sx *x, xmlNode *n, const char *name,
 /*
  * Under tcp: cc="cubic|newreno|dctcp" (the hosts' TCP; under the other
  * models cc names the RNICs' control, read_transport_cc), mtu="1500|9000",
- * rto-min="".
+ * rto-min="", host-profile="" (the hosts' CPU, host/host_profile.h).
  */
 static int read_transport_tcp(struct sx *x, xmlNode *n)
 {
@@ -161,7 +162,9 @@ static int read_transport_tcp(struct sx *x, xmlNode *n)
 	     enum_attr(x, n, "cc", ccs, 3, 0, &e->tcp_cc) < 0) ||
 	    enum_attr(x, n, "mtu", mtus, 2, 0, &mtu) < 0 ||
 	    unit_attr(x, n, "rto-min", ibfs__parse_time, "time",
-		      200 * IBFS_MS, &rto) < 0)
+		      200 * IBFS_MS, &rto) < 0 ||
+	    enum_attr(x, n, "host-profile", ibfs__host_profile_names,
+		      IBFS_HOST_PROFILES, 0, &e->tcp_host_profile) < 0)
 		return -1;
 	if (!rto)
 		return ibfs__diag(x->d, x->file, line_of(n),

@@ -21,6 +21,7 @@
  */
 #include <stdlib.h>
 
+#include "host/host_profile.h"
 #include "host/tcp_host.h"
 #include "scenario/traffic_int.h"
 #include "transport/tcp_cc.h"
@@ -128,6 +129,21 @@ static void tt_config(const struct ibfs_scenario *sc,
 	 * DCTCP requires (RFC 8257 3.1); else Linux's accept-only. */
 	if (e->ecn.line || e->tcp_cc == IBFS_SC_TCP_DCTCP)
 		cfg->ecn = 1;
+}
+
+/* Every host's CPU runs the scenario's profile (docs/tcp.md). */
+static void tt_cpu(struct ibfs_tcp_traffic *tt)
+{
+	const struct ibfs_scenario *sc = tt->t->sc;
+	const struct ibfs_host_profile *pf = ibfs__host_profile(
+		ibfs__host_profile_names[sc->eth.tcp_host_profile]);
+
+	for (size_t i = 0; i < sc->topo->nnodes; i++) {
+		struct ibfs_tcp_host *h = ibfs__tcp_host_of_node(tt->f, (int)i);
+
+		if (h)
+			ibfs__tcp_host_set_profile(h, pf);
+	}
 }
 
 static int tt_open(struct ibfs_tcp_traffic *tt, size_t k, int src, int dst)
@@ -293,6 +309,7 @@ int ibfs__tcp_traffic_start(struct ibfs_tcp_traffic *tt,
 	tt->f = f;
 	tt->left = t->nrecs;
 	tt_config(t->sc, &tt->cfg);
+	tt_cpu(tt);
 	if (!ibfs__eq_schedule(&f->eq, 0, tt_open_ev, tt, 0))
 		return ibfs__diag(d, t->sc->file, 0, "out of memory opening "
 				  "the TCP connections");
