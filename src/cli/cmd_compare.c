@@ -263,7 +263,7 @@ const struct cmp_row ibfs_cli_cmp_rows[] = {
 	    fct_p50, 3),
 	ROW("performance", "FCT slowdown p99", "fct_slowdown_p99", CMP_DOUBLE,
 	    fct_p99, 3),
-	ROW("host cost", "CPU seconds", "cpu_s", CMP_DOUBLE, cpu_s, 3),
+	ROW("host cost", "CPU seconds", "cpu_s", CMP_DOUBLE, cpu_s, 6),
 	ROW("stability", "messages failed", "failed", CMP_U64, failed, 0),
 	ROW("stability", "messages unfinished", "unfinished", CMP_U64,
 	    incomplete, 0),

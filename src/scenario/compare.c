@@ -159,7 +159,8 @@ void ibfs__cmp_figures(const struct ibfs_results *r, struct ibfs_cmp_figs *f)
 	cmp_colls(r, f);
 	f->fct_p50 = f->fct_p99 = IBFS_CMP_NONE;
 	ibfs__results_fct_slowdown(r, &f->fct_p50, &f->fct_p99);
-	f->cpu_s = IBFS_CMP_NONE;
+	/* The hosts' CPU on the data path, 0 under ib and roce (RDMA). */
+	f->cpu_s = ibfs__results_cpu_seconds(r);
 	f->pkts_sent = r->fab->pkts_injected;
 	f->pkts_dropped = r->fab->pkts_dropped;
 	f->pkts_retransmitted = ibfs__results_retransmitted(r);

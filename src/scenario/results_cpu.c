@@ -15,6 +15,7 @@
 
 struct cpu_host {
 	double seconds, busy;
+	uint64_t irqs;
 };
 
 static void cpu_of(const struct ibfs_results *r, size_t n, struct cpu_host *c)
@@ -24,9 +25,11 @@ static void cpu_of(const struct ibfs_results *r, size_t n, struct cpu_host *c)
 	struct ibfs_tcp_host_stats st;
 
 	c->seconds = c->busy = 0;
+	c->irqs = 0;
 	if (!h)
 		return;
 	ibfs__tcp_host_stats(h, &st);
+	c->irqs = st.irqs;
 	c->seconds = (double)st.cpu_busy / 1e12;
 	if (st.cores && r->sim_time)
 		c->busy = (double)st.cpu_busy /
@@ -81,16 +84,17 @@ void ibfs__results_json_cpu(const struct ibfs_results *r, FILE *o)
 	const char *sep = "";
 	struct cpu_host c;
 
-	fprintf(o, "  \"cpu\": {\"host_seconds\": %.9f, \"seconds_per_gb\": "
-		"%.9f, \"hosts\": [", total, cpu_per_gb(r, total));
+	fprintf(o, "  \"cpu\": {\"host_seconds\": %.12f, \"seconds_per_gb\": "
+		"%.12f, \"hosts\": [", total, cpu_per_gb(r, total));
 	for (size_t n = 0; n < r->sc->topo->nnodes; n++) {
 		if (!is_host(r, n))
 			continue;
 		cpu_of(r, n, &c);
 		fprintf(o, "%s\n    {\"node\": ", sep);
 		ibfs__results_json_str(o, res_id(r, (int)n));
-		fprintf(o, ", \"cpu_seconds\": %.9f, \"busy\": %.6f}",
-			c.seconds, c.busy);
+		fprintf(o, ", \"cpu_seconds\": %.12f, \"busy\": %.6f, "
+			"\"interrupts\": %llu}", c.seconds, c.busy,
+			(unsigned long long)c.irqs);
 		sep = ",";
 	}
 	fputs(*sep ? "\n  ]},\n" : "]},\n", o);
@@ -100,12 +104,13 @@ void ibfs__results_csv_hosts(const struct ibfs_results *r, FILE *o)
 {
 	struct cpu_host c;
 
-	fputs("node,cpu_seconds,busy\n", o);
+	fputs("node,cpu_seconds,busy,interrupts\n", o);
 	for (size_t n = 0; n < r->sc->topo->nnodes; n++) {
 		if (!is_host(r, n))
 			continue;
 		cpu_of(r, n, &c);
 		ibfs__results_csv_id(o, res_id(r, (int)n), 0);
-		fprintf(o, ",%.9f,%.6f\n", c.seconds, c.busy);
+		fprintf(o, ",%.12f,%.6f,%llu\n", c.seconds, c.busy,
+			(unsigned long long)c.irqs);
 	}
 }
