@@ -20,3 +20,9 @@ check_PROGRAMS += tests/check_tcp_frame
 tests_check_tcp_frame_SOURCES = tests/check_tcp_frame.c
 tests_check_tcp_frame_CFLAGS = $(TEST_CFLAGS)
 tests_check_tcp_frame_LDADD = $(TCP_TEST_LIBS)
+
+# The hosts' CPU under --model tcp: a message's latency as the steps'
+# sum to the ps, a bulk transfer bound by the receiver's copy, the CPU
+# seconds conserved, ideal unchanged, compare's cpu_s, bad names.
+TESTS += tests/host_cpu.sh
+EXTRA_DIST += tests/host_cpu.sh

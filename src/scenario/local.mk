@@ -14,7 +14,8 @@ libibfs_scenario_la_SOURCES = \
 	src/scenario/results_csv.c \
 	src/scenario/results_collective.c src/scenario/results_mcast.c \
 	src/scenario/results_mjoin.c src/scenario/results_cc.c \
-	src/scenario/results_eth.c src/scenario/results_cpu.c src/scenario/results_packets.c
+	src/scenario/results_eth.c src/scenario/results_cpu.c \
+	src/scenario/results_packets.c
 # Flows of kind="flows": their sizes, arrivals and completion times.
 libibfs_scenario_la_SOURCES += src/scenario/flow_cdf.h \
 	src/scenario/flow_cdf.c src/scenario/scenario_flows.c \
