@@ -26,20 +26,21 @@ static const struct ibfs_host_profile profiles[] = {
 		.syscall = 100 * IBFS_NS,
 		/*
 		 * Copies. Cai et al., "Understanding Host Network Stack
-		 * Overheads" (SIGCOMM 2021), sec. 3.1: one receiver core
-		 * reaches ~42 Gb/s with every offload on, and the copy to
-		 * the application is the largest part of its cycles, its
-		 * source missing the cache (sec. 3.2, DDIO's share of the
-		 * LLC overrun): 200 ps a byte, 5 GB/s, kernel to user
-		 * (estimate from those figures). The sender's source was
-		 * just written by the application and is in the cache:
-		 * 100 ps a byte, 10 GB/s, user to kernel (estimate).
+		 * Overheads" (SIGCOMM 2021): one receiver core reaches
+		 * about 42 Gb/s with every offload on, the copy to the
+		 * application its largest cost, its source missing the
+		 * cache: 200 ps a byte, 5 GB/s, kernel to user (estimate
+		 * from those findings). The sender's source was just
+		 * written by the application and is in the cache: 100 ps
+		 * a byte, 10 GB/s, user to kernel (estimate).
 		 */
 		.copy_tx_ps = 200 / 2,
 		.copy_rx_ps = 200,
 		/* TCP/IP transmit of one segment (tcp_write_xmit down to
 		 * the driver's doorbell), and of one TSO super-segment,
-		 * whose per-segment work the NIC does (estimates). */
+		 * whose per-segment work the NIC does (estimates, set with
+		 * the receive's below so that the receiver's copy, not the
+		 * per-packet work, bounds one flow, as Cai et al. find). */
 		.tx_seg = 120 * IBFS_NS,
 		.tx_tso = 250 * IBFS_NS,
 		/* A hard interrupt to the softirq's start (estimate). */
