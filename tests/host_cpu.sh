@@ -34,6 +34,20 @@
 #   2 x 120,000; the data's interrupt 750,000; wake-up and recv()
 #   2,919,200: 5,149,200 ps. Total 6,878,800 ps; the ACK reaches a after
 #   the run's end (the last byte read). Interrupts: a 1, b 3.
+# - coalescing: rx-frames="1" interrupts on every frame. b's frames
+#   (tails at 1,395,680, 1,518,720, 1,621,920) are three interrupts of
+#   500,000 + 250,000 on its network core, back to back from 1,395,680:
+#   the first segment reaches TCP at 2,145,680 and wakes the reader
+#   (2,000,000, to 4,145,680), the others at 2,895,680 (the ACK of the
+#   second full segment, transmit 120,000 after the third) and
+#   3,645,680; the reader's recv() then has all 4,096 bytes: 100,000 +
+#   819,200, done at 5,064,880 ps, 3 us sooner than with coalescing.
+#   b: 5 interrupts (SYN, ACK, three frames), 2 x 620,000 + 120,000 +
+#   3 x 750,000 + 120,000 + 2,919,200 = 6,649,200 ps. a: the ACK leaves
+#   b at 3,765,680, 90 bytes (7,200 ps) through the switch: at a at
+#   4,300,080, at once an interrupt: 2 interrupts, 1,729,600 + 620,000 =
+#   2,349,600 ps. rx-frames="64" leaves it as the default (32): rx-usecs
+#   rules, 8,064,880 ps, 3 and 1 interrupts.
 # - bulk: 64 MiB. The bound is b's application core: with the receive
 #   buffer (6 MiB) ahead of it, each recv() reads 128 KiB in
 #   100,000 + 131,072 x 200 = 26,314,400 ps, 131,072 x 8 / 26,314.4 =
@@ -113,6 +127,17 @@ check lat "h['a']['interrupts'] == 1 and h['b']['interrupts'] == 3"
 grep -q '^cpu: 0.000007 s on the hosts'"'"' data path, 1.679395 s per GB' \
 	"$out/lat.txt" && ok || bad "cpu line: $(grep ^cpu "$out/lat.txt")"
 
+msg f1 4KiB ' host-profile="linux-xeon" rx-frames="1"'
+run f1 "$out/f1.xml"
+check f1 "j['messages']['latency_ns']['min'] == 5064.88 and \
+h['a']['interrupts'] == 2 and h['b']['interrupts'] == 5 and \
+abs(h['a']['cpu_seconds'] - 2349.6e-9) < 1e-15 and \
+abs(h['b']['cpu_seconds'] - 6649.2e-9) < 1e-15"
+msg f64 4KiB ' host-profile="linux-xeon" rx-frames="64"'
+run f64 "$out/f64.xml"
+check f64 "j['messages']['latency_ns']['min'] == 8064.88 and \
+h['a']['interrupts'] == 1 and h['b']['interrupts'] == 3"
+
 msg bulk 64MiB ' host-profile="linux-xeon"'
 run bulk "$out/bulk.xml" --csv "$out/bulkcsv"
 check bulk "abs(j['throughput_gbps']['aggregate'] - 131072 * 8 / 26314.4) \
@@ -162,6 +187,18 @@ sed 's/linux-xeon/nope/' "$out/lat.xml" >"$out/badp.xml"
 rc=$?
 [ $rc -eq 2 ] && grep -q 'badp.xml:4: host-profile="nope" is not one of: ideal, linux-xeon' \
 	"$out/e2" && ok || bad "host-profile=nope: exit $rc: $(cat "$out/e2")"
+
+# Coalescing that would never interrupt, and too many frames: refused.
+msg never 4KiB ' host-profile="linux-xeon" rx-usecs="0us" rx-frames="0"'
+"$IBFSIM" run "$out/never.xml" >"$out/e3" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q 'never.xml:4: rx-usecs="0" with rx-frames="0" never interrupts' \
+	"$out/e3" && ok || bad "rx 0/0: exit $rc: $(cat "$out/e3")"
+msg many 4KiB ' rx-frames="65536"'
+"$IBFSIM" run "$out/many.xml" >"$out/e4" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q 'many.xml:4: rx-frames="65536": 0 to 65535 frames expected' \
+	"$out/e4" && ok || bad "rx-frames 65536: exit $rc: $(cat "$out/e4")"
 
 echo "host_cpu: $pass passed, $fail failed"
 [ $fail -eq 0 ]

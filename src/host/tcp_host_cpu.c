@@ -173,11 +173,12 @@ void ibfs__tcp_cpu_arrived(struct ibfs_tcp_host *h, struct ibfs_packet *p)
 		h->ring = p;
 	h->ring_tail = p;
 	h->ring_n++;
-	if ((pf->rx_frames && h->ring_n >= pf->rx_frames) || !pf->rx_usecs) {
+	if (pf->rx_frames && h->ring_n >= pf->rx_frames) {
 		nic_interrupt(h);
 		return;
 	}
-	if (h->ring_n == 1) {
+	/* rx-usecs 0: the frame count alone (struct ethtool_coalesce). */
+	if (h->ring_n == 1 && pf->rx_usecs) {
 		h->coal = ibfs__eq_schedule(&f->eq, ibfs__fabric_now(f) +
 						       pf->rx_usecs,
 					    coal_ev, h, 0);

@@ -112,8 +112,11 @@ struct ibfs_sc_eth {
 	int tcp_cc;
 	uint32_t tcp_mtu;
 	ibfs_time_t tcp_rto_min;
-	/* The hosts' CPU: an index in ibfs__host_profile_names. */
+	/* The hosts' CPU: an index in ibfs__host_profile_names, and its
+	 * coalescing, ps and frames (UINT64_MAX: the profile's; read only
+	 * when there is a <transport>, line). */
 	int tcp_host_profile;
+	uint64_t tcp_rx_usecs, tcp_rx_frames;
 };
 
 enum ibfs_sc_tcp_cc { IBFS_SC_TCP_CUBIC, IBFS_SC_TCP_NEWRENO,

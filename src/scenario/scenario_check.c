@@ -53,7 +53,7 @@ static const struct {
 	{"transport", {"model", "pfc", "priority-source", "ip",
 		       "loss-recovery", "ecmp", "switch-profile", "irn-rtt",
 		       "cc", "cc-params", "mtu", "rto-min",
-		       "host-profile"}},
+		       "host-profile", "rx-usecs", "rx-frames"}},
 	{"cc", {"param", "value"}},
 	{"ecn", {"kmin", "kmax", "pmax", "mark", "priorities"}},
 	{"traffic", {NULL}},

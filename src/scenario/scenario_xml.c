@@ -148,7 +148,8 @@ static int enum_attr(struct sx *x, xmlNode *n, const char *name,
 /*
  * Under tcp: cc="cubic|newreno|dctcp" (the hosts' TCP; under the other
  * models cc names the RNICs' control, read_transport_cc), mtu="1500|9000",
- * rto-min="", host-profile="" (the hosts' CPU, host/host_profile.h).
+ * rto-min="", host-profile="" (the hosts' CPU, host/host_profile.h) and
+ * its interrupt coalescing, rx-usecs="" and rx-frames="" (ethtool -C).
  */
 static int read_transport_tcp(struct sx *x, xmlNode *n)
 {
@@ -156,7 +157,7 @@ static int read_transport_tcp(struct sx *x, xmlNode *n)
 	static const char *const mtus[] = {"1500", "9000"};
 	struct ibfs_sc_eth *e = &x->s->eth;
 	int mtu;
-	uint64_t rto;
+	uint64_t rto, usecs, frames;
 
 	if ((x->s->model == IBFS_MODEL_TCP &&
 	     enum_attr(x, n, "cc", ccs, 3, 0, &e->tcp_cc) < 0) ||
@@ -164,8 +165,24 @@ static int read_transport_tcp(struct sx *x, xmlNode *n)
 	    unit_attr(x, n, "rto-min", ibfs__parse_time, "time",
 		      200 * IBFS_MS, &rto) < 0 ||
 	    enum_attr(x, n, "host-profile", ibfs__host_profile_names,
-		      IBFS_HOST_PROFILES, 0, &e->tcp_host_profile) < 0)
+		      IBFS_HOST_PROFILES, 0, &e->tcp_host_profile) < 0 ||
+	    unit_attr(x, n, "rx-usecs", ibfs__parse_time, "time", UINT64_MAX,
+		      &usecs) < 0 ||
+	    unit_attr(x, n, "rx-frames", ibfs__parse_uint, "count",
+		      UINT64_MAX, &frames) < 0)
 		return -1;
+	if (frames != UINT64_MAX && frames > 65535)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "rx-frames=\"%llu\": 0 to 65535 frames "
+				  "expected", (unsigned long long)frames);
+	/* struct ethtool_coalesce: both 0 would never interrupt. */
+	if (!usecs && !frames)
+		return ibfs__diag(x->d, x->file, line_of(n),
+				  "rx-usecs=\"0\" with rx-frames=\"0\" never "
+				  "interrupts; rx-frames=\"1\" interrupts on "
+				  "every frame");
+	e->tcp_rx_usecs = usecs;
+	e->tcp_rx_frames = frames;
 	if (!rto)
 		return ibfs__diag(x->d, x->file, line_of(n),
 				  "rto-min must be above 0 (e.g. \"200ms\", "

@@ -51,6 +51,7 @@ struct ibfs_tcp_traffic {
 	struct ibfs_traffic *t;
 	struct ibfs_fabric *f;
 	struct ibfs_tcp_config cfg;
+	struct ibfs_host_profile cpu;   /* the profile, with <transport>'s */
 	struct tt_conn *c;
 	size_t nc;
 	int opened;
@@ -131,18 +132,24 @@ static void tt_config(const struct ibfs_scenario *sc,
 		cfg->ecn = 1;
 }
 
-/* Every host's CPU runs the scenario's profile (docs/tcp.md). */
+/* Every host's CPU runs the scenario's profile (docs/tcp.md), with
+ * <transport>'s rx-usecs and rx-frames when given. */
 static void tt_cpu(struct ibfs_tcp_traffic *tt)
 {
 	const struct ibfs_scenario *sc = tt->t->sc;
-	const struct ibfs_host_profile *pf = ibfs__host_profile(
-		ibfs__host_profile_names[sc->eth.tcp_host_profile]);
+	const struct ibfs_sc_eth *e = &sc->eth;
 
+	tt->cpu = *ibfs__host_profile(
+		ibfs__host_profile_names[e->tcp_host_profile]);
+	if (e->line && e->tcp_rx_usecs != UINT64_MAX)
+		tt->cpu.rx_usecs = (ibfs_time_t)e->tcp_rx_usecs;
+	if (e->line && e->tcp_rx_frames != UINT64_MAX)
+		tt->cpu.rx_frames = (uint32_t)e->tcp_rx_frames;
 	for (size_t i = 0; i < sc->topo->nnodes; i++) {
 		struct ibfs_tcp_host *h = ibfs__tcp_host_of_node(tt->f, (int)i);
 
 		if (h)
-			ibfs__tcp_host_set_profile(h, pf);
+			ibfs__tcp_host_set_profile(h, &tt->cpu);
 	}
 }
 
