@@ -86,9 +86,10 @@ static void packets_free(struct ibfs_fabric *f, struct ibfs_packet *p)
 /* ---- the softirq's receive: the batch of one interrupt ---- */
 
 /* Does q continue p's GRO run (same connection, both carrying data)? */
-static int gro_joins(const struct ibfs_packet *p, const struct ibfs_tcp_frame *a,
-		     const struct ibfs_packet *q, const struct ibfs_tcp_frame *b,
-		     uint32_t run)
+static int gro_joins(const struct ibfs_packet *p,
+		     const struct ibfs_tcp_frame *a,
+		     const struct ibfs_packet *q,
+		     const struct ibfs_tcp_frame *b, uint32_t run)
 {
 	return a->len && b->len && p->slid == q->slid &&
 	       a->sport == b->sport && a->dport == b->dport &&
