@@ -146,6 +146,9 @@ check bulk "h['b']['interrupts'] >= 64 * 2**20 / 1448 / 32 and \
 0 < h['b']['busy'] <= 1 and 0 < h['a']['busy'] <= 1"
 head="node,cpu_seconds,busy,interrupts"
 [ "$(head -1 "$out/bulkcsv/hosts.csv")" = "$head" ] &&
+	[ "$(sed -n 2p "$out/bulkcsv/hosts.csv" | cut -d, -f1,4)" = \
+	"a,$(python3 -c "import json; print(json.load(open('$out/bulk.json'))\
+['cpu']['hosts'][0]['interrupts'])")" ] &&
 	[ "$(wc -l <"$out/bulkcsv/hosts.csv")" -eq 3 ] && ok ||
 	bad "hosts.csv: $(cat "$out/bulkcsv/hosts.csv")"
 

@@ -110,7 +110,7 @@ void ibfs__results_csv_hosts(const struct ibfs_results *r, FILE *o)
 			continue;
 		cpu_of(r, n, &c);
 		ibfs__results_csv_id(o, res_id(r, (int)n), 0);
-		fprintf(o, ",%.12f,%.6f,%llu\n", c.seconds, c.busy,
+		fprintf(o, "%.12f,%.6f,%llu\n", c.seconds, c.busy,
 			(unsigned long long)c.irqs);
 	}
 }
