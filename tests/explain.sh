@@ -17,6 +17,8 @@
 #   responder's set-up and the requester's DMA write; a fat tree's first
 #   to last HCA crosses 3 switches each way;
 # - --svg draws the ladder (gnuplot; skipped without it);
+# - docs/teaching.md holds the default run's output and the READ's last
+#   lines as this binary prints them;
 # - bad options exit 2 with nothing on stdout.
 : "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
 out=$(mktemp -d) || exit 99
@@ -79,6 +81,18 @@ if command -v gnuplot >/dev/null 2>&1; then
 	grep -q ">host1<" "$out/l.svg" && grep -q ">sw1<" "$out/l.svg" &&
 		grep -q ">doorbell<" "$out/l.svg" && ok || bad "svg content"
 fi
+
+# docs/teaching.md shows these runs' output: it must still be true.
+doc="$top_srcdir/docs/teaching.md"
+missing=$(while IFS= read -r line; do
+	grep -qxF -- "$line" "$doc" || echo "$line"
+done <"$f")
+[ -z "$missing" ] && ok || bad "docs/teaching.md lacks: $missing"
+tail -3 "$out/read.txt" >"$out/read3"
+missing=$(while IFS= read -r line; do
+	grep -qxF -- "$line" "$doc" || echo "$line"
+done <"$out/read3")
+[ -z "$missing" ] && ok || bad "docs/teaching.md lacks: $missing"
 
 # refused ARGS... PATTERN-last: exit 2, nothing on stdout.
 refused() {
