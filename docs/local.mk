@@ -6,7 +6,7 @@ dist_man1_MANS = docs/ibfsim.1
 dist_doc_DATA = docs/architecture.md docs/fabric-format.md \
 	docs/scenario-format.md docs/results.md docs/subnet-manager.md \
 	docs/fidelity.md docs/performance.md docs/sweep-format.md \
-	docs/tcp.md
+	docs/tcp.md docs/comparing.md docs/teaching.md
 EXTRA_DIST += tests/README.md
 
 # Every element and attribute of the schemas is in the format pages, whose

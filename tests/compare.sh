@@ -8,6 +8,7 @@
 #   over the links' two directions under ib, PFC pause time under roce),
 #   and the equipment is the fabric's (6 switches, 8 NICs, 16 cables,
 #   24 cabled switch ports);
+# - docs/comparing.md holds the incast's rows as this binary prints them;
 # - examples/websearch_k8.xml: the FCT slowdown p50 and p99 of each
 #   column are the run's, and a run without flows has none;
 # - --seeds 2: six lines in compare.csv with seeds 1 and 2, and the same
@@ -79,6 +80,12 @@ then ok; else bad "compare's figures differ from run's"; fi
 grep -q "^  configured  *SM, minhop routing  *PFC 0x01 (DSCP)  *TCP CUBIC, PFC *$" \
 	"$out/c.txt" && ok || bad "management row: $(grep configured "$out/c.txt")"
 [ "$(wc -l <"$out/compare.csv")" -eq 4 ] && ok || bad "compare.csv lines"
+# docs/comparing.md shows rows of this table: they must still be true.
+missing=$(grep -E "^  (messages|latency|aggregate|slowest|Jain|packets|flow-control|deadlock) " \
+	"$out/c.txt" | while IFS= read -r line; do
+	grep -qxF -- "$line" "$top_srcdir/docs/comparing.md" || echo "$line"
+done)
+[ -z "$missing" ] && ok || bad "docs/comparing.md lacks: $missing"
 
 # A flow workload: the FCT slowdown rows are the run's "fct" figures.
 ws="$ex/websearch_k8.xml"

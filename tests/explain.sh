@@ -17,6 +17,9 @@
 #   responder's set-up and the requester's DMA write; a fat tree's first
 #   to last HCA crosses 3 switches each way;
 # - --svg draws the ladder (gnuplot; skipped without it);
+# - docs/teaching.md holds the default run's output and the READ's last
+#   lines as this binary prints them;
+# - --models ib,roce prints both runs as each prints alone;
 # - bad options exit 2 with nothing on stdout.
 : "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
 out=$(mktemp -d) || exit 99
@@ -80,6 +83,23 @@ if command -v gnuplot >/dev/null 2>&1; then
 		grep -q ">doorbell<" "$out/l.svg" && ok || bad "svg content"
 fi
 
+# --models ib,roce: the two runs one after the other, as run alone.
+"$IBFSIM" explain --models ib,roce >"$out/both.txt" 2>&1 && ok || bad "--models"
+{ cat "$out/ib.txt"; echo; cat "$out/roce.txt"; } | cmp -s - "$out/both.txt" &&
+	ok || bad "--models ib,roce differs from the two runs"
+
+# docs/teaching.md shows these runs' output: it must still be true.
+doc="$top_srcdir/docs/teaching.md"
+missing=$(while IFS= read -r line; do
+	grep -qxF -- "$line" "$doc" || echo "$line"
+done <"$f")
+[ -z "$missing" ] && ok || bad "docs/teaching.md lacks: $missing"
+tail -3 "$out/read.txt" >"$out/read3"
+missing=$(while IFS= read -r line; do
+	grep -qxF -- "$line" "$doc" || echo "$line"
+done <"$out/read3")
+[ -z "$missing" ] && ok || bad "docs/teaching.md lacks: $missing"
+
 # refused ARGS... PATTERN-last: exit 2, nothing on stdout.
 refused() {
 	pat=$1
@@ -90,6 +110,8 @@ refused() {
 		ok || bad "explain $*: exit $rc, $(cat "$out/r.err")"
 }
 refused "expected ib or roce" --model tcp
+refused "tcp: expected ib or roce" --models ib,tcp
+refused "draws one model" --models ib,roce --svg "$out/x.svg"
 refused "expected send, write or read" --op atomic
 refused "takes 1 byte to 1GiB" --size 0
 refused "unknown argument '--bogus'" --bogus

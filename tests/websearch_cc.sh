@@ -13,6 +13,7 @@
 # - the CC-only mode (PFC off): DCQCN alone on lossy Ethernet completes
 #   every flow and drops fewer packets than no control, which drops and
 #   recovers by go-back-N (on seed 1: 0 against 4,599).
+# - docs/comparing.md shows each scheme's FCT slowdown line as run here.
 # Needs python3 (skips, 77, without it).
 : "${IBFSIM:=./ibfsim}" "${top_srcdir:=.}"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: needs python3"; exit 77; }
@@ -64,5 +65,11 @@ check lossy "(lambda n: n['packets']['dropped'] > 0 and \
 n['packets']['retransmitted'] > 0 and n['fct']['flows']['finished'] == 111 \
 and j['packets']['dropped'] < n['packets']['dropped'])(\
 json.load(open(sys.argv[1].replace('lossy.json', 'lossy_none.json'))))"
+# docs/comparing.md shows each scheme's line of the table: still true.
+for cc in none dcqcn hpcc timely; do
+	line=$(printf "%-7s" $cc; grep -A1 "FCT slowdown" "$out/$cc.txt" | tail -1)
+	grep -qxF -- "$line" "$top_srcdir/docs/comparing.md" && ok ||
+		bad "docs/comparing.md lacks: $line"
+done
 echo "websearch_cc: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -39,6 +40,7 @@ static const char explain_usage[] =
 	"\n"
 	"Options:\n"
 	"  --model ib|roce  the transport model (default ib)\n"
+	"  --models LIST   several, one after the other (e.g. ib,roce)\n"
 	"  --op send|write|read  the operation (default write)\n"
 	"  --size BYTES    the message's size (default 4KiB)\n"
 	"  --fabric FILE   a fabric file: from its first HCA to its last\n"
@@ -457,17 +459,10 @@ static int ex_run(const struct ex_args *a, const char *path, struct ex *x,
 	return rc;
 }
 
-int ibfs_cmd_explain(int argc, char **argv)
+/* One model's explanation: its status. */
+static int ex_one(struct ex_args a)
 {
-	for (int i = 1; i < argc; i++)
-		if (ibfs_cli_is_help(argv[i])) {
-			fputs(explain_usage, stdout);
-			return IBFS_EXIT_OK;
-		}
-	struct ex_args a;
 	char path[300];
-	if (ex_parse(argc, argv, &a) < 0)
-		return IBFS_EXIT_USAGE;
 	if (a.svg) {
 		const struct ibfs_cli_output out[] = { { a.svg, 0 } };
 		if (ibfs_cli_outputs_ok(out, 1) < 0)
@@ -505,4 +500,67 @@ int ibfs_cmd_explain(int argc, char **argv)
 		ibfs__scenario_free(sc);
 	free(x.steps);
 	return status;
+}
+
+/*
+ * --models A,B: one run per model, each in a process of its own (a
+ * simulation owns its process), printed one after the other.
+ */
+static int ex_models(struct ex_args *a, const char *list)
+{
+	char buf[64];
+	int status = IBFS_EXIT_OK;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *m = strtok(buf, ","); m; m = strtok(NULL, ",")) {
+		if (strcmp(m, "ib") && strcmp(m, "roce")) {
+			ibfs_cli_error("--models: %s: expected ib or roce (iwarp "
+				       "and tcp are not explained yet)", m);
+			return IBFS_EXIT_USAGE;
+		}
+	}
+	snprintf(buf, sizeof(buf), "%s", list);
+	int first = 1;
+	for (char *m = strtok(buf, ","); m; m = strtok(NULL, ",")) {
+		a->model = m;
+		if (!first)
+			putchar('\n');
+		first = 0;
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(ex_one(*a));
+		int st = 0;
+		if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+			return IBFS_EXIT_FAIL;
+		if (WEXITSTATUS(st) > status)
+			status = WEXITSTATUS(st);
+	}
+	return status;
+}
+
+int ibfs_cmd_explain(int argc, char **argv)
+{
+	const char *models = NULL;
+	char *args[64];
+	int n = 0;
+	for (int i = 0; i < argc && n < 64; i++) {
+		if (i && ibfs_cli_is_help(argv[i])) {
+			fputs(explain_usage, stdout);
+			return IBFS_EXIT_OK;
+		}
+		if (i && !strcmp(argv[i], "--models") && i + 1 < argc) {
+			models = argv[++i];
+			continue;
+		}
+		args[n++] = argv[i];
+	}
+	struct ex_args a;
+	if (ex_parse(n, args, &a) < 0)
+		return IBFS_EXIT_USAGE;
+	if (models && a.svg) {
+		ibfs_cli_error("explain: --svg draws one model (not with "
+			       "--models)");
+		return IBFS_EXIT_USAGE;
+	}
+	return models ? ex_models(&a, models) : ex_one(a);
 }
