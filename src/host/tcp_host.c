@@ -497,7 +497,9 @@ void ibfs__tcp_host_stats(const struct ibfs_tcp_host *h,
 void ibfs__tcp_host_set_profile(struct ibfs_tcp_host *h,
 				const struct ibfs_host_profile *prof)
 {
-	h->prof = prof && !prof->ideal ? prof : NULL;
+	if (prof)
+		h->pf = *prof;
+	h->prof = prof && !prof->ideal ? &h->pf : NULL;
 	h->app_core = &h->core[0];
 	h->net_core = prof && prof->cores > 1 ? &h->core[1] : &h->core[0];
 }

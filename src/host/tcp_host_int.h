@@ -41,7 +41,8 @@ struct ibfs_tcp_host {
 	void *app_ctx;
 	uint64_t frames_out, frames_in;
 	/* The CPU: NULL under `ideal`, the path then costing nothing. */
-	const struct ibfs_host_profile *prof;
+	const struct ibfs_host_profile *prof;  /* &pf or NULL */
+	struct ibfs_host_profile pf;
 	struct ibfs_cpu_core core[2];
 	struct ibfs_cpu_core *app_core, *net_core;
 	struct ibfs_packet *ring, *ring_tail; /* received, no interrupt yet */
