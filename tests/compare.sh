@@ -9,6 +9,9 @@
 #   and the equipment is the fabric's (6 switches, 8 NICs, 16 cables,
 #   24 cabled switch ports);
 # - docs/comparing.md holds the incast's rows as this binary prints them;
+# - examples/compare_latency.xml: 64-byte writes slower under tcp (its
+#   hosts linux-xeon) than under ib and roce, CPU seconds only under tcp,
+#   none with --host-profile ideal;
 # - examples/websearch_k8.xml: the FCT slowdown p50 and p99 of each
 #   column are the run's, and a run without flows has none;
 # - --seeds 2: six lines in compare.csv with seeds 1 and 2, and the same
@@ -110,6 +113,27 @@ PY
 grep -q '"fct_slowdown_p50": {"mean": null' "$out/c.json" && ok ||
 	bad "no flows, yet an FCT slowdown"
 
+# Small messages (examples/compare_latency.xml, linux-xeon hosts under
+# tcp): RDMA's latency under TCP's, and CPU only under tcp; with
+# --host-profile ideal the hosts cost nothing.
+lat="$ex/compare_latency.xml"
+for hp in "" ideal; do
+	"$IBFSIM" compare "$lat" ${hp:+--host-profile $hp} \
+		--json "$out/lat$hp.json" >/dev/null 2>&1 || bad "compare $lat $hp"
+done
+python3 - "$out" <<'PY' && ok || bad "compare_latency's figures"
+import json, sys
+d = sys.argv[1]
+def figs(f):
+    return {c["model"]: c["figures"] for c in json.load(open(f))["models"]}
+x, i = figs(d + "/lat.json"), figs(d + "/latideal.json")
+p50 = {m: x[m]["latency_p50_us"]["mean"] for m in x}
+assert p50["ib"] < p50["tcp"] and p50["roce"] < p50["tcp"], p50
+assert x["ib"]["cpu_s"]["mean"] == 0 and x["roce"]["cpu_s"]["mean"] == 0
+assert x["tcp"]["cpu_s"]["mean"] > 0 and i["tcp"]["cpu_s"]["mean"] == 0, \
+    (x["tcp"]["cpu_s"], i["tcp"]["cpu_s"])
+PY
+
 # --seeds 2, with one and two jobs: the same figures but the wall time.
 for j in 1 2; do
 	mkdir -p "$out/j$j"
@@ -149,6 +173,7 @@ refused() {
 refused "'foo' is not one of ib, roce, iwarp, tcp" "$inc" --models ib,foo
 refused "model iwarp is not built yet" "$inc" --models iwarp
 refused "ib twice" "$inc" --models ib,ib
+refused "host-profile laptop: not one of" "$inc" --host-profile laptop
 refused "seeds takes a whole number from 1 to 1000" "$inc" --seeds 0
 refused "unknown option '--bogus'" "$inc" --bogus
 refused "which scenario" --models ib

@@ -24,6 +24,7 @@
 #include "cli/commands.h"
 #include "cli/compare_int.h"
 #include "cli/runs.h"
+#include "host/host_profile.h"
 #include "fabric/units.h"
 #include "scenario/compare.h"
 #include "scenario/runner.h"
@@ -43,6 +44,8 @@ static const char compare_usage[] =
 	"                  (default 1; --json and --csv have each run's)\n"
 	"  --jobs N        runs at a time (default: the processors online)\n"
 	"  --profile NAME  every HCA's timing profile (as ibfsim run)\n"
+	"  --host-profile NAME  the hosts' CPU under tcp (ideal, linux-xeon;\n"
+	"                  default: the scenario's, else ideal)\n"
 	"  --until TIME    stop every run at this simulated time at the latest\n"
 	"  --no-data       do not move real bytes (same timing)\n"
 	"  --json FILE     write the comparison as JSON\n"
@@ -121,6 +124,15 @@ static int parse_option(const char *arg, const char *v, struct cmp_args *a)
 				       ibfs__unit_strerror(-err, "time"));
 		return err ? -1 : 0;
 	}
+	if (!strcmp(arg, "--host-profile")) {
+		for (int i = 0; ibfs__host_profile_names[i]; i++)
+			if (!strcmp(v, ibfs__host_profile_names[i]))
+				a->host_profile = i;
+		if (a->host_profile < 0)
+			ibfs_cli_error("--host-profile %s: not one of %s", v,
+				       ibfs__host_profile_list());
+		return a->host_profile < 0 ? -1 : 0;
+	}
 	if (!strcmp(arg, "--json"))
 		a->json = v;
 	else if (!strcmp(arg, "--html"))
@@ -136,13 +148,14 @@ static int parse_args(int argc, char **argv, struct cmp_args *a)
 {
 	static const char *const with_value[] = {
 		"--models", "--seed", "--seeds", "--jobs", "--until",
-		"--json", "--csv", "--profile", "--html"};
+		"--json", "--csv", "--profile", "--html", "--host-profile"};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	a->o = (struct ibfs_run_opts){.data = 1, .until = IBFS_TIME_NEVER,
 				      .quiet = 1};
 	a->seed = 1;
 	a->seeds = 1;
+	a->host_profile = -1;
 	a->jobs = ncpu > 0 ? (uint64_t)ncpu : 1;
 	a->nmodels = 3;
 	a->models[0] = IBFS_MODEL_IB;
@@ -194,6 +207,8 @@ static struct ibfs_scenario *cmp_load(const struct cmp_args *a, int m,
 		return NULL;
 	}
 	sc->model = (enum ibfs_sc_model)m;
+	if (a->host_profile >= 0)
+		sc->eth.tcp_host_profile = a->host_profile;
 	return sc;
 }
 

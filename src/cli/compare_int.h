@@ -17,6 +17,7 @@ enum { CMP_MAX_MODELS = 4, CMP_MAX_SEEDS = 1000 };
 
 struct cmp_args {
 	const char *scenario, *json, *csv, *profile, *html;
+	int host_profile;       /* --host-profile's index, -1: none */
 	/* With html: a directory of its own where each model's first run
 	 * writes its CSV tables (tmp/MODEL), removed at the end. */
 	char tmp[256];

@@ -229,7 +229,8 @@ EXTRA_DIST += tests/mcast_join.sh tests/data/scenario/mcast_join.xml \
 # The RNICs' congestion control of a scenario (<transport cc=>, --cc),
 # and DCQCN's examples (tests/roce_scenarios.sh).
 libibfs_scenario_la_SOURCES += src/scenario/scenario_cc.c
-EXTRA_DIST += examples/roce_incast_dcqcn.xml examples/roce_dcqcn_fairness.xml
+EXTRA_DIST += examples/roce_incast_dcqcn.xml examples/roce_dcqcn_fairness.xml \
+	examples/compare_latency.xml
 
 # One model's column of ibfsim compare.
 libibfs_scenario_la_SOURCES += src/scenario/compare.h src/scenario/compare.c
