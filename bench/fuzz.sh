@@ -62,7 +62,7 @@ for n in $NAMES; do
 	rc=$?
 	set -e
 	[ $rc -eq 0 ] || found=1
-	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/$n.log")
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/$n.log" | tail -1)
 	last=$(grep -E '^#[0-9]+' "$B/$n.log" | tail -1 | \
 		sed 's/.*\(cov: [0-9]*\).*\(ft: [0-9]*\).*/\1 \2/')
 	echo "fuzz $n: ${SECS} s, ${execs:-?} execs, $last, exit $rc"

@@ -28,6 +28,8 @@ static int any_entry(void *arg, unsigned long lid, unsigned long port,
 
 static struct ibfs_subnet *subnet(void)
 {
+	/* Both kept for the whole process, which frees them at exit. */
+	static struct ibfs_topology *t;
 	static struct ibfs_subnet *sn;
 	struct ibfs_diag d;
 	char p[4096];
@@ -36,7 +38,7 @@ static struct ibfs_subnet *subnet(void)
 		return sn;
 	snprintf(p, sizeof(p), "%s/platforms/fat-tree-k4-l2.xml",
 		 ibfs_fuzz_srcdir());
-	struct ibfs_topology *t = ibfs__fabric_xml_load(p, &d);
+	t = ibfs__fabric_xml_load(p, &d);
 	if (!t || !(sn = ibfs__subnet_from_topo(t, &d)) ||
 	    ibfs__subnet_assign_lids(sn, 0, &d)) {
 		fprintf(stderr, "%s\n", d.msg);
