@@ -13,6 +13,8 @@
 # out-of-memory inputs are saved in tests/fuzz/crashes/NAME/. Prints one
 # line a harness: executions, coverage and features at the end, and exit
 # status; and exits 1 if any harness found something. `make fuzz` runs it.
+# FUZZ_MERGE=1 then replaces each committed corpus by the smallest set of
+# its files and the new ones that covers as much (libFuzzer's -merge=1).
 # Needs clang (sh scripts/setup.sh --fuzz) and a configured tree (config.h).
 set -e
 cd "$(dirname "$0")/.."
@@ -66,5 +68,15 @@ for n in $NAMES; do
 	last=$(grep -E '^#[0-9]+' "$B/$n.log" | tail -1 | \
 		sed 's/.*\(cov: [0-9]*\).*\(ft: [0-9]*\).*/\1 \2/')
 	echo "fuzz $n: ${SECS} s, ${execs:-?} execs, $last, exit $rc"
+	if [ "${FUZZ_MERGE:-0}" = 1 ]; then
+		rm -rf "$B/merged"
+		mkdir -p "$B/merged"
+		"$B/fuzz_$n" -merge=1 -timeout=10 -rss_limit_mb=2048 \
+			-max_len=8192 "$B/merged" "tests/fuzz/corpus/$n" \
+			"$B/corpus/$n" >"$B/$n.merge.log" 2>&1 &&
+			rm -rf "tests/fuzz/corpus/$n" &&
+			mv "$B/merged" "tests/fuzz/corpus/$n"
+		echo "fuzz $n: corpus of $(ls "tests/fuzz/corpus/$n" | wc -l) files"
+	fi
 done
 exit $found

@@ -203,6 +203,22 @@ static const struct {
 	{ XML_ERR_INVALID_CHARREF, NULL,
 	  "a character reference to no XML "
 	  "character: expected &#N; of an allowed character" },
+	{ XML_ERR_ENTITY_IS_EXTERNAL, NULL,
+	  "an entity that stands for another file, which ibfsim never "
+	  "reads: expected the value written out" },
+	{ XML_ERR_STRING_NOT_STARTED, NULL,
+	  "a value without quotes: expected it between \" or '" },
+	{ XML_ERR_LITERAL_NOT_STARTED, NULL,
+	  "a value without quotes: expected it between \" or '" },
+	{ XML_ERR_VERSION_MISSING, NULL,
+	  "an XML declaration without its version: expected "
+	  "<?xml version=\"1.0\"?>" },
+	{ XML_I18N_CONV_FAILED, NULL,
+	  "bytes that are not in the file's encoding: expected UTF-8 "
+	  "text, or the encoding declared in <?xml ... encoding=\"...\"?>" },
+	{ XML_NS_ERR_QNAME, NULL,
+	  "a name with ':' in a place XML namespaces do not allow: "
+	  "expected ibfsim's names, which have no ':'" },
 	{ XML_NS_ERR_UNDEFINED_NAMESPACE, NULL,
 	  "a name with an undeclared prefix "
 	  "('p:'): expected ibfsim's names, which have none" },
@@ -210,7 +226,8 @@ static const struct {
 
 static const char *xd_words_of(const xmlError *e)
 {
-	if (e->domain != XML_FROM_PARSER && e->domain != XML_FROM_NAMESPACE)
+	if (e->domain != XML_FROM_PARSER && e->domain != XML_FROM_NAMESPACE &&
+	    e->domain != XML_FROM_I18N)
 		return NULL;
 	for (size_t i = 0; i < sizeof(xd_words) / sizeof(xd_words[0]); i++)
 		if (xd_words[i].code == e->code &&

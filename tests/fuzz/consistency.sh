@@ -12,10 +12,10 @@
 #
 #   sh tests/fuzz/consistency.sh [MUTANTS_PER_SEED] [SEED]
 #
-# make check runs it with 2 mutants of each seed; more by hand (bench/README.md).
+# make check runs it with 1 mutant of each seed; more by hand (bench/README.md).
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${IBFSIM:=$top_srcdir/ibfsim}"
-N=${1:-2}
+N=${1:-1}
 SEED=${2:-1}
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/ibfs-cons-XXXXXX")

@@ -58,3 +58,7 @@ EXTRA_DIST += bench/fuzz.sh tests/fuzz/corpus tests/fuzz/crashes \
 .PHONY: fuzz
 fuzz:
 	cd $(srcdir) && sh bench/fuzz.sh $(FUZZ_SECONDS)
+
+# validate and run agree on mutants of the seed scenarios.
+TESTS += tests/fuzz/consistency.sh
+EXTRA_DIST += tests/fuzz/consistency.sh
