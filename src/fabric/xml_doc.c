@@ -219,6 +219,15 @@ static const struct {
 	{ XML_NS_ERR_QNAME, NULL,
 	  "a name with ':' in a place XML namespaces do not allow: "
 	  "expected ibfsim's names, which have no ':'" },
+	/* The schema's, for what the readers do not check first. */
+	{ XML_RELAXNG_ERR_INVALIDATTR, NULL,
+	  "an attribute the element does not take: expected only those "
+	  "docs/fabric-format.md and docs/scenario-format.md list for it" },
+	{ XML_RELAXNG_ERR_NOELEM, NULL,
+	  "an element is missing: expected the one named in parentheses" },
+	{ XML_RELAXNG_ERR_EXTRACONTENT, NULL,
+	  "content the element does not take: expected only the elements "
+	  "the format lists for it" },
 	{ XML_NS_ERR_UNDEFINED_NAMESPACE, NULL,
 	  "a name with an undeclared prefix "
 	  "('p:'): expected ibfsim's names, which have none" },
@@ -227,7 +236,7 @@ static const struct {
 static const char *xd_words_of(const xmlError *e)
 {
 	if (e->domain != XML_FROM_PARSER && e->domain != XML_FROM_NAMESPACE &&
-	    e->domain != XML_FROM_I18N)
+	    e->domain != XML_FROM_I18N && e->domain != XML_FROM_RELAXNGV)
 		return NULL;
 	for (size_t i = 0; i < sizeof(xd_words) / sizeof(xd_words[0]); i++)
 		if (xd_words[i].code == e->code &&
