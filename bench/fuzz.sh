@@ -20,13 +20,17 @@ set -e
 cd "$(dirname "$0")/.."
 SECS=${1:-60}
 [ $# -gt 0 ] && shift
-NAMES=${*:-"units qos partitions netfile lft flow_cdf fabric_xml sweep scenario"}
+ALL="units qos partitions netfile lft flow_cdf fabric_xml sweep scenario"
+NAMES=${*:-$ALL}
 B=${FUZZ_BUILD:-tests/fuzz/build}
 CC=${FUZZ_CC:-clang}
-command -v "$CC" >/dev/null || { echo "fuzz: no $CC (sh scripts/setup.sh --fuzz)" >&2; exit 77; }
-[ -f config.h ] || { echo "fuzz: configure first (sh scripts/setup.sh)" >&2; exit 77; }
+command -v "$CC" >/dev/null ||
+	{ echo "fuzz: no $CC (sh scripts/setup.sh --fuzz)" >&2; exit 77; }
+[ -f config.h ] ||
+	{ echo "fuzz: configure first (sh scripts/setup.sh)" >&2; exit 77; }
 
-SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined \
+-fno-omit-frame-pointer"
 mkdir -p "$B/obj"
 # The flags in a response file, so that the quoted paths survive xargs.
 {
