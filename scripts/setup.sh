@@ -7,6 +7,8 @@
 #   sh scripts/setup.sh          what running ibfsim needs
 #   sh scripts/setup.sh --tests  also the real tools the test suite checks
 #                                against (OpenSM on ibsim, tshark)
+#   sh scripts/setup.sh --fuzz   also clang and its libFuzzer runtime, for
+#                                bench/fuzz.sh (`make fuzz`)
 set -e
 cd "$(dirname "$0")/.."
 
@@ -21,7 +23,12 @@ libxml2-dev libxml2-utils check"
 TEST_PKGS="opensm ibsim-utils infiniband-diags tshark valgrind python3 mandoc \
 gnuplot-nox chromium openmpi-bin"
 
+# The fuzz harnesses (tests/fuzz/) are built with clang's libFuzzer, which
+# Debian ships in libclang-rt-dev beside the compiler.
+FUZZ_PKGS="clang libclang-rt-14-dev"
+
 [ "${1:-}" = "--tests" ] && PKGS="$PKGS $TEST_PKGS"
+[ "${1:-}" = "--fuzz" ] && PKGS="$PKGS $FUZZ_PKGS"
 
 missing=""
 for p in $PKGS; do

@@ -378,7 +378,10 @@ START_TEST(test_schema)
 	ck_assert_int_eq(ibfs__xml_check_schema(doc, "fabric.rng", f, &d), -1);
 	char want[4200];
 	snprintf(want, sizeof(want),
-		 "%s:5: Invalid attribute speed for element link", f);
+		 "%s:5: an attribute the element does not take: expected "
+		 "only those docs/fabric-format.md and "
+		 "docs/scenario-format.md list for it (Invalid attribute "
+		 "speed for element link)", f);
 	ck_assert_str_eq(d.msg, want);
 	xmlFreeDoc(doc);
 

@@ -84,6 +84,168 @@ long ibfs__xml_line(const xmlNode *n)
 	return xmlGetLineNo(n);
 }
 
+/*
+ * libxml2's parse errors in ibfsim's words: what is wrong, what is
+ * expected (the rules are XML 1.0, fifth edition, and Namespaces in XML
+ * 1.0). libxml2's own message follows in parentheses: it names the tag or
+ * attribute, and it is what a search for the error finds.
+ */
+static const struct {
+	int code;
+	const char *says; /* NULL, or words of libxml2's message */
+	const char *words;
+} xd_words[] = {
+	/* libxml2 gives these codes to more than one fault. */
+	{ XML_ERR_DOCUMENT_EMPTY, "Start tag expected", "text before the root "
+	  "element: expected '<' opening it" },
+	{ XML_ERR_INVALID_CHAR, "not proper UTF-8", "bytes that are not "
+	  "UTF-8: expected UTF-8 text, or the encoding declared in "
+	  "<?xml ... encoding=\"...\"?>" },
+	{ XML_ERR_INVALID_CHAR, "CharRef", "a character reference to no XML "
+	  "character: expected &#N; of an allowed character" },
+	{ XML_ERR_NAME_REQUIRED, "EntityRef", "'&' that starts no entity: "
+	  "expected a literal '&' written &amp;" },
+	{ XML_ERR_DOCUMENT_EMPTY, NULL,
+	  "the file holds no element: expected an "
+	  "XML document, one root element such as <fabric version=\"1\">" },
+	{ XML_ERR_DOCUMENT_START, NULL,
+	  "text before the root element: expected "
+	  "'<' opening it" },
+	{ XML_ERR_DOCUMENT_END, NULL,
+	  "more after the root element's end: expected "
+	  "only comments and white space after it" },
+	{ XML_ERR_EXTRA_CONTENT, NULL,
+	  "more after the root element's end: "
+	  "expected only comments and white space after it" },
+	{ XML_ERR_TAG_NAME_MISMATCH, NULL,
+	  "an end tag that does not close the "
+	  "element open here: expected the end tag of the innermost open "
+	  "element" },
+	{ XML_ERR_TAG_NOT_FINISHED, NULL,
+	  "the file ends inside an element: "
+	  "expected its end tag" },
+	{ XML_ERR_LTSLASH_REQUIRED, NULL,
+	  "an end tag cut short: expected '</' and "
+	  "the element's name" },
+	{ XML_ERR_GT_REQUIRED, NULL,
+	  "a tag that is not closed: expected '>' or "
+	  "'/>'" },
+	{ XML_ERR_SPACE_REQUIRED, NULL,
+	  "names run together, or a tag is not "
+	  "closed: expected white space between a tag's name=\"value\" "
+	  "pairs, then '>' or '/>'" },
+	{ XML_ERR_ATTRIBUTE_REDEFINED, NULL,
+	  "an attribute given twice on one "
+	  "element: expected each once" },
+	{ XML_ERR_ATTRIBUTE_WITHOUT_VALUE, NULL,
+	  "an attribute without a value: "
+	  "expected name=\"value\"" },
+	{ XML_ERR_ATTRIBUTE_NOT_STARTED, NULL,
+	  "an attribute value without quotes: "
+	  "expected name=\"value\"" },
+	{ XML_ERR_ATTRIBUTE_NOT_FINISHED, NULL,
+	  "an attribute value that is not "
+	  "closed: expected its closing quote" },
+	{ XML_ERR_STRING_NOT_CLOSED, NULL,
+	  "an attribute value that is not "
+	  "closed: expected its closing quote" },
+	{ XML_ERR_LT_IN_ATTRIBUTE, NULL,
+	  "'<' in an attribute value: expected it "
+	  "written &lt;" },
+	{ XML_ERR_NAME_REQUIRED, NULL,
+	  "'<' not followed by an element name: "
+	  "expected a name, or a literal '<' written &lt;" },
+	{ XML_ERR_HYPHEN_IN_COMMENT, NULL,
+	  "'--' inside a comment: expected it only "
+	  "in the closing '-->'" },
+	{ XML_ERR_COMMENT_NOT_FINISHED, NULL,
+	  "a comment that is not closed: "
+	  "expected '-->'" },
+	{ XML_ERR_CDATA_NOT_FINISHED, NULL,
+	  "a CDATA section that is not closed: "
+	  "expected ']]>'" },
+	{ XML_ERR_MISPLACED_CDATA_END, NULL,
+	  "']]>' in text: expected it written "
+	  "]]&gt;" },
+	{ XML_ERR_PI_NOT_STARTED, NULL,
+	  "'<?' not followed by a name: expected a "
+	  "processing instruction <?name ...?>" },
+	{ XML_ERR_PI_NOT_FINISHED, NULL,
+	  "a processing instruction that is not "
+	  "closed: expected '?>'" },
+	{ XML_ERR_RESERVED_XML_NAME, NULL,
+	  "an XML declaration <?xml ...?> after "
+	  "the start: expected it first in the file, or none" },
+	{ XML_ERR_XMLDECL_NOT_FINISHED, NULL,
+	  "an XML declaration that is not "
+	  "closed: expected '?>'" },
+	{ XML_ERR_INVALID_CHAR, NULL,
+	  "a character XML does not allow (a control "
+	  "character): expected text without it" },
+	{ XML_ERR_INVALID_ENCODING, NULL,
+	  "bytes that are not UTF-8: expected UTF-8 "
+	  "text, or the encoding declared in <?xml ... encoding=\"...\"?>" },
+	{ XML_ERR_UNSUPPORTED_ENCODING, NULL,
+	  "an encoding libxml2 cannot read: "
+	  "expected UTF-8 (or ASCII, ISO-8859-1, UTF-16)" },
+	{ XML_ERR_ENTITYREF_SEMICOL_MISSING, NULL,
+	  "'&' that starts no entity: "
+	  "expected a literal '&' written &amp;" },
+	{ XML_ERR_UNDECLARED_ENTITY, NULL,
+	  "an unknown entity: expected &lt; &gt; "
+	  "&amp; &quot; &apos; or a character reference &#N;" },
+	{ XML_ERR_INVALID_DEC_CHARREF, NULL,
+	  "a character reference to no XML "
+	  "character: expected &#N; of an allowed character" },
+	{ XML_ERR_INVALID_HEX_CHARREF, NULL,
+	  "a character reference to no XML "
+	  "character: expected &#xN; of an allowed character" },
+	{ XML_ERR_INVALID_CHARREF, NULL,
+	  "a character reference to no XML "
+	  "character: expected &#N; of an allowed character" },
+	{ XML_ERR_ENTITY_IS_EXTERNAL, NULL,
+	  "an entity that stands for another file, which ibfsim never "
+	  "reads: expected the value written out" },
+	{ XML_ERR_STRING_NOT_STARTED, NULL,
+	  "a value without quotes: expected it between \" or '" },
+	{ XML_ERR_LITERAL_NOT_STARTED, NULL,
+	  "a value without quotes: expected it between \" or '" },
+	{ XML_ERR_VERSION_MISSING, NULL,
+	  "an XML declaration without its version: expected "
+	  "<?xml version=\"1.0\"?>" },
+	{ XML_I18N_CONV_FAILED, NULL,
+	  "bytes that are not in the file's encoding: expected UTF-8 "
+	  "text, or the encoding declared in <?xml ... encoding=\"...\"?>" },
+	{ XML_NS_ERR_QNAME, NULL,
+	  "a name with ':' in a place XML namespaces do not allow: "
+	  "expected ibfsim's names, which have no ':'" },
+	/* The schema's, for what the readers do not check first. */
+	{ XML_RELAXNG_ERR_INVALIDATTR, NULL,
+	  "an attribute the element does not take: expected only those "
+	  "docs/fabric-format.md and docs/scenario-format.md list for it" },
+	{ XML_RELAXNG_ERR_NOELEM, NULL,
+	  "an element is missing: expected the one named in parentheses" },
+	{ XML_RELAXNG_ERR_EXTRACONTENT, NULL,
+	  "content the element does not take: expected only the elements "
+	  "the format lists for it" },
+	{ XML_NS_ERR_UNDEFINED_NAMESPACE, NULL,
+	  "a name with an undeclared prefix "
+	  "('p:'): expected ibfsim's names, which have none" },
+};
+
+static const char *xd_words_of(const xmlError *e)
+{
+	if (e->domain != XML_FROM_PARSER && e->domain != XML_FROM_NAMESPACE &&
+	    e->domain != XML_FROM_I18N && e->domain != XML_FROM_RELAXNGV)
+		return NULL;
+	for (size_t i = 0; i < sizeof(xd_words) / sizeof(xd_words[0]); i++)
+		if (xd_words[i].code == e->code &&
+		    (!xd_words[i].says ||
+		     (e->message && strstr(e->message, xd_words[i].says))))
+			return xd_words[i].words;
+	return NULL;
+}
+
 /* Collects the first error libxml2 reports, as "FILE:LINE: message". */
 struct xd_err {
 	const char *file;
@@ -106,7 +268,11 @@ static void xd_on_error(void *ctx, xmlErrorPtr e)
 	long line = e->line;
 	if (e->node && (line <= 0 || e->domain == XML_FROM_RELAXNGV))
 		line = ibfs__xml_line(e->node);
-	ibfs__diag(xe->d, xe->file, line, "%s", msg);
+	const char *words = xd_words_of(e);
+	if (words)
+		ibfs__diag(xe->d, xe->file, line, "%s (%s)", words, msg);
+	else
+		ibfs__diag(xe->d, xe->file, line, "%s", msg);
 }
 
 xmlDoc *ibfs__xml_parse_file(const char *path, struct ibfs_diag *d)
