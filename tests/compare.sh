@@ -7,7 +7,8 @@
 #   and Jain's index from the run's flows, the stall: PortXmitWait summed
 #   over the links' two directions under ib, PFC pause time under roce),
 #   and the equipment is the fabric's (6 switches, 8 NICs, 16 cables,
-#   24 cabled switch ports);
+#   24 cabled switch ports, 16 cables of 2 m; two lengths listed longest
+#   first);
 # - docs/comparing.md holds the incast's rows as this binary prints them;
 # - examples/compare_latency.xml: 64-byte writes slower under tcp (its
 #   hosts linux-xeon) than under ib and roce, CPU seconds only under tcp,
@@ -75,6 +76,8 @@ for col in c["models"]:
     for k, v in (("switches", 6), ("nics", 8), ("cables", 16),
                  ("switch_ports", 24)):
         eq(m, k, v)
+    if f["cable_lengths"] != "16 x 2 m":
+        bad.append("%s cable_lengths: %s" % (m, f["cable_lengths"]))
     eq(m, "cpu_s", j["cpu"]["host_seconds"])
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
@@ -133,6 +136,25 @@ assert x["ib"]["cpu_s"]["mean"] == 0 and x["roce"]["cpu_s"]["mean"] == 0
 assert x["tcp"]["cpu_s"]["mean"] > 0 and i["tcp"]["cpu_s"]["mean"] == 0, \
     (x["tcp"]["cpu_s"], i["tcp"]["cpu_s"])
 PY
+
+# Cables by length, the longest first.
+cat >"$out/mix.xml" <<'XML'
+<fabric version="1" name="mix">
+  <defaults speed="EDR" width="4x" cable="2m"/>
+  <switch id="s1" ports="4"/><switch id="s2" ports="4"/>
+  <hca id="a" ports="1"/><hca id="b" ports="1"/>
+  <link a="a:1" b="s1:1"/><link a="b:1" b="s2:1"/>
+  <link a="s1:2" b="s2:2" cable="10m"/><link a="s1:3" b="s2:3" cable="10m"/>
+</fabric>
+XML
+cat >"$out/mixs.xml" <<XML
+<scenario version="1" name="mix"><fabric file="$out/mix.xml"/>
+<traffic><message src="a" dst="b" op="write" size="4KiB"/></traffic>
+</scenario>
+XML
+"$IBFSIM" compare "$out/mixs.xml" --models ib >"$out/mix.txt" 2>&1
+grep -q "^  cables by length  *2 x 10 m, 2 x 2 m *$" "$out/mix.txt" && ok ||
+	bad "cables by length: $(grep length "$out/mix.txt")"
 
 # --seeds 2, with one and two jobs: the same figures but the wall time.
 for j in 1 2; do

@@ -300,6 +300,8 @@ const struct cmp_row ibfs_cli_cmp_rows[] = {
 	ROW("equipment", "cables", "cables", CMP_U64, cables, 0),
 	ROW("equipment", "cable length (m)", "cable_m", CMP_DOUBLE, cable_m,
 	    1),
+	ROW("equipment", "cables by length", "cable_lengths", CMP_STR,
+	    cable_lengths, 0),
 	ROW("equipment", "NICs", "nics", CMP_U64, nics, 0),
 	ROW("run", "simulated (us)", "simulated_us", CMP_DOUBLE, sim_ns, 3),
 	ROW("run", "wall (s)", "wall_s", CMP_DOUBLE, wall_s, 2),

@@ -128,6 +128,55 @@ static void cmp_management(const struct ibfs_results *r,
 			 *ccn ? ", " : "", ccn);
 }
 
+/*
+ * The cables by length, as a bill of materials counts them: "64 x 2 m",
+ * or "32 x 10 m, 32 x 2 m", the longest first (at most four lengths,
+ * then "...").
+ */
+static void cmp_cable_lengths(const struct ibfs_topology *t,
+			      struct ibfs_cmp_figs *f)
+{
+	uint64_t len[5];
+	size_t cnt[5], n = 0, more = 0;
+
+	for (size_t i = 0; i < t->nlinks; i++) {
+		uint64_t mm = t->links[i].cable_mm;
+		size_t k = 0;
+
+		while (k < n && len[k] != mm)
+			k++;
+		if (k == n && n == 4) {
+			more = 1;
+			continue;
+		}
+		if (k == n) {
+			len[n] = mm;
+			cnt[n++] = 0;
+		}
+		cnt[k]++;
+	}
+	size_t used = 0;
+	f->cable_lengths[0] = 0;
+	for (size_t done = 0; done < n; done++) {
+		size_t best = 0;
+		for (size_t k = 1; k < n; k++)
+			if (len[k] > len[best])
+				best = k;
+		int w = snprintf(f->cable_lengths + used,
+				 sizeof(f->cable_lengths) - used, "%s%zu x %g m",
+				 done ? ", " : "", cnt[best],
+				 (double)len[best] / 1000.0);
+		if (w < 0 || used + (size_t)w >= sizeof(f->cable_lengths))
+			break;
+		used += (size_t)w;
+		len[best] = 0;
+		cnt[best] = 0;
+	}
+	if (more && used + 5 < sizeof(f->cable_lengths))
+		snprintf(f->cable_lengths + used,
+			 sizeof(f->cable_lengths) - used, ", ...");
+}
+
 static void cmp_equipment(const struct ibfs_topology *t,
 			  struct ibfs_cmp_figs *f)
 {
@@ -137,6 +186,7 @@ static void cmp_equipment(const struct ibfs_topology *t,
 		else
 			f->nics++;
 	}
+	cmp_cable_lengths(t, f);
 	for (size_t i = 0; i < t->nlinks; i++) {
 		const struct ibfs_topo_link *l = &t->links[i];
 

@@ -46,6 +46,7 @@ struct ibfs_cmp_figs {
 	/* Equipment (the topology's). */
 	uint64_t switches, switch_ports, cables, nics;
 	double cable_m;          /* all cables' length summed */
+	char cable_lengths[48];  /* "N x L m" per length, longest first */
 	/* The run. */
 	double sim_ns, wall_s;
 	uint64_t events;
