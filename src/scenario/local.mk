@@ -4,7 +4,7 @@ noinst_LTLIBRARIES += libibfs_scenario.la
 libibfs_scenario_la_SOURCES = \
 	src/scenario/scenario.h src/scenario/scenario_xml.c \
 	src/scenario/scenario_xml_int.h src/scenario/scenario_collective.c \
-	src/scenario/scenario_sm.c \
+	src/scenario/scenario_sm.c src/scenario/scenario_transport.c \
 	src/scenario/scenario_check.h src/scenario/scenario_check.c \
 	src/scenario/scenario_pkeys.c src/scenario/scenario_mcast.c \
 	src/scenario/scenario_mjoin.c \

@@ -51,6 +51,8 @@ void ibfs__sx_resolve(const char *scenario, const char *ref, char *path,
 		      size_t len);
 /* scenario_sm.c: <subnet-manager>. */
 int ibfs__sx_read_sm(struct sx *x, xmlNode *n);
+/* scenario_transport.c: <transport> past its model (set already). */
+int ibfs__sx_read_transport(struct sx *x, xmlNode *n);
 
 /* scenario_mcast.c: <multicast-group> and <multicast>. */
 int ibfs__sx_read_group(struct sx *x, xmlNode *n);
