@@ -11,7 +11,7 @@ libibfs_hca_la_SOURCES = \
 	src/hca/rc_irn.c \
 	src/hca/verbs.c src/hca/direct_exec.h src/hca/direct_exec.c \
 	src/hca/pair.h src/hca/pair.c src/hca/perftest.h src/hca/perftest.c \
-	src/hca/cc.c src/hca/cc_throttle.c src/hca/sa_mad.h src/hca/sa_mad.c \
+	src/hca/cc_int.h src/hca/cc.c src/hca/cc_throttle.c src/hca/sa_mad.h src/hca/sa_mad.c \
 	src/hca/sa_client.h src/hca/sa_client.c \
 	src/hca/mad_hdr.h
 ibfsiminclude_HEADERS += include/ibfsim/verbs.h
