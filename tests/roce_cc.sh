@@ -31,27 +31,7 @@ top=$(cd "$top_srcdir" && pwd) || exit 99
 ex="$top/examples"
 out=$(mktemp -d) || exit 99
 trap 'rm -rf "$out"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-run() {
-	name=$1 file=$2
-	shift 2
-	if "$IBFSIM" run "$file" --quiet --json "$out/$name.json" "$@" \
-		>"$out/$name.txt" 2>&1; then
-		ok
-	else
-		bad "$name: exit $?: $(cat "$out/$name.txt")"
-	fi
-}
-check() {
-	if python3 -c "import json,sys; j=json.load(open(sys.argv[1]));
-sys.exit(0 if ($2) else 1)" "$out/$1.json" 2>"$out/py.err"; then
-		ok
-	else
-		bad "$1: not ($2) $(cat "$out/py.err")"
-	fi
-}
+. "$top_srcdir/tests/run_lib.sh"
 # The link into node1's utilization (the switch's side sends to it).
 into_node1="[l['utilization_ba'] if l['a'] == 'node1:1' else \
 l['utilization_ab'] for l in j['links'] if 'node1:1' in (l['a'], l['b'])][0]"

@@ -61,29 +61,7 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: needs python3"; exit 77; }
 ex="$top_srcdir/examples"
 out=$(mktemp -d) || exit 99
 trap 'rm -rf "$out"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# run NAME FILE [ARGS...]: runs FILE into NAME.json, exit 0 expected.
-run() {
-	name=$1 file=$2
-	shift 2
-	if "$IBFSIM" run "$file" --quiet --json "$out/$name.json" "$@" \
-		>"$out/$name.txt" 2>&1; then
-		ok
-	else
-		bad "$name: exit $?: $(cat "$out/$name.txt")"
-	fi
-}
-# check NAME PYTHON-EXPR: the expression over the JSON (j) is true.
-check() {
-	if python3 -c "import json,sys; j=json.load(open(sys.argv[1]));
-sys.exit(0 if ($2) else 1)" "$out/$1.json" 2>"$out/py.err"; then
-		ok
-	else
-		bad "$1: not ($2) $(cat "$out/py.err")"
-	fi
-}
+. "$top_srcdir/tests/run_lib.sh"
 
 run incast "$ex/roce_incast.xml"
 check incast "j['model'] == 'roce' and j['messages']['completed'] == 7 \

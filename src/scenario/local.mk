@@ -243,6 +243,7 @@ EXTRA_DIST += tests/compare_html.sh
 
 # HPCC and TIMELY end to end: a 16:1 incast under each, against PFC alone.
 TESTS += tests/roce_cc.sh
+EXTRA_DIST += tests/run_lib.sh
 EXTRA_DIST += tests/roce_cc.sh examples/roce_incast_hpcc.xml \
 	examples/roce_incast_timely.xml
 check_PROGRAMS += tests/check_eth_base_rtt
